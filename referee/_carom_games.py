@@ -1,0 +1,122 @@
+"""Scoring carom games: three-cushion, one-cushion, straight rail, balkline [rules.md §4-5].
+
+Theory of operation: a stroke scores one point when the shooter's cue ball
+contacts both object balls (a carom) with no foul, and the discipline's extra
+condition holds: three-cushion needs at least three cushion contacts of the cue
+ball before the first contact with the second object ball (cushions before the
+first ball count, a cushion touched twice counts twice); one-cushion needs one;
+straight rail and balkline need none but limit caroms made inside restricted
+zones (``referee._zones``). A foul or a miss ends the inning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from referee._filters import (
+    Carom,
+    called_fouls,
+    cushions_before,
+    find_carom,
+    first_contacts,
+    off_table_balls,
+)
+from referee._names import Ball, Discipline, Foul, NextPosition
+from referee._shot import Carry, Shot, ShotContext
+from referee._spotting import respot_chain
+from referee._verdict import Verdict
+
+__all__ = ["ZoneRule", "judge_carom_game", "scoring_fouls"]
+
+#: A zone rule checks a carom: returns (allowed, carry for the next stroke, reason).
+ZoneRule = Callable[[Shot, ShotContext, Carom], tuple[bool, Carry, str]]
+
+_CUSHIONS_NEEDED = {Discipline.THREE_CUSHION: 3, Discipline.ONE_CUSHION: 1}
+
+
+def scoring_fouls(shot: Shot, ctx: ShotContext) -> tuple[Foul, ...]:
+    """Fouls common to the scoring games, called ones first."""
+    fouls = list(called_fouls(shot.events))
+    if shot.cue_ball != ctx.cue_ball and Foul.WRONG_BALL not in fouls:
+        fouls.append(Foul.WRONG_BALL)
+    off = off_table_balls(shot.events)
+    if ctx.cue_ball in off:
+        fouls.append(Foul.CUE_BALL_OFF_TABLE)
+    others_off = [b for b in off if b != ctx.cue_ball]
+    if others_off and _object_ball_off_is_foul(ctx):
+        fouls.append(Foul.BALL_OFF_TABLE)
+    if ctx.is_break and ctx.options.break_red_first and _first_ball(shot, ctx) == ctx.opponent_ball:
+        fouls.append(Foul.BREAK_WRONG_BALL_FIRST)
+    return tuple(fouls)
+
+
+def _object_ball_off_is_foul(ctx: ShotContext) -> bool:
+    # rules.md §4: in three-cushion the opponent's ball off is re-spotted "with no
+    # consequence"; elsewhere it is an option.
+    if ctx.discipline is Discipline.THREE_CUSHION:
+        return False
+    return ctx.options.object_ball_off_is_foul
+
+
+def _first_ball(shot: Shot, ctx: ShotContext) -> Ball | None:
+    firsts = first_contacts(shot.events, ctx.cue_ball)
+    hit = [b for b in ctx.object_balls if b in firsts]
+    return min(hit, key=lambda b: firsts[b]) if hit else None
+
+
+def judge_carom_game(shot: Shot, ctx: ShotContext, zone_rule: ZoneRule | None = None) -> Verdict:
+    """The verdict of a scoring-game stroke (``zone_rule`` for straight rail, balkline)."""
+    respots = respot_chain(
+        off_table_balls(shot.events), ctx.cue_ball, shot.end_positions_mm, ctx.table
+    )
+    fouls = scoring_fouls(shot, ctx)
+    if fouls:
+        return Verdict(
+            inning_ends=True,
+            reason="foul: " + ", ".join(f.replace("_", " ") for f in fouls),
+            fouls=fouls,
+            respots=respots,
+            next_position=_after_foul(ctx, fouls),
+        )
+    carom = find_carom(shot.events, ctx.cue_ball, ctx.object_balls)
+    if carom is None:
+        return Verdict(inning_ends=True, reason=_miss_reason(shot, ctx), respots=respots)
+    needed = _CUSHIONS_NEEDED.get(ctx.discipline, 0)
+    got = cushions_before(shot.events, ctx.cue_ball, carom.t_second_s)
+    if got < needed:
+        reason = f"{_cushions(got)} before the second ball ({carom.second}), {needed} needed"
+        return Verdict(inning_ends=True, reason=reason, respots=respots)
+    carry, zone_note = Carry(), ""
+    if zone_rule is not None:
+        allowed, carry, zone_note = zone_rule(shot, ctx, carom)
+        if not allowed:
+            return Verdict(
+                inning_ends=True, reason=zone_note, fouls=(Foul.ZONE_LIMIT,), respots=respots
+            )
+    reason = f"point: {carom.first} then {carom.second}"
+    if needed:
+        reason += f" after {_cushions(got)}"
+    if zone_note:
+        reason += f"; {zone_note}"
+    return Verdict(inning_ends=False, reason=reason, points=1, respots=respots, carry=carry)
+
+
+def _after_foul(ctx: ShotContext, fouls: tuple[Foul, ...]) -> NextPosition:
+    own_off = Foul.CUE_BALL_OFF_TABLE in fouls
+    if own_off and ctx.discipline is Discipline.THREE_CUSHION:
+        return NextPosition.BREAK if ctx.options.own_ball_off_gives_break else NextPosition.PLAY_ON
+    return NextPosition.PLAY_ON
+
+
+def _miss_reason(shot: Shot, ctx: ShotContext) -> str:
+    firsts = first_contacts(shot.events, ctx.cue_ball)
+    hit = [b for b in ctx.object_balls if b in firsts]
+    if not hit:
+        return "no object ball hit"
+    (only,) = hit
+    missing = ctx.object_balls[1] if only == ctx.object_balls[0] else ctx.object_balls[0]
+    return f"missed the second ball: hit only {only}, not {missing}"
+
+
+def _cushions(n: int) -> str:
+    return "1 cushion" if n == 1 else f"{n} cushions"

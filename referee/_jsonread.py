@@ -1,0 +1,101 @@
+"""Typed reading of decoded JSON with errors that name the field ("shots[2].events[0].t_s")."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from referee._errors import ShotLogError
+
+__all__ = ["Obj", "ask_bool", "ask_enum", "ask_int", "ask_list", "ask_num", "ask_obj", "ask_str"]
+
+E = TypeVar("E", bound=StrEnum)
+_MISSING = object()
+
+
+class Obj:
+    """A JSON object being read; remembers its path and refuses unknown fields."""
+
+    def __init__(self, data: Any, where: str, allowed: set[str] | None = None) -> None:
+        if not isinstance(data, Mapping):
+            raise ShotLogError(f"{where}: expected an object, got {_kind(data)}")
+        self.data, self.where = data, where
+        if allowed is not None:
+            extra = sorted(set(data) - allowed)
+            if extra:
+                raise ShotLogError(
+                    f"{self.at(extra[0])}: unknown field (allowed: {', '.join(sorted(allowed))})"
+                )
+
+    def at(self, key: str) -> str:
+        """Path of a member."""
+        return f"{self.where}.{key}" if self.where else key
+
+    def get(self, key: str, default: Any = _MISSING) -> Any:
+        """A member; a missing member without default is an error."""
+        if key in self.data:
+            return self.data[key]
+        if default is _MISSING:
+            raise ShotLogError(f"{self.at(key)}: required field is missing")
+        return default
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false"}.get(
+        type(value), "null" if value is None else f"{type(value).__name__} {value!r}"
+    )
+
+
+def ask_num(value: Any, where: str, *, lo: float | None = None) -> float:
+    """A finite number (not a bool), at least ``lo``."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ShotLogError(f"{where}: expected a number, got {_kind(value)}")
+    if lo is not None and value < lo:
+        raise ShotLogError(f"{where}: must be at least {lo:g}, got {value:g}")
+    return float(value)
+
+
+def ask_int(value: Any, where: str, *, lo: int | None = None) -> int:
+    """A whole number, at least ``lo``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ShotLogError(f"{where}: expected a whole number, got {_kind(value)}")
+    if lo is not None and value < lo:
+        raise ShotLogError(f"{where}: must be at least {lo}, got {value}")
+    return value
+
+
+def ask_str(value: Any, where: str) -> str:
+    """A non-empty string."""
+    if not isinstance(value, str) or not value:
+        raise ShotLogError(f"{where}: expected a non-empty string, got {_kind(value)}")
+    return value
+
+
+def ask_bool(value: Any, where: str) -> bool:
+    """true or false."""
+    if not isinstance(value, bool):
+        raise ShotLogError(f"{where}: expected true or false, got {_kind(value)}")
+    return value
+
+
+def ask_list(value: Any, where: str) -> list[Any]:
+    """A JSON list."""
+    if not isinstance(value, list):
+        raise ShotLogError(f"{where}: expected a list, got {_kind(value)}")
+    return value
+
+
+def ask_obj(value: Any, where: str) -> Mapping[str, Any]:
+    """A JSON object."""
+    return Obj(value, where).data
+
+
+def ask_enum(enum: type[E], value: Any, where: str) -> E:
+    """One of an enum's values, with the choices in the error."""
+    try:
+        return enum(value)
+    except ValueError:
+        choices = ", ".join(e.value for e in enum)
+        raise ShotLogError(f"{where}: unknown name {value!r} (expected one of: {choices})") from None

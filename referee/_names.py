@@ -1,0 +1,165 @@
+"""Fixed names of the shot log: balls, cushions, pins, pockets, disciplines, fouls.
+
+These strings are part of the public ``carom-shots/1`` format; other tools rely on
+them, so a value never changes once released.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = [
+    "CALL_FOULS",
+    "Ball",
+    "Cushion",
+    "Discipline",
+    "Foul",
+    "NextPosition",
+    "Pin",
+    "Pocket",
+    "Spot",
+]
+
+
+class Ball(StrEnum):
+    """A ball. ``dotted`` is the dotted white that replaces ``yellow`` in some sets.
+
+    On the 7-pin pocket table the cue ball is ``red`` and the object balls are
+    ``white1`` (beside spot 1, head end) and ``white2`` (beside spot 3, foot end).
+    """
+
+    WHITE = "white"
+    YELLOW = "yellow"
+    DOTTED = "dotted"
+    RED = "red"
+    WHITE1 = "white1"
+    WHITE2 = "white2"
+
+
+class Cushion(StrEnum):
+    """A cushion, named from the table frame: x runs head -> foot, y left -> right."""
+
+    HEAD = "head"
+    FOOT = "foot"
+    LEFT = "left"
+    RIGHT = "right"
+
+
+class Pin(StrEnum):
+    """A pin. Five-pins: centre and four side pins named by their direction from it.
+
+    7-pin carom: ``king`` in the centre, the four around it named the same way,
+    ``spot1`` at the head end and ``spot3`` at the foot end.
+    """
+
+    CENTER = "center"
+    HEAD = "head"
+    FOOT = "foot"
+    LEFT = "left"
+    RIGHT = "right"
+    KING = "king"
+    SPOT1 = "spot1"
+    SPOT3 = "spot3"
+
+
+class Pocket(StrEnum):
+    """A pocket of the 7-pin (Russian pyramid) table."""
+
+    HEAD_LEFT = "head_left"
+    HEAD_RIGHT = "head_right"
+    MIDDLE_LEFT = "middle_left"
+    MIDDLE_RIGHT = "middle_right"
+    FOOT_LEFT = "foot_left"
+    FOOT_RIGHT = "foot_right"
+
+
+class Discipline(StrEnum):
+    """A carom discipline (game)."""
+
+    THREE_CUSHION = "three-cushion"
+    ONE_CUSHION = "one-cushion"
+    STRAIGHT_RAIL = "straight-rail"
+    BALKLINE_47_1 = "balkline-47/1"
+    BALKLINE_47_2 = "balkline-47/2"
+    BALKLINE_71_2 = "balkline-71/2"
+    BALKLINE_35_1 = "balkline-35/1"
+    BALKLINE_35_2 = "balkline-35/2"
+    BALKLINE_52_1 = "balkline-52/1"
+    BALKLINE_52_2 = "balkline-52/2"
+    FIVE_PINS = "five-pins"
+    PIN_CAROM_7 = "pin-carom-7"
+
+    @property
+    def is_balkline(self) -> bool:
+        """True for the balkline family (``balkline-LINE/N``)."""
+        return self.value.startswith("balkline-")
+
+    @property
+    def alternates_every_stroke(self) -> bool:
+        """True where players shoot one stroke each, scoring or not (five-pins)."""
+        return self is Discipline.FIVE_PINS
+
+
+class Foul(StrEnum):
+    """Stable foul names. The first group can only come from a person's call."""
+
+    # Calls: what a camera cannot see (rules.md "What a camera cannot see").
+    DOUBLE_HIT = "double_hit"
+    PUSH = "push"
+    TOUCH = "touch"
+    FOOT = "foot"
+    MISCUE = "miscue"
+    BALLS_MOVING = "balls_moving"
+    ILLEGAL_JUMP = "illegal_jump"
+    # Seen by the camera.
+    WRONG_BALL = "wrong_ball"
+    CUE_BALL_OFF_TABLE = "cue_ball_off_table"
+    BALL_OFF_TABLE = "ball_off_table"
+    BREAK_WRONG_BALL_FIRST = "break_wrong_ball_first"
+    ZONE_LIMIT = "zone_limit"
+    # Five-pins [rules.md §6].
+    MISSED_OPPONENT_BALL = "missed_opponent_ball"
+    RED_FIRST = "red_first"
+    PINS_BEFORE_OPPONENT_BALL = "pins_before_opponent_ball"
+    CUE_BALL_KNOCKED_PINS = "cue_ball_knocked_pins"
+    JUMP_OVER_PINS = "jump_over_pins"
+    # 7-pin carom [rules.md §7].
+    CUE_BALL_PIN = "cue_ball_pin"
+    ILLEGAL_PIN = "illegal_pin"
+    BREAK_MISS = "break_miss"
+    CUE_BALL_POCKETED = "cue_ball_pocketed"
+    NO_CONTACT = "no_contact"
+
+
+#: Fouls a person may call with a ``call`` event.
+CALL_FOULS: frozenset[Foul] = frozenset(
+    {
+        Foul.DOUBLE_HIT,
+        Foul.PUSH,
+        Foul.TOUCH,
+        Foul.FOOT,
+        Foul.MISCUE,
+        Foul.BALLS_MOVING,
+        Foul.ILLEGAL_JUMP,
+        Foul.WRONG_BALL,
+    }
+)
+
+
+class Spot(StrEnum):
+    """Named table spots (positions in :class:`referee.Table`)."""
+
+    HEAD = "head"
+    FOOT = "foot"
+    CENTER = "center"
+    TOP = "top"
+    RED_FIVE_PINS = "red_five_pins"
+    LAG_LINE = "lag_line"
+
+
+class NextPosition(StrEnum):
+    """How the next stroke starts."""
+
+    PLAY_ON = "play_on"
+    BREAK = "break"
+    BALL_IN_HAND = "ball_in_hand"

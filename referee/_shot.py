@@ -1,0 +1,80 @@
+"""A shot as the referee sees it, and the context the rules judge it in."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from referee._events import Event
+from referee._names import Ball, Discipline, Pin
+from referee._options import RuleOptions
+from referee._table import MATCH_TABLE, XY, Table
+
+__all__ = ["Carry", "Shot", "ShotContext", "TimedXY"]
+
+#: One path sample: (t_s, x_mm, y_mm) in table millimetres.
+TimedXY = tuple[float, float, float]
+
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Shot:
+    """One stroke: from the cue tip touching the cue ball until every ball stopped.
+
+    ``cue_ball`` is the ball the camera saw move first. ``events`` are sorted by
+    ``t_s``. Positions are ball centres in table mm; ``paths_mm`` optionally gives
+    sampled centre paths (used for zone crossings). ``pins_standing`` lists the pins
+    up at the start (``None``: all pins of the discipline). ``doubt`` is a shot-level
+    reason for review that no single event carries.
+    """
+
+    index: int
+    cue_ball: Ball
+    events: tuple[Event, ...] = ()
+    start_s: float | None = None
+    end_s: float | None = None
+    start_positions_mm: Mapping[Ball, XY] = field(default_factory=dict)
+    end_positions_mm: Mapping[Ball, XY] = field(default_factory=dict)
+    paths_mm: Mapping[Ball, tuple[TimedXY, ...]] = field(default_factory=dict)
+    pins_standing: frozenset[Pin] | None = None
+    doubt: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Carry:
+    """What a rule remembers from one stroke to the next within an inning.
+
+    ``zone``: the restricted zone (balkline zone, anchor square, straight-rail
+    corner) in which the previous counted caroms were made with both object
+    balls inside, and ``zone_caroms`` how many in a row.
+    """
+
+    zone: str | None = None
+    zone_caroms: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShotContext:
+    """Everything outside the shot that a rule needs.
+
+    ``cue_ball`` is the shooter's own ball, ``opponent_ball`` the other player's.
+    In the 7-pin game the cue ball is the red for both players, ``opponent_ball``
+    and ``object_ball`` are ``white1`` and ``white2``, ``remaining`` is the
+    shooter's count before the stroke and ``start_count`` the game's starting count.
+    """
+
+    discipline: Discipline
+    cue_ball: Ball
+    opponent_ball: Ball
+    object_ball: Ball = Ball.RED
+    table: Table = MATCH_TABLE
+    is_break: bool = False
+    options: RuleOptions = field(default_factory=RuleOptions)
+    carry: Carry = field(default_factory=Carry)
+    remaining: int | None = None
+    start_count: int | None = None
+
+    @property
+    def object_balls(self) -> tuple[Ball, Ball]:
+        """The two balls the shooter must contact: (opponent's ball, object ball)."""
+        return (self.opponent_ball, self.object_ball)

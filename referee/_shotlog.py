@@ -1,0 +1,248 @@
+"""Reading the public shot log ``carom-shots/1`` (decoded JSON in, typed values out).
+
+The referee reads no files: the caller decodes the JSON and passes the object.
+Every error is a :class:`ShotLogError` naming the field, e.g.
+``shots[3].events[1].cushion: unknown name 'top' (expected one of: head, foot, left, right)``.
+The format is documented with a JSON Schema in ``docs/shot-log.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee._config import MatchConfig
+from referee._errors import ShotLogError
+from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
+from referee._jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str
+from referee._lag import Lag
+from referee._names import CALL_FOULS, Ball, Cushion, Discipline, Foul, Pin, Pocket
+from referee._options import RuleOptions
+from referee._shot import Shot, TimedXY
+from referee._table import XY, Table
+
+__all__ = ["FORMAT", "ShotLog", "parse_event", "parse_shot", "parse_shot_log"]
+
+FORMAT = "carom-shots/1"
+_TOP = {"format", "table", "discipline", "match", "lag", "shots"}
+_SHOT = {
+    "index", "start_s", "end_s", "cue_ball", "events", "start_positions_mm",
+    "end_positions_mm", "paths_mm", "pins_standing", "doubt",
+}  # fmt: skip
+_MATCH = {
+    "players", "cue_balls", "first_player", "target", "innings_limit", "sets",
+    "equalizing", "start_count", "rules",
+}  # fmt: skip
+_EVENT_FIELDS = {
+    "ball": {"balls"}, "cushion": {"ball", "cushion"}, "pin": {"pin", "ball"},
+    "off_table": {"ball"}, "pocket": {"ball", "pocket"}, "call": {"foul"},
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ShotLog:
+    """A decoded shot log: the match set-up, an optional lag and the shots in order."""
+
+    match: MatchConfig
+    shots: tuple[Shot, ...]
+    lag: Lag | None = None
+
+
+def parse_shot_log(data: Any, discipline: Discipline | None = None) -> ShotLog:
+    """Validate and convert a decoded ``carom-shots/1`` document.
+
+    ``discipline`` overrides the document's own (``carom score --discipline``).
+    """
+    top = Obj(data, "", _TOP)
+    if top.get("format") != FORMAT:
+        raise ShotLogError(f"format: expected {FORMAT!r}, got {top.get('format')!r}")
+    chosen = discipline or ask_enum(Discipline, top.get("discipline"), "discipline")
+    table = _table(top.get("table", {}))
+    match = _match(Obj(top.get("match"), "match", _MATCH), chosen, table)
+    shots = tuple(
+        parse_shot(s, f"shots[{i}]") for i, s in enumerate(ask_list(top.get("shots"), "shots"))
+    )
+    for i, shot in enumerate(shots):
+        if shot.index != i:
+            raise ShotLogError(f"shots[{i}].index: expected {i} (shots in order), got {shot.index}")
+    lag_data = top.get("lag", None)
+    lag = None if lag_data is None else _lag(lag_data, match.players)
+    return ShotLog(match=match, shots=shots, lag=lag)
+
+
+def _table(data: Any) -> Table:
+    obj = Obj(data, "table", {"length_mm", "width_mm", "ball_diameter_mm"})
+    values = {k: ask_num(obj.get(k), obj.at(k)) for k in obj.data}
+    return Table(**values)
+
+
+def _per_player(value: Any, where: str, players: tuple[str, str]) -> dict[str, int]:
+    if isinstance(value, Mapping):
+        obj = Obj(value, where, set(players))
+        return {p: ask_int(obj.get(p), obj.at(p), lo=1) for p in players}
+    n = ask_int(value, where, lo=1)
+    return dict.fromkeys(players, n)
+
+
+def _match(obj: Obj, discipline: Discipline, table: Table) -> MatchConfig:
+    names = ask_list(obj.get("players"), obj.at("players"))
+    if len(names) != 2:
+        raise ShotLogError(f"{obj.at('players')}: expected 2 player names, got {len(names)}")
+    players = (ask_str(names[0], obj.at("players[0]")), ask_str(names[1], obj.at("players[1]")))
+    balls_obj = Obj(obj.get("cue_balls", {}), obj.at("cue_balls"), set(players))
+    cue_balls = {p: ask_enum(Ball, v, balls_obj.at(p)) for p, v in balls_obj.data.items()}
+    first = obj.get("first_player", None)
+    limit = obj.get("innings_limit", None)
+    start = obj.get("start_count", None)
+    target_raw = obj.get("target", MatchConfig.default_target(discipline))
+    return MatchConfig(
+        discipline=discipline,
+        players=players,
+        cue_balls=cue_balls,
+        target=_per_player(target_raw, obj.at("target"), players),
+        first_player=None if first is None else ask_str(first, obj.at("first_player")),
+        innings_limit=None if limit is None else ask_int(limit, obj.at("innings_limit"), lo=1),
+        sets=ask_int(obj.get("sets", 1), obj.at("sets"), lo=1),
+        equalizing=ask_bool(obj.get("equalizing", True), obj.at("equalizing")),
+        start_count=None if start is None else ask_int(start, obj.at("start_count"), lo=1),
+        table=table,
+        options=RuleOptions.from_mapping(dict(Obj(obj.get("rules", {}), obj.at("rules")).data),
+                                         obj.at("rules")),
+    )
+
+
+def parse_shot(data: Any, where: str) -> Shot:
+    """Validate and convert one shot object."""
+    obj = Obj(data, where, _SHOT)
+    events = tuple(
+        parse_event(e, f"{obj.at('events')}[{i}]")
+        for i, e in enumerate(ask_list(obj.get("events", []), obj.at("events")))
+    )
+    start_s = obj.get("start_s", None)
+    end_s = obj.get("end_s", None)
+    pins = obj.get("pins_standing", None)
+    doubt = obj.get("doubt", None)
+    return Shot(
+        index=ask_int(obj.get("index"), obj.at("index"), lo=0),
+        cue_ball=ask_enum(Ball, obj.get("cue_ball"), obj.at("cue_ball")),
+        events=tuple(sorted(events, key=lambda e: e.t_s)),
+        start_s=None if start_s is None else ask_num(start_s, obj.at("start_s")),
+        end_s=None if end_s is None else ask_num(end_s, obj.at("end_s")),
+        start_positions_mm=_positions(obj.get("start_positions_mm", {}), obj.at("start_positions_mm")),
+        end_positions_mm=_positions(obj.get("end_positions_mm", {}), obj.at("end_positions_mm")),
+        paths_mm=_paths(obj.get("paths_mm", {}), obj.at("paths_mm")),
+        pins_standing=None if pins is None else _pins(pins, obj.at("pins_standing")),
+        doubt=None if doubt is None else ask_str(doubt, obj.at("doubt")),
+    )
+
+
+def _xy(value: Any, where: str) -> XY:
+    pair = ask_list(value, where)
+    if len(pair) != 2:
+        raise ShotLogError(f"{where}: expected [x_mm, y_mm], got {len(pair)} numbers")
+    return (ask_num(pair[0], f"{where}[0]"), ask_num(pair[1], f"{where}[1]"))
+
+
+def _positions(data: Any, where: str) -> dict[Ball, XY]:
+    obj = Obj(data, where)
+    return {ask_enum(Ball, k, obj.at(k)): _xy(v, obj.at(k)) for k, v in obj.data.items()}
+
+
+def _paths(data: Any, where: str) -> dict[Ball, tuple[TimedXY, ...]]:
+    obj = Obj(data, where)
+    out: dict[Ball, tuple[TimedXY, ...]] = {}
+    for key, samples in obj.data.items():
+        ball = ask_enum(Ball, key, obj.at(key))
+        points: list[TimedXY] = []
+        for i, s in enumerate(ask_list(samples, obj.at(key))):
+            triple = ask_list(s, f"{obj.at(key)}[{i}]")
+            if len(triple) != 3:
+                raise ShotLogError(f"{obj.at(key)}[{i}]: expected [t_s, x_mm, y_mm]")
+            t, x, y = (ask_num(v, f"{obj.at(key)}[{i}][{j}]") for j, v in enumerate(triple))
+            points.append((t, x, y))
+        out[ball] = tuple(points)
+    return out
+
+
+def _pins(data: Any, where: str) -> frozenset[Pin]:
+    return frozenset(ask_enum(Pin, p, f"{where}[{i}]") for i, p in enumerate(ask_list(data, where)))
+
+
+def parse_event(data: Any, where: str) -> Event:
+    """Validate and convert one event object."""
+    kind = Obj(data, where).get("kind")
+    if kind not in _EVENT_FIELDS:
+        choices = ", ".join(_EVENT_FIELDS)
+        raise ShotLogError(f"{where}.kind: unknown event kind {kind!r} (expected one of: {choices})")
+    obj = Obj(data, where, {"t_s", "kind", "doubt", "t_err_s"} | _EVENT_FIELDS[kind])
+    t_s = ask_num(obj.get("t_s"), obj.at("t_s"))
+    doubt_raw = obj.get("doubt", None)
+    common: dict[str, Any] = {
+        "t_s": t_s,
+        "doubt": None if doubt_raw is None else ask_str(doubt_raw, obj.at("doubt")),
+        "t_err_s": ask_num(obj.get("t_err_s", 0.0), obj.at("t_err_s"), lo=0.0),
+    }
+    return _EVENT_BUILDERS[kind](obj, common)
+
+
+def _ball(obj: Obj, key: str = "ball") -> Ball:
+    return ask_enum(Ball, obj.get(key), obj.at(key))
+
+
+def _contact(obj: Obj, common: dict[str, Any]) -> Event:
+    pair = ask_list(obj.get("balls"), obj.at("balls"))
+    if len(pair) != 2:
+        raise ShotLogError(f"{obj.at('balls')}: expected 2 ball names, got {len(pair)}")
+    a = ask_enum(Ball, pair[0], f"{obj.at('balls')}[0]")
+    b = ask_enum(Ball, pair[1], f"{obj.at('balls')}[1]")
+    if a == b:
+        raise ShotLogError(f"{obj.at('balls')}: a ball cannot touch itself ({a})")
+    return BallContact(balls=(a, b), **common)
+
+
+def _call(obj: Obj, common: dict[str, Any]) -> Event:
+    foul = ask_enum(Foul, obj.get("foul"), obj.at("foul"))
+    if foul not in CALL_FOULS:
+        choices = ", ".join(sorted(CALL_FOULS))
+        raise ShotLogError(f"{obj.at('foul')}: {foul!r} cannot be called (callable: {choices})")
+    return Call(foul=foul, **common)
+
+
+def _pin(obj: Obj, common: dict[str, Any]) -> Event:
+    knocker = obj.get("ball", None)
+    ball = None if knocker is None else ask_enum(Ball, knocker, obj.at("ball"))
+    return PinDown(pin=ask_enum(Pin, obj.get("pin"), obj.at("pin")), ball=ball, **common)
+
+
+_EVENT_BUILDERS = {
+    "ball": _contact,
+    "cushion": lambda o, c: CushionContact(
+        ball=_ball(o), cushion=ask_enum(Cushion, o.get("cushion"), o.at("cushion")), **c
+    ),
+    "pin": _pin,
+    "off_table": lambda o, c: OffTable(ball=_ball(o), **c),
+    "pocket": lambda o, c: Pocketed(
+        ball=_ball(o), pocket=ask_enum(Pocket, o.get("pocket"), o.at("pocket")), **c
+    ),
+    "call": _call,
+}
+
+
+def _lag(data: Any, players: tuple[str, str]) -> Lag:
+    obj = Obj(data, "lag", {"winner", "breaker", "events", "start_positions_mm", "end_positions_mm"})
+    winner, breaker = obj.get("winner", None), obj.get("breaker", None)
+    for key, name in (("winner", winner), ("breaker", breaker)):
+        if name is not None and name not in players:
+            raise ShotLogError(f"lag.{key}: {name!r} is not one of the players {list(players)}")
+    events = tuple(
+        parse_event(e, f"lag.events[{i}]")
+        for i, e in enumerate(ask_list(obj.get("events", []), "lag.events"))
+    )
+    return Lag(
+        winner=winner,
+        breaker=breaker,
+        events=tuple(sorted(events, key=lambda e: e.t_s)),
+        start_positions_mm=_positions(obj.get("start_positions_mm", {}), "lag.start_positions_mm"),
+        end_positions_mm=_positions(obj.get("end_positions_mm", {}), "lag.end_positions_mm"),
+    )

@@ -1,0 +1,55 @@
+"""The verdict on one shot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee._names import Ball, Foul, NextPosition, Spot
+from referee._shot import Carry
+from referee._table import XY
+
+__all__ = ["Respot", "Verdict"]
+
+
+@dataclass(frozen=True, slots=True)
+class Respot:
+    """Put ``ball`` on ``spot`` at ``xy_mm`` (table mm) once every ball has stopped."""
+
+    ball: Ball
+    spot: Spot
+    xy_mm: XY
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Verdict:
+    """What the referee decides about one stroke.
+
+    Points are split three ways so each discipline's scoring fits:
+
+    * ``points``: earned by the shooter (toward the target; in the 7-pin game
+      subtracted from the shooter's remaining count);
+    * ``opponent_points``: given to the opponent (five-pins fouls);
+    * ``penalty``: added to the shooter's remaining count (7-pin game).
+
+    ``reason`` is one human sentence; ``review`` says why a person should look
+    again (``None`` when the evidence is clear). ``carry`` is the rule memory for
+    the next stroke of the same inning.
+    """
+
+    inning_ends: bool
+    reason: str
+    points: int = 0
+    opponent_points: int = 0
+    penalty: int = 0
+    fouls: tuple[Foul, ...] = ()
+    review: str | None = None
+    respots: tuple[Respot, ...] = ()
+    next_position: NextPosition = NextPosition.PLAY_ON
+    announcements: tuple[str, ...] = ()
+    wins_game: bool = False
+    carry: Carry = field(default_factory=Carry)
+
+    @property
+    def is_foul(self) -> bool:
+        """True if any foul was called."""
+        return bool(self.fouls)

@@ -7,11 +7,37 @@ from referee._config import DEFAULT_TARGETS, MatchConfig
 from referee._errors import CaromError, IllegalMoveError, RulesError, ShotLogError, UnknownBallError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
 from referee._lag import Lag, LagResult, judge_lag
+from referee._match import (
+    Match,
+    apply_correction,
+    apply_lag,
+    apply_shot,
+    new_match,
+    shot_context,
+)
 from referee._names import Ball, Cushion, Discipline, Foul, NextPosition, Pin, Pocket, Spot
 from referee._options import RuleOptions
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext
 from referee._shotlog import FORMAT, ShotLog, parse_event, parse_shot, parse_shot_log
+from referee._state import (
+    AuditEntry,
+    Correction,
+    CorrectionKind,
+    GameResult,
+    MatchState,
+    Phase,
+    Score,
+    ShotRecord,
+)
+from referee._stats import (
+    MatchResult,
+    PlayerStats,
+    Standing,
+    average_text,
+    match_stats,
+    standings,
+)
 from referee._table import MATCH_TABLE, Table
 from referee._verdict import Respot, Verdict
 
@@ -19,40 +45,60 @@ __all__ = [
     "DEFAULT_TARGETS",
     "FORMAT",
     "MATCH_TABLE",
+    "AuditEntry",
     "Ball",
     "BallContact",
     "Call",
     "CaromError",
     "Carry",
+    "Correction",
+    "CorrectionKind",
     "Cushion",
     "CushionContact",
     "Discipline",
     "Event",
     "Foul",
+    "GameResult",
     "IllegalMoveError",
     "Lag",
     "LagResult",
+    "Match",
     "MatchConfig",
+    "MatchResult",
+    "MatchState",
     "NextPosition",
     "OffTable",
+    "Phase",
     "Pin",
     "PinDown",
+    "PlayerStats",
     "Pocket",
     "Pocketed",
     "Respot",
     "RuleOptions",
     "RulesError",
+    "Score",
     "Shot",
     "ShotContext",
     "ShotLog",
     "ShotLogError",
+    "ShotRecord",
     "Spot",
+    "Standing",
     "Table",
     "UnknownBallError",
     "Verdict",
+    "apply_correction",
+    "apply_lag",
+    "apply_shot",
+    "average_text",
     "judge",
     "judge_lag",
+    "match_stats",
+    "new_match",
     "parse_event",
     "parse_shot",
     "parse_shot_log",
+    "shot_context",
+    "standings",
 ]

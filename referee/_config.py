@@ -31,7 +31,9 @@ class MatchConfig:
     ``target`` maps each player to the points they need per game or set (handicap
     when they differ). ``first_player`` breaks first; ``None`` means a lag decides.
     ``sets`` is the N of best-of-N sets (1: a single game). ``start_count`` is the
-    7-pin starting count (300 or 500 usually).
+    7-pin starting count (300 or 500 usually). ``equalizing`` gives the player who
+    did not break an equalizing inning when the breaker reaches the target first;
+    ``equalizing_from_break`` starts it from the break position (UMB practice).
     """
 
     discipline: Discipline
@@ -42,6 +44,7 @@ class MatchConfig:
     innings_limit: int | None = None
     sets: int = 1
     equalizing: bool = True
+    equalizing_from_break: bool = True
     start_count: int | None = None
     table: Table = MATCH_TABLE
     options: RuleOptions = field(default_factory=RuleOptions)
@@ -86,6 +89,13 @@ class MatchConfig:
         if self.discipline is Discipline.PIN_CAROM_7:
             return Ball.RED
         return self.cue_balls[player]
+
+    @property
+    def countdown_from(self) -> int | None:
+        """The 7-pin starting count (default 300); ``None`` in the other games."""
+        if self.discipline is not Discipline.PIN_CAROM_7:
+            return None
+        return self.start_count or DEFAULT_TARGETS[Discipline.PIN_CAROM_7]
 
     @classmethod
     def default_target(cls, discipline: Discipline) -> int:

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 
 from referee._config import MatchConfig
 from referee._errors import RulesError
-from referee._events import Event
+from referee._events import BallContact, CushionContact, Event, OffTable, PinDown
 from referee._filters import by_ball, by_type, filter_events
-from referee._events import BallContact, CushionContact, OffTable, PinDown
 from referee._names import Ball, Cushion, Discipline
 from referee._table import XY
 
@@ -71,7 +70,9 @@ def judge_lag(lag: Lag, config: MatchConfig) -> LagResult:
 def _rest_x(lag: Lag, config: MatchConfig, player: str) -> float:
     ball = config.ball_of(player)
     if ball not in lag.end_positions_mm:
-        raise RulesError(f"lag.end_positions_mm.{ball}: needed to decide the lag, or give lag.winner")
+        raise RulesError(
+            f"lag.end_positions_mm.{ball}: needed to decide the lag, or give lag.winner"
+        )
     return lag.end_positions_mm[ball][0]
 
 

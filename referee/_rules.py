@@ -73,9 +73,7 @@ def judge(shot: Shot, ctx: ShotContext) -> Verdict:
     verdict = rule(shot, ctx)
     review = shot.doubt or _decisive_doubt(shot, ctx, rule, verdict)
     frozen = _frozen(shot, ctx, verdict)
-    return dataclasses.replace(
-        verdict, review=review, announcements=verdict.announcements + frozen
-    )
+    return dataclasses.replace(verdict, review=review, announcements=verdict.announcements + frozen)
 
 
 def _check_names(shot: Shot, ctx: ShotContext) -> None:

@@ -107,8 +107,9 @@ def _match(obj: Obj, discipline: Discipline, table: Table) -> MatchConfig:
         equalizing=ask_bool(obj.get("equalizing", True), obj.at("equalizing")),
         start_count=None if start is None else ask_int(start, obj.at("start_count"), lo=1),
         table=table,
-        options=RuleOptions.from_mapping(dict(Obj(obj.get("rules", {}), obj.at("rules")).data),
-                                         obj.at("rules")),
+        options=RuleOptions.from_mapping(
+            dict(Obj(obj.get("rules", {}), obj.at("rules")).data), obj.at("rules")
+        ),
     )
 
 
@@ -129,7 +130,9 @@ def parse_shot(data: Any, where: str) -> Shot:
         events=tuple(sorted(events, key=lambda e: e.t_s)),
         start_s=None if start_s is None else ask_num(start_s, obj.at("start_s")),
         end_s=None if end_s is None else ask_num(end_s, obj.at("end_s")),
-        start_positions_mm=_positions(obj.get("start_positions_mm", {}), obj.at("start_positions_mm")),
+        start_positions_mm=_positions(
+            obj.get("start_positions_mm", {}), obj.at("start_positions_mm")
+        ),
         end_positions_mm=_positions(obj.get("end_positions_mm", {}), obj.at("end_positions_mm")),
         paths_mm=_paths(obj.get("paths_mm", {}), obj.at("paths_mm")),
         pins_standing=None if pins is None else _pins(pins, obj.at("pins_standing")),
@@ -174,7 +177,9 @@ def parse_event(data: Any, where: str) -> Event:
     kind = Obj(data, where).get("kind")
     if kind not in _EVENT_FIELDS:
         choices = ", ".join(_EVENT_FIELDS)
-        raise ShotLogError(f"{where}.kind: unknown event kind {kind!r} (expected one of: {choices})")
+        raise ShotLogError(
+            f"{where}.kind: unknown event kind {kind!r} (expected one of: {choices})"
+        )
     obj = Obj(data, where, {"t_s", "kind", "doubt", "t_err_s"} | _EVENT_FIELDS[kind])
     t_s = ask_num(obj.get("t_s"), obj.at("t_s"))
     doubt_raw = obj.get("doubt", None)
@@ -230,7 +235,9 @@ _EVENT_BUILDERS = {
 
 
 def _lag(data: Any, players: tuple[str, str]) -> Lag:
-    obj = Obj(data, "lag", {"winner", "breaker", "events", "start_positions_mm", "end_positions_mm"})
+    obj = Obj(
+        data, "lag", {"winner", "breaker", "events", "start_positions_mm", "end_positions_mm"}
+    )
     winner, breaker = obj.get("winner", None), obj.get("breaker", None)
     for key, name in (("winner", winner), ("breaker", breaker)):
         if name is not None and name not in players:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from referee._errors import RulesError
 from referee._names import Spot
 
-__all__ = ["MATCH_TABLE", "Table", "XY"]
+__all__ = ["MATCH_TABLE", "XY", "Table"]
 
 XY = tuple[float, float]
 
@@ -31,13 +31,9 @@ class Table:
         if not 500.0 <= self.length_mm <= 5000.0:
             raise RulesError(f"table length_mm must be 500..5000, got {self.length_mm}")
         if not 250.0 <= self.width_mm <= self.length_mm:
-            raise RulesError(
-                f"table width_mm must be 250..length_mm, got {self.width_mm}"
-            )
+            raise RulesError(f"table width_mm must be 250..length_mm, got {self.width_mm}")
         if not 40.0 <= self.ball_diameter_mm <= 80.0:
-            raise RulesError(
-                f"ball_diameter_mm must be 40..80, got {self.ball_diameter_mm}"
-            )
+            raise RulesError(f"ball_diameter_mm must be 40..80, got {self.ball_diameter_mm}")
 
     @property
     def radius_mm(self) -> float:

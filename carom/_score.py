@@ -1,0 +1,134 @@
+"""``carom score``: judge every shot of a shot log and print the scoresheet."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee import (
+    CaromError,
+    Discipline,
+    LagResult,
+    Match,
+    ShotLogError,
+    ShotRecord,
+    match_stats,
+    parse_shot_log,
+)
+
+__all__ = ["ScoreRun", "load_json", "score_document", "score_file"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRun:
+    """The outcome of scoring a log: the match, the lag result, and an error if any.
+
+    When a shot is rejected (``error``), everything judged before it is kept.
+    """
+
+    match: Match
+    lag: LagResult | None
+    error: CaromError | None = None
+
+
+def load_json(path: Path) -> Any:
+    """Decode a JSON file; raises ShotLogError with a one-line reason."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ShotLogError(f"{path}: no such file; check the path") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ShotLogError(f"{path}: cannot read it ({exc.__class__.__name__})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ShotLogError(
+            f"{path}: not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
+        ) from None
+
+
+def score_document(data: Any, discipline: Discipline | None = None) -> ScoreRun:
+    """Score a decoded shot log. A malformed log raises ShotLogError before any shot."""
+    log = parse_shot_log(data, discipline)
+    match = Match(log.match)
+    lag = None
+    try:
+        if log.lag is not None:
+            lag = match.lag(log.lag)
+        for shot in log.shots:
+            match.play(shot)
+    except CaromError as exc:
+        return ScoreRun(match, lag, exc)
+    return ScoreRun(match, lag)
+
+
+def score_file(path: Path, discipline: Discipline | None = None) -> ScoreRun:
+    """Read and score a shot log file."""
+    return score_document(load_json(path), discipline)
+
+
+def record_json(record: ShotRecord) -> dict[str, Any]:
+    """One shot of the ``--json`` output."""
+    v = record.verdict
+    return {
+        "index": record.index,
+        "player": record.player,
+        "set": record.set_index + 1,
+        "inning": record.inning,
+        "points": v.points,
+        "opponent_points": v.opponent_points,
+        "penalty": v.penalty,
+        "fouls": [str(f) for f in v.fouls],
+        "inning_ends": v.inning_ends,
+        "review": v.review,
+        "reason": v.reason,
+        "score_after": dict(record.score_after),
+        "run": record.run,
+        "next_position": str(v.next_position),
+        "respots": [
+            {"ball": str(r.ball), "spot": str(r.spot), "xy_mm": list(r.xy_mm)} for r in v.respots
+        ],
+        "announcements": list(v.announcements),
+        "note": record.note,
+    }
+
+
+def run_json(run: ScoreRun) -> dict[str, Any]:
+    """The whole ``--json`` document."""
+    state = run.match.state
+    stats = match_stats(state)
+    lag = None
+    if run.lag is not None:
+        lag = {"winner": run.lag.winner, "breaker": run.lag.breaker, "reason": run.lag.reason,
+               "faults": {p: list(f) for p, f in run.lag.faults.items()}}  # fmt: skip
+    return {
+        "format": "carom-score/1",
+        "discipline": str(state.config.discipline),
+        "players": list(state.config.players),
+        "lag": lag,
+        "shots": [record_json(r) for r in run.match.records],
+        "phase": str(state.phase),
+        "winner": state.winner,
+        "draw": state.draw,
+        "score": {p: state.board(p) for p in state.config.players},
+        "sets_won": dict(state.sets_won),
+        "statistics": {
+            p: {
+                "points": s.points,
+                "innings": s.innings,
+                "average": s.average,
+                "high_run": s.high_run,
+                "sets_won": s.sets_won,
+            }
+            for p, s in stats.items()
+        },
+        "audit": [vars_of(a) for a in state.audit],
+        "error": None if run.error is None else str(run.error),
+    }
+
+
+def vars_of(entry: Any) -> dict[str, Any]:
+    """A slotted dataclass as a dict."""
+    return {name: getattr(entry, name) for name in entry.__slots__}

@@ -1,0 +1,66 @@
+"""The readable scoresheet printed by ``carom score``."""
+
+from __future__ import annotations
+
+from carom._score import ScoreRun
+from referee import ShotRecord, match_stats
+
+__all__ = ["render_sheet"]
+
+
+def _shot_line(r: ShotRecord, players: tuple[str, str]) -> list[str]:
+    v = r.verdict
+    board = " : ".join(str(r.score_after[p]) for p in players)
+    if v.points or v.penalty or v.opponent_points:
+        parts = [f"+{v.points}" if v.points else ""]
+        if v.opponent_points:
+            parts.append(f"opp +{v.opponent_points}")
+        if v.penalty:
+            parts.append(f"pen {v.penalty}")
+        pts = " ".join(p for p in parts if p)
+    else:
+        pts = "0"
+    turn = "  (turn passes)" if v.inning_ends else ""
+    lines = [f"{r.index:>4}  {r.player:<10} {r.inning:>6}  {pts:<12} {board:<11} {v.reason}{turn}"]
+    indent = " " * 6
+    if v.review:
+        lines.append(f"{indent}REVIEW: {v.review}")
+    lines.extend(f"{indent}re-spot {s.ball} on the {s.spot} spot" for s in v.respots)
+    if str(v.next_position) != "play_on":
+        lines.append(f"{indent}next: {str(v.next_position).replace('_', ' ')}")
+    lines.extend(f"{indent}{a}" for a in v.announcements)
+    if r.note:
+        lines.append(f"{indent}>> {r.note}")
+    return lines
+
+
+def render_sheet(run: ScoreRun) -> str:
+    """Every shot's verdict, then the final score and statistics, as text."""
+    state = run.match.state
+    cfg = state.config
+    out = [f"{cfg.discipline}: {cfg.players[0]} vs {cfg.players[1]}"]
+    if run.lag is not None:
+        out.append(f"lag: {run.lag.reason}")
+    out.append(f"{'shot':>4}  {'player':<10} {'inning':>6}  {'points':<12} {'score':<11} verdict")
+    for r in run.match.records:
+        out.extend(_shot_line(r, cfg.players))
+    out.append("")
+    result = "in progress"
+    if state.winner:
+        result = f"{state.winner} wins"
+    elif state.draw:
+        result = "draw"
+    out.append(f"result: {result}")
+    out.append(
+        f"{'player':<10} {'score':>6} {'innings':>8} {'average':>8} {'high run':>9} {'sets':>5}"
+    )
+    stats = match_stats(state)
+    for p in cfg.players:
+        s = stats[p]
+        out.append(
+            f"{p:<10} {state.board(p):>6} {s.innings:>8} {s.average:>8} {s.high_run:>9} "
+            f"{s.sets_won:>5}"
+        )
+    for a in state.audit:
+        out.append(f"audit v{a.version} after {a.shots_played} shots: {a.action}: {a.detail}")
+    return "\n".join(out)

@@ -1,0 +1,384 @@
+"""The match state machine [rules.md §2-7].
+
+Theory of operation. A match is a sequence of immutable :class:`MatchState`
+snapshots. Each input is a pure transition: it either returns a new state or
+raises a :class:`RulesError` subclass and changes nothing (h11's discipline)::
+
+    LAG ──lag decided──> PLAYING ──shot / correction──> PLAYING ──last game won──> OVER
+     └──lag again──> LAG
+
+Within PLAYING a shot is judged by the discipline's rule (:func:`referee.judge`),
+its points go to the shooter's run (fouls' points to the opponent in five-pins,
+penalties to the shooter's count in the 7-pin game) and, when the verdict ends
+the inning, the turn passes. After every input the game-end rules run: target
+reached (equalizing inning for the player who did not break, if enabled), the
+inning limit, the 7-pin count at exactly zero. A finished game is a set; when a
+player has won the majority of ``sets`` the match is over. The next set is
+broken by the other player (alternate breaks).
+
+:class:`Match` is a small mutable shell around these functions that keeps the
+history, so the last input can be undone; undo and corrections are recorded in
+the state's audit trail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee._config import MatchConfig
+from referee._errors import IllegalMoveError, UnknownBallError
+from referee._lag import Lag, LagResult, judge_lag
+from referee._names import Ball, Discipline, NextPosition
+from referee._rules import judge
+from referee._shot import Carry, Shot, ShotContext
+from referee._state import (
+    AuditEntry,
+    Correction,
+    CorrectionKind,
+    GameResult,
+    MatchState,
+    Phase,
+    Score,
+    ShotRecord,
+)
+from referee._verdict import Verdict
+
+__all__ = ["Match", "apply_correction", "apply_lag", "apply_shot", "new_match", "shot_context"]
+
+
+def new_match(config: MatchConfig) -> MatchState:
+    """The state before the first input: waiting for the lag unless a breaker is set."""
+    scores = {p: Score() for p in config.players}
+    sets_won = dict.fromkeys(config.players, 0)
+    if config.first_player is None:
+        return MatchState(config=config, phase=Phase.LAG, scores=scores, sets_won=sets_won)
+    first = config.first_player
+    return MatchState(
+        config=config,
+        phase=Phase.PLAYING,
+        scores=scores,
+        sets_won=sets_won,
+        breaker=first,
+        shooter=first,
+    )
+
+
+def apply_lag(state: MatchState, lag: Lag) -> tuple[LagResult, MatchState]:
+    """Decide the lag; the state stays in LAG when it must be played again."""
+    if state.phase is not Phase.LAG:
+        raise IllegalMoveError("the lag is already decided; undo to replay it")
+    result = judge_lag(lag, state.config)
+    if result.winner is None:
+        return result, replace(state, version=state.version + 1)
+    breaker = result.breaker or result.winner
+    return result, replace(
+        state, phase=Phase.PLAYING, breaker=breaker, shooter=breaker, version=state.version + 1
+    )
+
+
+def shot_context(state: MatchState) -> ShotContext:
+    """The context the next stroke is judged in."""
+    cfg, shooter = state.config, _shooter(state)
+    if cfg.discipline is Discipline.PIN_CAROM_7:
+        return ShotContext(
+            discipline=cfg.discipline,
+            cue_ball=Ball.RED,
+            opponent_ball=Ball.WHITE1,
+            object_ball=Ball.WHITE2,
+            table=cfg.table,
+            is_break=state.next_position is NextPosition.BREAK,
+            options=cfg.options,
+            carry=state.carry,
+            remaining=state.board(shooter),
+            start_count=cfg.countdown_from,
+        )
+    return ShotContext(
+        discipline=cfg.discipline,
+        cue_ball=cfg.ball_of(shooter),
+        opponent_ball=cfg.ball_of(cfg.opponent(shooter)),
+        table=cfg.table,
+        is_break=state.next_position is NextPosition.BREAK,
+        options=cfg.options,
+        carry=state.carry,
+    )
+
+
+def _shooter(state: MatchState) -> str:
+    if state.phase is Phase.LAG:
+        raise IllegalMoveError("the lag is not decided yet: record the lag or set first_player")
+    if state.phase is Phase.OVER or state.shooter is None:
+        raise IllegalMoveError("the match is over: no more shots (undo to reopen it)")
+    return state.shooter
+
+
+def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
+    """Judge ``shot`` for the player at the table and move the match on."""
+    ctx = shot_context(state)
+    shooter = _shooter(state)
+    verdict = judge(shot, ctx)
+    opponent = state.config.opponent(shooter)
+    scores = dict(state.scores)
+    scores[shooter] = _stroke(scores[shooter], verdict)
+    if verdict.opponent_points:
+        o = scores[opponent]
+        gift = verdict.opponent_points
+        scores[opponent] = replace(o, points=o.points + gift, awarded=o.awarded + gift)
+    ends = verdict.inning_ends
+    moved = replace(
+        state,
+        scores=scores,
+        shooter=opponent if ends else shooter,
+        carry=Carry() if ends else verdict.carry,
+        next_position=verdict.next_position,
+        shots_played=state.shots_played + 1,
+        last_inning_ended_by=shooter if ends else None,
+        version=state.version + 1,
+    )
+    after, note = _game_end(moved, shooter, verdict)
+    record = ShotRecord(
+        index=shot.index,
+        player=shooter,
+        verdict=verdict,
+        score_after={p: moved.board(p) for p in state.config.players},
+        inning=moved.scores[shooter].innings,
+        run=_last_run(moved.scores[shooter]) if ends else moved.scores[shooter].current_run,
+        set_index=state.set_index,
+        game_over=after.set_index != state.set_index or after.phase is Phase.OVER,
+        note=note,
+    )
+    return record, after
+
+
+def _last_run(score: Score) -> int:
+    return score.runs[-1] if score.runs else 0
+
+
+def _stroke(score: Score, verdict: Verdict) -> Score:
+    if not score.in_inning:
+        score = replace(score, innings=score.innings + 1, in_inning=True)
+    score = replace(
+        score,
+        points=score.points + verdict.points,
+        current_run=score.current_run + verdict.points,
+        penalties=score.penalties + verdict.penalty,
+    )
+    return _close_inning(score) if verdict.inning_ends else score
+
+
+def _close_inning(score: Score) -> Score:
+    if not score.in_inning:
+        return score
+    return replace(score, runs=(*score.runs, score.current_run), current_run=0, in_inning=False)
+
+
+def _game_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchState, str]:
+    """Apply the game-end rules after a stroke by ``shooter``; returns a note."""
+    cfg = state.config
+    if cfg.countdown_from is not None:
+        if verdict.wins_game:
+            return _finish_game(state, shooter, f"{shooter} wins the game")
+        return state, ""
+    note = ""
+    if cfg.discipline.alternates_every_stroke:
+        state, note = _cut_to_target(state)
+    reached = [p for p in cfg.players if state.scores[p].points >= cfg.target[p]]
+    if state.equalizing:
+        return _equalizing_end(state, shooter, verdict, reached)
+    if reached:
+        return _target_reached(state, reached[0], note)
+    limit = cfg.innings_limit
+    closes_round = verdict.inning_ends and shooter != state.breaker
+    if limit and closes_round and state.scores[shooter].innings >= limit:
+        return _finish_on_points(state, f"inning limit {limit} reached")
+    return state, note
+
+
+def _cut_to_target(state: MatchState) -> tuple[MatchState, str]:
+    """Five-pins [rules.md §6]: a total past the target is cut back to the target."""
+    scores = dict(state.scores)
+    for p, target in state.config.target.items():
+        over = scores[p].points - target
+        if over > 0:
+            s = scores[p]
+            scores[p] = replace(s, points=target, corrected=s.corrected - over)
+            return replace(state, scores=scores), f"{p}'s total cut back to the target {target}"
+    return state, ""
+
+
+def _target_reached(state: MatchState, player: str, note: str) -> tuple[MatchState, str]:
+    cfg = state.config
+    breaker = state.breaker or player
+    other = cfg.opponent(breaker)
+    behind = state.scores[other].innings < state.scores[breaker].innings
+    if player == breaker and cfg.equalizing and behind:
+        scores = dict(state.scores)
+        scores[breaker] = _close_inning(scores[breaker])
+        start = NextPosition.BREAK if cfg.equalizing_from_break else NextPosition.PLAY_ON
+        moved = replace(
+            state, scores=scores, shooter=other, equalizing=True, next_position=start, carry=Carry()
+        )
+        return moved, _join(note, f"{breaker} reached the target: equalizing inning for {other}")
+    return _finish_game(state, player, _join(note, f"{player} reached the target"))
+
+
+def _equalizing_end(
+    state: MatchState, shooter: str, verdict: Verdict, reached: list[str]
+) -> tuple[MatchState, str]:
+    breaker = state.breaker or shooter
+    other = state.config.opponent(breaker)
+    if other in reached:
+        return _finish_game(state, None, f"{other} equalized: draw")
+    if shooter == other and verdict.inning_ends:
+        return _finish_game(state, breaker, f"{other} did not equalize: {breaker} wins")
+    return state, ""
+
+
+def _finish_on_points(state: MatchState, why: str) -> tuple[MatchState, str]:
+    a, b = state.config.players
+    pa, pb = state.scores[a].points, state.scores[b].points
+    winner = None if pa == pb else (a if pa > pb else b)
+    return _finish_game(state, winner, f"{why}: " + (f"{winner} wins" if winner else "draw"))
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a else b
+
+
+def _finish_game(state: MatchState, winner: str | None, note: str) -> tuple[MatchState, str]:
+    """Close the game (set); start the next set or end the match."""
+    cfg = state.config
+    scores = {p: _close_inning(s) for p, s in state.scores.items()}
+    result = GameResult(
+        winner=winner,
+        points={p: s.points for p, s in scores.items()},
+        innings={p: s.innings for p, s in scores.items()},
+        high_run={p: s.high_run for p, s in scores.items()},
+    )
+    sets_won = dict(state.sets_won)
+    if winner is not None:
+        sets_won[winner] += 1
+    games = (*state.games, result)
+    decided = winner is not None and sets_won[winner] > cfg.sets // 2
+    if decided or cfg.sets == 1:
+        over = replace(
+            state, phase=Phase.OVER, scores=scores, sets_won=sets_won, games=games,
+            shooter=None, winner=winner, draw=winner is None, equalizing=False,
+        )  # fmt: skip
+        return over, _join(note, f"match over: {winner} wins" if winner else "match over: draw")
+    breaker = cfg.opponent(state.breaker or cfg.players[0])
+    fresh = replace(
+        state, scores={p: Score() for p in cfg.players}, sets_won=sets_won, games=games,
+        set_index=state.set_index + 1, breaker=breaker, shooter=breaker, equalizing=False,
+        next_position=NextPosition.BREAK, carry=Carry(), last_inning_ended_by=None,
+    )  # fmt: skip
+    return fresh, _join(note, f"set {state.set_index + 1} to {winner or 'nobody (draw)'}")
+
+
+def apply_correction(state: MatchState, correction: Correction) -> MatchState:
+    """Apply a referee correction and record it in the audit trail."""
+    if state.phase is not Phase.PLAYING:
+        raise IllegalMoveError(f"corrections are taken while playing, not in phase {state.phase}")
+    player = correction.player
+    if player not in state.config.players:
+        raise UnknownBallError(f"correction: player {player!r} is not in this match")
+    if correction.kind is CorrectionKind.POINTS:
+        moved, detail = _correct_points(state, player, correction.points)
+    else:
+        moved, detail = _correct_turn(state, player)
+    if correction.note:
+        detail += f" ({correction.note})"
+    entry = AuditEntry(state.version + 1, state.shots_played, f"correct {correction.kind}", detail)
+    return replace(moved, audit=(*state.audit, entry), version=state.version + 1)
+
+
+def _correct_points(state: MatchState, player: str, points: int) -> tuple[MatchState, str]:
+    if points == 0:
+        raise IllegalMoveError("correction: points must not be zero")
+    score = state.scores[player]
+    if score.points + points < 0:
+        raise IllegalMoveError(f"correction: {player} has only {score.points} points")
+    scores = dict(state.scores)
+    scores[player] = replace(
+        score, points=score.points + points, corrected=score.corrected + points
+    )
+    moved = replace(state, scores=scores)
+    if state.config.countdown_from is None and not state.equalizing:
+        reached = [p for p in state.config.players if scores[p].points >= state.config.target[p]]
+        if reached:
+            moved, _ = _target_reached(moved, reached[0], "")
+    return moved, f"{points:+d} points to {player}"
+
+
+def _correct_turn(state: MatchState, player: str) -> tuple[MatchState, str]:
+    if state.shooter == player:
+        raise IllegalMoveError(f"correction: {player} is already at the table")
+    scores = dict(state.scores)
+    current = state.shooter or state.config.opponent(player)
+    if state.last_inning_ended_by == player and scores[player].runs:
+        s = scores[player]
+        scores[player] = replace(s, runs=s.runs[:-1], current_run=s.runs[-1], in_inning=True)
+        detail = f"turn back to {player}: inning resumed"
+    else:
+        scores[current] = _close_inning(scores[current])
+        detail = f"turn to {player}"
+    moved = replace(state, scores=scores, shooter=player, last_inning_ended_by=None, carry=Carry())
+    return moved, detail
+
+
+class Match:
+    """A match with history: play shots, take corrections, undo the last input.
+
+    Wraps the pure transitions; every method either succeeds or raises and
+    leaves the match exactly as it was.
+    """
+
+    def __init__(self, config: MatchConfig) -> None:
+        self._history: list[MatchState] = [new_match(config)]
+        self._inputs: list[str] = []
+        self._records: list[ShotRecord | None] = []
+
+    @property
+    def state(self) -> MatchState:
+        """The current state."""
+        return self._history[-1]
+
+    @property
+    def records(self) -> tuple[ShotRecord, ...]:
+        """The judged shots still in effect, in order."""
+        return tuple(r for r in self._records if r is not None)
+
+    def _push(self, state: MatchState, what: str, record: ShotRecord | None = None) -> None:
+        self._history.append(state)
+        self._inputs.append(what)
+        self._records.append(record)
+
+    def lag(self, lag: Lag) -> LagResult:
+        """Record the lag."""
+        result, state = apply_lag(self.state, lag)
+        self._push(state, f"lag: {result.reason}")
+        return result
+
+    def play(self, shot: Shot) -> ShotRecord:
+        """Judge and record a shot."""
+        record, state = apply_shot(self.state, shot)
+        self._push(state, f"shot {shot.index}", record)
+        return record
+
+    def correct(self, correction: Correction) -> MatchState:
+        """Apply a referee correction."""
+        state = apply_correction(self.state, correction)
+        self._push(state, f"correction: {state.audit[-1].detail}")
+        return state
+
+    def undo(self) -> MatchState:
+        """Undo the last input (shot, lag or correction), keeping the audit trail."""
+        if len(self._history) < 2:
+            raise IllegalMoveError("nothing to undo")
+        current, previous = self._history[-1], self._history[-2]
+        what = self._inputs[-1]
+        entry = AuditEntry(current.version + 1, previous.shots_played, "undo", what)
+        restored = replace(previous, audit=(*current.audit, entry), version=current.version + 1)
+        self._history[-2:] = [restored]
+        self._inputs.pop()
+        self._records.pop()
+        return restored

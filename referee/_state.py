@@ -1,0 +1,149 @@
+"""Match state values: immutable snapshots the state machine moves between."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from referee._config import MatchConfig
+from referee._names import NextPosition
+from referee._shot import Carry
+from referee._verdict import Verdict
+
+__all__ = [
+    "AuditEntry",
+    "Correction",
+    "CorrectionKind",
+    "GameResult",
+    "MatchState",
+    "Phase",
+    "Score",
+    "ShotRecord",
+]
+
+
+class Phase(StrEnum):
+    """Where the match is: waiting for the lag, being played, or over."""
+
+    LAG = "lag"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """One player's score in the current game (set).
+
+    Invariant: ``points == sum(runs) + current_run + awarded + corrected``.
+    ``runs`` are the finished innings' runs (own strokes only); ``awarded`` comes
+    from the opponent's fouls (five-pins); ``corrected`` from referee corrections
+    and the five-pins cut back to the target. ``penalties`` are the 7-pin game's
+    penalty points, added to the remaining count.
+    """
+
+    points: int = 0
+    innings: int = 0
+    runs: tuple[int, ...] = ()
+    current_run: int = 0
+    awarded: int = 0
+    corrected: int = 0
+    penalties: int = 0
+    in_inning: bool = False
+
+    @property
+    def high_run(self) -> int:
+        """The longest run, the current one included."""
+        return max((*self.runs, self.current_run), default=0)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game (set): ``winner`` is ``None`` for a draw."""
+
+    winner: str | None
+    points: Mapping[str, int]
+    innings: Mapping[str, int]
+    high_run: Mapping[str, int]
+
+
+class CorrectionKind(StrEnum):
+    """What a referee correction changes."""
+
+    POINTS = "points"
+    TURN = "turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A referee's correction: add (or, negative, remove) ``points``, or give the turn.
+
+    ``kind=POINTS`` adds ``points`` to ``player``; ``kind=TURN`` makes ``player`` the
+    shooter (resuming their inning if the last stroke wrongly ended it).
+    """
+
+    kind: CorrectionKind
+    player: str
+    points: int = 0
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One line of the audit trail: what a person changed, after how many shots."""
+
+    version: int
+    shots_played: int
+    action: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShotRecord:
+    """A judged shot as the match saw it: who shot, the verdict, the board after it."""
+
+    index: int
+    player: str
+    verdict: Verdict
+    score_after: Mapping[str, int]
+    inning: int
+    run: int
+    set_index: int
+    game_over: bool
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchState:
+    """A complete, immutable snapshot of a match.
+
+    ``breaker`` broke the current game; ``shooter`` plays the next stroke;
+    ``equalizing`` is true during the equalizing inning; ``version`` grows with
+    every accepted input (shot, lag, correction, undo).
+    """
+
+    config: MatchConfig
+    phase: Phase
+    scores: Mapping[str, Score]
+    sets_won: Mapping[str, int]
+    breaker: str | None = None
+    shooter: str | None = None
+    set_index: int = 0
+    games: tuple[GameResult, ...] = ()
+    next_position: NextPosition = NextPosition.BREAK
+    carry: Carry = field(default_factory=Carry)
+    equalizing: bool = False
+    shots_played: int = 0
+    winner: str | None = None
+    draw: bool = False
+    last_inning_ended_by: str | None = None
+    audit: tuple[AuditEntry, ...] = ()
+    version: int = 0
+
+    def board(self, player: str) -> int:
+        """What the scoreboard shows: points, or the remaining count in the 7-pin game."""
+        score = self.scores[player]
+        start = self.config.countdown_from
+        if start is not None:
+            return start - score.points + score.penalties
+        return score.points

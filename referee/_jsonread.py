@@ -98,4 +98,6 @@ def ask_enum(enum: type[E], value: Any, where: str) -> E:
         return enum(value)
     except ValueError:
         choices = ", ".join(e.value for e in enum)
-        raise ShotLogError(f"{where}: unknown name {value!r} (expected one of: {choices})") from None
+        raise ShotLogError(
+            f"{where}: unknown name {value!r} (expected one of: {choices})"
+        ) from None

@@ -16,7 +16,6 @@ __all__ = ["Carry", "Shot", "ShotContext", "TimedXY"]
 TimedXY = tuple[float, float, float]
 
 
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Shot:
     """One stroke: from the cue tip touching the cue ball until every ball stopped.

@@ -15,7 +15,17 @@ from referee._match import (
     new_match,
     shot_context,
 )
-from referee._names import Ball, Cushion, Discipline, Foul, NextPosition, Pin, Pocket, Spot
+from referee._names import (
+    CALL_FOULS,
+    Ball,
+    Cushion,
+    Discipline,
+    Foul,
+    NextPosition,
+    Pin,
+    Pocket,
+    Spot,
+)
 from referee._options import RuleOptions
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext
@@ -42,6 +52,7 @@ from referee._table import MATCH_TABLE, Table
 from referee._verdict import Respot, Verdict
 
 __all__ = [
+    "CALL_FOULS",
     "DEFAULT_TARGETS",
     "FORMAT",
     "MATCH_TABLE",

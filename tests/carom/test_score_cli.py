@@ -1,0 +1,96 @@
+"""``carom score`` as a user runs it: the installed console script, real files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+EXAMPLE = ROOT / "examples" / "three_cushion_match.json"
+
+
+def _carom(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("carom", path=str(Path(sys.executable).parent))
+    cmd = [exe] if exe else [sys.executable, "-m", "carom"]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_score_example_prints_every_shot_and_the_result() -> None:
+    out = _carom("score", str(EXAMPLE))
+    assert out.returncode == 0, out.stderr
+    assert "lag: Ana won" in out.stdout
+    assert "equalizing inning for Ben" in out.stdout
+    assert "REVIEW: balls too close to tell" in out.stdout
+    assert "result: Ana wins" in out.stdout
+    assert out.stderr == ""
+
+
+def test_score_json_document() -> None:
+    out = _carom("score", str(EXAMPLE), "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    shots = doc["shots"]
+    assert len(shots) == 14
+    for shot in shots:
+        assert set(shot) >= {
+            "index", "player", "points", "fouls", "inning_ends", "review", "reason", "score_after",
+        }  # fmt: skip
+        assert isinstance(shot["fouls"], list)
+    assert shots[0]["score_after"] == {"Ana": 1, "Ben": 0}
+    assert shots[5]["fouls"] == ["push"]
+    assert shots[7]["review"] is not None
+    assert doc["winner"] == "Ana" and doc["score"] == {"Ana": 5, "Ben": 4}
+    assert doc["statistics"]["Ana"]["average"] == "1.666"
+
+
+def test_discipline_override_changes_the_verdicts(tmp_path: Path) -> None:
+    out = _carom("score", str(EXAMPLE), "--json", "--discipline", "one-cushion")
+    doc = json.loads(out.stdout)
+    assert doc["discipline"] == "one-cushion"
+    assert doc["shots"][2]["points"] == 1  # two cushions are enough in one-cushion
+
+
+def _one_line_error(out: subprocess.CompletedProcess[str]) -> str:
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    return lines[0]
+
+
+def test_malformed_log_gives_one_line_error_naming_the_field(tmp_path: Path) -> None:
+    doc = json.loads(EXAMPLE.read_text())
+    doc["shots"][3]["events"][1]["cushion"] = "top"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    line = _one_line_error(_carom("score", str(bad)))
+    assert "shots[3].events[1].cushion" in line and "'top'" in line
+
+
+def test_missing_file_and_invalid_json(tmp_path: Path) -> None:
+    assert "no such file" in _one_line_error(_carom("score", str(tmp_path / "nope.json")))
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": ')
+    assert "not valid JSON (line 1" in _one_line_error(_carom("score", str(broken)))
+
+
+def test_shot_after_match_end_keeps_what_was_judged(tmp_path: Path) -> None:
+    doc = json.loads(EXAMPLE.read_text())
+    extra = dict(doc["shots"][-1], index=len(doc["shots"]))
+    doc["shots"].append(extra)
+    log = tmp_path / "long.json"
+    log.write_text(json.dumps(doc))
+    out = _carom("score", str(log))
+    assert "result: Ana wins" in out.stdout  # the judged shots are all printed
+    assert "match is over" in _one_line_error(out)
+
+
+@pytest.mark.parametrize("args", [["score"], ["nope"], ["score", "x.json", "--discipline", "pool"]])
+def test_bad_arguments_are_usage_errors(args: list[str]) -> None:
+    out = _carom(*args)
+    assert out.returncode == 2 and "usage:" in out.stderr and "Traceback" not in out.stderr

@@ -1,0 +1,302 @@
+"""The match state machine: lag, innings, targets, equalizing, limits, sets [rules.md §2-5]."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import (
+    Ball,
+    BallContact,
+    Correction,
+    CorrectionKind,
+    Cushion,
+    CushionContact,
+    Discipline,
+    IllegalMoveError,
+    Lag,
+    Match,
+    NextPosition,
+    OffTable,
+    Phase,
+    Shot,
+    UnknownBallError,
+    match_stats,
+)
+from tests.referee.factories import R, W, Y, config, drive, point
+
+
+def test_first_stroke_is_a_break_and_run_continues_after_a_point() -> None:
+    match = Match(config())
+    assert match.state.next_position is NextPosition.BREAK
+    (rec,) = drive(match, "p")
+    assert rec.player == "A" and rec.run == 1 and not rec.verdict.inning_ends
+    assert match.state.shooter == "A"
+    assert match.state.next_position is NextPosition.PLAY_ON
+
+
+def test_a_miss_passes_the_turn_and_counts_innings_per_player() -> None:
+    match = Match(config(target=10))
+    drive(match, "ppm m pm")
+    a, b = match.state.scores["A"], match.state.scores["B"]
+    assert (a.points, a.innings, a.runs) == (3, 2, (2, 1))
+    assert (b.points, b.innings, b.runs) == (0, 1, (0,))
+    assert match.state.shooter == "B"
+
+
+def test_section5_equalizing_inning_breaker_wins_when_opponent_misses() -> None:
+    match = Match(config(target=2))
+    records = drive(match, "pp")
+    assert "equalizing inning for B" in records[-1].note
+    assert match.state.equalizing and match.state.shooter == "B"
+    assert match.state.next_position is NextPosition.BREAK  # equalizing_from_break
+    drive(match, "pm")
+    assert match.state.phase is Phase.OVER and match.state.winner == "A"
+
+
+def test_section5_equalizing_inning_can_end_in_a_draw() -> None:
+    match = Match(config(target=2))
+    drive(match, "pp pp")
+    assert match.state.phase is Phase.OVER
+    assert match.state.draw and match.state.winner is None
+
+
+def test_without_equalizing_the_breaker_wins_at_once() -> None:
+    match = Match(config(target=2, equalizing=False))
+    drive(match, "pp")
+    assert match.state.phase is Phase.OVER and match.state.winner == "A"
+
+
+def test_non_breaker_reaching_target_wins_without_equalizing_inning() -> None:
+    match = Match(config(target=2))
+    drive(match, "m pp")
+    assert match.state.winner == "B"
+
+
+def test_handicap_targets_per_player() -> None:
+    match = Match(config(target={"A": 3, "B": 1}, equalizing=False))
+    drive(match, "ppm")
+    assert match.state.phase is Phase.PLAYING
+    drive(match, "p")
+    assert match.state.winner == "B"
+
+
+def test_inning_limit_ends_after_the_second_player_and_higher_score_wins() -> None:
+    match = Match(config(target=50, innings_limit=2))
+    drive(match, "pm m pm")
+    assert match.state.phase is Phase.PLAYING  # B still has inning 2
+    drive(match, "m")
+    assert match.state.phase is Phase.OVER and match.state.winner == "A"
+
+
+def test_inning_limit_with_equal_scores_is_a_draw() -> None:
+    match = Match(config(target=50, innings_limit=1))
+    drive(match, "pm pm")
+    assert match.state.draw
+
+
+def test_sets_best_of_three_alternate_breaks() -> None:
+    match = Match(config(target=1, sets=3, equalizing=False))
+    drive(match, "p")  # A breaks and wins set 1
+    assert match.state.set_index == 1 and match.state.sets_won == {"A": 1, "B": 0}
+    assert match.state.breaker == "B" and match.state.shooter == "B"
+    assert match.state.next_position is NextPosition.BREAK
+    assert match.state.scores["A"].points == 0
+    drive(match, "p")  # B wins set 2
+    assert match.state.breaker == "A"
+    drive(match, "m p")  # A misses, B wins set 3
+    assert match.state.phase is Phase.OVER and match.state.winner == "B"
+    stats = match_stats(match.state)
+    assert stats["B"].sets_won == 2 and stats["B"].points == 2 and stats["A"].points == 1
+
+
+def test_section3_break_must_hit_red_first_in_the_match() -> None:
+    match = Match(config())
+    shot = Shot(index=0, cue_ball=W, events=(BallContact(t_s=0.2, balls=(W, Y)),))
+    rec = match.play(shot)
+    assert rec.verdict.fouls and match.state.shooter == "B"
+    # Only the first stroke of a game is a break.
+    assert match.state.next_position is NextPosition.PLAY_ON
+
+
+def test_section4_own_ball_off_gives_opponent_the_break_position() -> None:
+    match = Match(config())
+    shot = Shot(
+        index=0,
+        cue_ball=W,
+        events=(BallContact(t_s=0.2, balls=(W, R)), OffTable(t_s=0.9, ball=W)),
+    )
+    match.play(shot)
+    assert match.state.shooter == "B"
+    assert match.state.next_position is NextPosition.BREAK
+
+
+def test_wrong_ball_is_a_foul_for_the_shooter() -> None:
+    match = Match(config())
+    rec = match.play(point(0, Y))  # A plays B's yellow
+    assert rec.verdict.points == 0 and "wrong_ball" in rec.verdict.fouls
+    assert match.state.scores["A"].points == 0
+
+
+# --- lag [rules.md §2] ----------------------------------------------------
+
+
+def _lag_events(white_cushions: tuple[Cushion, ...], yellow_cushions: tuple[Cushion, ...]) -> tuple:
+    events = [CushionContact(t_s=1.0 + i, ball=W, cushion=c) for i, c in enumerate(white_cushions)]
+    events += [
+        CushionContact(t_s=1.1 + i, ball=Y, cushion=c) for i, c in enumerate(yellow_cushions)
+    ]
+    return tuple(sorted(events, key=lambda e: e.t_s))
+
+
+def _lag(events: tuple, white_x: float = 150.0, yellow_x: float = 300.0) -> Lag:
+    return Lag(
+        events=events,
+        start_positions_mm={W: (300.0, 400.0), Y: (300.0, 1000.0)},
+        end_positions_mm={W: (white_x, 400.0), Y: (yellow_x, 1000.0)},
+    )
+
+
+def test_section2_lag_nearer_head_cushion_wins_and_breaks() -> None:
+    match = Match(config(first=None))
+    assert match.state.phase is Phase.LAG
+    result = match.lag(_lag(_lag_events((Cushion.FOOT,), (Cushion.FOOT,))))
+    assert result.winner == "A" and match.state.shooter == "A"
+    assert match.state.phase is Phase.PLAYING
+
+
+def test_section2_lag_without_foot_cushion_loses() -> None:
+    result = Match(config(first=None)).lag(_lag(_lag_events((), (Cushion.FOOT,))))
+    assert result.winner == "B"
+    assert "never touched the foot cushion" in result.faults["A"]
+
+
+def test_section2_lag_touching_red_or_crossing_loses() -> None:
+    events = (
+        *_lag_events((Cushion.FOOT,), (Cushion.FOOT, Cushion.LEFT)),
+        BallContact(t_s=5.0, balls=(W, R)),
+    )
+    result = Match(config(first=None)).lag(_lag(events))
+    assert "touched the red" in result.faults["A"]
+    assert "crossed into the opponent's half" in result.faults["B"]
+    assert result.winner is None  # both lost: lag again
+
+
+def test_section2_lag_tie_is_replayed_and_state_stays_in_lag() -> None:
+    match = Match(config(first=None))
+    result = match.lag(_lag(_lag_events((Cushion.FOOT,), (Cushion.FOOT,)), 200.0, 200.5))
+    assert result.winner is None and match.state.phase is Phase.LAG
+
+
+def test_section2_five_pins_lag_long_cushion_loses() -> None:
+    cfg = config(Discipline.FIVE_PINS, first=None)
+    result = Match(cfg).lag(_lag(_lag_events((Cushion.FOOT, Cushion.LEFT), (Cushion.FOOT,))))
+    assert "touched a long cushion" in result.faults["A"] and result.winner == "B"
+
+
+def test_lag_entered_by_hand_with_breaker_choice() -> None:
+    match = Match(config(first=None))
+    result = match.lag(Lag(winner="A", breaker="B"))
+    assert result.winner == "A" and match.state.breaker == "B" and match.state.shooter == "B"
+
+
+# --- illegal input changes nothing -----------------------------------------
+
+
+def test_shot_before_lag_is_illegal() -> None:
+    match = Match(config(first=None))
+    before = match.state
+    with pytest.raises(IllegalMoveError, match="lag"):
+        match.play(point(0, W))
+    assert match.state is before
+
+
+def test_lag_twice_is_illegal() -> None:
+    match = Match(config())
+    with pytest.raises(IllegalMoveError):
+        match.lag(Lag(winner="A"))
+
+
+def test_shot_after_match_end_is_illegal_and_changes_nothing() -> None:
+    match = Match(config(target=1, equalizing=False))
+    drive(match, "p")
+    before = match.state
+    with pytest.raises(IllegalMoveError, match="over"):
+        match.play(point(1, Y))
+    assert match.state is before and len(match.records) == 1
+
+
+def test_unknown_ball_is_rejected_and_changes_nothing() -> None:
+    match = Match(config())
+    before = match.state
+    shot = Shot(index=0, cue_ball=W, events=(BallContact(t_s=0.1, balls=(W, Ball.WHITE1)),))
+    with pytest.raises(UnknownBallError, match="white1"):
+        match.play(shot)
+    assert match.state is before
+
+
+# --- undo and corrections --------------------------------------------------
+
+
+def test_undo_restores_the_previous_state_and_keeps_an_audit_trail() -> None:
+    match = Match(config(target=10))
+    drive(match, "pp")
+    before = match.state
+    drive(match, "m")
+    restored = match.undo()
+    assert restored.scores == before.scores and restored.shooter == "A"
+    assert restored.audit[-1].action == "undo" and "shot 2" in restored.audit[-1].detail
+    assert restored.version > before.version
+    assert len(match.records) == 2
+
+
+def test_undo_with_nothing_to_undo_is_illegal() -> None:
+    with pytest.raises(IllegalMoveError):
+        Match(config()).undo()
+
+
+def test_undo_reopens_a_finished_match() -> None:
+    match = Match(config(target=1, equalizing=False))
+    drive(match, "p")
+    match.undo()
+    assert match.state.phase is Phase.PLAYING
+
+
+def test_correction_adds_points_and_is_audited() -> None:
+    match = Match(config(target=10))
+    drive(match, "pm")
+    state = match.correct(Correction(CorrectionKind.POINTS, "A", 1, note="camera missed a kiss"))
+    assert state.scores["A"].points == 2 and state.scores["A"].corrected == 1
+    assert state.audit[-1].detail == "+1 points to A (camera missed a kiss)"
+
+
+def test_correction_cannot_take_a_score_below_zero() -> None:
+    match = Match(config(target=10))
+    before = match.state
+    with pytest.raises(IllegalMoveError):
+        match.correct(Correction(CorrectionKind.POINTS, "B", -1))
+    assert match.state is before
+
+
+def test_correction_giving_the_turn_back_resumes_the_inning() -> None:
+    match = Match(config(target=10))
+    drive(match, "ppm")  # the camera called the third stroke a miss
+    match.undo()
+    drive(match, "m")
+    state = match.correct(Correction(CorrectionKind.TURN, "A"))
+    a = state.scores["A"]
+    assert state.shooter == "A" and a.in_inning and a.current_run == 2 and a.innings == 1
+    drive(match, "p")
+    assert match.state.scores["A"].current_run == 3
+
+
+def test_correction_for_unknown_player_is_rejected() -> None:
+    match = Match(config())
+    with pytest.raises(UnknownBallError):
+        match.correct(Correction(CorrectionKind.POINTS, "Zed", 1))
+
+
+def test_correction_reaching_the_target_ends_the_game() -> None:
+    match = Match(config(target=2, equalizing=False))
+    drive(match, "p")
+    match.correct(Correction(CorrectionKind.POINTS, "A", 1))
+    assert match.state.phase is Phase.OVER and match.state.winner == "A"

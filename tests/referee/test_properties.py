@@ -1,0 +1,197 @@
+"""Invariants over random event lists and random matches (hypothesis)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import (
+    CALL_FOULS,
+    Ball,
+    BallContact,
+    Call,
+    Correction,
+    CorrectionKind,
+    Cushion,
+    CushionContact,
+    Discipline,
+    Event,
+    IllegalMoveError,
+    Match,
+    MatchConfig,
+    OffTable,
+    Phase,
+    PinDown,
+    Pocket,
+    Pocketed,
+    RulesError,
+    Shot,
+    UnknownBallError,
+    Verdict,
+    judge,
+    match_stats,
+    shot_context,
+)
+from referee._rules import PINS
+
+ROLES = ("cue", "opp", "obj")
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def event_recipes(draw: st.DrawFn, discipline: Discipline) -> list[tuple]:
+    """Events with ball roles instead of names, so they fit any shooter."""
+    kinds = ["ball", "cushion", "off", "call"]
+    if discipline in PINS:
+        kinds.append("pin")
+    if discipline is Discipline.PIN_CAROM_7:
+        kinds.append("pocket")
+    n = draw(st.integers(0, 9))
+    out = []
+    for _ in range(n):
+        kind = draw(st.sampled_from(kinds))
+        t = draw(st.floats(0.0, 10.0, allow_nan=False))
+        doubt = draw(st.sampled_from([None, None, None, "hidden by the arm"]))
+        err = draw(st.sampled_from([0.0, 0.0, 0.004]))
+        a, b = draw(st.permutations(ROLES))[:2]
+        extra = {
+            "ball": (a, b),
+            "cushion": (a, draw(st.sampled_from(list(Cushion)))),
+            "off": (a,),
+            "call": (draw(st.sampled_from(sorted(CALL_FOULS))),),
+            "pin": (
+                draw(st.sampled_from(sorted(PINS.get(discipline, ())))),
+                draw(st.sampled_from([a, None])),
+            ),
+            "pocket": (a, draw(st.sampled_from(list(Pocket)))),
+        }[kind]
+        out.append((kind, t, doubt, err, extra))
+    return out
+
+
+def build_events(recipe: list[tuple], balls: dict[str, Ball]) -> tuple[Event, ...]:
+    events: list[Event] = []
+    for kind, t, doubt, err, extra in recipe:
+        common = {"t_s": t, "doubt": doubt, "t_err_s": err}
+        if kind == "ball":
+            events.append(BallContact(balls=(balls[extra[0]], balls[extra[1]]), **common))
+        elif kind == "cushion":
+            events.append(CushionContact(ball=balls[extra[0]], cushion=extra[1], **common))
+        elif kind == "off":
+            events.append(OffTable(ball=balls[extra[0]], **common))
+        elif kind == "call":
+            events.append(Call(foul=extra[0], **common))
+        elif kind == "pin":
+            knocker = None if extra[1] is None else balls[extra[1]]
+            events.append(PinDown(pin=extra[0], ball=knocker, **common))
+        else:
+            events.append(Pocketed(ball=balls[extra[0]], pocket=extra[1], **common))
+    return tuple(sorted(events, key=lambda e: e.t_s))
+
+
+def make_config(discipline: Discipline, **kw: object) -> MatchConfig:
+    return MatchConfig(
+        discipline=discipline,
+        players=("A", "B"),
+        cue_balls={"A": Ball.WHITE, "B": Ball.YELLOW},
+        target={"A": 5, "B": 5},
+        first_player="A",
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def shot_for(match: Match, recipe: list[tuple], wrong_ball: bool = False) -> Shot:
+    ctx = shot_context(match.state)
+    balls = {"cue": ctx.cue_ball, "opp": ctx.opponent_ball, "obj": ctx.object_ball}
+    cue = ctx.opponent_ball if wrong_ball else ctx.cue_ball
+    return Shot(index=match.state.shots_played, cue_ball=cue, events=build_events(recipe, balls))
+
+
+def play_all(discipline: Discipline, recipes: list[list[tuple]], **kw: object) -> Match:
+    match = Match(make_config(discipline, **kw))
+    for recipe in recipes:
+        if match.state.phase is Phase.OVER:
+            break
+        match.play(shot_for(match, recipe))
+    return match
+
+
+disciplines = st.sampled_from(list(Discipline))
+
+
+@FAST
+@given(data=st.data(), discipline=disciplines, is_break=st.booleans(), wrong=st.booleans())
+def test_any_well_formed_event_list_yields_a_verdict(
+    data: st.DataObject, discipline: Discipline, is_break: bool, wrong: bool
+) -> None:
+    match = Match(make_config(discipline))
+    ctx = replace(shot_context(match.state), is_break=is_break)
+    shot = shot_for(match, data.draw(event_recipes(discipline)), wrong_ball=wrong)
+    verdict = judge(shot, ctx)
+    assert isinstance(verdict, Verdict) and verdict.reason
+    assert min(verdict.points, verdict.opponent_points, verdict.penalty) >= 0
+    if verdict.review is not None:
+        assert verdict.review.strip()
+
+
+@FAST
+@given(data=st.data(), discipline=disciplines)
+def test_replaying_a_log_twice_gives_identical_results(
+    data: st.DataObject, discipline: Discipline
+) -> None:
+    recipes = data.draw(st.lists(event_recipes(discipline), max_size=25))
+    first = play_all(discipline, recipes, sets=3)
+    second = play_all(discipline, recipes, sets=3)
+    assert first.records == second.records
+    assert first.state == second.state
+
+
+def _invariants(match: Match) -> None:
+    state = match.state
+    for player, s in state.scores.items():
+        assert s.points == sum(s.runs) + s.current_run + s.awarded + s.corrected, player
+        assert s.innings == len(s.runs) + (1 if s.in_inning else 0)
+    stats = match_stats(state)
+    for p in state.config.players:
+        games_points = sum(g.points[p] for g in state.games)
+        live = 0 if state.phase is Phase.OVER else state.scores[p].points
+        assert stats[p].points == games_points + live
+
+
+@FAST
+@given(data=st.data(), discipline=disciplines)
+def test_stats_are_consistent(data: st.DataObject, discipline: Discipline) -> None:
+    recipes = data.draw(st.lists(event_recipes(discipline), max_size=30))
+    match = play_all(discipline, recipes, sets=3, innings_limit=6)
+    _invariants(match)
+    if discipline not in (Discipline.FIVE_PINS,):
+        for s in match.state.scores.values():
+            assert s.points == sum(s.runs) + s.current_run  # no fouls' gifts, no corrections
+
+
+@FAST
+@given(data=st.data(), discipline=disciplines)
+def test_illegal_input_never_changes_the_score(data: st.DataObject, discipline: Discipline) -> None:
+    recipes = data.draw(st.lists(event_recipes(discipline), max_size=20))
+    match = play_all(discipline, recipes)
+    before, n = match.state, len(match.records)
+    bad_ball = Ball.WHITE1 if discipline is not Discipline.PIN_CAROM_7 else Ball.YELLOW
+    attempts = [
+        lambda: match.play(Shot(index=0, cue_ball=bad_ball)),
+        lambda: match.correct(Correction(CorrectionKind.POINTS, "nobody", 1)),
+        lambda: match.correct(Correction(CorrectionKind.POINTS, "A", -10_000)),
+        lambda: match.lag(__import__("referee").Lag(winner="A")),
+    ]
+    if before.phase is Phase.OVER:
+        attempts.append(lambda: match.play(Shot(index=0, cue_ball=Ball.RED)))
+    for attempt in attempts:
+        try:
+            attempt()
+        except (IllegalMoveError, UnknownBallError, RulesError):
+            pass
+        else:  # pragma: no cover - would be a bug
+            raise AssertionError("illegal input was accepted")
+        assert match.state is before and len(match.records) == n
+    _invariants(match)

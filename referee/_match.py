@@ -283,8 +283,13 @@ def apply_correction(state: MatchState, correction: Correction) -> MatchState:
         raise UnknownBallError(f"correction: player {player!r} is not in this match")
     if correction.kind is CorrectionKind.POINTS:
         moved, detail = _correct_points(state, player, correction.points)
-    else:
+    elif correction.kind is CorrectionKind.TURN:
         moved, detail = _correct_turn(state, player)
+    else:
+        if state.shooter != player:
+            raise IllegalMoveError(f"correction: only {state.shooter} (at the table) may ask")
+        moved = replace(state, next_position=NextPosition.BREAK, carry=Carry())
+        detail = f"break position for {player}"
     if correction.note:
         detail += f" ({correction.note})"
     entry = AuditEntry(state.version + 1, state.shots_played, f"correct {correction.kind}", detail)

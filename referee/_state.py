@@ -72,6 +72,7 @@ class CorrectionKind(StrEnum):
 
     POINTS = "points"
     TURN = "turn"
+    BREAK_POSITION = "break_position"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +80,10 @@ class Correction:
     """A referee's correction: add (or, negative, remove) ``points``, or give the turn.
 
     ``kind=POINTS`` adds ``points`` to ``player``; ``kind=TURN`` makes ``player`` the
-    shooter (resuming their inning if the last stroke wrongly ended it).
+    shooter (resuming their inning if the last stroke wrongly ended it);
+    ``kind=BREAK_POSITION`` grants the player at the table the break position (a
+    request: cue ball frozen to the red in three-cushion [rules.md §5], no legal
+    stroke from frozen balls in five-pins [§6]).
     """
 
     kind: CorrectionKind

@@ -300,3 +300,13 @@ def test_correction_reaching_the_target_ends_the_game() -> None:
     drive(match, "p")
     match.correct(Correction(CorrectionKind.POINTS, "A", 1))
     assert match.state.phase is Phase.OVER and match.state.winner == "A"
+
+
+def test_section5_frozen_player_may_ask_for_the_break_position() -> None:
+    match = Match(config(target=10))
+    drive(match, "p")
+    with pytest.raises(IllegalMoveError):
+        match.correct(Correction(CorrectionKind.BREAK_POSITION, "B"))
+    state = match.correct(Correction(CorrectionKind.BREAK_POSITION, "A"))
+    assert state.next_position is NextPosition.BREAK and state.shooter == "A"
+    assert state.audit[-1].detail == "break position for A"

@@ -56,17 +56,20 @@ def event_recipes(draw: st.DrawFn, discipline: Discipline) -> list[tuple]:
         doubt = draw(st.sampled_from([None, None, None, "hidden by the arm"]))
         err = draw(st.sampled_from([0.0, 0.0, 0.004]))
         a, b = draw(st.permutations(ROLES))[:2]
-        extra = {
-            "ball": (a, b),
-            "cushion": (a, draw(st.sampled_from(list(Cushion)))),
-            "off": (a,),
-            "call": (draw(st.sampled_from(sorted(CALL_FOULS))),),
-            "pin": (
-                draw(st.sampled_from(sorted(PINS.get(discipline, ())))),
-                draw(st.sampled_from([a, None])),
-            ),
-            "pocket": (a, draw(st.sampled_from(list(Pocket)))),
-        }[kind]
+        extra: tuple
+        if kind == "ball":
+            extra = (a, b)
+        elif kind == "cushion":
+            extra = (a, draw(st.sampled_from(list(Cushion))))
+        elif kind == "off":
+            extra = (a,)
+        elif kind == "call":
+            extra = (draw(st.sampled_from(sorted(CALL_FOULS))),)
+        elif kind == "pin":
+            pin = draw(st.sampled_from(sorted(PINS[discipline])))
+            extra = (pin, draw(st.sampled_from([a, None])))
+        else:
+            extra = (a, draw(st.sampled_from(list(Pocket))))
         out.append((kind, t, doubt, err, extra))
     return out
 

@@ -12,11 +12,16 @@ zones (``referee._zones``). A foul or a miss ends the inning.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
+from referee._events import CushionContact
 from referee._filters import (
     Carom,
+    by_time,
+    by_type,
     called_fouls,
     cushions_before,
+    filter_events,
     find_carom,
     first_contacts,
     off_table_balls,
@@ -26,10 +31,25 @@ from referee._shot import Carry, Shot, ShotContext
 from referee._spotting import respot_chain
 from referee._verdict import Verdict
 
-__all__ = ["ZoneRule", "judge_carom_game", "scoring_fouls"]
+__all__ = ["ZoneCall", "ZoneRule", "judge_carom_game", "scoring_fouls"]
 
-#: A zone rule checks a carom: returns (allowed, carry for the next stroke, reason).
-ZoneRule = Callable[[Shot, ShotContext, Carom], tuple[bool, Carry, str]]
+
+@dataclass(frozen=True, slots=True)
+class ZoneCall:
+    """A zone rule's answer on a carom.
+
+    ``allowed`` or not, the ``carry`` for the next stroke, a ``note`` for the
+    reason, and ``doubt`` when positions were missing (reported as review).
+    """
+
+    allowed: bool
+    carry: Carry
+    note: str
+    doubt: str | None = None
+
+
+#: A zone rule checks a carom (straight-rail corners, balkline zones and anchors).
+ZoneRule = Callable[[Shot, ShotContext, Carom], ZoneCall]
 
 _CUSHIONS_NEEDED = {Discipline.THREE_CUSHION: 3, Discipline.ONE_CUSHION: 1}
 
@@ -47,7 +67,24 @@ def scoring_fouls(shot: Shot, ctx: ShotContext) -> tuple[Foul, ...]:
         fouls.append(Foul.BALL_OFF_TABLE)
     if ctx.is_break and ctx.options.break_red_first and _first_ball(shot, ctx) == ctx.opponent_ball:
         fouls.append(Foul.BREAK_WRONG_BALL_FIRST)
+    if shot.safety and ctx.options.safety_rule:
+        fouls.extend(_safety_fouls(shot, ctx))
     return tuple(fouls)
+
+
+def _safety_fouls(shot: Shot, ctx: ShotContext) -> list[Foul]:
+    """Fouls of a declared safety [001 §23-25].
+
+    It must drive a ball to a cushion after the cue ball's first object-ball
+    contact, and may not follow the shooter's own safety or foul.
+    """
+    if ctx.must_attempt:
+        return [Foul.SAFETY_REPEATED]
+    firsts = first_contacts(shot.events, ctx.cue_ball)
+    hits = [t for b, t in firsts.items() if b in ctx.object_balls]
+    if hits and filter_events(shot.events, by_type(CushionContact), by_time(min(hits), after=True)):
+        return []
+    return [Foul.ILLEGAL_SAFETY]
 
 
 def _object_ball_off_is_foul(ctx: ShotContext) -> bool:
@@ -86,19 +123,21 @@ def judge_carom_game(shot: Shot, ctx: ShotContext, zone_rule: ZoneRule | None = 
     if got < needed:
         reason = f"{_cushions(got)} before the second ball ({carom.second}), {needed} needed"
         return Verdict(inning_ends=True, reason=reason, respots=respots)
-    carry, zone_note = Carry(), ""
-    if zone_rule is not None:
-        allowed, carry, zone_note = zone_rule(shot, ctx, carom)
-        if not allowed:
-            return Verdict(
-                inning_ends=True, reason=zone_note, fouls=(Foul.ZONE_LIMIT,), respots=respots
-            )
     reason = f"point: {carom.first} then {carom.second}"
     if needed:
         reason += f" after {_cushions(got)}"
-    if zone_note:
-        reason += f"; {zone_note}"
-    return Verdict(inning_ends=False, reason=reason, points=1, respots=respots, carry=carry)
+    point = Verdict(inning_ends=False, reason=reason, points=1, respots=respots)
+    return point if zone_rule is None else _zone_checked(point, zone_rule(shot, ctx, carom))
+
+
+def _zone_checked(point: Verdict, call: ZoneCall) -> Verdict:
+    if not call.allowed:
+        return replace(
+            point, inning_ends=True, points=0, reason=call.note, fouls=(Foul.ZONE_LIMIT,),
+            review=call.doubt,
+        )  # fmt: skip
+    reason = f"{point.reason}; {call.note}" if call.note else point.reason
+    return replace(point, reason=reason, carry=call.carry, review=call.doubt)
 
 
 def _after_foul(ctx: ShotContext, fouls: tuple[Foul, ...]) -> NextPosition:

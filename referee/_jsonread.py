@@ -9,7 +9,17 @@ from typing import Any, TypeVar
 
 from referee._errors import ShotLogError
 
-__all__ = ["Obj", "ask_bool", "ask_enum", "ask_int", "ask_list", "ask_num", "ask_obj", "ask_str"]
+__all__ = [
+    "Obj",
+    "ask_bool",
+    "ask_enum",
+    "ask_int",
+    "ask_list",
+    "ask_num",
+    "ask_obj",
+    "ask_str",
+    "show",
+]
 
 E = TypeVar("E", bound=StrEnum)
 _MISSING = object()
@@ -20,7 +30,7 @@ class Obj:
 
     def __init__(self, data: Any, where: str, allowed: set[str] | None = None) -> None:
         if not isinstance(data, Mapping):
-            raise ShotLogError(f"{where}: expected an object, got {_kind(data)}")
+            raise ShotLogError(f"{where or 'document'}: expected an object, got {_kind(data)}")
         self.data, self.where = data, where
         if allowed is not None:
             extra = sorted(set(data) - allowed)
@@ -30,8 +40,9 @@ class Obj:
                 )
 
     def at(self, key: str) -> str:
-        """Path of a member."""
-        return f"{self.where}.{key}" if self.where else key
+        """Path of a member; a key with control characters is quoted to keep one line."""
+        shown = key if key.isprintable() else repr(key)
+        return f"{self.where}.{shown}" if self.where else shown
 
     def get(self, key: str, default: Any = _MISSING) -> Any:
         """A member; a missing member without default is an error."""
@@ -44,14 +55,29 @@ class Obj:
 
 def _kind(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "true/false"}.get(
-        type(value), "null" if value is None else f"{type(value).__name__} {value!r}"
+        type(value), "null" if value is None else f"{type(value).__name__} {show(value)}"
     )
+
+
+def show(value: Any, limit: int = 40) -> str:
+    """A short one-line repr (huge ints have no repr, long strings are cut)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return "<a huge number>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def ask_num(value: Any, where: str, *, lo: float | None = None) -> float:
     """A finite number (not a bool), at least ``lo``."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise ShotLogError(f"{where}: expected a number, got {_kind(value)}")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an int beyond float range
+        finite = False
+    if not finite:
+        raise ShotLogError(f"{where}: expected a finite number, got {_kind(value)}")
     if lo is not None and value < lo:
         raise ShotLogError(f"{where}: must be at least {lo:g}, got {value:g}")
     return float(value)
@@ -74,7 +100,7 @@ def ask_str(value: Any, where: str) -> str:
 
 
 def ask_bool(value: Any, where: str) -> bool:
-    """true or false."""
+    """A JSON true or false."""
     if not isinstance(value, bool):
         raise ShotLogError(f"{where}: expected true or false, got {_kind(value)}")
     return value
@@ -99,5 +125,5 @@ def ask_enum(enum: type[E], value: Any, where: str) -> E:
     except ValueError:
         choices = ", ".join(e.value for e in enum)
         raise ShotLogError(
-            f"{where}: unknown name {value!r} (expected one of: {choices})"
+            f"{where}: unknown name {show(value)} (expected one of: {choices})"
         ) from None

@@ -100,6 +100,7 @@ def shot_context(state: MatchState) -> ShotContext:
         is_break=state.next_position is NextPosition.BREAK,
         options=cfg.options,
         carry=state.carry,
+        must_attempt=shooter in state.must_attempt,
     )
 
 
@@ -132,6 +133,7 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
         next_position=verdict.next_position,
         shots_played=state.shots_played + 1,
         last_inning_ended_by=shooter if ends else None,
+        must_attempt=_must_attempt(state.must_attempt, shooter, shot, verdict),
         version=state.version + 1,
     )
     after, note = _game_end(moved, shooter, verdict)
@@ -147,6 +149,17 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
         note=note,
     )
     return record, after
+
+
+def _must_attempt(
+    players: frozenset[str], shooter: str, shot: Shot, verdict: Verdict
+) -> frozenset[str]:
+    """[001 §25]: after a declared safety or a foul the next inning must attempt to score."""
+    if not verdict.inning_ends:
+        return players - {shooter}
+    if shot.safety or verdict.fouls:
+        return players | {shooter}
+    return players - {shooter}
 
 
 def _last_run(score: Score) -> int:

@@ -117,6 +117,8 @@ class Foul(StrEnum):
     BALL_OFF_TABLE = "ball_off_table"
     BREAK_WRONG_BALL_FIRST = "break_wrong_ball_first"
     ZONE_LIMIT = "zone_limit"
+    ILLEGAL_SAFETY = "illegal_safety"
+    SAFETY_REPEATED = "safety_repeated"
     # Five-pins [rules.md §6].
     MISSED_OPPONENT_BALL = "missed_opponent_ball"
     RED_FIRST = "red_first"
@@ -129,6 +131,9 @@ class Foul(StrEnum):
     BREAK_MISS = "break_miss"
     CUE_BALL_POCKETED = "cue_ball_pocketed"
     NO_CONTACT = "no_contact"
+    BREAK_NOT_DIRECT = "break_not_direct"
+    SAFETY_NO_CUSHION = "safety_no_cushion"
+    SAFETY_PINS = "safety_pins"
 
 
 #: Fouls a person may call with a ``call`` event.
@@ -141,6 +146,7 @@ CALL_FOULS: frozenset[Foul] = frozenset(
         Foul.MISCUE,
         Foul.BALLS_MOVING,
         Foul.ILLEGAL_JUMP,
+        Foul.JUMP_OVER_PINS,
         Foul.WRONG_BALL,
     }
 )
@@ -155,6 +161,9 @@ class Spot(StrEnum):
     TOP = "top"
     RED_FIVE_PINS = "red_five_pins"
     LAG_LINE = "lag_line"
+    # 7-pin carom: the pin spots 1 (head end) and 3 (foot end) of the pyramid table.
+    SPOT1 = "spot1"
+    SPOT3 = "spot3"
 
 
 class NextPosition(StrEnum):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from referee._errors import ShotLogError
+from referee._jsonread import ask_bool, ask_int, ask_num, show
 
 __all__ = ["RuleOptions"]
 
@@ -46,17 +47,77 @@ class RuleOptions:
     #: §5 balkline: a ball whose centre lies within this distance of a line is in
     #: both zones.
     line_tolerance_mm: float = 0.0
+    #: §4 [001 §23-25]: the safety rule. A stroke declared an intentional safety
+    #: (``"safety": true``) must drive a ball to a cushion after the cue ball's
+    #: first object-ball contact, and may not follow the shooter's own safety or
+    #: foul. Off by default (the USBA does not apply it in three-cushion).
+    safety_rule: bool = False
+
+    # --- zones ---
+    #: §5 balkline: the zone touching no cushion (the centre of the 47/x and 35/x
+    #: tables) is free of restriction, as in UMB and American practice. False:
+    #: every field is restricted, as [000 "Рамочные партии"] reads.
+    centre_zone_free: bool = True
+    #: §5 straight rail: the corner limit applies when all three balls lie in one
+    #: corner ([000 "Открытая партия"] "все три шара") and any of them leaving
+    #: lifts it. False: when the two object balls do, and one of them must leave
+    #: ([000 "Свободная партия"] "игровых шаров").
+    corner_zone_all_balls: bool = True
+
+    # --- five-pins ---
+    #: §6 five-pins [000 §7.1, §15.3в]: the cue ball knocks pins and never touches
+    #: the opponent's ball. False: one foul, the miss (2 + the pins); True: the
+    #: "pins before the opponent ball" foul is added (2 more points). The text names
+    #: pins "first, and then the opponent's ball", which a miss never reaches.
+    five_pins_pins_on_miss_extra_foul: bool = False
+    #: §6 five-pins ball in hand [000 §13.4]: the fouler's ball counts as lying on
+    #: the centre line (the ball in hand then goes to the bottom, head half) when its
+    #: centre is within this distance of the line.
+    five_pins_centre_line_mm: float = 1.0
+
+    # --- 7-pin carom ---
+    #: §7 [000 7-pins §9]: in a carom only the white the cue ball reaches second
+    #: (after rebounding off the other white) may knock pins at once. True: the
+    #: first white of the carom may too (the text says "a white ball after a carom
+    #: on it", which reads as the second ball only).
+    pin7_carom_frees_first_white: bool = False
+    #: §7 [000 7-pins §9]: a white knocking pins in none of the three allowed ways.
+    #: True: a foul (5 + the stroke's points added to the count, like the cue
+    #: ball's pins); False: those pins just score nothing. The text only says such
+    #: knocks are "allowed" in three ways.
+    pin7_illegal_white_pin_is_foul: bool = True
+    #: §7 [000 7-pins §9]: the cue ball knocking pins is also a 5-point foul on
+    #: top of the stroke's points added to the count. False: only the points.
+    pin7_cue_pin_adds_foul_points: bool = True
+    #: §7 [000 7-pins §9 "пока падают кегли"]: the series goes on only while pins
+    #: fall. False: any scoring stroke (a carom, a pocketed white) goes on too.
+    pin7_series_needs_pins: bool = True
+    #: §7 [000 7-pins §9]: a stroke that would take the count below zero. False:
+    #: it scores nothing and the turn passes (the count must reach exactly zero);
+    #: True: the count stops at zero and the safety is still owed.
+    pin7_overshoot_to_zero: bool = False
+    #: §7 (not in the surviving text): the cue ball touching no white is a 5-point
+    #: foul, as in the pyramid rules the seed copies. False: a plain miss.
+    pin7_no_contact_is_foul: bool = True
+    #: §7 [000 7-pins §9]: at zero the safety must knock no pins. True: pins are a
+    #: failed safety (5 + their points added); False: they are an overshoot.
+    pin7_pins_at_zero_is_foul: bool = True
+    #: §7 [000 7-pins §20, §25]: a white knocked off the table ends the inning
+    #: (rules.md §7; the seed's §25 survives only as a heading). False: it is just
+    #: re-spotted and the series rules decide.
+    pin7_white_off_ends_inning: bool = True
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], where: str = "rules") -> RuleOptions:
         """Build from a JSON object; unknown names or wrong types raise ShotLogError."""
-        known = {f.name: f for f in fields(cls)}
+        known = {f.name: str(f.type) for f in fields(cls)}
         values: dict[str, Any] = {}
         for name, value in data.items():
             if name not in known:
                 choices = ", ".join(sorted(known))
-                raise ShotLogError(f"{where}.{name}: unknown rule option (known: {choices})")
-            values[name] = _checked(f"{where}.{name}", value, getattr(cls(), name))
+                shown = name if name.isprintable() else show(name)
+                raise ShotLogError(f"{where}.{shown}: unknown rule option (known: {choices})")
+            values[name] = _checked(f"{where}.{name}", value, known[name])
         return cls(**values)
 
     def as_dict(self) -> dict[str, Any]:
@@ -64,17 +125,14 @@ class RuleOptions:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def _checked(where: str, value: Any, default: Any) -> Any:
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise ShotLogError(f"{where}: expected true or false, got {value!r}")
-        return value
-    if default is None or isinstance(default, int | float):
-        if value is None and default is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ShotLogError(f"{where}: expected a number, got {value!r}")
-        if value < 0:
-            raise ShotLogError(f"{where}: must not be negative, got {value!r}")
-        return value
-    raise ShotLogError(f"{where}: unsupported option type")  # pragma: no cover
+def _checked(where: str, value: Any, type_name: str) -> Any:
+    """``value`` checked against the option's declared type (bool, float, int, int | None)."""
+    if type_name == "bool":
+        return ask_bool(value, where)
+    if type_name == "float":
+        return ask_num(value, where, lo=0.0)
+    if type_name == "int":
+        return ask_int(value, where, lo=0)
+    if type_name == "int | None":
+        return None if value is None else ask_int(value, where, lo=1)
+    raise ShotLogError(f"{where}: unsupported option type {type_name}")  # pragma: no cover

@@ -25,7 +25,7 @@ from referee._events import (
     describe,
 )
 from referee._filters import off_table_balls
-from referee._names import Ball, Discipline, Pin
+from referee._names import Ball, Discipline, NextPosition, Pin
 from referee._shot import Shot, ShotContext
 from referee._spotting import frozen_announcements
 from referee._verdict import Verdict
@@ -71,7 +71,7 @@ def judge(shot: Shot, ctx: ShotContext) -> Verdict:
     _check_names(shot, ctx)
     rule = _judge_for(ctx.discipline)
     verdict = rule(shot, ctx)
-    review = shot.doubt or _decisive_doubt(shot, ctx, rule, verdict)
+    review = shot.doubt or verdict.review or _decisive_doubt(shot, ctx, rule, verdict)
     frozen = _frozen(shot, ctx, verdict)
     return dataclasses.replace(verdict, review=review, announcements=verdict.announcements + frozen)
 
@@ -84,16 +84,16 @@ def _check_names(shot: Shot, ctx: ShotContext) -> None:
     for event in shot.events:
         named.extend(_balls_of(event))
         if isinstance(event, PinDown) and event.pin not in pins:
-            raise UnknownBallError(f"{where}: pin {event.pin!r} is not used in {ctx.discipline}")
+            raise UnknownBallError(f"{where}: pin '{event.pin}' is not used in {ctx.discipline}")
         if isinstance(event, Pocketed) and ctx.discipline is not Discipline.PIN_CAROM_7:
             raise UnknownBallError(f"{where}: pocket event, but {ctx.discipline} has no pockets")
     for ball in named:
         if ball not in balls:
             known = ", ".join(sorted(balls))
-            raise UnknownBallError(f"{where}: ball {ball!r} is not in play (balls: {known})")
+            raise UnknownBallError(f"{where}: ball '{ball}' is not in play (balls: {known})")
     for pin in shot.pins_standing or ():
         if pin not in pins:
-            raise UnknownBallError(f"{where}: pin {pin!r} is not used in {ctx.discipline}")
+            raise UnknownBallError(f"{where}: pin '{pin}' is not used in {ctx.discipline}")
 
 
 def _balls_of(event: Event) -> list[Ball]:
@@ -134,9 +134,11 @@ def _decisive_doubt(shot: Shot, ctx: ShotContext, rule: Judge, base: Verdict) ->
 
 
 def _frozen(shot: Shot, ctx: ShotContext, verdict: Verdict) -> tuple[str, ...]:
-    if not shot.end_positions_mm:
-        return ()
+    if not shot.end_positions_mm or verdict.next_position is NextPosition.BREAK:
+        return ()  # the break position replaces the layout
     off = set(off_table_balls(shot.events))
+    if verdict.next_position is NextPosition.BALL_IN_HAND:
+        off.add(ctx.opponent_ball)  # the incoming player's ball is placed by hand
     resting = {b: xy for b, xy in shot.end_positions_mm.items() if b not in off}
     resting.update({r.ball: r.xy_mm for r in verdict.respots})
     return frozen_announcements(resting, ctx.table, ctx.options.frozen_tolerance_mm)

@@ -24,7 +24,8 @@ class Shot:
     ``t_s``. Positions are ball centres in table mm; ``paths_mm`` optionally gives
     sampled centre paths (used for zone crossings). ``pins_standing`` lists the pins
     up at the start (``None``: all pins of the discipline). ``doubt`` is a shot-level
-    reason for review that no single event carries.
+    reason for review that no single event carries. ``safety`` is a person's
+    declaration that the stroke was an intentional safety [rules.md §4].
     """
 
     index: int
@@ -37,6 +38,7 @@ class Shot:
     paths_mm: Mapping[Ball, tuple[TimedXY, ...]] = field(default_factory=dict)
     pins_standing: frozenset[Pin] | None = None
     doubt: str | None = None
+    safety: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,8 @@ class ShotContext:
     In the 7-pin game the cue ball is the red for both players, ``opponent_ball``
     and ``object_ball`` are ``white1`` and ``white2``, ``remaining`` is the
     shooter's count before the stroke and ``start_count`` the game's starting count.
+    ``must_attempt``: the shooter's previous inning ended with a declared safety or
+    a foul, so this stroke may not be a safety [001 §24-25].
     """
 
     discipline: Discipline
@@ -72,6 +76,7 @@ class ShotContext:
     carry: Carry = field(default_factory=Carry)
     remaining: int | None = None
     start_count: int | None = None
+    must_attempt: bool = False
 
     @property
     def object_balls(self) -> tuple[Ball, Ball]:

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee._config import MatchConfig
-from referee._errors import ShotLogError
+from referee._errors import RulesError, ShotLogError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
-from referee._jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str
+from referee._jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 from referee._lag import Lag
 from referee._names import CALL_FOULS, Ball, Cushion, Discipline, Foul, Pin, Pocket
 from referee._options import RuleOptions
@@ -28,11 +28,11 @@ FORMAT = "carom-shots/1"
 _TOP = {"format", "table", "discipline", "match", "lag", "shots"}
 _SHOT = {
     "index", "start_s", "end_s", "cue_ball", "events", "start_positions_mm",
-    "end_positions_mm", "paths_mm", "pins_standing", "doubt",
+    "end_positions_mm", "paths_mm", "pins_standing", "doubt", "safety",
 }  # fmt: skip
 _MATCH = {
     "players", "cue_balls", "first_player", "target", "innings_limit", "sets",
-    "equalizing", "start_count", "rules",
+    "equalizing", "equalizing_from_break", "start_count", "rules",
 }  # fmt: skip
 _EVENT_FIELDS = {
     "ball": {"balls"}, "cushion": {"ball", "cushion"}, "pin": {"pin", "ball"},
@@ -56,7 +56,7 @@ def parse_shot_log(data: Any, discipline: Discipline | None = None) -> ShotLog:
     """
     top = Obj(data, "", _TOP)
     if top.get("format") != FORMAT:
-        raise ShotLogError(f"format: expected {FORMAT!r}, got {top.get('format')!r}")
+        raise ShotLogError(f"format: expected {FORMAT!r}, got {show(top.get('format'))}")
     chosen = discipline or ask_enum(Discipline, top.get("discipline"), "discipline")
     table = _table(top.get("table", {}))
     match = _match(Obj(top.get("match"), "match", _MATCH), chosen, table)
@@ -74,7 +74,10 @@ def parse_shot_log(data: Any, discipline: Discipline | None = None) -> ShotLog:
 def _table(data: Any) -> Table:
     obj = Obj(data, "table", {"length_mm", "width_mm", "ball_diameter_mm"})
     values = {k: ask_num(obj.get(k), obj.at(k)) for k in obj.data}
-    return Table(**values)
+    try:
+        return Table(**values)
+    except RulesError as exc:
+        raise ShotLogError(f"table: {exc}") from None
 
 
 def _per_player(value: Any, where: str, players: tuple[str, str]) -> dict[str, int]:
@@ -90,27 +93,38 @@ def _match(obj: Obj, discipline: Discipline, table: Table) -> MatchConfig:
     if len(names) != 2:
         raise ShotLogError(f"{obj.at('players')}: expected 2 player names, got {len(names)}")
     players = (ask_str(names[0], obj.at("players[0]")), ask_str(names[1], obj.at("players[1]")))
+    if players[0] == players[1]:
+        raise ShotLogError(
+            f"{obj.at('players')}: expected 2 different names, got {show(players[0])} twice"
+        )
     balls_obj = Obj(obj.get("cue_balls", {}), obj.at("cue_balls"), set(players))
     cue_balls = {p: ask_enum(Ball, v, balls_obj.at(p)) for p, v in balls_obj.data.items()}
     first = obj.get("first_player", None)
     limit = obj.get("innings_limit", None)
     start = obj.get("start_count", None)
     target_raw = obj.get("target", MatchConfig.default_target(discipline))
-    return MatchConfig(
-        discipline=discipline,
-        players=players,
-        cue_balls=cue_balls,
-        target=_per_player(target_raw, obj.at("target"), players),
-        first_player=None if first is None else ask_str(first, obj.at("first_player")),
-        innings_limit=None if limit is None else ask_int(limit, obj.at("innings_limit"), lo=1),
-        sets=ask_int(obj.get("sets", 1), obj.at("sets"), lo=1),
-        equalizing=ask_bool(obj.get("equalizing", True), obj.at("equalizing")),
-        start_count=None if start is None else ask_int(start, obj.at("start_count"), lo=1),
-        table=table,
-        options=RuleOptions.from_mapping(
+    values: dict[str, Any] = {
+        "discipline": discipline,
+        "players": players,
+        "cue_balls": cue_balls,
+        "target": _per_player(target_raw, obj.at("target"), players),
+        "first_player": None if first is None else ask_str(first, obj.at("first_player")),
+        "innings_limit": None if limit is None else ask_int(limit, obj.at("innings_limit"), lo=1),
+        "sets": ask_int(obj.get("sets", 1), obj.at("sets"), lo=1),
+        "equalizing": ask_bool(obj.get("equalizing", True), obj.at("equalizing")),
+        "equalizing_from_break": ask_bool(
+            obj.get("equalizing_from_break", True), obj.at("equalizing_from_break")
+        ),
+        "start_count": None if start is None else ask_int(start, obj.at("start_count"), lo=1),
+        "table": table,
+        "options": RuleOptions.from_mapping(
             dict(Obj(obj.get("rules", {}), obj.at("rules")).data), obj.at("rules")
         ),
-    )
+    }
+    try:
+        return MatchConfig(**values)
+    except RulesError as exc:  # a rule of the set-up (odd sets, cue balls): still the document's
+        raise ShotLogError(f"{obj.where}: {exc}") from None
 
 
 def parse_shot(data: Any, where: str) -> Shot:
@@ -137,6 +151,7 @@ def parse_shot(data: Any, where: str) -> Shot:
         paths_mm=_paths(obj.get("paths_mm", {}), obj.at("paths_mm")),
         pins_standing=None if pins is None else _pins(pins, obj.at("pins_standing")),
         doubt=None if doubt is None else ask_str(doubt, obj.at("doubt")),
+        safety=ask_bool(obj.get("safety", False), obj.at("safety")),
     )
 
 
@@ -175,10 +190,10 @@ def _pins(data: Any, where: str) -> frozenset[Pin]:
 def parse_event(data: Any, where: str) -> Event:
     """Validate and convert one event object."""
     kind = Obj(data, where).get("kind")
-    if kind not in _EVENT_FIELDS:
+    if not isinstance(kind, str) or kind not in _EVENT_FIELDS:  # a list would be unhashable
         choices = ", ".join(_EVENT_FIELDS)
         raise ShotLogError(
-            f"{where}.kind: unknown event kind {kind!r} (expected one of: {choices})"
+            f"{where}.kind: unknown event kind {show(kind)} (expected one of: {choices})"
         )
     obj = Obj(data, where, {"t_s", "kind", "doubt", "t_err_s"} | _EVENT_FIELDS[kind])
     t_s = ask_num(obj.get("t_s"), obj.at("t_s"))
@@ -210,7 +225,7 @@ def _call(obj: Obj, common: dict[str, Any]) -> Event:
     foul = ask_enum(Foul, obj.get("foul"), obj.at("foul"))
     if foul not in CALL_FOULS:
         choices = ", ".join(sorted(CALL_FOULS))
-        raise ShotLogError(f"{obj.at('foul')}: {foul!r} cannot be called (callable: {choices})")
+        raise ShotLogError(f"{obj.at('foul')}: '{foul}' cannot be called (callable: {choices})")
     return Call(foul=foul, **common)
 
 
@@ -241,7 +256,7 @@ def _lag(data: Any, players: tuple[str, str]) -> Lag:
     winner, breaker = obj.get("winner", None), obj.get("breaker", None)
     for key, name in (("winner", winner), ("breaker", breaker)):
         if name is not None and name not in players:
-            raise ShotLogError(f"lag.{key}: {name!r} is not one of the players {list(players)}")
+            raise ShotLogError(f"lag.{key}: {show(name)} is not one of the players {list(players)}")
     events = tuple(
         parse_event(e, f"lag.events[{i}]")
         for i, e in enumerate(ask_list(obj.get("events", []), "lag.events"))

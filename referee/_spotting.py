@@ -17,7 +17,7 @@ from referee._names import Ball, Cushion, Spot
 from referee._table import XY, Table
 from referee._verdict import Respot
 
-__all__ = ["frozen_announcements", "respot_chain"]
+__all__ = ["frozen_announcements", "respot_chain", "respot_five_pins"]
 
 _RED_CHAIN = (Spot.FOOT, Spot.HEAD, Spot.CENTER)
 _WHITE_CHAIN = (Spot.HEAD, Spot.FOOT, Spot.CENTER)
@@ -78,3 +78,39 @@ def _cushions_touched(xy: XY, table: Table, tolerance_mm: float) -> list[Cushion
         Cushion.RIGHT: table.width_mm - y,
     }
     return [c for c, gap in gaps.items() if gap <= limit]
+
+
+def respot_five_pins(
+    off: Iterable[Ball],
+    fouler: Ball,
+    in_hand: Ball,
+    resting_mm: Mapping[Ball, XY],
+    table: Table,
+) -> tuple[Respot, ...]:
+    """Five-pins spots for balls off the table [000 §11.3], positions in table mm.
+
+    A ball off is always a foul there, so ``in_hand`` (the next shooter's ball) is
+    placed by hand: it is never spotted and blocks no spot. The ``fouler``'s ball
+    goes on the top spot (the ball in hand then goes to the bottom half), or, when a
+    ball covers it, on "the spot of the ball that covers it", the red's spot. The
+    red goes on its own spot, or when the fouler's ball covers it on the top spot.
+    The fouler's ball is spotted first. With both spots of a chain taken the ball
+    slides from the last one toward the head cushion until free (rules silent).
+    """
+    chains = {fouler: (Spot.TOP, Spot.RED_FIVE_PINS)}
+    ordered = sorted(set(off) - {in_hand}, key=lambda b: (b != fouler, b.value))
+    taken = [xy for b, xy in resting_mm.items() if b not in ordered and b != in_hand]
+    placed: list[Respot] = []
+    for ball in ordered:
+        chain = chains.get(ball, (Spot.RED_FIVE_PINS, Spot.TOP))
+        free = [s for s in chain if table.is_free(table.spot(s), taken)]
+        if free:
+            respot = Respot(ball, free[0], table.spot(free[0]))
+        else:
+            x, y = table.spot(chain[-1])
+            while not table.is_free((x, y), taken) and x > table.radius_mm:
+                x -= 1.0
+            respot = Respot(ball, chain[-1], (x, y))
+        placed.append(respot)
+        taken.append(respot.xy_mm)
+    return tuple(placed)

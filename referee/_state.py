@@ -122,8 +122,9 @@ class MatchState:
     """A complete, immutable snapshot of a match.
 
     ``breaker`` broke the current game; ``shooter`` plays the next stroke;
-    ``equalizing`` is true during the equalizing inning; ``version`` grows with
-    every accepted input (shot, lag, correction, undo).
+    ``equalizing`` is true during the equalizing inning; ``must_attempt`` holds the
+    players whose last inning ended with a declared safety or a foul (safety rule);
+    ``version`` grows with every accepted input (shot, lag, correction, undo).
     """
 
     config: MatchConfig
@@ -141,6 +142,7 @@ class MatchState:
     winner: str | None = None
     draw: bool = False
     last_inning_ended_by: str | None = None
+    must_attempt: frozenset[str] = frozenset()
     audit: tuple[AuditEntry, ...] = ()
     version: int = 0
 

@@ -51,6 +51,10 @@ class Table:
             Spot.TOP: (length - 100.0 * length / 2840.0, mid_y),
             Spot.RED_FIVE_PINS: (3.0 * length / 4.0, mid_y),
             Spot.LAG_LINE: (length / 4.0, mid_y),
+            # 7-pin carom [000 "Карамболь с кеглями" §8]: spot 1 in the "house" on the
+            # head string, spot 3 at the foot spot (the pyramid table's marks).
+            Spot.SPOT1: (length / 4.0, mid_y),
+            Spot.SPOT3: (3.0 * length / 4.0, mid_y),
         }[spot]
 
     def is_free(self, xy_mm: XY, others_mm: list[XY]) -> bool:

@@ -54,6 +54,7 @@ def context_of(doc: dict[str, Any]) -> ShotContext:
         carry=Carry(zone=carry.get("zone"), zone_caroms=carry.get("zone_caroms", 0)),
         remaining=ctx.get("remaining"),
         start_count=ctx.get("start_count"),
+        must_attempt=ctx.get("must_attempt", False),
     )
 
 

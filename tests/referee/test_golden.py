@@ -38,7 +38,9 @@ def test_golden_tag_matches_expectation(path: Path) -> None:
 
 def test_every_discipline_has_at_least_15_golden_shots() -> None:
     dirs = Counter(p.parent.name for p in FILES)
-    missing = {d.value: dirs.get(_dirname(d), 0) for d in Discipline if dirs.get(_dirname(d), 0) < 15}
+    missing = {
+        d.value: dirs.get(_dirname(d), 0) for d in Discipline if dirs.get(_dirname(d), 0) < 15
+    }
     assert missing == {}
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from referee import (
@@ -310,3 +312,26 @@ def test_section5_frozen_player_may_ask_for_the_break_position() -> None:
     state = match.correct(Correction(CorrectionKind.BREAK_POSITION, "A"))
     assert state.next_position is NextPosition.BREAK and state.shooter == "A"
     assert state.audit[-1].detail == "break position for A"
+
+
+def test_section4_safety_rule_tracks_safeties_across_innings() -> None:
+    from referee import RuleOptions
+
+    match = Match(config(target=10, options=RuleOptions(safety_rule=True)))
+    safety = Shot(
+        index=0,
+        cue_ball=W,
+        safety=True,
+        events=(
+            BallContact(t_s=0.3, balls=(W, R)),
+            CushionContact(t_s=0.9, ball=R, cushion=Cushion.FOOT),
+        ),
+    )
+    assert not match.play(safety).verdict.fouls
+    assert match.state.must_attempt == {"A"}
+    drive(match, "m")  # B misses
+    again = match.play(replace(safety, index=2))
+    assert list(again.verdict.fouls) == ["safety_repeated"]
+    drive(match, "m")
+    drive(match, "p")  # A scores: the obligation is met
+    assert "A" not in match.state.must_attempt

@@ -1,0 +1,409 @@
+"""7-pin carom on a Russian pyramid table [rules.md §7; 000 "Карамболь с кеглями"].
+
+Theory of operation: both players shoot the red; ``ctx.opponent_ball`` starts beside
+spot 1 (head end), ``ctx.object_ball`` beside spot 3 [§8]. Counts run down from
+``start_count``: ``points`` come off the shooter's count, ``penalty`` goes on [§9].
+
+1. Pins [§9]: a pin knocked by a pin belongs to the ball of the last pin a ball
+   knocked. A white may knock pins once it (a) touched a cushion, (b) was reached
+   second in a carom, or (c) was touched by the cue ball coming off a cushion;
+   earlier it knocks illegally. The cue ball never may.
+2. Fouls [§7, §9]: calls, wrong ball, illegal pins, the red pocketed or off, no
+   white touched, a break that is no direct hit on the far white, at zero a failed
+   safety. A foul puts 5 per foul and all the stroke made on the count.
+3. Otherwise the stroke's value [§9] comes off, unless it passes zero. At exactly
+   zero the next stroke must be a legal safety [§9, §22]: a white touched, then a
+   ball to a cushion, no pin; it wins. All 7 pins win at once. The series lasts
+   while pins fall. Vague points are ``RuleOptions.pin7_*`` switches.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from referee._config import DEFAULT_TARGETS
+from referee._events import BallContact, CushionContact, Event, PinDown, Pocketed
+from referee._filters import (
+    by_ball,
+    by_time,
+    by_type,
+    called_fouls,
+    cushions_before,
+    filter_events,
+    find_carom,
+    first_contacts,
+    off_table_balls,
+)
+from referee._names import Ball, Discipline, Foul, NextPosition, Pin, Spot
+from referee._shot import Shot, ShotContext
+from referee._table import XY, Table
+from referee._verdict import Respot, Verdict
+
+__all__ = ["ALL_PINS", "judge_pin_carom7", "pin_knockers", "pin_value", "white_free_times"]
+
+#: Points [000 7-pins §9].
+FOUL_POINTS = 5
+CAROM_POINTS = 5
+POCKET_POINTS = 5
+SIDE_PIN_POINTS = 5
+KING_WITH_SIDE_PINS = 25
+KING_ALONE = 50
+KING_AND_SIDE_PINS = 100
+SPOT_PIN_POINTS = 30
+
+SIDE_PINS = frozenset({Pin.HEAD, Pin.FOOT, Pin.LEFT, Pin.RIGHT})
+SPOT_PINS = frozenset({Pin.SPOT1, Pin.SPOT3})
+ALL_PINS = SIDE_PINS | SPOT_PINS | {Pin.KING}
+
+#: The side pin between each spot pin and the king, on the long axis [§9].
+_AXIS_NEIGHBOUR = {Pin.SPOT1: Pin.HEAD, Pin.SPOT3: Pin.FOOT}
+
+
+def pin_value(pins: Iterable[Pin]) -> int:
+    """Points for ``pins`` knocked in one stroke (all 7 is a win, not a value) [§9].
+
+    "King with others" means with side pins (the text contrasts "alone, without the
+    pins around it"): the king with only a spot pin is the king alone.
+    """
+    down = frozenset(pins)
+    sides = len(down & SIDE_PINS)
+    if Pin.KING not in down:
+        centre = SIDE_PIN_POINTS * sides
+    elif sides == len(SIDE_PINS):
+        centre = KING_AND_SIDE_PINS
+    elif sides:
+        centre = KING_WITH_SIDE_PINS + SIDE_PIN_POINTS * sides
+    else:
+        centre = KING_ALONE
+    return centre + SPOT_PIN_POINTS * len(down & SPOT_PINS)
+
+
+def pin_knockers(events: Iterable[Event]) -> dict[Pin, tuple[Ball | None, float]]:
+    """Each pin down -> (the ball that set it falling, t_s it fell), first fall only.
+
+    A pin knocked by a pin gets the ball of the last pin a ball knocked before it
+    (the cue ball pushing a lying pin into others is the cue ball's [§9]); ``None``
+    when no ball knocked a pin before it.
+    """
+    out: dict[Pin, tuple[Ball | None, float]] = {}
+    last: Ball | None = None
+    for e in filter_events(events, by_type(PinDown)):
+        assert isinstance(e, PinDown)
+        last = e.ball if e.ball is not None else last
+        out.setdefault(e.pin, (last, e.t_s))
+    return out
+
+
+def white_free_times(events: tuple[Event, ...], ctx: ShotContext) -> dict[Ball, float]:
+    """When each white may start knocking pins, t_s (``inf``: never) [000 7-pins §9].
+
+    (a) its first cushion; (b) reached second in a carom (the first too with
+    ``pin7_carom_frees_first_white``); (c) hit by the cue ball after its cushion.
+    """
+    cue = ctx.cue_ball
+    free = {w: _first_cushion(events, w) for w in ctx.object_balls}
+    for e in filter_events(events, by_type(BallContact), by_ball(cue)):
+        assert isinstance(e, BallContact)
+        white = e.other(cue)
+        if white in free and cushions_before(events, cue, e.t_s):
+            free[white] = min(free[white], e.t_s)
+    carom = find_carom(events, cue, ctx.object_balls)
+    if carom is not None:
+        freed = [carom.second]
+        if ctx.options.pin7_carom_frees_first_white:
+            freed.append(carom.first)
+        for white in freed:
+            free[white] = min(free[white], carom.t_second_s)
+    return free
+
+
+def _first_cushion(events: tuple[Event, ...], ball: Ball) -> float:
+    hits = filter_events(events, by_type(CushionContact), by_ball(ball))
+    return hits[0].t_s if hits else math.inf
+
+
+@dataclass(frozen=True, slots=True)
+class _Stroke:
+    """What one stroke did: pins by how they fell, the carom, whites and red lost."""
+
+    legal_pins: frozenset[Pin]
+    illegal_pins: frozenset[Pin]
+    cue_pins: frozenset[Pin]
+    carom: bool
+    pocketed: tuple[Ball, ...]
+    whites_off: tuple[Ball, ...]
+    red_pocketed: bool
+    red_off: bool
+
+    @property
+    def all_pins(self) -> frozenset[Pin]:
+        """Every pin that fell."""
+        return self.legal_pins | self.illegal_pins | self.cue_pins
+
+    @property
+    def red_lost(self) -> bool:
+        """The red (cue ball) was pocketed or left the table."""
+        return self.red_pocketed or self.red_off
+
+    @property
+    def whites_lost(self) -> tuple[Ball, ...]:
+        """Whites pocketed or off the table, to be put back on their starting places."""
+        return tuple(dict.fromkeys((*self.pocketed, *self.whites_off)))
+
+
+def _read(shot: Shot, ctx: ShotContext) -> _Stroke:
+    free = white_free_times(shot.events, ctx)
+    legal: set[Pin] = set()
+    illegal: set[Pin] = set()
+    by_cue: set[Pin] = set()
+    for pin, (ball, t_s) in pin_knockers(shot.events).items():
+        if ball == ctx.cue_ball:
+            by_cue.add(pin)
+        elif (min(free.values()) if ball is None else free.get(ball, math.inf)) < t_s:
+            legal.add(pin)
+        else:
+            illegal.add(pin)
+    pocketed = tuple(dict.fromkeys(e.ball for e in shot.events if isinstance(e, Pocketed)))
+    off = off_table_balls(shot.events)
+    return _Stroke(
+        legal_pins=frozenset(legal),
+        illegal_pins=frozenset(illegal),
+        cue_pins=frozenset(by_cue),
+        carom=find_carom(shot.events, ctx.cue_ball, ctx.object_balls) is not None,
+        pocketed=tuple(b for b in pocketed if b != ctx.cue_ball),
+        whites_off=tuple(b for b in off if b != ctx.cue_ball),
+        red_pocketed=ctx.cue_ball in pocketed,
+        red_off=ctx.cue_ball in off,
+    )
+
+
+def _fouls(shot: Shot, ctx: ShotContext, s: _Stroke) -> list[Foul]:
+    opts = ctx.options
+    fouls = list(called_fouls(shot.events))
+    if shot.cue_ball != ctx.cue_ball and Foul.WRONG_BALL not in fouls:
+        fouls.append(Foul.WRONG_BALL)
+    if s.cue_pins:
+        fouls.append(Foul.CUE_BALL_PIN)
+    if s.illegal_pins and opts.pin7_illegal_white_pin_is_foul:
+        fouls.append(Foul.ILLEGAL_PIN)
+    if s.red_pocketed:
+        fouls.append(Foul.CUE_BALL_POCKETED)
+    if s.red_off:
+        fouls.append(Foul.CUE_BALL_OFF_TABLE)
+    touched = first_contacts(shot.events, ctx.cue_ball)
+    if ctx.is_break:
+        fouls.extend(_break_fouls(shot, ctx, touched))
+    elif opts.pin7_no_contact_is_foul and not any(w in touched for w in ctx.object_balls):
+        fouls.append(Foul.NO_CONTACT)
+    return fouls
+
+
+def _break_fouls(shot: Shot, ctx: ShotContext, touched: dict[Ball, float]) -> list[Foul]:
+    """[000 7-pins §7]: a direct hit on the far white; no cushion, no other ball first."""
+    far = _far_white(shot, ctx)
+    if far not in touched:
+        return [Foul.BREAK_MISS]
+    t_far = touched[far]
+    first = min(touched.values()) == t_far
+    direct = first and not cushions_before(shot.events, ctx.cue_ball, t_far)
+    return [] if direct else [Foul.BREAK_NOT_DIRECT]
+
+
+def _far_white(shot: Shot, ctx: ShotContext) -> Ball:
+    # The seed usually puts ball No. 2 by spot 1 and No. 1 by spot 3 [§7], the reverse
+    # of our names: trust start positions when known, else the ball by spot 3.
+    near, far = ctx.opponent_ball, ctx.object_ball
+    pos = shot.start_positions_mm
+    if near in pos and far in pos and pos[near][0] > pos[far][0]:
+        return near
+    return far
+
+
+def _safety_fouls(shot: Shot, ctx: ShotContext, s: _Stroke, fouls: list[Foul]) -> list[Foul]:
+    """At zero [000 7-pins §9, §22]: no pins, and a ball to a cushion after a white."""
+    out: list[Foul] = []
+    covered = s.cue_pins | (s.illegal_pins if Foul.ILLEGAL_PIN in fouls else frozenset())
+    if s.all_pins - covered and ctx.options.pin7_pins_at_zero_is_foul:
+        out.append(Foul.SAFETY_PINS)
+    if Foul.NO_CONTACT not in fouls and not _ball_to_cushion(shot, ctx):
+        out.append(Foul.SAFETY_NO_CUSHION)
+    return out
+
+
+def _ball_to_cushion(shot: Shot, ctx: ShotContext) -> bool:
+    touched = first_contacts(shot.events, ctx.cue_ball)
+    hits = [touched[w] for w in ctx.object_balls if w in touched]
+    after = by_time(min(hits, default=math.inf), after=True)
+    return bool(filter_events(shot.events, by_type(CushionContact), after))
+
+
+def _start_count(ctx: ShotContext) -> int:
+    return ctx.start_count or DEFAULT_TARGETS[Discipline.PIN_CAROM_7]
+
+
+def _remaining(ctx: ShotContext) -> int:  # unknown: the start of the game
+    return _start_count(ctx) if ctx.remaining is None else ctx.remaining
+
+
+def judge_pin_carom7(shot: Shot, ctx: ShotContext) -> Verdict:
+    """The verdict on one 7-pin carom stroke [rules.md §7]."""
+    s = _read(shot, ctx)
+    respots = _respots(shot, ctx, s)
+    verdict = _judge(shot, ctx, s, respots)
+    notes = _displaced_pins(shot, ctx, s, respots)
+    return replace(verdict, announcements=(*notes, *verdict.announcements))
+
+
+def _judge(shot: Shot, ctx: ShotContext, s: _Stroke, respots: tuple[Respot, ...]) -> Verdict:
+    fouls = _fouls(shot, ctx, s)
+    if not fouls and s.legal_pins >= ALL_PINS:
+        return Verdict(
+            inning_ends=True,
+            reason="all 7 pins: the game is won",
+            points=_remaining(ctx),
+            wins_game=True,
+            respots=respots,
+        )
+    at_zero = _remaining(ctx) == 0 and not ctx.is_break
+    if at_zero:
+        fouls.extend(_safety_fouls(shot, ctx, s, fouls))
+    if fouls:
+        return _foul_verdict(ctx, s, tuple(fouls), respots)
+    if at_zero:
+        return _safety_verdict(s, respots)
+    return _score_verdict(ctx, s, respots)
+
+
+def _foul_verdict(
+    ctx: ShotContext, s: _Stroke, fouls: tuple[Foul, ...], respots: tuple[Respot, ...]
+) -> Verdict:
+    """[000 7-pins §9]: 5 per foul, and all the stroke made, go on the count."""
+    counted = [
+        f for f in fouls if f is not Foul.CUE_BALL_PIN or ctx.options.pin7_cue_pin_adds_foul_points
+    ]
+    all_seven = s.all_pins >= ALL_PINS
+    pins = _start_count(ctx) if all_seven else pin_value(s.all_pins)
+    made = pins + _bonus(s)
+    names = ", ".join(f.replace("_", " ") for f in fouls)
+    seven = "; all 7 pins on a foul cost the starting count" if all_seven else ""
+    penalty = FOUL_POINTS * len(counted) + made
+    return Verdict(
+        inning_ends=True,
+        reason=f"foul: {names}; {penalty} points added to the count{seven}",
+        penalty=penalty,
+        fouls=fouls,
+        respots=respots,
+        # The red pocketed or off: the next player places it in the house.
+        next_position=NextPosition.BALL_IN_HAND if s.red_lost else NextPosition.PLAY_ON,
+    )
+
+
+def _bonus(s: _Stroke) -> int:
+    return CAROM_POINTS * s.carom + POCKET_POINTS * len(s.pocketed)
+
+
+def _safety_verdict(s: _Stroke, respots: tuple[Respot, ...]) -> Verdict:
+    """At zero with no foul: a legal safety wins, pins (option off) score nothing."""
+    if s.all_pins:
+        pins = ", ".join(sorted(s.all_pins))
+        reason = f"overshoot: pins {pins} fell at zero and score nothing"
+        return Verdict(inning_ends=True, reason=reason, respots=respots)
+    return Verdict(
+        inning_ends=True,
+        reason="legal safety at zero: the game is won",
+        wins_game=True,
+        respots=respots,
+    )
+
+
+def _score_verdict(ctx: ShotContext, s: _Stroke, respots: tuple[Respot, ...]) -> Verdict:
+    points = pin_value(s.legal_pins) + _bonus(s)
+    remaining = _remaining(ctx)
+    what = _describe(s)
+    if points > remaining and not ctx.options.pin7_overshoot_to_zero:
+        reason = f"overshoot: {what} would take the count {remaining} below zero; no score"
+        return Verdict(inning_ends=True, reason=reason, respots=respots)
+    points = min(points, remaining)
+    zero = points and points == remaining
+    note = "count at zero: a legal safety (no pin, a ball to a cushion) now wins"
+    return Verdict(
+        inning_ends=_inning_ends(ctx, s, points),
+        reason=f"{points} points: {what}" if points else f"no score: {what}",
+        points=points,
+        respots=respots,
+        announcements=(note,) if zero else (),
+    )
+
+
+def _inning_ends(ctx: ShotContext, s: _Stroke, points: int) -> bool:
+    """[000 7-pins §9 "пока падают кегли"; §25]: the series lasts while pins fall."""
+    if s.whites_off and ctx.options.pin7_white_off_ends_inning:
+        return True
+    if ctx.options.pin7_series_needs_pins:
+        return not s.legal_pins
+    return points == 0
+
+
+def _describe(s: _Stroke) -> str:
+    parts: list[str] = []
+    if s.legal_pins:
+        parts.append(f"pins {', '.join(sorted(s.legal_pins))} ({pin_value(s.legal_pins)})")
+    if s.illegal_pins:
+        parts.append(f"pins {', '.join(sorted(s.illegal_pins))} knocked illegally (0)")
+    if s.carom:
+        parts.append(f"carom ({CAROM_POINTS})")
+    parts.extend(f"{b} pocketed ({POCKET_POINTS})" for b in s.pocketed)
+    parts.extend(f"{b} off the table, the turn passes" for b in s.whites_off)
+    return "; ".join(parts) or "a white touched, nothing made"
+
+
+def _respots(shot: Shot, ctx: ShotContext, s: _Stroke) -> tuple[Respot, ...]:
+    """Whites pocketed or off go to their starting places [§9, §20]; the red to hand."""
+    taken = _resting(shot, ctx, s)
+    placed: list[Respot] = []
+    for white in s.whites_lost:
+        spot = Spot.SPOT1 if white == ctx.opponent_ball else Spot.SPOT3
+        xy = _start_place(spot, ctx.table, taken)
+        placed.append(Respot(white, spot, xy))
+        taken.append(xy)
+    return tuple(placed)
+
+
+def _resting(shot: Shot, ctx: ShotContext, s: _Stroke) -> list[XY]:
+    gone = {*s.whites_lost, *([ctx.cue_ball] if s.red_lost else [])}
+    return [xy for b, xy in shot.end_positions_mm.items() if b not in gone]
+
+
+def _start_place(spot: Spot, table: Table, taken: list[XY]) -> XY:
+    """A white's starting place, table mm [000 7-pins §8].
+
+    On the long axis beside its pin toward the short cushion, half a ball clear of
+    it (pin thickness neglected). Taken: slide on toward the cushion (rules silent).
+    """
+    x, y = table.spot(spot)
+    step = -1.0 if spot is Spot.SPOT1 else 1.0
+    start = (x + step * table.ball_diameter_mm, y)
+    cx = start[0]
+    while table.radius_mm <= cx <= table.length_mm - table.radius_mm:
+        if table.is_free((cx, y), taken):
+            return (cx, y)
+        cx += step
+    return start
+
+
+def _displaced_pins(
+    shot: Shot, ctx: ShotContext, s: _Stroke, respots: tuple[Respot, ...]
+) -> list[str]:
+    """Spot pins whose spot a ball covers: stand them halfway to the centre [§9]."""
+    resting = [*_resting(shot, ctx, s), *(r.xy_mm for r in respots)]
+    notes: list[str] = []
+    for pin in sorted(s.all_pins & SPOT_PINS):
+        spot = ctx.table.spot(Spot.SPOT1 if pin is Pin.SPOT1 else Spot.SPOT3)
+        if any(math.dist(spot, xy) < ctx.table.radius_mm for xy in resting):
+            notes.append(
+                f"{pin} pin: its spot is covered; stand it halfway to the "
+                f"{_AXIS_NEIGHBOUR[pin]} pin until the spot is free"
+            )
+    return notes

@@ -1,0 +1,364 @@
+"""Zone rules of straight rail and balkline [rules.md §5].
+
+Sources: [000 "Открытая партия", "Кадре 47/1", "Свободная партия", "Рамочные партии"].
+
+Theory of operation. Restricted regions come from the table size, in table mm (x head ->
+foot, y left -> right, as in :mod:`referee._table`):
+
+* Balkline ``balkline-LINE/N``: chalk lines LINE cm from every cushion (``52`` means
+  52.5 cm), not scaled: the name already gives the distance on the table it is played on
+  (35/x and 52/x are the tournament-table versions). Two lines of one axis closer than a
+  ball diameter, or crossing, merge into one line at the middle, so 71 cm on a 1420 mm
+  wide table gives 3 x 2 = 6 zones and 47 cm gives 3 x 3 = 9. Zones are named
+  ``<row>-<column>``: rows ``head``, ``middle``, ``foot`` (``head``, ``foot`` when the
+  lines across the table merged), columns ``left``, ``centre``, ``right`` (``left``,
+  ``right`` after a merge). The zone touching no cushion (``middle-centre``) is free when
+  ``centre_zone_free`` (UMB practice; the Russian text restricts every field).
+  Anchor squares (``anchor_squares``): side ``anchor_square_mm`` scaled by length/2840,
+  standing on a cushion and centred on a balkline where it meets that cushion, named
+  ``anchor-<cushion>-<line>``; the line is named by the side it lies nearer to, or
+  ``centre`` for a merged line: ``anchor-left-head`` stands on the left cushion across
+  the line nearer the head cushion.
+* Straight rail, only when ``corner_zone_limit`` is set: four corner triangles with legs
+  ``corner_zone_mm`` scaled by length/2840, ``corner-head-left`` ... ``corner-foot-right``.
+
+A ball is in a region when its centre is inside it or within ``line_tolerance_mm`` of
+its border, so a ball on a line is in both zones. The restricted balls are the two
+object balls (balkline), or all three balls in straight rail ([000 "Открытая партия"]
+"все три шара"; ``corner_zone_all_balls=False``: the object balls, as [000 "Свободная
+партия"] reads). A stroke is restricted in region R when every restricted ball lay in R
+at its start; its carom is then the n-th in a row from R: n = carry + 1 when the
+previous counted caroms were made from R and no restricted ball has left R since, else
+n = 1. With the limit L (N of ``/N``, or ``corner_zone_limit``) caroms with n < L count
+freely, and the L-th must drive a restricted ball out of R in the same stroke; else it
+does not count, ``Foul.ZONE_LIMIT`` ends the inning ([000]: "Последний карамболь в таком
+случае не засчитывается"). So /2 allows one carom from a zone and the second must drive
+a ball out; /1 asks that at once; a straight-rail limit of 2 allows the carom that
+brought the balls in plus one from inside ([000 "Свободная партия"] counts the entering
+carom; an inning that starts with the balls inside gets the same one free carom).
+
+A ball has left R when it ends outside R (end position, else the last path sample), left
+the table, or, with ``returning_ball_left_zone``, any sample of ``paths_mm`` lies outside
+R ([000] "по меньшей мере временно"). Without paths a ball that went out and came back
+is not seen; a refusal then says so in its note. The leaving is judged over the whole
+stroke, until every ball has stopped.
+
+Carry: the regions still holding every restricted ball with none having left, joined by
+``+`` (``"head-left+anchor-left-head"``), with n; otherwise ``Carry()``. Since only caroms
+with n < L survive, every carried region has the same count for /1 and /2.
+
+Missing evidence is never guessed against the shooter: without a start position of a
+restricted ball no zone can be judged, and when the L-th carom's end positions and paths
+are missing it cannot be told whether a ball left; the carom is allowed, the carry reset,
+and the call carries a ``doubt`` that the verdict reports as ``review``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from referee._carom_games import ZoneCall, ZoneRule
+from referee._errors import RulesError
+from referee._filters import Carom, off_table_balls
+from referee._names import Ball, Discipline
+from referee._options import RuleOptions
+from referee._shot import Carry, Shot, ShotContext
+from referee._table import XY, Table
+
+__all__ = ["Corner", "Rect", "Region", "regions_for", "zone_rule_for"]
+
+#: Balkline distance from the cushions by the number in the discipline's name.
+_LINE_MM = {"47": 470.0, "71": 710.0, "35": 350.0, "52": 525.0}
+_MATCH_LENGTH_MM = 2840.0
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """A balkline zone or anchor square: ``x_mm`` and ``y_mm`` are (low, high) in table mm.
+
+    ``free``: a zone with no restriction (the balkline centre zone), kept for naming.
+    """
+
+    name: str
+    x_mm: tuple[float, float]
+    y_mm: tuple[float, float]
+    free: bool = False
+
+    def contains(self, xy_mm: XY, tol_mm: float) -> bool:
+        """True if a ball centre at ``xy_mm`` is inside or within ``tol_mm`` of the border."""
+        x, y = xy_mm
+        (x0, x1), (y0, y1) = self.x_mm, self.y_mm
+        return x0 - tol_mm <= x <= x1 + tol_mm and y0 - tol_mm <= y <= y1 + tol_mm
+
+
+@dataclass(frozen=True, slots=True)
+class Corner:
+    """A straight-rail corner triangle: the table corner ``apex_mm`` and its legs in mm."""
+
+    name: str
+    apex_mm: XY
+    leg_mm: float
+    free: bool = False
+
+    def contains(self, xy_mm: XY, tol_mm: float) -> bool:
+        """True if ``xy_mm`` is inside or within ``tol_mm`` of the diagonal chalk line."""
+        dx, dy = abs(xy_mm[0] - self.apex_mm[0]), abs(xy_mm[1] - self.apex_mm[1])
+        return (dx + dy - self.leg_mm) / math.sqrt(2.0) <= tol_mm
+
+
+Region = Rect | Corner
+
+
+class _Left(Enum):
+    """Whether the restricted balls stayed in a region during the stroke."""
+
+    STAYED = "stayed"
+    LEFT = "left"
+    UNKNOWN = "unknown"
+
+
+def zone_rule_for(discipline: Discipline) -> ZoneRule:
+    """The zone rule of straight rail or a balkline discipline."""
+    if discipline is Discipline.STRAIGHT_RAIL:
+        return _straight_rail
+    if not discipline.is_balkline:
+        raise RulesError(f"{discipline} has no zone rule (straight rail and balkline only)")
+    limit = int(discipline.value.rsplit("/", 1)[1])
+
+    def rule(shot: Shot, ctx: ShotContext, carom: Carom) -> ZoneCall:
+        regions = regions_for(discipline, ctx.table, ctx.options)
+        return _judge(shot, ctx, regions, ctx.object_balls, limit)
+
+    return rule
+
+
+def _straight_rail(shot: Shot, ctx: ShotContext, carom: Carom) -> ZoneCall:
+    limit = ctx.options.corner_zone_limit
+    if limit is None:
+        return ZoneCall(True, Carry(), "")
+    balls: tuple[Ball, ...] = ctx.object_balls
+    if ctx.options.corner_zone_all_balls:
+        balls = (ctx.cue_ball, *balls)
+    regions = regions_for(Discipline.STRAIGHT_RAIL, ctx.table, ctx.options)
+    return _judge(shot, ctx, regions, balls, limit)
+
+
+# --- geometry ---
+
+
+def regions_for(discipline: Discipline, table: Table, options: RuleOptions) -> tuple[Region, ...]:
+    """The regions of ``discipline`` on ``table``: zones first, then anchor squares.
+
+    Straight rail gives the four corners when ``options.corner_zone_limit`` is set.
+    """
+    scale = table.length_mm / _MATCH_LENGTH_MM
+    if discipline is Discipline.STRAIGHT_RAIL:
+        if options.corner_zone_limit is None:
+            return ()
+        return _corners(table, options.corner_zone_mm * scale)
+    line_mm = _LINE_MM[discipline.value.removeprefix("balkline-").split("/")[0]]
+    x_lines = _lines(table.length_mm, line_mm, table.ball_diameter_mm)
+    y_lines = _lines(table.width_mm, line_mm, table.ball_diameter_mm)
+    zones = _zones(table, x_lines, y_lines, free_centre=options.centre_zone_free)
+    if not options.anchor_squares:
+        return zones
+    return zones + _anchors(table, x_lines, y_lines, options.anchor_square_mm * scale)
+
+
+def _lines(extent_mm: float, line_mm: float, merge_mm: float) -> tuple[float, ...]:
+    """Balklines across one axis: at ``line_mm`` from both ends, or one middle line."""
+    if extent_mm - 2.0 * line_mm < merge_mm:
+        return (extent_mm / 2.0,)
+    return (line_mm, extent_mm - line_mm)
+
+
+def _bands(extent_mm: float, lines: tuple[float, ...]) -> list[tuple[float, float]]:
+    return list(itertools.pairwise((0.0, *lines, extent_mm)))
+
+
+def _zones(
+    table: Table, x_lines: tuple[float, ...], y_lines: tuple[float, ...], *, free_centre: bool
+) -> tuple[Rect, ...]:
+    rows = ("head", "middle", "foot") if len(x_lines) == 2 else ("head", "foot")
+    cols = ("left", "centre", "right") if len(y_lines) == 2 else ("left", "right")
+    zones = []
+    for row, xs in zip(rows, _bands(table.length_mm, x_lines), strict=True):
+        for col, ys in zip(cols, _bands(table.width_mm, y_lines), strict=True):
+            inner = row == "middle" and col == "centre"
+            zones.append(Rect(f"{row}-{col}", xs, ys, free=inner and free_centre))
+    return tuple(zones)
+
+
+def _line_names(lines: tuple[float, ...], low: str, high: str) -> tuple[str, ...]:
+    return (low, high) if len(lines) == 2 else ("centre",)
+
+
+def _anchors(
+    table: Table, x_lines: tuple[float, ...], y_lines: tuple[float, ...], side_mm: float
+) -> tuple[Rect, ...]:
+    half, length, width = side_mm / 2.0, table.length_mm, table.width_mm
+    anchors = []
+    for name, x in zip(_line_names(x_lines, "head", "foot"), x_lines, strict=True):
+        xs = (x - half, x + half)
+        anchors.append(Rect(f"anchor-left-{name}", xs, (0.0, side_mm)))
+        anchors.append(Rect(f"anchor-right-{name}", xs, (width - side_mm, width)))
+    for name, y in zip(_line_names(y_lines, "left", "right"), y_lines, strict=True):
+        ys = (y - half, y + half)
+        anchors.append(Rect(f"anchor-head-{name}", (0.0, side_mm), ys))
+        anchors.append(Rect(f"anchor-foot-{name}", (length - side_mm, length), ys))
+    return tuple(anchors)
+
+
+def _corners(table: Table, leg_mm: float) -> tuple[Corner, ...]:
+    length, width = table.length_mm, table.width_mm
+    return (
+        Corner("corner-head-left", (0.0, 0.0), leg_mm),
+        Corner("corner-head-right", (0.0, width), leg_mm),
+        Corner("corner-foot-left", (length, 0.0), leg_mm),
+        Corner("corner-foot-right", (length, width), leg_mm),
+    )
+
+
+# --- the rule ---
+
+
+@dataclass(frozen=True, slots=True)
+class _Case:
+    """One restricted stroke: the balls that matter and what is known of their travel."""
+
+    shot: Shot
+    balls: tuple[Ball, ...]
+    tol_mm: float
+    use_paths: bool
+    off: frozenset[Ball]
+
+
+def _judge(
+    shot: Shot,
+    ctx: ShotContext,
+    regions: Sequence[Region],
+    balls: tuple[Ball, ...],
+    limit: float,
+) -> ZoneCall:
+    start = {b: xy for b in balls if (xy := _start_xy(shot, b)) is not None}
+    missing = [b for b in balls if b not in start]
+    if missing:
+        names = ", ".join(missing)
+        why = f"zone rule not judged (no start position of {names})"
+        return ZoneCall(True, Carry(), why, doubt=why)
+    tol = ctx.options.line_tolerance_mm
+    common = [r for r in regions if not r.free and all(r.contains(start[b], tol) for b in balls)]
+    if not common:
+        return ZoneCall(True, Carry(), _unrestricted_note(regions, start, balls, tol))
+    off = frozenset(off_table_balls(shot.events))
+    case = _Case(shot, balls, tol, ctx.options.returning_ball_left_zone, off)
+    return _decide(case, ctx.carry, common, limit)
+
+
+def _decide(case: _Case, carry: Carry, common: Sequence[Region], limit: float) -> ZoneCall:
+    carried = set(carry.zone.split("+")) if carry.zone else set()
+    counts = {r.name: carry.zone_caroms + 1 if r.name in carried else 1 for r in common}
+    status = {r.name: _left_status(case, r) for r in common}
+    who = "all three balls" if len(case.balls) == 3 else "both object balls"
+    places = " and ".join(_label(r) for r in common)
+    where = f"{who} in {places} ({_ordinal(max(counts.values()))} carom there)"
+    due = [r for r in common if counts[r.name] >= limit]
+    refused = [r for r in due if status[r.name] is _Left.STAYED]
+    if refused:
+        return ZoneCall(False, Carry(), _refusal(case, where, refused))
+    if any(status[r.name] is _Left.UNKNOWN for r in due):
+        unseen = [b for b in case.balls if _end_xy(case.shot, b) is None and b not in case.off]
+        note = f"{where}; cannot tell whether one left (no end position of {', '.join(unseen)})"
+        return ZoneCall(True, Carry(), note + ": carom allowed", doubt=note)
+    kept = [r.name for r in common if r not in due and status[r.name] is not _Left.LEFT]
+    if not kept:
+        return ZoneCall(True, Carry(), f"{where}: {_left_text(case, common)}, the carom counts")
+    n_kept = max(counts[k] for k in kept)
+    note = f"{where}: {_still_text(n_kept, limit)}"
+    return ZoneCall(True, Carry("+".join(kept), n_kept), note)
+
+
+def _start_xy(shot: Shot, ball: Ball) -> XY | None:
+    if ball in shot.start_positions_mm:
+        return shot.start_positions_mm[ball]
+    path = shot.paths_mm.get(ball)
+    return (path[0][1], path[0][2]) if path else None
+
+
+def _end_xy(shot: Shot, ball: Ball) -> XY | None:
+    if ball in shot.end_positions_mm:
+        return shot.end_positions_mm[ball]
+    path = shot.paths_mm.get(ball)
+    return (path[-1][1], path[-1][2]) if path else None
+
+
+def _ball_left(case: _Case, region: Region, ball: Ball) -> bool | None:
+    """True if ``ball`` left ``region`` during the stroke, None if it cannot be told."""
+    if ball in case.off:
+        return True
+    path = case.shot.paths_mm.get(ball, ())
+    if case.use_paths and any(not region.contains((x, y), case.tol_mm) for _, x, y in path):
+        return True
+    end = _end_xy(case.shot, ball)
+    return None if end is None else not region.contains(end, case.tol_mm)
+
+
+def _left_status(case: _Case, region: Region) -> _Left:
+    results = [_ball_left(case, region, b) for b in case.balls]
+    if any(r is True for r in results):
+        return _Left.LEFT
+    return _Left.UNKNOWN if None in results else _Left.STAYED
+
+
+# --- notes ---
+
+
+def _label(region: Region) -> str:
+    return region.name if region.name.startswith(("anchor-", "corner-")) else f"zone {region.name}"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _refusal(case: _Case, where: str, refused: Sequence[Region]) -> str:
+    names = " or ".join(_label(r) for r in refused)
+    note = f"zone limit: {where}, none left {names}: the carom does not count"
+    if case.use_paths and any(not case.shot.paths_mm.get(b) for b in case.balls):
+        note += " (no path samples: a ball that left and came back is not seen)"
+    return note
+
+
+def _left_text(case: _Case, common: Sequence[Region]) -> str:
+    parts = []
+    for ball in case.balls:
+        gone = [_label(r) for r in common if _ball_left(case, r, ball)]
+        if gone:
+            parts.append(f"{ball} left {' and '.join(gone)}")
+    return "; ".join(parts)
+
+
+def _still_text(n: int, limit: float) -> str:
+    if n + 1 >= limit:
+        return "one must leave by the next carom"
+    free = int(limit) - n - 1
+    return f"{free} more carom{'s' if free > 1 else ''} there before one must leave"
+
+
+def _unrestricted_note(
+    regions: Sequence[Region], start: Mapping[Ball, XY], balls: tuple[Ball, ...], tol: float
+) -> str:
+    if not regions or isinstance(regions[0], Corner):
+        return ""
+    places = []
+    for ball in balls:
+        inside = [
+            r.name + (" (free)" if r.free else "") for r in regions if r.contains(start[ball], tol)
+        ]
+        places.append(f"{ball} in {' and '.join(inside) or 'no zone (off the table?)'}")
+    return "no zone restriction: " + ", ".join(places)

@@ -30,8 +30,9 @@ class RuleOptions:
     #: §5: a ball whose centre is within this distance of touching another ball or
     #: a cushion is announced frozen.
     frozen_tolerance_mm: float = 1.0
-    #: §5 straight rail: caroms allowed in a row with all three balls in one corner
-    #: zone (``None``: no corner zones; [000] says both 1 and 2).
+    #: §5 straight rail: with the balls in one corner zone, caroms count freely
+    #: until the N-th, which must drive a restricted ball out of the corner in the
+    #: same stroke (``None``: no corner zones; [000] says both 1 and 2).
     corner_zone_limit: int | None = None
     #: §5 straight rail: legs of the corner triangle along each cushion, on a
     #: 2840 mm table (scaled with the table length).

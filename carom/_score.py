@@ -12,13 +12,16 @@ from referee import (
     Discipline,
     LagResult,
     Match,
+    MatchResult,
+    Phase,
     ShotLogError,
     ShotRecord,
     match_stats,
     parse_shot_log,
+    standings,
 )
 
-__all__ = ["ScoreRun", "load_json", "score_document", "score_file"]
+__all__ = ["ScoreRun", "load_json", "run_json", "score_document", "score_file", "standings_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +119,7 @@ def run_json(run: ScoreRun) -> dict[str, Any]:
         "sets_won": dict(state.sets_won),
         "statistics": {
             p: {
+                "match_points": _match_points(state, p),
                 "points": s.points,
                 "innings": s.innings,
                 "average": s.average,
@@ -127,6 +131,25 @@ def run_json(run: ScoreRun) -> dict[str, Any]:
         "audit": [vars_of(a) for a in state.audit],
         "error": None if run.error is None else str(run.error),
     }
+
+
+def _match_points(state: Any, player: str) -> int | None:
+    if state.phase is not Phase.OVER:
+        return None
+    return MatchResult.from_state(state).match_points(player)
+
+
+def standings_json(runs: list[ScoreRun]) -> list[dict[str, Any]]:
+    """The event table over finished matches: MP, then GA, BA, HR."""
+    table = standings(
+        MatchResult.from_state(r.match.state) for r in runs if r.match.state.phase is Phase.OVER
+    )
+    return [
+        {"rank": i + 1, "player": s.player, "matches": s.matches, "match_points": s.match_points,
+         "points": s.points, "innings": s.innings, "general_average": s.general_average,
+         "best_average": s.best_average_text, "high_run": s.high_run}
+        for i, s in enumerate(table)
+    ]  # fmt: skip
 
 
 def vars_of(entry: Any) -> dict[str, Any]:

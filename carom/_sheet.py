@@ -5,7 +5,7 @@ from __future__ import annotations
 from carom._score import ScoreRun
 from referee import ShotRecord, match_stats
 
-__all__ = ["render_sheet"]
+__all__ = ["render_sheet", "render_standings"]
 
 
 def _shot_line(r: ShotRecord, players: tuple[str, str]) -> list[str]:
@@ -63,4 +63,16 @@ def render_sheet(run: ScoreRun) -> str:
         )
     for a in state.audit:
         out.append(f"audit v{a.version} after {a.shots_played} shots: {a.action}: {a.detail}")
+    return "\n".join(out)
+
+
+def render_standings(rows: list[dict[str, object]]) -> str:
+    """The event table printed after several matches (MP, GA, BA, HR)."""
+    out = ["standings (match points, then general average, best average, high run):"]
+    out.append(f"{'#':>3} {'player':<10} {'MP':>3} {'matches':>8} {'GA':>7} {'BA':>7} {'HR':>4}")
+    for r in rows:
+        out.append(
+            f"{r['rank']:>3} {r['player']!s:<10} {r['match_points']:>3} {r['matches']:>8} "
+            f"{r['general_average']!s:>7} {r['best_average']!s:>7} {r['high_run']:>4}"
+        )
     return "\n".join(out)

@@ -17,7 +17,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="carom", description="Automatic carom referee.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     score = sub.add_parser("score", help="judge the shots of a shot log (carom-shots/1 JSON)")
-    score.add_argument("shots", type=Path, metavar="SHOTS.json", help="the shot log")
+    score.add_argument(
+        "shots", type=Path, nargs="+", metavar="SHOTS.json",
+        help="the shot log; several logs (matches of one event) add the standings",
+    )  # fmt: skip
     score.add_argument(
         "--discipline",
         choices=[d.value for d in Discipline],
@@ -28,19 +31,26 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from carom._score import run_json, score_file
-    from carom._sheet import render_sheet
+    from carom._score import run_json, score_file, standings_json
+    from carom._sheet import render_sheet, render_standings
 
     discipline = Discipline(args.discipline) if args.discipline else None
-    run = score_file(args.shots, discipline)
+    runs = [score_file(path, discipline) for path in args.shots]
+    table = standings_json(runs) if len(runs) > 1 else None
     if args.json:
-        print(json.dumps(run_json(run), indent=2))
+        docs = [run_json(r) for r in runs]
+        doc = docs[0] if table is None else {"matches": docs, "standings": table}
+        print(json.dumps(doc, indent=2))
     else:
-        print(render_sheet(run))
-    if run.error is not None:
-        print(f"carom: {args.shots}: stopped: {run.error}", file=sys.stderr)
-        return 2
-    return 0
+        print("\n\n".join(render_sheet(r) for r in runs))
+        if table is not None:
+            print("\n" + render_standings(table))
+    status = 0
+    for path, run in zip(args.shots, runs, strict=True):
+        if run.error is not None:
+            print(f"carom: {path}: stopped: {run.error}", file=sys.stderr)
+            status = 2
+    return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -94,3 +94,18 @@ def test_shot_after_match_end_keeps_what_was_judged(tmp_path: Path) -> None:
 def test_bad_arguments_are_usage_errors(args: list[str]) -> None:
     out = _carom(*args)
     assert out.returncode == 2 and "usage:" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_several_logs_add_the_standings(tmp_path: Path) -> None:
+    doc = json.loads(EXAMPLE.read_text())
+    doc["match"]["players"] = ["Ana", "Cleo"]
+    doc["match"]["cue_balls"] = {"Ana": "white", "Cleo": "yellow"}
+    second = tmp_path / "second.json"
+    second.write_text(json.dumps(doc))
+    out = _carom("score", str(EXAMPLE), str(second), "--json")
+    assert out.returncode == 0, out.stderr
+    table = json.loads(out.stdout)["standings"]
+    assert [r["player"] for r in table][0] == "Ana"
+    assert table[0]["match_points"] == 4 and table[0]["general_average"] == "1.666"
+    text = _carom("score", str(EXAMPLE), str(second)).stdout
+    assert "standings (match points, then general average" in text

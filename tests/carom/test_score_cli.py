@@ -105,7 +105,7 @@ def test_several_logs_add_the_standings(tmp_path: Path) -> None:
     out = _carom("score", str(EXAMPLE), str(second), "--json")
     assert out.returncode == 0, out.stderr
     table = json.loads(out.stdout)["standings"]
-    assert [r["player"] for r in table][0] == "Ana"
+    assert table[0]["player"] == "Ana"
     assert table[0]["match_points"] == 4 and table[0]["general_average"] == "1.666"
     text = _carom("score", str(EXAMPLE), str(second)).stdout
     assert "standings (match points, then general average" in text

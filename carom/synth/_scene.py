@@ -1,0 +1,202 @@
+"""What the renderer draws: table dimensions, colours, lamps, balls, pins and the inputs.
+
+All lengths are table millimetres in the table frame (x head->foot, y left->right, z up
+from the cloth). Colours are given as sRGB triples (r, g, b) in 0..255, as a person
+would pick them; the shading works on linear light (:func:`linear_bgr`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from referee import MATCH_TABLE, Ball, CaromError, Pin, Table
+
+__all__ = [
+    "BALL_LOOKS",
+    "CLOTH_COLOURS",
+    "BallLook",
+    "Lamp",
+    "MotionSource",
+    "PinSource",
+    "PlayerStroke",
+    "RenderError",
+    "Scene",
+    "TableLook",
+    "default_lamps",
+    "linear_bgr",
+]
+
+F64 = NDArray[np.float64]
+RGB = tuple[int, int, int]
+
+#: Named cloth colours (sRGB). ``blue`` is the median cloth of a broadcast three-cushion
+#: table; ``green`` a classic club cloth.
+CLOTH_COLOURS: dict[str, RGB] = {"blue": (79, 165, 214), "green": (30, 120, 70)}
+
+
+class RenderError(CaromError):
+    """A render or video setting is invalid, or a video cannot be written."""
+
+
+def _check(name: str, value: float, lo: float, hi: float) -> None:
+    if not (np.isfinite(value) and lo <= value <= hi):
+        raise RenderError(f"{name} must be {lo:g}..{hi:g}, got {value!r}")
+
+
+def linear_bgr(rgb: RGB) -> F64:
+    """Convert sRGB (r, g, b) 0..255 to linear-light reflectance (b, g, r) in 0..1, shape (3,)."""
+    out: F64 = (np.array(rgb[::-1], dtype=np.float64) / 255.0) ** 2.2
+    return out
+
+
+class MotionSource(Protocol):
+    """Where the balls are: table mm at any time; NaN once a ball has left the table."""
+
+    def positions_mm(self, t_s: F64) -> Mapping[Ball, F64]:
+        """Ball centres (n, 2) ``xy_mm`` at the times ``t_s`` (n,) seconds."""
+        ...
+
+
+@runtime_checkable
+class PinSource(Protocol):
+    """Optional: the pins of five-pins or 7-pin carom at a time."""
+
+    def pins_mm(self, t_s: float) -> Mapping[Pin, tuple[float, float, bool]]:
+        """Each pin's base ``(x_mm, y_mm, standing)`` at ``t_s`` seconds."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStroke:
+    """A player strikes ``ball`` at ``t_s``: the arm and cue appear around that time."""
+
+    t_s: float
+    ball: Ball
+
+
+@dataclass(frozen=True, slots=True)
+class Lamp:
+    """A lamp at ``(x_mm, y_mm, z_mm)`` (z above the cloth), radius for soft shadows."""
+
+    x_mm: float
+    y_mm: float
+    z_mm: float
+    power: float = 1.0
+    radius_mm: float = 250.0
+
+
+def default_lamps(table: Table = MATCH_TABLE, height_mm: float = 1300.0) -> tuple[Lamp, ...]:
+    """Six lamps in two rows over the playing surface, ``height_mm`` above the cloth."""
+    xs = [table.length_mm * f for f in (1 / 6, 1 / 2, 5 / 6)]
+    ys = [table.width_mm * f for f in (0.3, 0.7)]
+    return tuple(Lamp(x, y, height_mm) for x in xs for y in ys)
+
+
+@dataclass(frozen=True, slots=True)
+class BallLook:
+    """Colour of a ball (sRGB) and its dots: ``dots`` spots of ``dot_radius_mm``."""
+
+    colour: RGB
+    dots: int = 0
+    dot_colour: RGB = (200, 20, 30)
+    dot_radius_mm: float = 4.0
+
+
+_IVORY = (252, 248, 222)
+
+#: The look of each ball. Dotted white: two antipodal red dots, turning with the ball.
+BALL_LOOKS: dict[Ball, BallLook] = {
+    Ball.WHITE: BallLook(_IVORY),
+    Ball.YELLOW: BallLook((240, 158, 70)),
+    Ball.DOTTED: BallLook(_IVORY, dots=2),
+    Ball.RED: BallLook((186, 8, 48)),
+    Ball.WHITE1: BallLook(_IVORY),
+    Ball.WHITE2: BallLook(_IVORY),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TableLook:
+    """Dimensions and colours of the table and its surroundings.
+
+    The cushion nose (the line the balls touch) runs along the edge of the playing
+    surface at ``cushion_height_mm``; the cloth-covered cushion top reaches
+    ``cushion_width_mm`` outwards, then the wooden rail ``rail_width_mm`` with the
+    diamonds on its centre line. The floor lies ``floor_depth_mm`` below the cloth.
+    """
+
+    table: Table = MATCH_TABLE
+    cloth: RGB = CLOTH_COLOURS["blue"]
+    rail: RGB = (170, 122, 88)
+    apron: RGB = (70, 45, 30)
+    floor: RGB = (62, 64, 78)
+    diamond: RGB = (235, 235, 225)
+    spot: RGB = (225, 230, 230)
+    cushion_height_mm: float = 37.0
+    cushion_width_mm: float = 50.0
+    rail_width_mm: float = 150.0
+    rail_height_mm: float = 42.0
+    floor_depth_mm: float = 750.0
+    diamond_radius_mm: float = 11.0
+    spot_radius_mm: float = 5.0
+    pin_radius_mm: float = 3.5
+    pin_height_mm: float = 25.0
+
+    def __post_init__(self) -> None:
+        _check("cushion_height_mm", self.cushion_height_mm, 20.0, 60.0)
+        _check("cushion_width_mm", self.cushion_width_mm, 20.0, 120.0)
+        _check("rail_width_mm", self.rail_width_mm, 40.0, 400.0)
+        _check("rail_height_mm", self.rail_height_mm, self.cushion_height_mm, 100.0)
+        _check("floor_depth_mm", self.floor_depth_mm, 300.0, 1500.0)
+
+    @classmethod
+    def with_cloth(cls, cloth: str | RGB, **kwargs: object) -> TableLook:
+        """A look with a named (``blue``, ``green``) or sRGB cloth colour."""
+        if isinstance(cloth, str):
+            if cloth not in CLOTH_COLOURS:
+                names = ", ".join(CLOTH_COLOURS)
+                raise RenderError(f"cloth: unknown colour {cloth!r} (expected one of: {names})")
+            cloth = CLOTH_COLOURS[cloth]
+        return cls(cloth=cloth, **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def radius_mm(self) -> float:
+        """Ball radius, mm."""
+        return self.table.radius_mm
+
+    def diamonds_mm(self) -> F64:
+        """Diamond centres (n, 2) ``xy_mm`` on the rail centre lines, corners included."""
+        length, width = self.table.length_mm, self.table.width_mm
+        off = self.cushion_width_mm + self.rail_width_mm / 2.0
+        xs = np.linspace(0.0, length, 9)
+        ys = np.linspace(0.0, width, 5)[1:-1]
+        pts = [(x, -off) for x in xs] + [(x, width + off) for x in xs]
+        pts += [(-off, y) for y in ys] + [(length + off, y) for y in ys]
+        return np.array(pts)
+
+    def spots_mm(self) -> F64:
+        """Chalk spots (n, 2) ``xy_mm``: head, centre and foot spots."""
+        length, mid = self.table.length_mm, self.table.width_mm / 2.0
+        return np.array([[length / 4.0, mid], [length / 2.0, mid], [3.0 * length / 4.0, mid]])
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """The table look, the lamps and the balls' looks."""
+
+    look: TableLook = field(default_factory=TableLook)
+    lamps: tuple[Lamp, ...] = field(default_factory=default_lamps)
+    ambient: float = 0.35
+    balls: Mapping[Ball, BallLook] = field(default_factory=lambda: dict(BALL_LOOKS))
+
+    def __post_init__(self) -> None:
+        if not self.lamps:
+            raise RenderError("lamps: at least one lamp is needed")
+        _check("ambient", self.ambient, 0.0, 1.0)
+        for lamp in self.lamps:
+            _check("lamp z_mm", lamp.z_mm, 200.0, 5000.0)

@@ -1,0 +1,294 @@
+"""Multi-stroke sequences: a match played by the simulator and judged by the referee.
+
+Theory of operation. A :class:`SequenceSpec` gives a discipline, a starting layout
+and one wanted *shape* per stroke ("clean-point", "kiss", "miss", ...). Strokes are
+played in turn by whoever the referee says is at the table: for each, a stroke is
+searched (a seeded shuffle of a heading/speed/spin grid) from the current layout
+until its simulation has the wanted shape; it is then played into a
+:class:`referee.Match`, whose verdict is the expected one. Balls off the table are
+re-spotted as the verdict says, the break position or ball in hand is set up, and
+the next stroke starts from there. The result is one motion over the whole clip
+(:class:`Sequence`: the renderer's motion and pin source), the events on the clip's
+time line, and a ``carom-shots/1`` shot log that ``carom score`` judges the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from carom.synth._catalogue import SHAPES
+from carom.synth._params import JumpOff, PhysicsParams, SimulationError
+from carom.synth._scenarios import Search, five_pins_layout, grid_strokes
+from carom.synth._sim import simulate
+from carom.synth._trajectory import Simulation
+from referee import (
+    MATCH_TABLE,
+    Ball,
+    Discipline,
+    Event,
+    Match,
+    MatchConfig,
+    NextPosition,
+    Pin,
+    Shot,
+    ShotRecord,
+    Spot,
+    Table,
+    Verdict,
+    judge,
+    shot_context,
+)
+
+__all__ = ["Beat", "Sequence", "SequenceSpec", "play_sequence"]
+
+XY = tuple[float, float]
+F64 = NDArray[np.float64]
+Want = Callable[[Simulation, Verdict], bool]
+
+_GENERIC: dict[str, Want] = {
+    "point": lambda sim, v: v.points > 0 and not v.fouls and v.review is None,
+    "miss": lambda sim, v: v.points == 0 and not v.fouls and v.review is None,
+    "foul": lambda sim, v: bool(v.fouls) and v.review is None,
+    "zone-limit": lambda sim, v: "zone_limit" in v.fouls,
+}
+
+
+def shape(name: str) -> Want:
+    """The shape predicate called ``name`` (generic or from the scenario catalogue)."""
+    found = _GENERIC.get(name) or SHAPES.get(name)
+    if found is None:
+        known = ", ".join(sorted({*_GENERIC, *SHAPES}))
+        raise SimulationError(f"unknown shape {name!r} (known: {known})")
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Beat:
+    """One stroke of a sequence: the wanted shape and the grid searched for it.
+
+    ``setup`` optionally re-places the balls before the stroke (as a coach sets up
+    a drill), by role: ``"cue"`` (the shooter's ball), ``"opp"`` (the opponent's
+    ball), ``"obj"`` (the red), in table mm.
+    """
+
+    shape: str
+    search: Search
+    jump_off: tuple[JumpOff, ...] = ()
+    setup: tuple[tuple[str, XY], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SequenceSpec:
+    """A scripted sequence. Positions in table mm; times in seconds.
+
+    ``lead_s`` is the time before each stroke (the player steps in), ``hold_s``
+    the time the balls rest before the next set-up.
+    """
+
+    name: str
+    description: str
+    discipline: Discipline
+    start_mm: tuple[tuple[Ball, XY], ...]
+    beats: tuple[Beat, ...]
+    table: Table = MATCH_TABLE
+    cue_balls: tuple[Ball, Ball] = (Ball.WHITE, Ball.YELLOW)
+    lead_s: float = 1.5
+    hold_s: float = 0.7
+    paths_hz: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A stroke of a sequence: its start on the clip time line, simulation and record."""
+
+    t0_s: float
+    sim: Simulation
+    record: ShotRecord
+    shot: Shot
+
+
+@dataclass(frozen=True, slots=True)
+class Sequence:
+    """A played sequence: the renderer's motion and pin source, with its truth."""
+
+    spec: SequenceSpec
+    played: tuple[Played, ...]
+    layouts: tuple[Mapping[Ball, XY], ...]
+    config: MatchConfig
+
+    @property
+    def duration_s(self) -> float:
+        """Clip length: the last stroke, its rest, and the hold after it."""
+        last = self.played[-1]
+        return last.t0_s + last.sim.duration_s + self.spec.hold_s
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event on the clip time line (seconds from the clip start)."""
+        return tuple(
+            dataclasses.replace(e, t_s=p.t0_s + e.t_s) for p in self.played for e in p.sim.events
+        )
+
+    def positions_mm(self, t_s: F64) -> dict[Ball, F64]:
+        """Ball centres (n, 2) table mm at clip times ``t_s`` (n,); NaN while off the table."""
+        t = np.asarray(t_s, dtype=np.float64)
+        balls = {b for layout in self.layouts for b in layout}
+        out = {b: np.full((t.size, 2), np.nan) for b in balls}
+        self._fill_layout(out, t, t < self.played[0].t0_s, self.layouts[0])
+        for k, p in enumerate(self.played):
+            end = self.played[k + 1].t0_s if k + 1 < len(self.played) else np.inf
+            window = (t >= p.t0_s) & (t < end)
+            moving = window & (t - p.t0_s <= p.sim.duration_s + self.spec.hold_s)
+            if moving.any():
+                for b, xy in p.sim.positions_mm(t[moving] - p.t0_s).items():
+                    out[b][moving] = xy
+            self._fill_layout(
+                out, t, window & ~moving, self.layouts[min(k + 1, len(self.layouts) - 1)]
+            )
+        return out
+
+    @staticmethod
+    def _fill_layout(
+        out: dict[Ball, F64], t: F64, mask: NDArray[np.bool_], layout: Mapping[Ball, XY]
+    ) -> None:
+        if mask.any():
+            for b, xy in layout.items():
+                out[b][mask] = xy
+
+    def pins_mm(self, t_s: float) -> dict[Pin, tuple[float, float, bool]]:
+        """Pins at clip time ``t_s``: as the current stroke left them, re-stood after it."""
+        for p in reversed(self.played):
+            if t_s >= p.t0_s:
+                if t_s - p.t0_s <= p.sim.duration_s + self.spec.hold_s:
+                    return p.sim.pins_mm(t_s - p.t0_s)
+                break
+        spots = (
+            five_pins_layout(self.spec.table)
+            if self.spec.discipline is Discipline.FIVE_PINS
+            else {}
+        )
+        return {pin: (x, y, True) for pin, (x, y) in spots.items()}
+
+    def stroke_times(self) -> list[tuple[float, Ball]]:
+        """(t_s, cue ball) of every stroke, for the player's arm and cue."""
+        return [(p.t0_s, p.sim.stroke.cue_ball) for p in self.played]
+
+
+def play_sequence(spec: SequenceSpec, params: PhysicsParams | None = None) -> Sequence:
+    """Play every beat of ``spec`` (deterministic: same spec, same sequence).
+
+    Raises:
+        SimulationError: a beat's shape was not found on its grid.
+    """
+    a, b = spec.cue_balls
+    config = MatchConfig(
+        discipline=spec.discipline, players=("A", "B"), cue_balls={"A": a, "B": b},
+        target={"A": 999, "B": 999}, first_player="A", equalizing=False, table=spec.table,
+    )  # fmt: skip
+    match = Match(config)
+    layout: dict[Ball, XY] = dict(spec.start_mm)
+    layouts: list[Mapping[Ball, XY]] = [dict(layout)]
+    played: list[Played] = []
+    t0 = spec.lead_s
+    for index, beat in enumerate(spec.beats):
+        if beat.setup:
+            layout = _set_up(beat, match)
+            layouts[-1] = dict(layout)
+        sim, shot = _search(spec, beat, layout, match, index, params)
+        record = match.play(shot)
+        played.append(Played(t0, sim, record, shot))
+        layout = _next_layout(spec, sim, record.verdict, match)
+        layouts.append(dict(layout))
+        t0 += sim.duration_s + spec.hold_s + spec.lead_s
+    return Sequence(spec, tuple(played), tuple(layouts), config)
+
+
+def _search(
+    spec: SequenceSpec,
+    beat: Beat,
+    layout: Mapping[Ball, XY],
+    match: Match,
+    index: int,
+    params: PhysicsParams | None,
+) -> tuple[Simulation, Shot]:
+    ctx = shot_context(match.state)
+    want = shape(beat.shape)
+    pins = _pins_standing(spec, layout)
+    for stroke in grid_strokes(ctx.cue_ball, beat.search):
+        try:
+            sim = simulate(layout, stroke, spec.table, params, pins=pins, jump_off=beat.jump_off)
+        except SimulationError:
+            continue  # an unlucky grid point (caps); the next one will do
+        shot = sim.to_shot(index, paths_hz=spec.paths_hz)
+        if want(sim, judge(shot, ctx)):
+            return sim, shot
+    raise SimulationError(
+        f"sequence {spec.name}: stroke {index} ({beat.shape}) not found on its search grid"
+    )
+
+
+def _set_up(beat: Beat, match: Match) -> dict[Ball, XY]:
+    ctx = shot_context(match.state)
+    roles = {"cue": ctx.cue_ball, "opp": ctx.opponent_ball, "obj": ctx.object_ball}
+    return {roles[role]: xy for role, xy in beat.setup}
+
+
+def _pins_standing(spec: SequenceSpec, layout: Mapping[Ball, XY]) -> dict[Pin, XY] | None:
+    if spec.discipline is not Discipline.FIVE_PINS:
+        return None
+    return five_pins_layout(spec.table)  # re-stood before every stroke; covered ones drop out
+
+
+def _next_layout(
+    spec: SequenceSpec, sim: Simulation, verdict: Verdict, match: Match
+) -> dict[Ball, XY]:
+    layout = dict(sim.end_positions_mm)
+    for respot in verdict.respots:
+        layout[respot.ball] = respot.xy_mm
+    state = match.state
+    if state.shooter is None:
+        return layout
+    shooter_ball = state.config.ball_of(state.shooter)
+    other_ball = state.config.ball_of(state.config.opponent(state.shooter))
+    if state.next_position is NextPosition.BREAK:
+        return break_layout(spec.discipline, spec.table, shooter_ball, other_ball)
+    if state.next_position is NextPosition.BALL_IN_HAND:
+        layout[shooter_ball] = _in_hand(spec.table, layout, shooter_ball, other_ball)
+    return layout
+
+
+def break_layout(
+    discipline: Discipline, table: Table, breaker: Ball, other: Ball
+) -> dict[Ball, XY]:
+    """The break position [rules.md §3], table mm.
+
+    Red on the foot spot, ``other`` on the head spot (five-pins: red on its spot,
+    ``other`` on the top spot), ``breaker`` on the head string 152 mm from the head spot.
+    """
+    hx, hy = table.spot(Spot.HEAD)
+    if discipline is Discipline.FIVE_PINS:
+        return {
+            Ball.RED: table.spot(Spot.RED_FIVE_PINS),
+            other: table.spot(Spot.TOP),
+            breaker: (hx, hy - 152.4),
+        }
+    return {Ball.RED: table.spot(Spot.FOOT), other: (hx, hy), breaker: (hx, hy - 152.4)}
+
+
+def _in_hand(table: Table, layout: Mapping[Ball, XY], ball: Ball, fouler: Ball) -> XY:
+    """Five-pins ball in hand [rules.md §6]: a free place in the half opposite the fouler."""
+    fx = layout.get(fouler, (0.0, 0.0))[0]
+    head_half = fx >= table.length_mm / 2.0
+    x = table.length_mm * (0.25 if head_half else 0.75)
+    others = [xy for b, xy in layout.items() if b != ball]
+    for dx, dy in itertools.product((0.0, -150.0, 150.0), (-250.0, 250.0, 0.0, -450.0, 450.0)):
+        xy = (x + dx, table.width_mm / 2.0 + dy)
+        if table.is_free(xy, others):
+            return xy
+    raise SimulationError("no free place for the ball in hand")  # pragma: no cover

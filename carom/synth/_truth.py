@@ -1,0 +1,132 @@
+"""The truth file of a rendered clip: what every frame shows, exactly.
+
+Format ``carom-synth-truth/1`` (JSON)::
+
+    {"format": "carom-synth-truth/1",
+     "video": {"file", "codec", "bitrate_bps", "fps", "width_px", "height_px",
+               "n_frames", "exposure_s"},
+     "camera": <carom-camera/1: intrinsics, distortion, pose, OpenCV extrinsics>,
+     "table": {"length_mm", "width_mm", "ball_radius_mm", "cushion_height_mm", ...},
+     "frames": [{"frame_idx", "t_s", "balls": {"white": {"xy_mm": [x, y],
+                 "uv_px": [u, v], "covered": false} | null, ...},
+                 "pins": {"center": {"xy_mm": [x, y], "standing": true}, ...}}],
+     "events": [<shot-log event objects: kind, t_s, ...>],
+     "verdicts": [<whatever the caller passes: the referee's expected verdicts>],
+     "extra": {...}}
+
+A frame's ``t_s`` is the middle of its exposure; ``uv_px`` is the projection of the
+ball centre at its real height (z = R), lens distortion included.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from calibration import Camera
+from carom.synth._scene import TableLook
+from carom.synth._settings import RenderedFrame, RenderSettings
+from referee import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
+
+__all__ = ["TRUTH_FORMAT", "event_json", "frame_json", "table_json", "truth_json", "write_truth"]
+
+TRUTH_FORMAT = "carom-synth-truth/1"
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """One event as a shot-log (``carom-shots/1``) event object."""
+    out: dict[str, Any] = {"t_s": event.t_s}
+    match event:
+        case BallContact(balls=(a, b)):
+            out |= {"kind": "ball", "balls": [a.value, b.value]}
+        case CushionContact(ball=ball, cushion=cushion):
+            out |= {"kind": "cushion", "ball": ball.value, "cushion": cushion.value}
+        case PinDown(pin=pin, ball=ball):
+            out |= {"kind": "pin", "pin": pin.value, "ball": None if ball is None else ball.value}
+        case OffTable(ball=ball):
+            out |= {"kind": "off_table", "ball": ball.value}
+        case Pocketed(ball=ball, pocket=pocket):
+            out |= {"kind": "pocket", "ball": ball.value, "pocket": pocket.value}
+        case Call(foul=foul):
+            out |= {"kind": "call", "foul": foul.value}
+    if event.doubt is not None:
+        out["doubt"] = event.doubt
+    if event.t_err_s:
+        out["t_err_s"] = event.t_err_s
+    return out
+
+
+def frame_json(frame: RenderedFrame) -> dict[str, Any]:
+    """The truth of one frame: time, ball centres in mm and px, pins."""
+    balls: dict[str, Any] = {}
+    for ball, xy in frame.balls_mm.items():
+        uv = frame.balls_px.get(ball)
+        balls[ball.value] = (
+            None
+            if xy is None
+            else {
+                "xy_mm": [round(xy[0], 4), round(xy[1], 4)],
+                "uv_px": None if uv is None else [round(uv[0], 4), round(uv[1], 4)],
+                "covered": ball in frame.covered,
+            }
+        )
+    pins = {
+        pin.value: {"xy_mm": [round(x, 4), round(y, 4)], "standing": standing}
+        for pin, (x, y, standing) in frame.pins.items()
+    }
+    out: dict[str, Any] = {"frame_idx": frame.frame_idx, "t_s": round(frame.t_s, 9)}
+    out["balls"] = balls
+    if pins:
+        out["pins"] = pins
+    return out
+
+
+def table_json(look: TableLook) -> dict[str, Any]:
+    """Table geometry: playing surface, ball, cushions, rails, diamonds and spots (mm)."""
+    table = look.table
+    return {
+        "length_mm": table.length_mm,
+        "width_mm": table.width_mm,
+        "ball_radius_mm": table.radius_mm,
+        "cushion_height_mm": look.cushion_height_mm,
+        "cushion_width_mm": look.cushion_width_mm,
+        "rail_width_mm": look.rail_width_mm,
+        "rail_height_mm": look.rail_height_mm,
+        "diamonds_mm": look.diamonds_mm().round(3).tolist(),
+        "spots_mm": look.spots_mm().round(3).tolist(),
+        "cloth_srgb": list(look.cloth),
+    }
+
+
+def truth_json(
+    *,
+    camera: Camera,
+    look: TableLook,
+    settings: RenderSettings,
+    frames: Sequence[Mapping[str, Any]],
+    video: Mapping[str, Any],
+    events: Sequence[Event] = (),
+    verdicts: Sequence[Mapping[str, Any]] = (),
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The whole truth document (see the module docstring); ``frames`` from frame_json."""
+    return {
+        "format": TRUTH_FORMAT,
+        "video": dict(video) | {"exposure_s": settings.exposure, "seed": settings.seed},
+        "camera": camera.to_dict(),
+        "table": table_json(look),
+        "frames": list(frames),
+        "events": [event_json(e) for e in sorted(events, key=lambda e: e.t_s)],
+        "verdicts": [dict(v) for v in verdicts],
+        "extra": dict(extra or {}),
+    }
+
+
+def write_truth(path: Path, truth: Mapping[str, Any]) -> None:
+    """Write the truth document as compact, stable JSON (one frame per line)."""
+    head = {k: v for k, v in truth.items() if k != "frames"}
+    lines = ",\n".join(json.dumps(f, separators=(",", ":")) for f in truth["frames"])
+    body = json.dumps(head, indent=1)[:-2]
+    path.write_text(f'{body},\n "frames": [\n{lines}\n ]\n}}\n')

@@ -27,6 +27,9 @@ def _parser() -> argparse.ArgumentParser:
         help="judge under this discipline instead of the log's own",
     )
     score.add_argument("--json", action="store_true", help="print a machine-readable document")
+    from carom._synth_cli import add_parser as add_synth
+
+    add_synth(sub)
     return parser
 
 
@@ -59,6 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "score":
             return _score(args)
+        if args.command == "synth":
+            from carom._synth_cli import run as run_synth
+
+            return run_synth(args)
     except CaromError as exc:
         print(f"carom: {exc}", file=sys.stderr)
         return 2

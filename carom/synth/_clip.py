@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,12 +45,14 @@ def render_clip(
     bitrate_bps: int | None = None,
     truth_path: Path | None = None,
     extra: Mapping[str, Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Clip:
     """Render ``duration_s`` seconds of ``motion`` to ``video_path`` and a truth file.
 
     The truth goes to ``truth_path`` (default: the video path with ``.json``); see
     :mod:`carom.synth._truth` for its format. ``events`` and ``verdicts`` are copied
     into it as given: the exact contact times and the expected verdicts.
+    ``progress(frames_done, n_frames)`` is called after every frame.
     """
     renderer = Renderer(camera, scene, settings)
     s = renderer.settings
@@ -69,6 +71,8 @@ def render_clip(
             clock = time.perf_counter()
             encode_s += clock - now
             frames.append(frame_json(frame))
+            if progress is not None:
+                progress(len(frames), n_frames)
     finally:
         sink.close()
     width, height = camera.size_px

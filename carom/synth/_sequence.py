@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from carom.synth._catalogue import SHAPES
 from carom.synth._params import JumpOff, PhysicsParams, SimulationError
-from carom.synth._scenarios import Search, five_pins_layout, grid_strokes
+from carom.synth._scenarios import Scenario, Search, five_pins_layout, grid_strokes
 from carom.synth._sim import simulate
 from carom.synth._trajectory import Simulation
 from referee import (
@@ -41,7 +41,9 @@ from referee import (
     Spot,
     Table,
     Verdict,
+    apply_shot,
     judge,
+    new_match,
     shot_context,
 )
 
@@ -55,7 +57,8 @@ _GENERIC: dict[str, Want] = {
     "point": lambda sim, v: v.points > 0 and not v.fouls and v.review is None,
     "miss": lambda sim, v: v.points == 0 and not v.fouls and v.review is None,
     "foul": lambda sim, v: bool(v.fouls) and v.review is None,
-    "zone-limit": lambda sim, v: "zone_limit" in v.fouls,
+    "zone-limit": lambda sim, v: "zone_limit" in v.fouls and v.review is None,
+    "zone-point": lambda sim, v: v.points > 0 and v.carry.zone is not None and v.review is None,
 }
 
 
@@ -292,3 +295,28 @@ def _in_hand(table: Table, layout: Mapping[Ball, XY], ball: Ball, fouler: Ball) 
         if table.is_free(xy, others):
             return xy
     raise SimulationError("no free place for the ball in hand")  # pragma: no cover
+
+
+def single_stroke(sc: Scenario, lead_s: float = 1.5, hold_s: float = 1.0) -> Sequence:
+    """A one-stroke sequence from a registered scenario, judged by the referee."""
+    a = sc.stroke.cue_ball
+    b = sc.opponent_ball
+    spec = SequenceSpec(
+        name=sc.name, description=sc.description, discipline=sc.discipline,
+        start_mm=sc.positions_mm, beats=(), table=sc.table, cue_balls=(a, b),
+        lead_s=lead_s, hold_s=hold_s,
+    )  # fmt: skip
+    sim = sc.simulate()
+    shot = sim.to_shot(0)
+    config = MatchConfig(
+        discipline=sc.discipline, players=("A", "B"),
+        cue_balls={} if sc.discipline is Discipline.PIN_CAROM_7 else {"A": a, "B": b},
+        target={"A": 999, "B": 999}, first_player="A", equalizing=False, table=sc.table,
+        start_count=sc.start_count,
+    )  # fmt: skip
+    state = new_match(config)
+    if not sc.is_break:  # scenarios other than the break start mid-game
+        state = dataclasses.replace(state, next_position=NextPosition.PLAY_ON)
+    record, _ = apply_shot(state, shot)
+    layouts = (dict(sc.positions_mm), dict(sim.end_positions_mm))
+    return Sequence(spec, (Played(lead_s, sim, record, shot),), layouts, config)

@@ -28,7 +28,7 @@ from carom.synth._scene import PlayerStroke, RenderError, Scene, TableLook
 from carom.synth._sequence import Sequence, single_stroke
 from carom.synth._settings import RenderSettings
 from carom.synth._truth import event_json
-from referee import FORMAT, MATCH_TABLE, Table
+from referee import FORMAT, MATCH_TABLE, Discipline, Table
 
 __all__ = ["CameraSettings", "LookSettings", "MadeClip", "make_clip"]
 
@@ -112,9 +112,9 @@ class LookSettings:
         if not 0.0 <= self.noise <= 10.0:
             raise RenderError(f"noise must be 0..10 (1 = normal), got {self.noise:g}")
 
-    def scene(self, table: Table) -> Scene:
-        """The scene: table look with the cloth, lamps scaled by ``light``."""
-        base = Scene(look=TableLook.with_cloth(self.cloth, table=table))
+    def scene(self, table: Table, discipline: Discipline | None = None) -> Scene:
+        """The scene: table look with the cloth and chalk marks, lamps scaled by ``light``."""
+        base = Scene(look=TableLook.with_cloth(self.cloth, table=table, discipline=discipline))
         lamps = tuple(replace(lamp, power=lamp.power * self.light) for lamp in base.lamps)
         return replace(base, lamps=lamps, ambient=min(1.0, base.ambient * self.light))
 
@@ -161,7 +161,8 @@ def make_clip(
         bitrate = int(0.92 * max_bytes * 8 / duration)
     extra, shots_path = _extra(name, motion, out_dir)
     clip = render_clip(
-        motion, cam, out_dir / f"{name}.mp4", duration_s=duration, scene=look.scene(table),
+        motion, cam, out_dir / f"{name}.mp4", duration_s=duration,
+        scene=look.scene(table, motion.spec.discipline if isinstance(motion, Sequence) else None),
         settings=look.settings(camera.fps, seed, graphic), strokes=_strokes(motion),
         events=motion.events if isinstance(motion, Sequence) else (),
         verdicts=_verdicts(motion), bitrate_bps=bitrate, extra=extra, progress=progress,

@@ -102,12 +102,15 @@ class Renderer:
         """The static image (display BGR float32, h x w x 3); sets up the stage too."""
         w, h = self.size_px
         rays = self._rays.reshape(-1, 3).astype(np.float64)
-        lin, hit = self._trace(rays)
+        k = self.camera.intrinsics
+        px_rad = 2.0 / (k.fx_px + k.fy_px)  # the angle of one pixel near the axis
+        lin, hit = self._trace(rays, px_rad)
         edges = np.flatnonzero(_edges(encode(lin).reshape(h, w, 3)))
         uv = np.stack([edges % w, edges // w], axis=1).astype(np.float64)
         fine = np.zeros((len(edges), 3))
         for off in ((-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)):
-            fine += self._trace(np.nan_to_num(self.camera.rays(uv + np.array(off))))[0] / 4.0
+            sub_rays = np.nan_to_num(self.camera.rays(uv + np.array(off)))
+            fine += self._trace(sub_rays, px_rad / 2.0)[0] / 4.0
         lin[edges] = fine  # 2x2 samples where the picture has an edge: anti-aliasing
         rng = np.random.default_rng([self.settings.seed, 1])
         grain = 1.0 + self.settings.cloth_grain * rng.standard_normal(len(lin))
@@ -118,12 +121,17 @@ class Renderer:
                             self._vignette, bg)  # fmt: skip
         return bg
 
-    def _trace(self, rays: F64) -> tuple[F64, F64]:
-        """Linear BGR (m, 3) and surface points (m, 3) of the static scene along rays."""
+    def _trace(self, rays: F64, px_rad: float) -> tuple[F64, F64]:
+        """Linear BGR (m, 3) and surface points (m, 3) of the static scene along rays.
+
+        ``px_rad``: the angle each ray stands for (thin marks are averaged over it).
+        """
         lin, hit = np.zeros_like(rays), np.zeros_like(rays)
         for start in range(0, len(rays), 65536):
             part = slice(start, start + 65536)
-            lin[part], hit[part] = background(self._origin, rays[part], self.scene, self.light)
+            lin[part], hit[part] = background(
+                self._origin, rays[part], self.scene, self.light, px_rad
+            )
         return np.nan_to_num(lin), np.nan_to_num(hit)
 
     def _make_noise(self) -> list[F32]:

@@ -4,18 +4,33 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from carom.synth._make import MadeClip, make_clip
+from carom.synth._make import MadeClip, make_clip, shot_log
 from carom.synth._samples import MAX_BYTES, SAMPLES, Sample, sequence
+from carom.synth._sequence import Sequence
 
-__all__ = ["VIDEO_BYTES", "make_samples", "sha256"]
+__all__ = ["make_samples", "sha256", "video_budget"]
 
-#: Video budget per clip: the 3 MB clip budget less room for its truth and shot log.
-VIDEO_BYTES = int(0.78 * MAX_BYTES)
+_MARGIN_BYTES = 80_000
+
+
+def video_budget(seq: Sequence, fps: float) -> int:
+    """Bytes left for the video: the clip budget less its shot log and truth file.
+
+    The truth's size is estimated from its per-frame content (about 100 bytes a ball
+    and 60 a pin each frame, plus the header), with a margin.
+    """
+    log = len(json.dumps(shot_log(seq), indent=1)) + 1
+    balls = max(len(layout) for layout in seq.layouts)
+    pins = len(seq.pins_mm(0.0))
+    per_frame = 50 + 100 * balls + 60 * pins
+    truth = int(1.1 * math.floor(seq.duration_s * fps) * per_frame) + 20_000
+    return MAX_BYTES - log - truth - _MARGIN_BYTES
 
 
 def sha256(path: Path) -> str:
@@ -32,7 +47,7 @@ def make_samples(out_dir: Path, names: list[str] | None = None) -> dict[str, Mad
         seq = sequence(sample.sequence, lambda m: print(m, file=sys.stderr))
         made[name] = make_clip(
             name, seq, out_dir, sample.camera, sample.look, seed=sample.seed,
-            max_bytes=VIDEO_BYTES, progress=_progress(name),
+            max_bytes=video_budget(seq, sample.camera.fps), progress=_progress(name),
         )  # fmt: skip
         print(f"{name}: {time.monotonic() - started:.0f} s", file=sys.stderr)
     _write_manifest(out_dir)

@@ -3,6 +3,11 @@
 All lengths are table millimetres in the table frame (x head->foot, y left->right, z up
 from the cloth). Colours are given as sRGB triples (r, g, b) in 0..255, as a person
 would pick them; the shading works on linear light (:func:`linear_bgr`).
+
+The chalk marks on the cloth follow the discipline: balklines and their anchor-square
+marks, the straight-rail corner lines (when the rule options ask for corner zones) come
+from the referee's own zone geometry (:func:`referee._zones.regions_for`), so the
+picture and the rules cannot disagree; five-pins adds the pin spots and its named spots.
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
-from referee import MATCH_TABLE, Ball, CaromError, Pin, Table
+from carom.synth._scenarios import five_pins_layout
+from referee import MATCH_TABLE, Ball, CaromError, Discipline, Pin, RuleOptions, Spot, Table
+from referee._zones import Corner, Rect, regions_for
 
 __all__ = [
     "BALL_LOOKS",
@@ -128,6 +135,11 @@ class TableLook:
     surface at ``cushion_height_mm``; the cloth-covered cushion top reaches
     ``cushion_width_mm`` outwards, then the wooden rail ``rail_width_mm`` with the
     diamonds on its centre line. The floor lies ``floor_depth_mm`` below the cloth.
+
+    ``discipline`` chooses the chalk marks (``None``: the head, centre and foot spots
+    only); ``options`` are the rule options that shape them (anchor-square size,
+    straight-rail corner zones). Chalk lines are ``chalk_width_mm`` wide and laid over
+    the cloth with ``chalk_opacity``.
     """
 
     table: Table = MATCH_TABLE
@@ -137,6 +149,7 @@ class TableLook:
     floor: RGB = (62, 64, 78)
     diamond: RGB = (235, 235, 225)
     spot: RGB = (225, 230, 230)
+    chalk: RGB = (240, 242, 238)
     cushion_height_mm: float = 37.0
     cushion_width_mm: float = 50.0
     rail_width_mm: float = 150.0
@@ -146,8 +159,14 @@ class TableLook:
     spot_radius_mm: float = 5.0
     pin_radius_mm: float = 3.5
     pin_height_mm: float = 25.0
+    discipline: Discipline | None = None
+    options: RuleOptions = field(default_factory=RuleOptions)
+    chalk_width_mm: float = 4.5
+    chalk_opacity: float = 0.75
 
     def __post_init__(self) -> None:
+        _check("chalk_width_mm", self.chalk_width_mm, 1.0, 20.0)
+        _check("chalk_opacity", self.chalk_opacity, 0.0, 1.0)
         _check("cushion_height_mm", self.cushion_height_mm, 20.0, 60.0)
         _check("cushion_width_mm", self.cushion_width_mm, 20.0, 120.0)
         _check("rail_width_mm", self.rail_width_mm, 40.0, 400.0)
@@ -180,9 +199,69 @@ class TableLook:
         return np.array(pts)
 
     def spots_mm(self) -> F64:
-        """Chalk spots (n, 2) ``xy_mm``: head, centre and foot spots."""
-        length, mid = self.table.length_mm, self.table.width_mm / 2.0
-        return np.array([[length / 4.0, mid], [length / 2.0, mid], [3.0 * length / 4.0, mid]])
+        """Chalk spots (n, 2) ``xy_mm``: head, centre and foot spots.
+
+        Five-pins adds the five pin spots and its named spots (top, red, lag line);
+        spots that coincide are given once.
+        """
+        names = [Spot.HEAD, Spot.CENTER, Spot.FOOT]
+        if self.discipline is Discipline.FIVE_PINS:
+            names += [Spot.TOP, Spot.RED_FIVE_PINS, Spot.LAG_LINE]
+        spots = [self.table.spot(name) for name in names]
+        if self.discipline is Discipline.FIVE_PINS:
+            spots += five_pins_layout(self.table).values()
+        unique = dict.fromkeys((round(x, 6), round(y, 6)) for x, y in spots)
+        return np.array(list(unique), dtype=np.float64)
+
+    def chalk_lines_mm(self) -> F64:
+        """Chalk line segments (n, 4) ``(x0, y0, x1, y1)`` in table mm; (0, 4) if none.
+
+        Balkline: each balkline from cushion to cushion, then the three inner sides of
+        every anchor square. Straight rail: the diagonal line of each corner zone.
+        """
+        d = self.discipline
+        if d is None or not (d.is_balkline or d is Discipline.STRAIGHT_RAIL):
+            return np.zeros((0, 4))
+        regions = regions_for(d, self.table, self.options)
+        corners = [r for r in regions if isinstance(r, Corner)]
+        rects = [r for r in regions if isinstance(r, Rect)]
+        zones = [r for r in rects if not r.name.startswith("anchor-")]
+        anchors = [r for r in rects if r.name.startswith("anchor-")]
+        segments = _balklines(zones, self.table) + [s for a in anchors for s in _anchor(a)]
+        segments += [_diagonal(c) for c in corners]
+        return np.array(segments, dtype=np.float64).reshape(-1, 4)
+
+
+Segment = tuple[float, float, float, float]
+
+
+def _balklines(zones: list[Rect], table: Table) -> list[Segment]:
+    """The lines between the zones: every zone border that is not a cushion."""
+    length, width = table.length_mm, table.width_mm
+    xs = sorted({x for z in zones for x in z.x_mm if 0.0 < x < length})
+    ys = sorted({y for z in zones for y in z.y_mm if 0.0 < y < width})
+    return [(x, 0.0, x, width) for x in xs] + [(0.0, y, length, y) for y in ys]
+
+
+def _anchor(square: Rect) -> list[Segment]:
+    """The sides of an anchor square that do not lie on its cushion."""
+    (x0, x1), (y0, y1) = square.x_mm, square.y_mm
+    sides = {
+        "head": (x0, y0, x0, y1),
+        "foot": (x1, y0, x1, y1),
+        "left": (x0, y0, x1, y0),
+        "right": (x0, y1, x1, y1),
+    }
+    cushion = square.name.split("-")[1]  # anchor-<cushion>-<line>
+    return [side for name, side in sides.items() if name != cushion]
+
+
+def _diagonal(corner: Corner) -> Segment:
+    """The chalk line of a straight-rail corner zone: from leg end to leg end."""
+    (ax, ay), leg = corner.apex_mm, corner.leg_mm
+    sx = 1.0 if ax == 0.0 else -1.0
+    sy = 1.0 if ay == 0.0 else -1.0
+    return (ax + sx * leg, ay, ax, ay + sy * leg)
 
 
 @dataclass(frozen=True, slots=True)

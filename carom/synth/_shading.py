@@ -82,12 +82,16 @@ def _inside(xy: F64, lo: float, hi_x: float, hi_y: float) -> B:
     return out
 
 
-def background(origin: F64, dirs: F64, scene: Scene, light: Lighting) -> tuple[F64, F64]:
+def background(
+    origin: F64, dirs: F64, scene: Scene, light: Lighting, px_rad: float = 0.0
+) -> tuple[F64, F64]:
     """Shade the static table and floor along rays (m, 3) from ``origin`` (3,).
 
     Returns linear BGR (m, 3) and the surface point hit by each ray (m, 3) in mm.
     Surfaces: rail top, cushion top, cushion face (vertical, under the nose), cloth,
-    table side (apron) and floor, tested from the highest down.
+    table side (apron) and floor, tested from the highest down. ``px_rad`` is the
+    angle one ray stands for (a pixel, or a sub-pixel): thin chalk lines are averaged
+    over that footprint, so they stay whole lines where they are thinner than a pixel.
     """
     look, table = scene.look, scene.look.table
     length, width = table.length_mm, table.width_mm
@@ -114,7 +118,8 @@ def background(origin: F64, dirs: F64, scene: Scene, light: Lighting) -> tuple[F
     hit = np.where(is_cloth[:, None], cloth, hit)
     hit = np.where(is_face[:, None], _face_point(origin, dirs, cush, look), hit)
     hit = np.where(is_apron[:, None], _apron_point(floor, look), hit)
-    albedo = _albedo(hit, look, (is_rail, is_cush, is_cloth, is_face, is_apron))
+    footprint_mm = np.linalg.norm(np.nan_to_num(cloth) - origin, axis=1) * px_rad
+    albedo = _albedo(hit, look, (is_rail, is_cush, is_cloth, is_face, is_apron), footprint_mm)
     return albedo * _table_light(hit, look, light, is_cloth), hit
 
 
@@ -139,7 +144,7 @@ def _apron_point(floor: F64, look: TableLook) -> F64:
     return out
 
 
-def _albedo(hit: F64, look: TableLook, masks: tuple[B, ...]) -> F64:
+def _albedo(hit: F64, look: TableLook, masks: tuple[B, ...], footprint_mm: F64) -> F64:
     is_rail, is_cush, is_cloth, is_face, is_apron = masks
     cloth = linear_bgr(look.cloth)
     out = np.broadcast_to(linear_bgr(look.floor), hit.shape).copy()
@@ -149,6 +154,7 @@ def _albedo(hit: F64, look: TableLook, masks: tuple[B, ...]) -> F64:
     out[is_cloth] = cloth
     out[is_apron] = linear_bgr(look.apron)
     _marks(out, hit, is_rail, look.diamonds_mm(), look.diamond_radius_mm, look.diamond)
+    _chalk_lines(out, hit, is_cloth, footprint_mm, look)
     _marks(out, hit, is_cloth, look.spots_mm(), look.spot_radius_mm, look.spot)
     return out
 
@@ -173,6 +179,43 @@ def _marks(out: F64, hit: F64, where: B, centres: F64, radius: float, rgb: RGB) 
         rim = np.clip(1.0 - np.abs(d - radius - 0.8) / 0.8, 0.0, 1.0)[:, None] * 0.5
         sub = sub * (1.0 - rim) * (1.0 - cover) + linear_bgr(rgb) * cover
     out[idx] = sub
+
+
+def _chalk_lines(out: F64, hit: F64, where: B, footprint_mm: F64, look: TableLook) -> None:
+    """Lay the discipline's chalk lines over ``out`` (m, 3) where the rays hit the cloth.
+
+    Each point stands for a footprint ``footprint_mm`` (m,) wide (at least 1 mm, the
+    anti-aliasing ramp of the spots); the line's cover is the share of that footprint
+    it fills, so a line thinner than a pixel is drawn faint and whole, not dashed.
+    """
+    segments = look.chalk_lines_mm()
+    if not len(segments):
+        return
+    idx = np.flatnonzero(where)
+    pts, foot = hit[idx, :2], np.maximum(footprint_mm[idx], 1.0)
+    half = look.chalk_width_mm / 2.0
+    reach = half + float(foot.max(initial=0.0))
+    cover = np.zeros(len(idx))
+    for x0, y0, x1, y1 in segments:
+        # Only the points in the segment's box can be touched: most lines are narrow.
+        near = np.flatnonzero(
+            (pts[:, 0] >= min(x0, x1) - reach) & (pts[:, 0] <= max(x0, x1) + reach)
+            & (pts[:, 1] >= min(y0, y1) - reach) & (pts[:, 1] <= max(y0, y1) + reach)
+        )  # fmt: skip
+        d = _segment_distance(pts[near], np.array([x0, y0]), np.array([x1, y1]))
+        f = foot[near]
+        inside = np.minimum(d + f / 2.0, half) - np.maximum(d - f / 2.0, -half)
+        cover[near] = np.maximum(cover[near], np.clip(inside / f, 0.0, 1.0))
+    alpha = (look.chalk_opacity * cover)[:, None]
+    out[idx] = out[idx] * (1.0 - alpha) + linear_bgr(look.chalk) * alpha
+
+
+def _segment_distance(pts: F64, a: F64, b: F64) -> F64:
+    """Distance (m,) from points (m, 2) to the segment from ``a`` (2,) to ``b`` (2,)."""
+    ab = b - a
+    t = np.clip(((pts - a) @ ab) / float(ab @ ab), 0.0, 1.0)
+    out: F64 = np.hypot(*(pts - a - t[:, None] * ab).T)
+    return out
 
 
 def _table_light(hit: F64, look: TableLook, light: Lighting, is_cloth: B) -> F64:

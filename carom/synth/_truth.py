@@ -15,7 +15,10 @@ Format ``carom-synth-truth/1`` (JSON)::
      "extra": {...}}
 
 A frame's ``t_s`` is the middle of its exposure; ``uv_px`` is the projection of the
-ball centre at its real height (z = R), lens distortion included.
+ball centre at its real height (z = R), lens distortion included. Frame values are
+rounded to what they can mean: ``xy_mm`` to 0.01 mm, ``uv_px`` to 0.001 px, ``t_s``
+to 1 us; the file holds one frame per line, without spaces. ``table`` also names the
+``discipline`` (or null) and its ``chalk_lines_mm`` segments ``[x0, y0, x1, y1]``.
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ from referee import BallContact, Call, CushionContact, Event, OffTable, PinDown,
 __all__ = ["TRUTH_FORMAT", "event_json", "frame_json", "table_json", "truth_json", "write_truth"]
 
 TRUTH_FORMAT = "carom-synth-truth/1"
+_MM_DIGITS = 2  # 0.01 mm
+_PX_DIGITS = 3  # 0.001 px
+_S_DIGITS = 6  # 1 us
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -67,20 +73,24 @@ def frame_json(frame: RenderedFrame) -> dict[str, Any]:
             None
             if xy is None
             else {
-                "xy_mm": [round(xy[0], 4), round(xy[1], 4)],
-                "uv_px": None if uv is None else [round(uv[0], 4), round(uv[1], 4)],
+                "xy_mm": _rounded(xy, _MM_DIGITS),
+                "uv_px": None if uv is None else _rounded(uv, _PX_DIGITS),
                 "covered": ball in frame.covered,
             }
         )
     pins = {
-        pin.value: {"xy_mm": [round(x, 4), round(y, 4)], "standing": standing}
+        pin.value: {"xy_mm": _rounded((x, y), _MM_DIGITS), "standing": standing}
         for pin, (x, y, standing) in frame.pins.items()
     }
-    out: dict[str, Any] = {"frame_idx": frame.frame_idx, "t_s": round(frame.t_s, 9)}
+    out: dict[str, Any] = {"frame_idx": frame.frame_idx, "t_s": round(frame.t_s, _S_DIGITS)}
     out["balls"] = balls
     if pins:
         out["pins"] = pins
     return out
+
+
+def _rounded(xy: tuple[float, float], digits: int) -> list[float]:
+    return [round(float(xy[0]), digits), round(float(xy[1]), digits)]
 
 
 def table_json(look: TableLook) -> dict[str, Any]:
@@ -97,6 +107,8 @@ def table_json(look: TableLook) -> dict[str, Any]:
         "diamonds_mm": look.diamonds_mm().round(3).tolist(),
         "spots_mm": look.spots_mm().round(3).tolist(),
         "cloth_srgb": list(look.cloth),
+        "discipline": None if look.discipline is None else look.discipline.value,
+        "chalk_lines_mm": look.chalk_lines_mm().round(3).tolist(),
     }
 
 

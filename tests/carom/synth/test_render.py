@@ -13,17 +13,23 @@ from calibration import Camera, Distortion
 from carom.synth._clip import render_clip
 from carom.synth._props import ScoreGraphic
 from carom.synth._render import Renderer, RenderSettings
+from carom.synth._scenarios import five_pins_layout
 from carom.synth._scene import PlayerStroke, RenderError, Scene, TableLook
+from carom.synth._settings import RenderedFrame
 from carom.synth._sprites import Spin
-from carom.synth._truth import event_json
+from carom.synth._truth import event_json, frame_json, truth_json, write_truth
 from referee import (
+    MATCH_TABLE,
     Ball,
     BallContact,
     Cushion,
     CushionContact,
+    Discipline,
     Event,
     Pin,
     PinDown,
+    RuleOptions,
+    Spot,
     parse_event,
 )
 
@@ -255,6 +261,93 @@ def test_flicker_changes_brightness_from_frame_to_frame() -> None:
     assert np.ptp(level) > 1.0 and np.ptp(flat) == 0.0
 
 
+# --- chalk marks of the disciplines ------------------------------------------------------
+
+
+def render_look(look: TableLook, width: int = 960, height: int = 540) -> np.ndarray:
+    renderer = Renderer(cam(width, height), Scene(look=look), RenderSettings.clean())
+    return still_frame(renderer, {}).astype(float)
+
+
+def brightness_at(image: np.ndarray, camera: Camera, xy_mm: np.ndarray) -> np.ndarray:
+    """Sum of B, G, R (n,) at the pixels where cloth points ``xy_mm`` (n, 2) appear."""
+    uv = np.rint(camera.project(np.c_[xy_mm, np.zeros(len(xy_mm))])).astype(int)
+    out: np.ndarray = image[uv[:, 1], uv[:, 0]].sum(axis=1)
+    return out
+
+
+def test_balkline_chalk_is_drawn_on_the_lines_and_nowhere_else() -> None:
+    look = TableLook(discipline=Discipline.BALKLINE_47_2)
+    image, plain = render_look(look), render_look(TableLook())
+    camera = cam()
+    ys = np.linspace(300.0, 1100.0, 41)
+    on_line = brightness_at(image, camera, np.c_[np.full_like(ys, 470.0), ys])
+    for beside in (440.0, 500.0):
+        cloth = brightness_at(image, camera, np.c_[np.full_like(ys, beside), ys])
+        assert (on_line - cloth).min() > 40.0
+    # No chalk on a line-free stretch (x = 1000 mm, between the two long balklines).
+    free = np.c_[np.full(21, 1000.0), np.linspace(520.0, 900.0, 21)]
+    assert np.array_equal(brightness_at(image, camera, free), brightness_at(plain, camera, free))
+    # Every changed pixel lies on a chalk line (within a pixel and a half of one).
+    v, u = np.nonzero(np.abs(image - plain).max(axis=2) > 1.0)
+    assert len(u) > 1000
+    xy = camera.unproject(np.c_[u, v].astype(float), 0.0)[:, :2]
+    gap = np.full(len(xy), np.inf)
+    for x0, y0, x1, y1 in look.chalk_lines_mm():
+        a, ab = np.array([x0, y0]), np.array([x1 - x0, y1 - y0])
+        t = np.clip((xy - a) @ ab / (ab @ ab), 0.0, 1.0)
+        gap = np.minimum(gap, np.hypot(*(xy - a - t[:, None] * ab).T))
+    assert gap.max() < look.chalk_width_mm / 2.0 + 1.5 * 3.7  # 3.7 mm per pixel here
+
+
+def test_balklines_of_one_axis_merge_and_anchor_squares_follow_the_rules() -> None:
+    lines = TableLook(discipline=Discipline.BALKLINE_71_2).chalk_lines_mm()
+    across = lines[(lines[:, 0] == 0.0) & (lines[:, 2] == MATCH_TABLE.length_mm)]
+    assert across.tolist() == [[0.0, 710.0, 2840.0, 710.0]]  # 1420 - 2 x 710 < a ball
+    no_anchors = TableLook(
+        discipline=Discipline.BALKLINE_71_2, options=RuleOptions(anchor_squares=False)
+    )
+    assert len(no_anchors.chalk_lines_mm()) == 3
+    # 8 anchor squares of 178 mm at 47 cm, three chalk sides each, plus 4 balklines.
+    assert len(TableLook(discipline=Discipline.BALKLINE_47_2).chalk_lines_mm()) == 4 + 8 * 3
+
+
+def test_straight_rail_corner_lines_only_when_corner_zones_are_asked() -> None:
+    assert len(TableLook(discipline=Discipline.STRAIGHT_RAIL).chalk_lines_mm()) == 0
+    assert len(TableLook().chalk_lines_mm()) == 0
+    corners = TableLook(
+        discipline=Discipline.STRAIGHT_RAIL, options=RuleOptions(corner_zone_limit=2)
+    )
+    lines = corners.chalk_lines_mm()
+    assert len(lines) == 4
+    assert [355.0, 0.0, 0.0, 355.0] in lines.tolist()
+    image, plain = render_look(corners), render_look(TableLook())
+    mid = np.array([[177.5, 177.5], [2662.5, 1242.5]])  # the middles of two diagonals
+    assert (brightness_at(image, cam(), mid) - brightness_at(plain, cam(), mid)).min() > 40.0
+
+
+def test_five_pins_spots_are_drawn() -> None:
+    look = TableLook(discipline=Discipline.FIVE_PINS)
+    spots = look.spots_mm()
+    pins = np.array(list(five_pins_layout(MATCH_TABLE).values()))
+    named = np.array([MATCH_TABLE.spot(s) for s in (Spot.TOP, Spot.RED_FIVE_PINS, Spot.LAG_LINE)])
+    expected = np.unique(np.r_[TableLook().spots_mm(), pins, named], axis=0)
+    assert np.array_equal(np.unique(spots, axis=0), expected)
+    assert len(spots) == len(expected) == 8
+    image, plain = render_look(look, 1920, 1080), render_look(TableLook(), 1920, 1080)
+    camera = cam(1920, 1080)
+    new = np.r_[pins[1:], named[:1]]  # side pins and the top spot: not on a plain table
+    assert (brightness_at(image, camera, new) - brightness_at(plain, camera, new)).min() > 100.0
+    assert len(look.chalk_lines_mm()) == 0
+
+
+def test_chalk_settings_are_checked() -> None:
+    with pytest.raises(RenderError, match=r"chalk_width_mm must be 1\.\.20, got 0\.2"):
+        TableLook(chalk_width_mm=0.2)
+    with pytest.raises(RenderError, match=r"chalk_opacity must be 0\.\.1, got 1\.5"):
+        TableLook(chalk_opacity=1.5)
+
+
 # --- (d) determinism --------------------------------------------------------------------
 
 
@@ -310,8 +403,47 @@ def test_video_is_readable_with_the_right_frames_size_and_fps(tmp_path: Path, co
     assert Camera.from_dict(truth["camera"]) == cam(320, 180)
     white = truth["frames"][10]["balls"]["white"]
     assert white["xy_mm"] == pytest.approx([700.0 + 800.0 * 0.2, 400.0 + 300.0 * 0.2])
-    expected = cam(320, 180).project(np.array([[*white["xy_mm"], R_MM]]))[0]
-    assert white["uv_px"] == pytest.approx(list(expected), abs=1e-3)
+    for frame in truth["frames"]:
+        for ball in frame["balls"].values():
+            expected = cam(320, 180).project(np.array([[*ball["xy_mm"], R_MM]]))[0]
+            assert ball["uv_px"] == pytest.approx(list(expected), abs=0.01)
+
+
+def test_truth_file_is_rounded_one_frame_per_line_and_parseable(tmp_path: Path) -> None:
+    camera = cam(640, 360)
+    xy = {Ball.WHITE: (147.0905123, 153.1450987), Ball.RED: (2000.123456, 900.987654)}
+    frames = []
+    for i in range(5):
+        mm: dict[Ball, tuple[float, float] | None] = {b: (x + i / 7, y) for b, (x, y) in xy.items()}
+        mm[Ball.YELLOW] = None
+        px: dict[Ball, tuple[float, float] | None] = {}
+        for ball, p in mm.items():
+            uv = None if p is None else camera.project(np.array([[*p, R_MM]]))[0]
+            px[ball] = None if uv is None else (float(uv[0]), float(uv[1]))
+        pins = {Pin.CENTER: (1420.123456, 710.0, True)}
+        image = np.zeros((1, 1, 3), np.uint8)
+        frames.append(frame_json(RenderedFrame(i, i / 30.0, image, mm, px, frozenset(), pins)))
+    look = TableLook(discipline=Discipline.BALKLINE_71_2)
+    truth = truth_json(camera=camera, look=look, settings=RenderSettings(), frames=frames,
+                       video={"file": "x.mp4"})  # fmt: skip
+    write_truth(tmp_path / "t.json", truth)
+    text = (tmp_path / "t.json").read_text()
+    doc = json.loads(text)
+    assert doc["format"] == "carom-synth-truth/1"
+    assert doc["table"]["discipline"] == "balkline-71/2"
+    assert len(doc["table"]["chalk_lines_mm"]) == len(look.chalk_lines_mm())
+    assert sum(line.startswith('{"frame_idx":') for line in text.splitlines()) == 5
+    frame = doc["frames"][1]
+    assert frame["t_s"] == 0.033333
+    assert frame["balls"]["yellow"] is None
+    assert frame["balls"]["white"]["xy_mm"] == [147.23, 153.15]
+    assert frame["pins"]["center"] == {"xy_mm": [1420.12, 710.0], "standing": True}
+    for name in ("white", "red"):
+        entry = frame["balls"][name]
+        assert entry["covered"] is False
+        assert all(round(v, 3) == v for v in entry["uv_px"])
+        expected = camera.project(np.array([[*entry["xy_mm"], R_MM]]))[0]
+        assert entry["uv_px"] == pytest.approx(list(expected), abs=0.01)
 
 
 def test_truth_events_are_shot_log_events() -> None:

@@ -14,14 +14,58 @@ from calibration._camera import (
     check_shape,
     to_cv_points,
 )
+from calibration._drift import DriftCheck, DriftResult
+from calibration._file import (
+    CALIBRATION_FORMAT,
+    Calibration,
+    CalibrationMethod,
+    load_calibration,
+    save_calibration,
+)
+from calibration._geometry import (
+    CUSHIONS,
+    PIN_SPACING_MM,
+    PYRAMID_TABLE,
+    TABLE_FORMAT,
+    TableGeometry,
+)
+from calibration._report import GroupResiduals, QualityReport, draw_overlay, quality_report
 
 __all__ = [
+    "CALIBRATION_FORMAT",
     "CAMERA_FORMAT",
+    "CUSHIONS",
+    "PIN_SPACING_MM",
+    "PYRAMID_TABLE",
+    "TABLE_FORMAT",
+    "Calibration",
     "CalibrationError",
+    "CalibrationMethod",
     "Camera",
     "Distortion",
+    "DriftCheck",
+    "DriftResult",
+    "GroupResiduals",
     "Intrinsics",
     "Pose",
+    "QualityReport",
+    "TableGeometry",
     "check_shape",
+    "draw_overlay",
+    "load_calibration",
+    "quality_report",
+    "save_calibration",
     "to_cv_points",
+]
+from calibration._detect import TableEdges, cloth_mask, detect_table
+from calibration._fit import Fit, fit_camera, fit_edges, fit_from_points
+
+__all__ += [
+    "Fit",
+    "TableEdges",
+    "cloth_mask",
+    "detect_table",
+    "fit_camera",
+    "fit_edges",
+    "fit_from_points",
 ]

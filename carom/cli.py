@@ -30,6 +30,9 @@ def _parser() -> argparse.ArgumentParser:
     from carom._synth_cli import add_parser as add_synth
 
     add_synth(sub)
+    from carom._calibrate_cli import add_parser as add_calibrate
+
+    add_calibrate(sub)
     return parser
 
 
@@ -62,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "score":
             return _score(args)
+        if args.command == "calibrate":
+            from carom._calibrate_cli import run as run_calibrate
+
+            return run_calibrate(args)
         if args.command == "synth":
             from carom._synth_cli import run as run_synth
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calibration import PYRAMID_TABLE, TableGeometry
 from carom.synth._params import JumpOff, PhysicsParams, SimulationError, Stroke
 from carom.synth._sim import simulate
 from carom.synth._trajectory import Simulation
@@ -56,12 +57,6 @@ __all__ = [
 
 XY = tuple[float, float]
 Want = Callable[[Simulation, Verdict], bool]
-
-#: Russian pyramid 12 ft table: 3550 x 1775 mm playing surface, 68 mm balls.
-PYRAMID_TABLE = Table(length_mm=3550.0, width_mm=1775.0, ball_diameter_mm=68.0)
-
-#: Distance from the centre pin to each side pin (an assumption: a ball width).
-PIN_SPACING_MM = 63.5
 
 
 class UnknownScenarioError(SimulationError):
@@ -213,40 +208,18 @@ def scenario_names() -> tuple[str, ...]:
 
 
 def five_pins_layout(table: Table = MATCH_TABLE) -> dict[Pin, XY]:
-    """Five pins: a cross at the table centre, side pins ``PIN_SPACING_MM`` away."""
-    cx, cy = table.length_mm / 2.0, table.width_mm / 2.0
-    s = PIN_SPACING_MM
-    return {
-        Pin.CENTER: (cx, cy),
-        Pin.HEAD: (cx - s, cy),
-        Pin.FOOT: (cx + s, cy),
-        Pin.LEFT: (cx, cy - s),
-        Pin.RIGHT: (cx, cy + s),
-    }
+    """Five pins: a cross at the table centre (the shared calibration geometry)."""
+    return TableGeometry(table).five_pins_mm()
 
 
 def seven_pins_layout(table: Table = PYRAMID_TABLE) -> dict[Pin, XY]:
     """7-pin game: the king's cross at the centre, spot pins on spots 1 and 3."""
-    cross = five_pins_layout(table)
-    king = cross.pop(Pin.CENTER)
-    return {Pin.KING: king, **cross, Pin.SPOT1: _spot(table, 0.25), Pin.SPOT3: _spot(table, 0.75)}
-
-
-def _spot(table: Table, fraction: float) -> XY:
-    return (fraction * table.length_mm, table.width_mm / 2.0)
+    return TableGeometry(table).seven_pins_mm()
 
 
 def pyramid_pockets(table: Table = PYRAMID_TABLE) -> dict[Pocket, XY]:
     """Pocket circle centres: the four corners and the middles of the long cushions."""
-    length, width = table.length_mm, table.width_mm
-    return {
-        Pocket.HEAD_LEFT: (0.0, 0.0),
-        Pocket.HEAD_RIGHT: (0.0, width),
-        Pocket.MIDDLE_LEFT: (length / 2.0, 0.0),
-        Pocket.MIDDLE_RIGHT: (length / 2.0, width),
-        Pocket.FOOT_LEFT: (length, 0.0),
-        Pocket.FOOT_RIGHT: (length, width),
-    }
+    return TableGeometry(table, pockets=True).pockets_mm()
 
 
 def _registry() -> dict[str, Scenario]:

@@ -6,7 +6,8 @@ would pick them; the shading works on linear light (:func:`linear_bgr`).
 
 The chalk marks on the cloth follow the discipline: balklines and their anchor-square
 marks, the straight-rail corner lines (when the rule options ask for corner zones) come
-from the referee's own zone geometry (:func:`referee._zones.regions_for`), so the
+from the shared table geometry (:class:`calibration.TableGeometry`, which takes the
+zones from the referee), so the
 picture and the rules cannot disagree; five-pins adds the pin spots and its named spots.
 """
 
@@ -19,9 +20,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
-from carom.synth._scenarios import five_pins_layout
-from referee import MATCH_TABLE, Ball, CaromError, Discipline, Pin, RuleOptions, Spot, Table
-from referee._zones import Corner, Rect, regions_for
+from calibration import TableGeometry
+from referee import MATCH_TABLE, Ball, CaromError, Discipline, Pin, RuleOptions, Table
 
 __all__ = [
     "BALL_LOOKS",
@@ -188,80 +188,27 @@ class TableLook:
         """Ball radius, mm."""
         return self.table.radius_mm
 
+    def geometry(self) -> TableGeometry:
+        """The table geometry this look shows (shared with calibration)."""
+        return TableGeometry(
+            table=self.table,
+            cushion_height_mm=self.cushion_height_mm,
+            cushion_width_mm=self.cushion_width_mm,
+            rail_width_mm=self.rail_width_mm,
+            rail_height_mm=self.rail_height_mm,
+        )
+
     def diamonds_mm(self) -> F64:
         """Diamond centres (n, 2) ``xy_mm`` on the rail centre lines, corners included."""
-        length, width = self.table.length_mm, self.table.width_mm
-        off = self.cushion_width_mm + self.rail_width_mm / 2.0
-        xs = np.linspace(0.0, length, 9)
-        ys = np.linspace(0.0, width, 5)[1:-1]
-        pts = [(x, -off) for x in xs] + [(x, width + off) for x in xs]
-        pts += [(-off, y) for y in ys] + [(length + off, y) for y in ys]
-        return np.array(pts)
+        return self.geometry().diamonds_mm()
 
     def spots_mm(self) -> F64:
-        """Chalk spots (n, 2) ``xy_mm``: head, centre and foot spots.
-
-        Five-pins adds the five pin spots and its named spots (top, red, lag line);
-        spots that coincide are given once.
-        """
-        names = [Spot.HEAD, Spot.CENTER, Spot.FOOT]
-        if self.discipline is Discipline.FIVE_PINS:
-            names += [Spot.TOP, Spot.RED_FIVE_PINS, Spot.LAG_LINE]
-        spots = [self.table.spot(name) for name in names]
-        if self.discipline is Discipline.FIVE_PINS:
-            spots += five_pins_layout(self.table).values()
-        unique = dict.fromkeys((round(x, 6), round(y, 6)) for x, y in spots)
-        return np.array(list(unique), dtype=np.float64)
+        """Chalk spots (n, 2) ``xy_mm`` of the discipline (head, centre, foot; five-pins more)."""
+        return self.geometry().spots_mm(self.discipline)
 
     def chalk_lines_mm(self) -> F64:
-        """Chalk line segments (n, 4) ``(x0, y0, x1, y1)`` in table mm; (0, 4) if none.
-
-        Balkline: each balkline from cushion to cushion, then the three inner sides of
-        every anchor square. Straight rail: the diagonal line of each corner zone.
-        """
-        d = self.discipline
-        if d is None or not (d.is_balkline or d is Discipline.STRAIGHT_RAIL):
-            return np.zeros((0, 4))
-        regions = regions_for(d, self.table, self.options)
-        corners = [r for r in regions if isinstance(r, Corner)]
-        rects = [r for r in regions if isinstance(r, Rect)]
-        zones = [r for r in rects if not r.name.startswith("anchor-")]
-        anchors = [r for r in rects if r.name.startswith("anchor-")]
-        segments = _balklines(zones, self.table) + [s for a in anchors for s in _anchor(a)]
-        segments += [_diagonal(c) for c in corners]
-        return np.array(segments, dtype=np.float64).reshape(-1, 4)
-
-
-Segment = tuple[float, float, float, float]
-
-
-def _balklines(zones: list[Rect], table: Table) -> list[Segment]:
-    """The lines between the zones: every zone border that is not a cushion."""
-    length, width = table.length_mm, table.width_mm
-    xs = sorted({x for z in zones for x in z.x_mm if 0.0 < x < length})
-    ys = sorted({y for z in zones for y in z.y_mm if 0.0 < y < width})
-    return [(x, 0.0, x, width) for x in xs] + [(0.0, y, length, y) for y in ys]
-
-
-def _anchor(square: Rect) -> list[Segment]:
-    """The sides of an anchor square that do not lie on its cushion."""
-    (x0, x1), (y0, y1) = square.x_mm, square.y_mm
-    sides = {
-        "head": (x0, y0, x0, y1),
-        "foot": (x1, y0, x1, y1),
-        "left": (x0, y0, x1, y0),
-        "right": (x0, y1, x1, y1),
-    }
-    cushion = square.name.split("-")[1]  # anchor-<cushion>-<line>
-    return [side for name, side in sides.items() if name != cushion]
-
-
-def _diagonal(corner: Corner) -> Segment:
-    """The chalk line of a straight-rail corner zone: from leg end to leg end."""
-    (ax, ay), leg = corner.apex_mm, corner.leg_mm
-    sx = 1.0 if ax == 0.0 else -1.0
-    sy = 1.0 if ay == 0.0 else -1.0
-    return (ax + sx * leg, ay, ax, ay + sy * leg)
+        """Chalk line segments (n, 4) ``(x0, y0, x1, y1)`` in table mm; (0, 4) if none."""
+        return self.geometry().chalk_lines_mm(self.discipline, self.options)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,424 @@
+"""Fit a camera (focal length, radial distortion, pose) to the table's edges.
+
+Theory of operation. The cloth edge seen from above is where the cloth meets the
+cushion: the bottom of the vertical cushion face (z = 0) on a side the camera is inside
+of, the nose (z = ``nose_height_mm``) on a side the camera is beyond (the nose then
+hides the face). Each side is a straight line in the table frame, so after removing the
+lens distortion its edge points must lie on the pinhole image of that line. The
+unknowns are one focal length (square pixels, principal point at the image centre),
+k1 (and k2 if asked) and the pose (Rodrigues vector and translation, OpenCV frame of
+:func:`calibration.to_cv_points`). They start from ``cv2.solvePnP`` on the four corners
+for each of the four ways the image corners can match the table's (the table is
+symmetric under a half turn: the one with the smaller yaw wins) and a few focal
+lengths; then Levenberg-Marquardt (numpy, numeric Jacobian) minimises the distances in
+pixels of all edge points to their side's projected line.
+
+Height. Seen face-on, a flat rectangle cannot tell the focal length from the camera
+height, and the height sets the parallax of ball centres. :func:`fit_camera` therefore
+adds the nose line: with the cloth-only camera it predicts where the dark cushion face
+ends (the nose, ``nose_height_mm`` above the cloth edge) on sides the camera is inside
+of, finds that edge (:func:`calibration._detect.nose_points`) and refits with both
+lines; the face's width in pixels fixes the height. A refit that leaves the plausible
+range (focal 0.15..5 image widths, ``|k1| <= 0.8``, height 0.5..10 m) is dropped for the
+cloth-only one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration._camera import (
+    CalibrationError,
+    Camera,
+    Distortion,
+    Intrinsics,
+    Pose,
+    check_shape,
+)
+from calibration._detect import TableEdges, colour_distance, detect_table, nose_points
+
+__all__ = ["Fit", "fit_camera", "fit_edges", "fit_from_points"]
+
+F64 = NDArray[np.float64]
+
+NOSE_HEIGHT_MM = 37.0
+_HFOV_STARTS_DEG = (50.0, 75.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """A fitted camera and how well it explains the edge points.
+
+    Attributes:
+        camera: The fitted camera model.
+        residuals_px: RMS distance (4,) in pixels of each side's points to its line,
+            sides in :class:`TableEdges` order.
+        rms_px: RMS distance over all points, pixels.
+        n_points: Edge (or marked) points used.
+    """
+
+    camera: Camera
+    residuals_px: tuple[float, float, float, float]
+    rms_px: float
+    n_points: int
+
+
+def _table_corners(length_mm: float, width_mm: float) -> F64:
+    """Playing-surface corners (4, 2) mm, clockwise in a yaw-0 picture from (0, 0)."""
+    return np.array([[0.0, 0.0], [length_mm, 0.0], [length_mm, width_mm], [0.0, width_mm]])
+
+
+@dataclass(frozen=True, slots=True)
+class _Problem:
+    """Edge points and which table side each image side is."""
+
+    size_px: tuple[int, int]
+    sides_mm: tuple[F64, ...]  # per image side: the table corners (2, 2) it runs between
+    points_px: tuple[F64, ...]
+    centre_mm: F64  # playing-surface centre (2,)
+    nose_mm: float
+    n_dist: int  # 1: k1, 2: k1 and k2
+    nose_px: tuple[F64, ...] = ()  # per side: points (m, 2) on the nose line, if seen
+
+
+def _camera(params: F64, prob: _Problem) -> tuple[F64, F64, F64, Distortion]:
+    """(K (3, 3), rvec (3,), tvec (3,), distortion) from the parameter vector."""
+    w, h = prob.size_px
+    f = max(float(params[0]), 0.1 * w)
+    k = np.array([[f, 0.0, (w - 1) / 2.0], [0.0, f, (h - 1) / 2.0], [0.0, 0.0, 1.0]])
+    k2 = float(params[2]) if prob.n_dist == 2 else 0.0
+    dist = Distortion(float(np.clip(params[1], -1, 1)), float(np.clip(k2, -1, 1)))
+    off = 1 + prob.n_dist
+    return k, params[off : off + 3], params[off + 3 : off + 6], dist
+
+
+def _residuals(params: F64, prob: _Problem) -> F64:
+    """Signed distances (n,) px of the edge points to their projected side lines.
+
+    Cloth-edge points first (side by side), then the nose points.
+    """
+    k, rvec, tvec, dist = _camera(params, prob)
+    rot = np.asarray(cv2.Rodrigues(rvec)[0], dtype=np.float64)
+    centre = -rot.T @ tvec  # camera centre, cv world (x, y, -z)
+    groups = list(prob.points_px) + list(prob.nose_px)
+    xy_all = dist.remove((np.concatenate(groups) - k[:2, 2]) / k[0, 0])  # one call: speed
+    heights = []
+    for seg in prob.sides_mm:
+        mid = seg.mean(axis=0)
+        beyond = float((centre[:2] - mid) @ (prob.centre_mm - mid)) < 0.0
+        heights.append(prob.nose_mm if beyond else 0.0)
+    heights += [prob.nose_mm] * len(prob.nose_px)
+    sides = list(prob.sides_mm) + list(prob.sides_mm[: len(prob.nose_px)])
+    bounds = np.cumsum([0] + [len(g) for g in groups])
+    out = [
+        _line_distances(xy_all[a:b], seg, z, k[0, 0], rot, tvec, dist)
+        for a, b, seg, z in zip(bounds[:-1], bounds[1:], sides, heights, strict=True)
+    ]
+    res: F64 = np.nan_to_num(np.concatenate(out), nan=1e3)
+    return res
+
+
+def _line_distances(
+    xy: F64, seg: F64, z_mm: float, f_px: float, rot: F64, tvec: F64, dist: Distortion
+) -> F64:
+    """Distances (m,) px of undistorted points (m, 2) to the image of line ``seg`` at z."""
+    ends = np.c_[seg, np.full(2, -z_mm)] @ rot.T + tvec
+    a, b = ends[0, :2] / ends[0, 2], ends[1, :2] / ends[1, 2]
+    d = b - a
+    n = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-12)
+    # Normalised distance to pixels: the focal length times the lens's local
+    # magnification (between its radial and tangential values).
+    r2 = np.sum(xy * xy, axis=1)
+    gain = 1.0 + 2.0 * dist.k1 * r2 + 3.0 * dist.k2 * r2 * r2
+    out: F64 = ((xy - a) @ n) * f_px * gain
+    return out
+
+
+def _levenberg_marquardt(params: F64, prob: _Problem, iterations: int = 60) -> F64:
+    """Minimise the squared residuals; numeric Jacobian, multiplicative damping."""
+    scale = np.abs(params) * 1e-6 + 1e-7
+    res = _residuals(params, prob)
+    cost, lam = float(res @ res), 1e-3
+    for _ in range(iterations):
+        jac = np.empty((len(res), len(params)))
+        for j in range(len(params)):
+            step = np.zeros_like(params)
+            step[j] = scale[j]
+            jac[:, j] = (_residuals(params + step, prob) - res) / scale[j]
+        jtj, jtr = jac.T @ jac, jac.T @ res
+        improved = False
+        for _ in range(10):
+            damped = jtj + lam * np.diag(np.diag(jtj) + 1e-12)
+            try:
+                delta = np.linalg.solve(damped, -jtr)
+            except np.linalg.LinAlgError:
+                lam *= 10.0
+                continue
+            trial = params + delta
+            trial_res = _residuals(trial, prob)
+            trial_cost = float(trial_res @ trial_res)
+            if trial_cost < cost:
+                gain = cost - trial_cost
+                params, res, cost, lam = trial, trial_res, trial_cost, max(lam / 3.0, 1e-9)
+                improved = True
+                break
+            lam *= 4.0
+        if not improved or gain < 1e-8 * cost:
+            break
+    return params
+
+
+def _start(prob: _Problem, corners_px: F64, hfov_deg: float, k1: float) -> F64 | None:
+    """Initial parameters from solvePnP on the corners for one focal length, or None."""
+    w, h = prob.size_px
+    f = (w / 2.0) / math.tan(math.radians(hfov_deg) / 2.0)
+    k = np.array([[f, 0.0, (w - 1) / 2.0], [0.0, f, (h - 1) / 2.0], [0.0, 0.0, 1.0]])
+    obj = np.c_[np.array([s[0] for s in prob.sides_mm]), np.zeros(4)]
+    ok, rvec, tvec = cv2.solvePnP(
+        obj, corners_px.reshape(-1, 1, 2), k, np.array([k1, 0, 0, 0, 0.0]),
+        flags=cv2.SOLVEPNP_IPPE,
+    )  # fmt: skip
+    if not ok or float(tvec[2, 0]) <= 0.0:
+        return None
+    dist = [k1, 0.0][: prob.n_dist]
+    return np.concatenate([[f], dist, rvec.ravel(), tvec.ravel()])
+
+
+def _problems(
+    edges: TableEdges, length_mm: float, width_mm: float, nose_mm: float, n_dist: int
+) -> list[_Problem]:
+    """The four ways image corners can match table corners, keeping cyclic order."""
+    table = _table_corners(length_mm, width_mm)
+    out = []
+    for shift in range(4):
+        order = np.roll(table, -shift, axis=0)
+        sides = tuple(np.array([order[i], order[(i + 1) % 4]]) for i in range(4))
+        centre = np.array([length_mm / 2.0, width_mm / 2.0])
+        out.append(_Problem(edges.image_size_px, sides, edges.edges_px, centre, nose_mm, n_dist))
+    return out
+
+
+def _to_camera(params: F64, prob: _Problem) -> Camera:
+    """The :class:`Camera` for a parameter vector."""
+    k, rvec, tvec, dist = _camera(params, prob)
+    rot, _ = cv2.Rodrigues(rvec)
+    centre = -rot.T @ tvec
+    # R = Rz(roll) Rx(tilt) Rz(yaw): recover the three angles.
+    tilt = math.atan2(math.hypot(rot[2, 0], rot[2, 1]), rot[2, 2])
+    if abs(math.sin(tilt)) > 1e-9:
+        yaw = math.atan2(rot[2, 0], rot[2, 1])
+        roll = math.atan2(rot[0, 2], -rot[1, 2])
+    else:
+        yaw, roll = math.atan2(rot[1, 0], rot[0, 0]), 0.0
+    if abs(yaw) > math.pi / 2.0:  # the same rotation with the tilt the other way
+        tilt, yaw, roll = -tilt, _wrap(yaw + math.pi), _wrap(roll + math.pi)
+    w, h = prob.size_px
+    intr = Intrinsics(w, h, k[0, 0], k[0, 0], k[0, 2], k[1, 2])
+    angles = (math.degrees(a) for a in (yaw, tilt, roll))
+    pose = Pose(float(centre[0]), float(centre[1]), float(-centre[2]), *angles)
+    return Camera(intr, dist, pose)
+
+
+def _wrap(angle: float) -> float:
+    return math.atan2(math.sin(angle), math.cos(angle))
+
+
+def _image_right_deg(params: F64, prob: _Problem) -> float:
+    """Angle in the table frame of the image's u axis: 0 when head->foot goes right."""
+    rot, _ = cv2.Rodrigues(_camera(params, prob)[1])
+    return abs(math.degrees(math.atan2(rot[0, 1], rot[0, 0])))
+
+
+def _plausible(params: F64, prob: _Problem) -> bool:
+    """A lens and pose a club installation could have."""
+    w = prob.size_px[0]
+    if not (0.15 * w <= params[0] <= 5.0 * w and abs(params[1]) <= 0.8):
+        return False
+    try:
+        cam = _to_camera(params, prob)
+    except CalibrationError:
+        return False
+    return 500.0 <= cam.pose.height_mm <= 10000.0
+
+
+def _starts(probs: list[_Problem], corners_px: F64) -> list[tuple[F64, int]]:
+    """Promising starts (parameters, assignment index) from the corners alone.
+
+    Assignments whose corners reproject badly (length and width swapped) are dropped;
+    of two assignments a half turn apart, the one with head->foot nearer image-right
+    stays.
+    """
+    scored = []
+    for shift, prob in enumerate(probs):
+        obj = np.c_[np.array([s[0] for s in prob.sides_mm]), np.zeros(4)]
+        for hfov in _HFOV_STARTS_DEG:
+            start = _start(prob, corners_px, hfov, 0.0)
+            if start is None:
+                continue
+            k, rvec, tvec, _ = _camera(start, prob)
+            uv, _ = cv2.projectPoints(obj, rvec, tvec, k, None)
+            err = float(np.abs(uv.reshape(4, 2) - corners_px).max())
+            scored.append((err, _image_right_deg(start, prob), shift % 2, start, shift))
+    if not scored:
+        return []
+    lowest = min(item[0] for item in scored)
+    kept: dict[tuple[int, float], tuple[float, F64, int]] = {}
+    for err, right, pair, start, shift in scored:
+        if err > 2.0 * lowest + 3.0:
+            continue
+        slot = (pair, float(start[0]))
+        if slot not in kept or right < kept[slot][0]:
+            kept[slot] = (right, start, shift)
+    return [(start, shift) for _, start, shift in kept.values()]
+
+
+def _fit_cloth(
+    edges: TableEdges, length_mm: float, width_mm: float, nose_mm: float, n_dist: int
+) -> tuple[F64, _Problem]:
+    """Best parameters over corner assignments and start focals, cloth edges only."""
+    thin = _problems(edges.thinned(40), length_mm, width_mm, nose_mm, n_dist)
+    best: tuple[float, float, F64, int] | None = None
+    for params, shift in _starts(thin, edges.corners_px):
+        prob = thin[shift]
+        params = _levenberg_marquardt(params, prob, iterations=15)
+        if not _plausible(params, prob):
+            continue
+        res = _residuals(params, prob)
+        key = (round(float(np.sqrt(np.mean(res * res))), 1), _image_right_deg(params, prob))
+        if best is None or key < (best[0], best[1]):
+            best = (key[0], key[1], params, shift)
+    if best is None:
+        raise CalibrationError("no camera fits the table's edges; mark the corners by hand")
+    full = _problems(edges.thinned(120), length_mm, width_mm, nose_mm, n_dist)[best[3]]
+    return _levenberg_marquardt(best[2], full), full
+
+
+def fit_edges(
+    edges: TableEdges,
+    *,
+    length_mm: float = 2840.0,
+    width_mm: float = 1420.0,
+    nose_height_mm: float = NOSE_HEIGHT_MM,
+    fit_k2: bool = False,
+) -> Fit:
+    """Fit a camera to detected cloth edges alone (no nose line: see :func:`fit_camera`).
+
+    Args:
+        edges: Edge points and corner estimates in pixels (:func:`detect_table`).
+        length_mm: Playing-surface length (head to foot cushion nose), mm.
+        width_mm: Playing-surface width, mm.
+        nose_height_mm: Cushion nose height above the cloth, mm.
+        fit_k2: Fit k2 as well as k1.
+
+    Returns:
+        The best camera over the four corner assignments and several start focals.
+
+    Raises:
+        CalibrationError: No start converged to a plausible camera.
+    """
+    n_dist = 2 if fit_k2 else 1
+    return _summary(*_fit_cloth(edges, length_mm, width_mm, nose_height_mm, n_dist))
+
+
+def _summary(params: F64, prob: _Problem) -> Fit:
+    res = _residuals(params, prob)
+    sizes = np.cumsum([0] + [len(p) for p in prob.points_px])
+    per = [float(np.sqrt(np.mean(res[a:b] ** 2))) for a, b in itertools.pairwise(sizes)]
+    rms = float(np.sqrt(np.mean(res * res)))
+    return Fit(_to_camera(params, prob), (per[0], per[1], per[2], per[3]), rms, len(res))
+
+
+def fit_camera(
+    image_bgr: NDArray[np.uint8],
+    *,
+    length_mm: float = 2840.0,
+    width_mm: float = 1420.0,
+    nose_height_mm: float = NOSE_HEIGHT_MM,
+    fit_k2: bool = False,
+) -> Fit:
+    """Detect the table in a BGR frame (h, w, 3) and fit the camera to it.
+
+    First the cloth edges (:func:`detect_table`, :func:`fit_edges`); then the nose
+    lines, found where that camera predicts them, join the fit: the nose is
+    ``nose_height_mm`` above the cloth edge, so its offset in the picture fixes the
+    camera height that the flat cloth edges alone cannot tell.
+
+    Raises:
+        CalibrationError: No table in the picture, or no plausible camera.
+    """
+    edges = detect_table(image_bgr)
+    n_dist = 2 if fit_k2 else 1
+    params, prob = _fit_cloth(edges, length_mm, width_mm, nose_height_mm, n_dist)
+    dist = colour_distance(image_bgr, edges.cloth_bgr, sigma_px=0.7)
+    cloth_only = (params, prob)
+    for _ in range(3):
+        cam = _to_camera(params, prob)
+        nose = nose_points(dist, cam, prob.sides_mm, prob.points_px, prob.centre_mm, prob.nose_mm)
+        if sum(len(n) for n in nose) < 20:
+            break
+        prob = replace(prob, nose_px=nose)
+        params = _levenberg_marquardt(params, prob)
+    if not _plausible(params, prob):  # the nose points misled the fit: drop them
+        params, prob = cloth_only
+    return _summary(params, prob)
+
+
+def fit_from_points(
+    image_size_px: tuple[int, int],
+    marked: Mapping[str, Sequence[Sequence[float]]],
+    *,
+    length_mm: float = 2840.0,
+    width_mm: float = 1420.0,
+    hfov_deg: float = 60.0,
+) -> Fit:
+    """Fit a camera (no lens distortion) to corners a person marked.
+
+    Args:
+        image_size_px: Frame (width, height) in pixels.
+        marked: ``{"corners": 4 points [u, v] px}``, the playing-surface corners where
+            the cloth meets the cushions, clockwise in the image from any corner.
+        length_mm: Playing-surface length, mm.
+        width_mm: Playing-surface width, mm.
+        hfov_deg: Horizontal field of view tried first; a grid of 30..110 degrees
+            follows and the smallest corner error wins (ties: this one, for a camera
+            looking straight down, where the corners cannot tell the focal length).
+
+    Returns:
+        The fitted camera; residuals are the corner reprojection errors in pixels.
+
+    Raises:
+        CalibrationError: Not four corners, or no plausible camera through them.
+    """
+    if "corners" not in marked:
+        raise CalibrationError("marked: expected a 'corners' list of 4 [u, v] points")
+    corners = check_shape("marked.corners", marked["corners"], 2)
+    if corners.shape != (4, 2):
+        raise CalibrationError(f"marked.corners: expected (4, 2), got {corners.shape}")
+    # Each side becomes a two-point edge: its two corners.
+    sides = tuple(np.array([corners[i], corners[(i + 1) % 4]]) for i in range(4))
+    edges = TableEdges(image_size_px, corners, sides, np.zeros(3), 0.0)  # type: ignore[arg-type]
+    best: tuple[float, F64, _Problem] | None = None
+    for prob in _problems(edges, length_mm, width_mm, 0.0, 1):
+        for hfov in (hfov_deg, *np.arange(30.0, 111.0, 2.5)):
+            start = _start(prob, corners, float(hfov), 0.0)
+            if start is None:
+                continue
+            try:
+                cam = _to_camera(start, prob)
+            except CalibrationError:
+                continue  # an implausible pose (tilted past 60 degrees)
+            err = cam.project(np.c_[np.array([s[0] for s in prob.sides_mm]), np.zeros(4)])
+            cost = float(np.sqrt(np.nanmean(np.sum((err - corners) ** 2, axis=1))))
+            key = round(cost, 2) + 1e-3 * _image_right_deg(start, prob)
+            if best is None or key < best[0]:
+                best = (key, start, prob)
+    if best is None:
+        raise CalibrationError("marked.corners: no camera sees a table through these points")
+    return _summary(best[1], best[2])

@@ -1,0 +1,147 @@
+"""Quality report: residuals by region, verdict thresholds, the overlay image."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+import numpy as np
+import pytest
+
+from calibration import (
+    CUSHIONS,
+    Calibration,
+    CalibrationError,
+    Camera,
+    Distortion,
+    TableGeometry,
+    draw_overlay,
+    quality_report,
+)
+from calibration._report import CUSHION_BGR, GOOD_MAX_MM, GOOD_RMS_MM, region_of
+from carom.synth import Renderer, RenderSettings
+from referee import Ball, Discipline
+
+
+class NoBalls:
+    """A motion source with an empty table."""
+
+    def positions_mm(self, t_s: np.ndarray) -> Mapping[Ball, np.ndarray]:
+        return {}
+
+
+def known_calibration() -> Calibration:
+    cam = Camera.overhead(width_px=640, height_px=360, hfov_deg=70.0, height_mm=2500.0,
+                          tilt_deg=6.0, roll_deg=3.0, yaw_deg=2.0,
+                          distortion=Distortion(-0.2, 0.05))  # fmt: skip
+    return Calibration(TableGeometry(), cam, "2026-11-29")
+
+
+CAL = known_calibration()
+
+
+@cache
+def rendered_frame() -> np.ndarray:
+    renderer = Renderer(CAL.camera, settings=RenderSettings.clean())
+    image: np.ndarray = next(iter(renderer.frames(NoBalls(), 1))).image
+    image.flags.writeable = False
+    return image
+
+
+def cloth_points() -> np.ndarray:
+    """Corners, cushion points and a centre grid on the cloth (z = 0), (n, 3) mm."""
+    geo = CAL.geometry
+    pts = [geo.corners_xyz_mm(0.0)]
+    pts += [geo.cushion_points_xyz_mm(c, 7, z_mm=0.0)[2:-2] for c in CUSHIONS]
+    gx, gy = np.meshgrid([710.0, 1420.0, 2130.0], [473.0, 946.0])
+    pts.append(np.c_[gx.ravel(), gy.ravel(), np.zeros(gx.size)])
+    return np.concatenate(pts)
+
+
+def observed(points: np.ndarray, offsets_mm: np.ndarray) -> np.ndarray:
+    """Pixels where ``points`` would be seen if each were ``offsets_mm`` (n, 2) off."""
+    return CAL.mm_to_px(points[:, :2] + offsets_mm, 0.0)
+
+
+def test_regions() -> None:
+    names = region_of(CAL, cloth_points()[:, :2])
+    assert names[:4] == ["corners"] * 4
+    assert set(names[4:16]) == {"cushions"} and set(names[16:]) == {"centre"}
+
+
+def test_perfect_fit_is_good() -> None:
+    pts = cloth_points()
+    report = quality_report(CAL, CAL.camera.project(pts), pts)
+    assert report.verdict == "good"
+    assert report.overall.max_px < 1e-6 and report.overall.max_mm < 1e-6
+    assert [g.n for g in report.groups] == [4, 12, 6]
+
+
+def test_mm_residuals_are_table_distances() -> None:
+    pts = cloth_points()
+    report = quality_report(CAL, observed(pts, np.tile([1.9, 0.0], (len(pts), 1))), pts)
+    assert report.overall.rms_mm == pytest.approx(1.9, abs=1e-6)
+    assert report.verdict == "good"
+    assert 0.2 < report.overall.rms_px < 2.0
+
+
+@pytest.mark.parametrize(
+    ("index", "error_mm", "verdict"),
+    [
+        (0, GOOD_MAX_MM - 0.1, "good"),
+        (0, GOOD_MAX_MM + 0.1, "check corners"),
+        (6, GOOD_MAX_MM + 0.1, "refit lens"),  # a cushion point
+        (20, GOOD_MAX_MM + 0.1, "refit lens"),  # a centre point
+    ],
+)
+def test_verdict_on_one_bad_point(index: int, error_mm: float, verdict: str) -> None:
+    pts = cloth_points()
+    offsets = np.zeros((len(pts), 2))
+    offsets[index] = [0.0, error_mm]
+    assert quality_report(CAL, observed(pts, offsets), pts).verdict == verdict
+
+
+def test_verdict_on_rms() -> None:
+    pts = cloth_points()
+    just_over = np.tile([0.0, GOOD_RMS_MM + 0.05], (len(pts), 1))
+    report = quality_report(CAL, observed(pts, just_over), pts)
+    assert report.overall.max_mm < GOOD_MAX_MM and report.verdict != "good"
+
+
+def test_text_and_file_numbers() -> None:
+    pts = cloth_points()
+    report = quality_report(CAL, observed(pts, np.tile([1.0, 0.0], (len(pts), 1))), pts)
+    text = report.text()
+    assert text.splitlines()[0].split()[:2] == ["where", "points"]
+    assert "corners" in text and "centre" in text and text.endswith(")")
+    assert "verdict: good" in text
+    numbers = report.residuals()
+    assert numbers["rms_mm"] == pytest.approx(1.0) and numbers["corners_n_points"] == 4.0
+
+
+def test_bad_input_is_refused() -> None:
+    with pytest.raises(CalibrationError, match="as many observed px as points"):
+        quality_report(CAL, np.zeros((3, 2)), np.zeros((4, 3)))
+
+
+def test_overlay_draws_the_cushion_lines_where_the_model_puts_them() -> None:
+    frame = rendered_frame()
+    out = draw_overlay(frame, CAL, discipline=Discipline.BALKLINE_47_2, legend=False)
+    assert out.shape == frame.shape and not np.array_equal(out, frame)
+    v, u = np.nonzero(np.all(out == CUSHION_BGR, axis=2) & np.any(out != frame, axis=2))
+    drawn = np.c_[u, v].astype(float)
+    lines = [CAL.camera.project(CAL.geometry.cushion_points_xyz_mm(c, 500)) for c in CUSHIONS]
+    line = np.concatenate(lines)
+    dist = np.min(np.linalg.norm(drawn[:, None, :] - line[None], axis=2), axis=1)
+    perimeter_px = sum(float(np.hypot(*np.diff(one, axis=0).T).sum()) for one in lines)
+    assert len(drawn) > 0.6 * perimeter_px  # the whole of every nose is drawn
+    assert dist.max() < 1.0
+
+
+def test_overlay_legend_and_input_checks() -> None:
+    frame = rendered_frame()
+    with_legend = draw_overlay(frame, CAL)
+    without = draw_overlay(frame, CAL, legend=False)
+    assert not np.array_equal(with_legend[:60, :100], without[:60, :100])
+    with pytest.raises(CalibrationError, match="expected"):
+        draw_overlay(frame[..., 0].copy(), CAL)

@@ -42,6 +42,16 @@ def _from_scenario(name: str, shape: str) -> Beat:
     return Beat(shape, sc.search, setup=setup)
 
 
+#: A stroke played with the opponent's ball under the player's bridge arm (occlusion:
+#: found by rendering candidate layouts with this clip's camera and seed and reading
+#: the truth's ``covered`` flags; a test checks the committed clip has covered frames).
+_ARM_SETUP = (("cue", (1000.0, 700.0)), ("opp", (674.6, 712.0)), ("obj", (1800.0, 1000.0)))
+_ARM_GRID = Search(
+    tuple(round(-12.0 + 0.5 * k, 2) for k in range(49)),
+    (2.5, 3.0, 3.5, 4.0), (0.2, 0.4), (-0.4, -0.2, 0.0, 0.2, 0.4), 7,
+)  # fmt: skip
+
+
 def _specs() -> dict[str, SequenceSpec]:
     specs = [
         SequenceSpec(
@@ -77,11 +87,13 @@ def _specs() -> dict[str, SequenceSpec]:
         ),
         SequenceSpec(
             name="three-cushion-hard",
-            description="three-cushion close calls: a ball running along a cushion, then a "
-                        "third cushion a few milliseconds from the second ball",
+            description="three-cushion close calls: a ball running along a cushion, a third "
+                        "cushion a few milliseconds from the second ball, then a point "
+                        "struck with the player's arm over the other cue ball",
             discipline=Discipline.THREE_CUSHION, start_mm=scenario("3c-along-cushion").positions_mm,
             beats=(_from_scenario("3c-along-cushion", "along-cushion"),
-                   _from_scenario("3c-third-cushion-late", "third-cushion-close")),
+                   _from_scenario("3c-third-cushion-late", "third-cushion-close"),
+                   Beat("point", _ARM_GRID, setup=_ARM_SETUP)),
         ),
     ]  # fmt: skip
     return {s.name: s for s in specs}

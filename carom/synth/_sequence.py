@@ -63,12 +63,17 @@ _GENERIC: dict[str, Want] = {
 
 
 def shape(name: str) -> Want:
-    """The shape predicate called ``name`` (generic or from the scenario catalogue)."""
-    found = _GENERIC.get(name) or SHAPES.get(name)
-    if found is None:
+    """The shape predicate called ``name``; ``a+b`` wants both shapes.
+
+    Names are generic (point, miss, foul, zone-point, zone-limit) or
+    from the scenario catalogue (clean-point, kiss, thin, along-cushion, ...).
+    """
+    parts = [_GENERIC.get(part) or SHAPES.get(part) for part in name.split("+")]
+    if not all(parts):
         known = ", ".join(sorted({*_GENERIC, *SHAPES}))
         raise SimulationError(f"unknown shape {name!r} (known: {known})")
-    return found
+    wants = [p for p in parts if p is not None]
+    return lambda sim, verdict: all(w(sim, verdict) for w in wants)
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,3 +61,14 @@ def test_sample_shot_log_is_what_the_code_plays(name: str) -> None:
     committed = json.loads((FOLDER / f"{name}.shots.json").read_text())
     fresh = json.loads(json.dumps(shot_log(sequence(SAMPLES[name].sequence))))
     _close(fresh, committed, name)
+
+
+def test_hard_sample_has_the_players_arm_over_a_ball() -> None:
+    truth = json.loads((FOLDER / "hard_three_cushion.json").read_text())
+    covered = [
+        frame["frame_idx"]
+        for frame in truth["frames"]
+        for ball in frame["balls"].values()
+        if ball and ball["covered"]
+    ]
+    assert len(covered) >= 10

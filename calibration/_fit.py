@@ -15,12 +15,22 @@ pixels of all edge points to their side's projected line.
 
 Height. Seen face-on, a flat rectangle cannot tell the focal length from the camera
 height, and the height sets the parallax of ball centres. :func:`fit_camera` therefore
-adds the nose line: with the cloth-only camera it predicts where the dark cushion face
-ends (the nose, ``nose_height_mm`` above the cloth edge) on sides the camera is inside
-of, finds that edge (:func:`calibration._detect.nose_points`) and refits with both
-lines; the face's width in pixels fixes the height. A refit that leaves the plausible
-range (focal 0.15..5 image widths, ``|k1| <= 0.8``, height 0.5..10 m) is dropped for the
-cloth-only one.
+first adds the diamonds (:mod:`calibration._diamonds`): the cloth-edge camera predicts
+where each of the 28 possible sights lies (nine on each long rail, five on each short
+rail, ``rail_height_mm`` above the cloth), a bright compact blob is searched near each,
+and the fit takes the found ones as points (reprojection error, weight 2) alongside the
+edge lines, with two more unknowns: the diamonds' offset out from the nose line, and an
+inset of the seen cloth edge inside the nose line (on a real table the edge of the
+light cloth is not the nose). Three rounds of search (windows of 2%, 1%, 1% of the
+image width), each dropping diamonds off by more than 2 px or three times the median.
+With at least :data:`MIN_DIAMONDS` kept and a plausible result, that is the fit; if
+the cloth-edge camera leads nowhere, the corners' solvePnP starts are tried.
+Otherwise it falls back to the nose line: with the cloth-only camera it predicts
+where the dark cushion face ends (the nose, ``nose_height_mm`` above the cloth edge) on
+sides the camera is inside of, finds that edge (:func:`calibration._detect.nose_points`)
+and refits with both lines; the face's width in pixels fixes the height. A refit that
+leaves the plausible range (focal 0.15..5 image widths, ``|k1| <= 0.8``, height
+0.5..10 m) is dropped for the cloth-only one.
 """
 
 from __future__ import annotations
@@ -28,7 +38,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -43,12 +53,18 @@ from calibration._camera import (
     check_shape,
 )
 from calibration._detect import TableEdges, colour_distance, detect_table, nose_points
+from calibration._diamonds import diamond_points, grey_image
+from calibration._geometry import TableGeometry
 
 __all__ = ["Fit", "fit_camera", "fit_edges", "fit_from_points"]
 
 F64 = NDArray[np.float64]
 
 NOSE_HEIGHT_MM = 37.0
+RAIL_HEIGHT_MM = 42.0
+#: Fewest diamonds that replace the nose line in :func:`fit_camera`.
+MIN_DIAMONDS = 8
+_DIAMOND_WEIGHT = 2.0  # a diamond's pixel error against an edge point's distance
 _HFOV_STARTS_DEG = (50.0, 75.0)
 
 
@@ -61,13 +77,15 @@ class Fit:
         residuals_px: RMS distance (4,) in pixels of each side's points to its line,
             sides in :class:`TableEdges` order.
         rms_px: RMS distance over all points, pixels.
-        n_points: Edge (or marked) points used.
+        n_points: Edge (or marked) points used, diamonds included.
+        n_diamonds: Diamonds used (:func:`fit_camera`; 0: the nose line set the height).
     """
 
     camera: Camera
     residuals_px: tuple[float, float, float, float]
     rms_px: float
     n_points: int
+    n_diamonds: int = 0
 
 
 def _table_corners(length_mm: float, width_mm: float) -> F64:
@@ -86,6 +104,12 @@ class _Problem:
     nose_mm: float
     n_dist: int  # 1: k1, 2: k1 and k2
     nose_px: tuple[F64, ...] = ()  # per side: points (m, 2) on the nose line, if seen
+    # Diamonds found: on the nose line's extension at rail height (k, 3) mm, their
+    # outward unit normals (k, 2) (the offset out to the rail centre is the last
+    # parameter) and pixels (k, 2).
+    diamonds_mm: F64 = field(default_factory=lambda: np.zeros((0, 3)))
+    diamonds_out: F64 = field(default_factory=lambda: np.zeros((0, 2)))
+    diamonds_px: F64 = field(default_factory=lambda: np.zeros((0, 2)))
 
 
 def _camera(params: F64, prob: _Problem) -> tuple[F64, F64, F64, Distortion]:
@@ -116,13 +140,59 @@ def _residuals(params: F64, prob: _Problem) -> F64:
         heights.append(prob.nose_mm if beyond else 0.0)
     heights += [prob.nose_mm] * len(prob.nose_px)
     sides = list(prob.sides_mm) + list(prob.sides_mm[: len(prob.nose_px)])
+    if len(prob.diamonds_px):  # the cloth edge may lie inside the nose line by params[-1]
+        sides = [_inset(seg, prob.centre_mm, float(params[-1])) for seg in sides]
     bounds = np.cumsum([0] + [len(g) for g in groups])
     out = [
         _line_distances(xy_all[a:b], seg, z, k[0, 0], rot, tvec, dist)
         for a, b, seg, z in zip(bounds[:-1], bounds[1:], sides, heights, strict=True)
     ]
+    if len(prob.diamonds_px):
+        xyz = _diamond_xyz(prob, float(params[-2]))
+        out.append(_DIAMOND_WEIGHT * _diamond_errors(xyz, prob.diamonds_px, k, rot, tvec,
+                                                     dist).ravel())  # fmt: skip
     res: F64 = np.nan_to_num(np.concatenate(out), nan=1e3)
     return res
+
+
+def _inset(seg: F64, centre_mm: F64, inset_mm: float) -> F64:
+    """Side ``seg`` (2, 2) moved ``inset_mm`` towards the table centre."""
+    d = seg[1] - seg[0]
+    n = np.array([-d[1], d[0]]) / float(np.hypot(*d))
+    if float((centre_mm - seg[0]) @ n) < 0.0:
+        n = -n
+    out: F64 = seg + inset_mm * n
+    return out
+
+
+def _diamond_xyz(prob: _Problem, offset_mm: float) -> F64:
+    """The found diamonds' table points (k, 3) mm for a rail offset."""
+    out: F64 = (
+        prob.diamonds_mm + np.c_[prob.diamonds_out * offset_mm, np.zeros(len(prob.diamonds_out))]
+    )
+    return out
+
+
+def _diamond_candidates(length_mm: float, width_mm: float, rail_mm: float) -> tuple[F64, F64]:
+    """Where diamonds may be: (28, 3) mm on the nose lines' extensions, normals (28, 2).
+
+    Nine on each long rail (eighths, ends included), five on each short rail (quarters,
+    ends included: a real table has them, the renderer not).
+    """
+    xs = np.linspace(0.0, length_mm, 9)
+    ys = np.linspace(0.0, width_mm, 5)
+    pts = [(x, 0.0, 0.0, -1.0) for x in xs] + [(x, width_mm, 0.0, 1.0) for x in xs]
+    pts += [(0.0, y, -1.0, 0.0) for y in ys] + [(length_mm, y, 1.0, 0.0) for y in ys]
+    arr = np.array(pts)
+    return np.c_[arr[:, :2], np.full(len(arr), rail_mm)], arr[:, 2:]
+
+
+def _diamond_errors(xyz_mm: F64, uv_px: F64, k: F64, rot: F64, tvec: F64, dist: Distortion) -> F64:
+    """Projected minus found diamond pixels (k, 2)."""
+    cam = (xyz_mm * np.array([1.0, 1.0, -1.0])) @ rot.T + tvec
+    xy = dist.apply(cam[:, :2] / cam[:, 2:3])
+    out: F64 = xy * k[0, 0] + k[:2, 2] - uv_px
+    return out
 
 
 def _line_distances(
@@ -331,8 +401,51 @@ def _summary(params: F64, prob: _Problem) -> Fit:
     res = _residuals(params, prob)
     sizes = np.cumsum([0] + [len(p) for p in prob.points_px])
     per = [float(np.sqrt(np.mean(res[a:b] ** 2))) for a, b in itertools.pairwise(sizes)]
-    rms = float(np.sqrt(np.mean(res * res)))
-    return Fit(_to_camera(params, prob), (per[0], per[1], per[2], per[3]), rms, len(res))
+    lines = res[: len(res) - 2 * len(prob.diamonds_px)]  # edge and nose points
+    rms = float(np.sqrt(np.mean(lines * lines)))
+    n = len(lines) + len(prob.diamonds_px)
+    n_dia = len(prob.diamonds_px)
+    return Fit(_to_camera(params, prob), (per[0], per[1], per[2], per[3]), rms, n, n_dia)
+
+
+def _diamond_fit(
+    params: F64, prob: _Problem, grey: NDArray[np.float32], rail_mm: float, offset_mm: float
+) -> tuple[F64, _Problem] | None:
+    """Refit with the diamonds found near their predicted pixels; None if too few.
+
+    Three rounds of predict, search (a window of 2% of the image width, then 1%),
+    fit, drop the diamonds off by more than 2 px or three times the median, refit.
+    The parameters gain two: the diamonds' offset out from the nose line (from
+    ``offset_mm``) and the inset of the seen cloth edge inside the nose line (from 0).
+    """
+    w = prob.size_px[0]
+    corners = np.array([s[0] for s in prob.sides_mm])
+    base, out = _diamond_candidates(float(np.ptp(corners[:, 0])), float(np.ptp(corners[:, 1])),
+                                    rail_mm)  # fmt: skip
+    params = np.append(params, [offset_mm, 0.0])
+    for window in (0.02 * w, 0.01 * w, 0.01 * w):
+        try:
+            pred = _to_camera(params, prob).project(
+                base + np.c_[out * params[-2], np.zeros(len(out))]
+            )
+        except CalibrationError:
+            return None
+        idx, uv = diamond_points(grey, pred, window, 0.01 * w)
+        if len(idx) < MIN_DIAMONDS:
+            return None
+        trial = replace(prob, diamonds_mm=base[idx], diamonds_out=out[idx], diamonds_px=uv)
+        fitted = _levenberg_marquardt(params, trial, iterations=30)
+        k, rvec, tvec, dist = _camera(fitted, trial)
+        rot = np.asarray(cv2.Rodrigues(rvec)[0], dtype=np.float64)
+        xyz = _diamond_xyz(trial, float(fitted[-2]))
+        err = np.hypot(*_diamond_errors(xyz, uv, k, rot, tvec, dist).T)
+        keep = np.nan_to_num(err, nan=1e3) < max(2.0, 3.0 * float(np.nanmedian(err)))
+        if keep.sum() < MIN_DIAMONDS:
+            return None
+        kept = idx[keep]
+        trial = replace(trial, diamonds_mm=base[kept], diamonds_out=out[kept], diamonds_px=uv[keep])
+        params, prob = _levenberg_marquardt(fitted, trial), trial
+    return params, prob
 
 
 def fit_camera(
@@ -341,14 +454,17 @@ def fit_camera(
     length_mm: float = 2840.0,
     width_mm: float = 1420.0,
     nose_height_mm: float = NOSE_HEIGHT_MM,
+    rail_height_mm: float = RAIL_HEIGHT_MM,
     fit_k2: bool = False,
 ) -> Fit:
     """Detect the table in a BGR frame (h, w, 3) and fit the camera to it.
 
-    First the cloth edges (:func:`detect_table`, :func:`fit_edges`); then the nose
-    lines, found where that camera predicts them, join the fit: the nose is
-    ``nose_height_mm`` above the cloth edge, so its offset in the picture fixes the
-    camera height that the flat cloth edges alone cannot tell.
+    First the cloth edges (:func:`detect_table`, :func:`fit_edges`); then the diamonds
+    on the rails (``rail_height_mm`` above the cloth), found where that camera predicts
+    them, join the fit and fix the camera height that the flat cloth edges alone cannot
+    tell. With fewer than :data:`MIN_DIAMONDS` found, the nose lines do instead: the
+    nose is ``nose_height_mm`` above the cloth edge (true of rendered tables, not of
+    real ones, whose dark cushion band is mostly shadow).
 
     Raises:
         CalibrationError: No table in the picture, or no plausible camera.
@@ -356,6 +472,17 @@ def fit_camera(
     edges = detect_table(image_bgr)
     n_dist = 2 if fit_k2 else 1
     params, prob = _fit_cloth(edges, length_mm, width_mm, nose_height_mm, n_dist)
+    offset = TableGeometry().diamond_offset_mm  # a start: the fit finds the table's
+    grey = grey_image(image_bgr)
+    # From the cloth fit; if that leads nowhere plausible (a lens the edges alone
+    # bent too far), from the corners' solvePnP starts without distortion.
+    starts = [params] + [_start(prob, edges.corners_px, hfov, 0.0) for hfov in _HFOV_STARTS_DEG]
+    for start in starts:
+        if start is None:
+            continue
+        with_diamonds = _diamond_fit(start, prob, grey, rail_height_mm, offset)
+        if with_diamonds is not None and _plausible(*with_diamonds):
+            return _summary(*with_diamonds)
     dist = colour_distance(image_bgr, edges.cloth_bgr, sigma_px=0.7)
     cloth_only = (params, prob)
     for _ in range(3):

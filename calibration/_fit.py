@@ -79,6 +79,8 @@ class Fit:
         rms_px: RMS distance over all points, pixels.
         n_points: Edge (or marked) points used, diamonds included.
         n_diamonds: Diamonds used (:func:`fit_camera`; 0: the nose line set the height).
+        edge_inset_mm: How far inside the cushion-nose line the seen cloth edge lies
+            (fitted with the diamonds; 0 otherwise), mm.
     """
 
     camera: Camera
@@ -86,6 +88,7 @@ class Fit:
     rms_px: float
     n_points: int
     n_diamonds: int = 0
+    edge_inset_mm: float = 0.0
 
 
 def _table_corners(length_mm: float, width_mm: float) -> F64:
@@ -405,7 +408,9 @@ def _summary(params: F64, prob: _Problem) -> Fit:
     rms = float(np.sqrt(np.mean(lines * lines)))
     n = len(lines) + len(prob.diamonds_px)
     n_dia = len(prob.diamonds_px)
-    return Fit(_to_camera(params, prob), (per[0], per[1], per[2], per[3]), rms, n, n_dia)
+    inset = float(params[-1]) if n_dia else 0.0
+    per4 = (per[0], per[1], per[2], per[3])
+    return Fit(_to_camera(params, prob), per4, rms, n, n_dia, inset)
 
 
 def _diamond_fit(
@@ -456,8 +461,11 @@ def fit_camera(
     nose_height_mm: float = NOSE_HEIGHT_MM,
     rail_height_mm: float = RAIL_HEIGHT_MM,
     fit_k2: bool = False,
+    edges: TableEdges | None = None,
 ) -> Fit:
     """Detect the table in a BGR frame (h, w, 3) and fit the camera to it.
+
+    ``edges`` skips the detection when the caller already ran :func:`detect_table`.
 
     First the cloth edges (:func:`detect_table`, :func:`fit_edges`); then the diamonds
     on the rails (``rail_height_mm`` above the cloth), found where that camera predicts
@@ -469,7 +477,7 @@ def fit_camera(
     Raises:
         CalibrationError: No table in the picture, or no plausible camera.
     """
-    edges = detect_table(image_bgr)
+    edges = edges or detect_table(image_bgr)
     n_dist = 2 if fit_k2 else 1
     params, prob = _fit_cloth(edges, length_mm, width_mm, nose_height_mm, n_dist)
     offset = TableGeometry().diamond_offset_mm  # a start: the fit finds the table's

@@ -24,7 +24,7 @@ from calibration import (
     TableGeometry,
     detect_table,
     draw_overlay,
-    fit_edges,
+    fit_camera,
     fit_from_points,
     quality_report,
     save_calibration,
@@ -96,15 +96,17 @@ def _edge_points(edges: TableEdges, fit: Fit, geometry: TableGeometry) -> tuple[
     """Observed edge pixels and the nearest points (n, 3) mm on the lines the fit used.
 
     The cloth edge is the foot of the cushion face (z = 0) on a side the camera is
-    inside of, and the nose (z = cushion height) on a side it is beyond (see
-    :mod:`calibration._fit`).
+    inside of, and the nose (z = cushion height) on a side it is beyond, moved inside
+    by the fitted edge inset (see :mod:`calibration._fit`).
     """
     uv = np.concatenate(edges.edges_px)
     cam_x, cam_y = fit.camera.position_mm[:2]
     inside = (cam_x > 0.0, cam_x < geometry.length_mm, cam_y > 0.0, cam_y < geometry.width_mm)
     best = np.zeros((len(uv), 3))
     dist = np.full(len(uv), np.inf)
-    for (a, b), seen_face in zip(geometry.cushion_segments_mm(), inside, strict=True):
+    centre = np.array([geometry.length_mm / 2.0, geometry.width_mm / 2.0])
+    for seg, seen_face in zip(geometry.cushion_segments_mm(), inside, strict=True):
+        a, b = seg + fit.edge_inset_mm * _inward(seg, centre)
         z = 0.0 if seen_face else geometry.cushion_height_mm
         xy = fit.camera.unproject(uv, np.full(len(uv), z))[:, :2]
         ab = b - a
@@ -115,6 +117,13 @@ def _edge_points(edges: TableEdges, fit: Fit, geometry: TableGeometry) -> tuple[
         best[closer] = np.column_stack([near[closer], np.full(int(closer.sum()), z)])
         dist[closer] = d[closer]
     return uv, best
+
+
+def _inward(seg: F64, centre_mm: F64) -> F64:
+    """Unit normal (2,) of side ``seg`` (2, 2) pointing to the table centre."""
+    d = seg[1] - seg[0]
+    n = np.array([-d[1], d[0]]) / float(np.hypot(*d))
+    return n if float((centre_mm - seg[0]) @ n) >= 0.0 else -n
 
 
 def calibrate_frame(
@@ -131,9 +140,10 @@ def calibrate_frame(
     size = (length, width) = (table.length_mm, table.width_mm)
     if corners is None:
         edges = detect_table(frame_bgr)
-        fit = fit_edges(
-            edges, length_mm=length, width_mm=width, nose_height_mm=geometry.cushion_height_mm
-        )
+        fit = fit_camera(
+            frame_bgr, length_mm=length, width_mm=width,
+            nose_height_mm=geometry.cushion_height_mm, edges=edges,
+        )  # fmt: skip
         uv, xyz = _edge_points(edges, fit, geometry)
         method = CalibrationMethod.AUTO
     else:

@@ -58,7 +58,8 @@ __all__ = [
     "to_cv_points",
 ]
 from calibration._detect import TableEdges, cloth_mask, detect_table
-from calibration._fit import Fit, fit_camera, fit_edges, fit_from_points
+from calibration._fit import Fit, fit_camera, fit_edges
+from calibration._manual import fit_from_points
 
 __all__ += [
     "Fit",

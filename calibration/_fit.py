@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -50,13 +49,13 @@ from calibration._camera import (
     Distortion,
     Intrinsics,
     Pose,
-    check_shape,
 )
 from calibration._detect import TableEdges, colour_distance, detect_table, nose_points
 from calibration._diamonds import diamond_points, grey_image
 from calibration._geometry import TableGeometry
+from calibration._lsq import least_squares
 
-__all__ = ["Fit", "fit_camera", "fit_edges", "fit_from_points"]
+__all__ = ["Fit", "fit_camera", "fit_edges"]
 
 F64 = NDArray[np.float64]
 
@@ -215,37 +214,8 @@ def _line_distances(
 
 
 def _levenberg_marquardt(params: F64, prob: _Problem, iterations: int = 60) -> F64:
-    """Minimise the squared residuals; numeric Jacobian, multiplicative damping."""
-    scale = np.abs(params) * 1e-6 + 1e-7
-    res = _residuals(params, prob)
-    cost, lam = float(res @ res), 1e-3
-    for _ in range(iterations):
-        jac = np.empty((len(res), len(params)))
-        for j in range(len(params)):
-            step = np.zeros_like(params)
-            step[j] = scale[j]
-            jac[:, j] = (_residuals(params + step, prob) - res) / scale[j]
-        jtj, jtr = jac.T @ jac, jac.T @ res
-        improved = False
-        for _ in range(10):
-            damped = jtj + lam * np.diag(np.diag(jtj) + 1e-12)
-            try:
-                delta = np.linalg.solve(damped, -jtr)
-            except np.linalg.LinAlgError:
-                lam *= 10.0
-                continue
-            trial = params + delta
-            trial_res = _residuals(trial, prob)
-            trial_cost = float(trial_res @ trial_res)
-            if trial_cost < cost:
-                gain = cost - trial_cost
-                params, res, cost, lam = trial, trial_res, trial_cost, max(lam / 3.0, 1e-9)
-                improved = True
-                break
-            lam *= 4.0
-        if not improved or gain < 1e-8 * cost:
-            break
-    return params
+    """Minimise the problem's squared residuals (:func:`least_squares`)."""
+    return least_squares(lambda p: _residuals(p, prob), params, iterations)
 
 
 def _start(prob: _Problem, corners_px: F64, hfov_deg: float, k1: float) -> F64 | None:
@@ -503,57 +473,3 @@ def fit_camera(
     if not _plausible(params, prob):  # the nose points misled the fit: drop them
         params, prob = cloth_only
     return _summary(params, prob)
-
-
-def fit_from_points(
-    image_size_px: tuple[int, int],
-    marked: Mapping[str, Sequence[Sequence[float]]],
-    *,
-    length_mm: float = 2840.0,
-    width_mm: float = 1420.0,
-    hfov_deg: float = 60.0,
-) -> Fit:
-    """Fit a camera (no lens distortion) to corners a person marked.
-
-    Args:
-        image_size_px: Frame (width, height) in pixels.
-        marked: ``{"corners": 4 points [u, v] px}``, the playing-surface corners where
-            the cloth meets the cushions, clockwise in the image from any corner.
-        length_mm: Playing-surface length, mm.
-        width_mm: Playing-surface width, mm.
-        hfov_deg: Horizontal field of view tried first; a grid of 30..110 degrees
-            follows and the smallest corner error wins (ties: this one, for a camera
-            looking straight down, where the corners cannot tell the focal length).
-
-    Returns:
-        The fitted camera; residuals are the corner reprojection errors in pixels.
-
-    Raises:
-        CalibrationError: Not four corners, or no plausible camera through them.
-    """
-    if "corners" not in marked:
-        raise CalibrationError("marked: expected a 'corners' list of 4 [u, v] points")
-    corners = check_shape("marked.corners", marked["corners"], 2)
-    if corners.shape != (4, 2):
-        raise CalibrationError(f"marked.corners: expected (4, 2), got {corners.shape}")
-    # Each side becomes a two-point edge: its two corners.
-    sides = tuple(np.array([corners[i], corners[(i + 1) % 4]]) for i in range(4))
-    edges = TableEdges(image_size_px, corners, sides, np.zeros(3), 0.0)  # type: ignore[arg-type]
-    best: tuple[float, F64, _Problem] | None = None
-    for prob in _problems(edges, length_mm, width_mm, 0.0, 1):
-        for hfov in (hfov_deg, *np.arange(30.0, 111.0, 2.5)):
-            start = _start(prob, corners, float(hfov), 0.0)
-            if start is None:
-                continue
-            try:
-                cam = _to_camera(start, prob)
-            except CalibrationError:
-                continue  # an implausible pose (tilted past 60 degrees)
-            err = cam.project(np.c_[np.array([s[0] for s in prob.sides_mm]), np.zeros(4)])
-            cost = float(np.sqrt(np.nanmean(np.sum((err - corners) ** 2, axis=1))))
-            key = round(cost, 2) + 1e-3 * _image_right_deg(start, prob)
-            if best is None or key < best[0]:
-                best = (key, start, prob)
-    if best is None:
-        raise CalibrationError("marked.corners: no camera sees a table through these points")
-    return _summary(best[1], best[2])

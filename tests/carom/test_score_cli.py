@@ -14,10 +14,10 @@ ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "examples" / "three_cushion_match.json"
 
 
-def _carom(*args: str) -> subprocess.CompletedProcess[str]:
+def _carom(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     exe = shutil.which("carom", path=str(Path(sys.executable).parent))
     cmd = [exe] if exe else [sys.executable, "-m", "carom"]
-    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=60, env=env)
 
 
 def test_score_example_prints_every_shot_and_the_result() -> None:

@@ -119,7 +119,8 @@ def judge_carom_game(shot: Shot, ctx: ShotContext, zone_rule: ZoneRule | None = 
     if carom is None:
         return Verdict(inning_ends=True, reason=_miss_reason(shot, ctx), respots=respots)
     needed = _CUSHIONS_NEEDED.get(ctx.discipline, 0)
-    got = cushions_before(shot.events, ctx.cue_ball, carom.t_second_s)
+    merge_s = ctx.options.cushion_repeat_merge_s
+    got = cushions_before(shot.events, ctx.cue_ball, carom.t_second_s, merge_s)
     if got < needed:
         reason = f"{_cushions(got)} before the second ball ({carom.second}), {needed} needed"
         return Verdict(inning_ends=True, reason=reason, respots=respots)

@@ -88,10 +88,28 @@ def find_carom(events: Iterable[Event], cue: Ball, targets: tuple[Ball, Ball]) -
     return Carom(first=a, t_first_s=firsts[a], second=b, t_second_s=firsts[b])
 
 
-def cushions_before(events: Iterable[Event], ball: Ball, t_s: float) -> int:
-    """How many cushion contacts ``ball`` made strictly before ``t_s`` (repeats count)."""
-    return len(
-        filter_events(events, by_type(CushionContact), by_ball(ball), by_time(t_s, after=False))
+def cushions_before(events: Iterable[Event], ball: Ball, t_s: float, merge_s: float = 0.0) -> int:
+    """How many cushion contacts ``ball`` made strictly before ``t_s``.
+
+    Repeats count, except that a contact with the same cushion as the ball's previous
+    event, less than ``merge_s`` after it, is the same contact (a ball chattering on
+    or running along the cushion; option ``cushion_repeat_merge_s``).
+    """
+    own = filter_events(events, by_ball(ball), by_time(t_s, after=False))
+    count = 0
+    previous: Event | None = None
+    for e in own:
+        if isinstance(e, CushionContact) and not _same_contact(previous, e, merge_s):
+            count += 1
+        previous = e
+    return count
+
+
+def _same_contact(previous: Event | None, e: CushionContact, merge_s: float) -> bool:
+    return (
+        isinstance(previous, CushionContact)
+        and previous.cushion == e.cushion
+        and e.t_s - previous.t_s < merge_s
     )
 
 

@@ -53,6 +53,12 @@ class RuleOptions:
     #: first object-ball contact, and may not follow the shooter's own safety or
     #: foul. Off by default (the USBA does not apply it in three-cushion).
     safety_rule: bool = False
+    #: §4 three-cushion: two contacts of a ball with the same cushion, with no other
+    #: event of that ball between and less than this many seconds apart, count as one
+    #: cushion (a ball chattering on the cushion or running along it, which a camera
+    #: may report as several touches). 0: every reported contact counts, as the rules
+    #: read ("cushion" contacts, repeats allowed).
+    cushion_repeat_merge_s: float = 0.0
 
     # --- zones ---
     #: §5 balkline: the zone touching no cushion (the centre of the 47/x and 35/x

@@ -34,6 +34,9 @@ _MATCH = {
     "players", "cue_balls", "first_player", "target", "innings_limit", "sets",
     "equalizing", "equalizing_from_break", "start_count", "rules",
 }  # fmt: skip
+#: Written by ``carom analyze`` for people and tools; read, checked, not judged.
+_SHOT_INFO = {"verdict"}
+_EVENT_INFO = {"confidence", "evidence"}
 _EVENT_FIELDS = {
     "ball": {"balls"}, "cushion": {"ball", "cushion"}, "pin": {"pin", "ball"},
     "off_table": {"ball"}, "pocket": {"ball", "pocket"}, "call": {"foul"},
@@ -129,7 +132,8 @@ def _match(obj: Obj, discipline: Discipline, table: Table) -> MatchConfig:
 
 def parse_shot(data: Any, where: str) -> Shot:
     """Validate and convert one shot object."""
-    obj = Obj(data, where, _SHOT)
+    obj = Obj(data, where, _SHOT | _SHOT_INFO)
+    Obj(obj.get("verdict", {}), obj.at("verdict"))
     events = tuple(
         parse_event(e, f"{obj.at('events')}[{i}]")
         for i, e in enumerate(ask_list(obj.get("events", []), obj.at("events")))
@@ -195,8 +199,9 @@ def parse_event(data: Any, where: str) -> Event:
         raise ShotLogError(
             f"{where}.kind: unknown event kind {show(kind)} (expected one of: {choices})"
         )
-    obj = Obj(data, where, {"t_s", "kind", "doubt", "t_err_s"} | _EVENT_FIELDS[kind])
+    obj = Obj(data, where, {"t_s", "kind", "doubt", "t_err_s"} | _EVENT_INFO | _EVENT_FIELDS[kind])
     t_s = ask_num(obj.get("t_s"), obj.at("t_s"))
+    _check_info(obj)
     doubt_raw = obj.get("doubt", None)
     common: dict[str, Any] = {
         "t_s": t_s,
@@ -204,6 +209,12 @@ def parse_event(data: Any, where: str) -> Event:
         "t_err_s": ask_num(obj.get("t_err_s", 0.0), obj.at("t_err_s"), lo=0.0),
     }
     return _EVENT_BUILDERS[kind](obj, common)
+
+
+def _check_info(obj: Obj) -> None:
+    if ask_num(obj.get("confidence", 1.0), obj.at("confidence"), lo=0.0) > 1.0:
+        raise ShotLogError(f"{obj.at('confidence')}: expected a number from 0 to 1")
+    ask_str(obj.get("evidence", "-"), obj.at("evidence"))
 
 
 def _ball(obj: Obj, key: str = "ball") -> Ball:

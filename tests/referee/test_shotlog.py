@@ -45,7 +45,7 @@ from referee import (
     parse_shot_log,
 )
 from referee._names import CALL_FOULS
-from referee._shotlog import _EVENT_FIELDS, _MATCH, _SHOT, _TOP
+from referee._shotlog import _EVENT_FIELDS, _EVENT_INFO, _MATCH, _SHOT, _SHOT_INFO, _TOP
 from tests.referee.golden import golden_files
 
 DOCS = Path(__file__).parents[2] / "docs"
@@ -88,7 +88,8 @@ def test_schema_rule_options_equal_rule_options_fields() -> None:
 
 def test_schema_objects_have_the_readers_fields() -> None:
     assert set(SCHEMA["properties"]) == _TOP
-    assert set(DEFS["shot"]["properties"]) == _SHOT == {f.name for f in fields(Shot)}
+    assert set(DEFS["shot"]["properties"]) == _SHOT | _SHOT_INFO
+    assert {f.name for f in fields(Shot)} == _SHOT
     assert set(DEFS["match"]["properties"]) == _MATCH
     assert set(DEFS["table"]["properties"]) == {f.name for f in fields(Table)}
     assert set(DEFS["lag"]["properties"]) == {f.name for f in fields(Lag)}
@@ -112,6 +113,7 @@ def test_schema_is_valid_draft_2020_12() -> None:
 def test_docs_name_every_field_name_and_option() -> None:
     text = (DOCS / "shot-log.md").read_text()
     names = [f.name for f in fields(RuleOptions)] + sorted(_TOP | _SHOT | _MATCH)
+    names += sorted(_SHOT_INFO | _EVENT_INFO)
     names += [str(v) for enum in (Ball, Cushion, Pin, Pocket, Discipline) for v in enum]
     names += [str(f) for f in CALL_FOULS]
     missing = [name for name in names if f"`{name}`" not in text]

@@ -30,6 +30,7 @@ from referee._options import RuleOptions
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext
 from referee._shotlog import FORMAT, ShotLog, parse_event, parse_shot, parse_shot_log
+from referee._shotlog_write import event_json, shot_json
 from referee._state import (
     AuditEntry,
     Correction,
@@ -103,6 +104,7 @@ __all__ = [
     "apply_lag",
     "apply_shot",
     "average_text",
+    "event_json",
     "judge",
     "judge_lag",
     "match_stats",
@@ -111,5 +113,6 @@ __all__ = [
     "parse_shot",
     "parse_shot_log",
     "shot_context",
+    "shot_json",
     "standings",
 ]

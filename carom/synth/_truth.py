@@ -31,7 +31,7 @@ from typing import Any
 from calibration import Camera
 from carom.synth._scene import TableLook
 from carom.synth._settings import RenderedFrame, RenderSettings
-from referee import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
+from referee import Event, event_json
 
 __all__ = ["TRUTH_FORMAT", "event_json", "frame_json", "table_json", "truth_json", "write_truth"]
 
@@ -39,29 +39,6 @@ TRUTH_FORMAT = "carom-synth-truth/1"
 _MM_DIGITS = 2  # 0.01 mm
 _PX_DIGITS = 3  # 0.001 px
 _S_DIGITS = 6  # 1 us
-
-
-def event_json(event: Event) -> dict[str, Any]:
-    """One event as a shot-log (``carom-shots/1``) event object."""
-    out: dict[str, Any] = {"t_s": event.t_s}
-    match event:
-        case BallContact(balls=(a, b)):
-            out |= {"kind": "ball", "balls": [a.value, b.value]}
-        case CushionContact(ball=ball, cushion=cushion):
-            out |= {"kind": "cushion", "ball": ball.value, "cushion": cushion.value}
-        case PinDown(pin=pin, ball=ball):
-            out |= {"kind": "pin", "pin": pin.value, "ball": None if ball is None else ball.value}
-        case OffTable(ball=ball):
-            out |= {"kind": "off_table", "ball": ball.value}
-        case Pocketed(ball=ball, pocket=pocket):
-            out |= {"kind": "pocket", "ball": ball.value, "pocket": pocket.value}
-        case Call(foul=foul):
-            out |= {"kind": "call", "foul": foul.value}
-    if event.doubt is not None:
-        out["doubt"] = event.doubt
-    if event.t_err_s:
-        out["t_err_s"] = event.t_err_s
-    return out
 
 
 def frame_json(frame: RenderedFrame) -> dict[str, Any]:

@@ -1,0 +1,60 @@
+"""Write ``carom-shots/1`` objects: the mirror of :mod:`referee._shotlog`.
+
+``parse_shot(shot_json(s))`` gives back ``s`` (a test holds this).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
+from referee._shot import Shot
+
+__all__ = ["event_json", "shot_json"]
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """One event as a shot-log event object."""
+    out: dict[str, Any] = {"t_s": event.t_s}
+    match event:
+        case BallContact(balls=(a, b)):
+            out |= {"kind": "ball", "balls": [a.value, b.value]}
+        case CushionContact(ball=ball, cushion=cushion):
+            out |= {"kind": "cushion", "ball": ball.value, "cushion": cushion.value}
+        case PinDown(pin=pin, ball=ball):
+            out |= {"kind": "pin", "pin": pin.value, "ball": None if ball is None else ball.value}
+        case OffTable(ball=ball):
+            out |= {"kind": "off_table", "ball": ball.value}
+        case Pocketed(ball=ball, pocket=pocket):
+            out |= {"kind": "pocket", "ball": ball.value, "pocket": pocket.value}
+        case Call(foul=foul):
+            out |= {"kind": "call", "foul": foul.value}
+    if event.doubt is not None:
+        out["doubt"] = event.doubt
+    if event.t_err_s:
+        out["t_err_s"] = event.t_err_s
+    return out
+
+
+def shot_json(shot: Shot) -> dict[str, Any]:
+    """One shot as a shot-log shot object (empty optional fields left out)."""
+    out: dict[str, Any] = {"index": shot.index, "cue_ball": shot.cue_ball.value}
+    if shot.start_s is not None:
+        out["start_s"] = shot.start_s
+    if shot.end_s is not None:
+        out["end_s"] = shot.end_s
+    out["events"] = [event_json(e) for e in shot.events]
+    for key, positions in (
+        ("start_positions_mm", shot.start_positions_mm),
+        ("end_positions_mm", shot.end_positions_mm),
+    ):
+        out[key] = {b.value: list(xy) for b, xy in positions.items()}
+    if shot.paths_mm:
+        out["paths_mm"] = {b.value: [list(s) for s in p] for b, p in shot.paths_mm.items()}
+    if shot.pins_standing is not None:
+        out["pins_standing"] = sorted(p.value for p in shot.pins_standing)
+    if shot.doubt is not None:
+        out["doubt"] = shot.doubt
+    if shot.safety:
+        out["safety"] = True
+    return out

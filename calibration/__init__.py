@@ -57,6 +57,7 @@ __all__ = [
     "save_calibration",
     "to_cv_points",
 ]
+from calibration._checkerboard import find_checkerboard, fit_lens_from_checkerboards
 from calibration._detect import TableEdges, cloth_mask, detect_table
 from calibration._fit import Fit, fit_camera, fit_edges
 from calibration._manual import fit_from_points
@@ -66,7 +67,9 @@ __all__ += [
     "TableEdges",
     "cloth_mask",
     "detect_table",
+    "find_checkerboard",
     "fit_camera",
     "fit_edges",
     "fit_from_points",
+    "fit_lens_from_checkerboards",
 ]

@@ -1,11 +1,13 @@
 """``carom calibrate``: one frame in, a calibration file, a report and an overlay out.
 
 The steps are plain functions (read a frame, fit automatically or from marked
-corners, build the report) so the browser wizard can reuse them later.
+corners and diamonds, optionally with a lens fixed from checkerboard pictures, build the
+report) so the browser wizard can reuse them later.
 """
 
 from __future__ import annotations
 
+import glob
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +20,9 @@ from calibration import (
     Calibration,
     CalibrationError,
     CalibrationMethod,
+    Distortion,
     Fit,
+    Intrinsics,
     QualityReport,
     TableEdges,
     TableGeometry,
@@ -26,15 +30,27 @@ from calibration import (
     draw_overlay,
     fit_camera,
     fit_from_points,
+    fit_lens_from_checkerboards,
     quality_report,
     save_calibration,
 )
 from referee import Discipline, Table
 
-__all__ = ["Calibrated", "calibrate_frame", "parse_corners", "read_frame"]
+__all__ = [
+    "Calibrated",
+    "calibrate_frame",
+    "lens_from_checkerboards",
+    "parse_corners",
+    "parse_diamonds",
+    "parse_pattern",
+    "read_frame",
+]
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
+#: A lens from checkerboards: intrinsics, distortion and the corners' RMS error in px.
+Lens = tuple[Intrinsics, Distortion, float]
+_IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 
 
 def read_frame(source: str, frame_idx: int = 0) -> U8:
@@ -81,6 +97,51 @@ def parse_corners(text: str) -> list[list[float]]:
     if len(points) != 4 or any(len(p) != 2 for p in points):
         raise CalibrationError(f"--corners: expected 4 points 'u,v' separated by ';', got {text!r}")
     return points
+
+
+def parse_diamonds(text: str) -> list[list[float]]:
+    """``"i:u,v;j:u,v"`` -> rows [index, u, v]: diamond ``index`` (0..23) seen at (u, v) px."""
+    rows = []
+    for item in text.split(";"):
+        try:
+            index, uv = item.split(":")
+            u, v = (float(c) for c in uv.split(","))
+            rows.append([float(int(index)), u, v])
+        except ValueError:
+            raise CalibrationError(
+                f"--diamonds: expected 'i:u,v;j:u,v' (diamond index 0..23, pixels), got {item!r}"
+            ) from None
+    return rows
+
+
+def parse_pattern(text: str) -> tuple[int, int]:
+    """``"9x6"`` -> (9, 6) inner corners of a checkerboard."""
+    try:
+        cols, rows = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise CalibrationError(
+            f"--pattern: expected inner corners COLSxROWS, e.g. 9x6, got {text!r}"
+        ) from None
+    return cols, rows
+
+
+def lens_from_checkerboards(spec: str, pattern: tuple[int, int], square_mm: float) -> Lens:
+    """The lens from the checkerboard pictures in folder ``spec`` or matching glob ``spec``."""
+    path = Path(spec)
+    names = sorted(str(p) for p in path.iterdir()) if path.is_dir() else sorted(glob.glob(spec))
+    names = [n for n in names if Path(n).suffix.lower() in _IMAGE_SUFFIXES]
+    if not names:
+        raise CalibrationError(
+            f"--checkerboard: no pictures (.png, .jpg ...) in or matching {spec!r}; "
+            "give a folder or a quoted glob"
+        )
+    images = []
+    for name in names:
+        image = cv2.imread(name)
+        if image is None:
+            raise CalibrationError(f"{name}: cannot read this picture; remove it or replace it")
+        images.append(np.asarray(image, dtype=np.uint8))
+    return fit_lens_from_checkerboards(images, pattern, square_mm)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,31 +192,64 @@ def calibrate_frame(
     table: Table,
     *,
     corners: list[list[float]] | None = None,
+    diamonds: list[list[float]] | None = None,
+    lens: Lens | None = None,
     discipline: Discipline | None = None,
     created: str | None = None,
 ) -> Calibrated:
-    """Fit a calibration to one frame (automatically, or from four marked corners)."""
+    """Fit a calibration to one frame.
+
+    Automatically, or from four marked corners (and any marked diamonds: rows
+    [index, u, v], see :func:`calibration.fit_from_points`); with ``lens`` (from
+    :func:`lens_from_checkerboards`) the lens stays fixed and only the pose is fitted.
+    """
     geometry = TableGeometry(table)
-    h, w = frame_bgr.shape[:2]
-    size = (length, width) = (table.length_mm, table.width_mm)
+    fixed = None if lens is None else (lens[0], lens[1])
     if corners is None:
+        if diamonds:
+            raise CalibrationError("--diamonds needs --corners (or --interactive) as well")
         edges = detect_table(frame_bgr)
         fit = fit_camera(
-            frame_bgr, length_mm=length, width_mm=width,
-            nose_height_mm=geometry.cushion_height_mm, edges=edges,
+            frame_bgr, length_mm=table.length_mm, width_mm=table.width_mm,
+            nose_height_mm=geometry.cushion_height_mm, edges=edges, lens=fixed,
         )  # fmt: skip
         uv, xyz = _edge_points(edges, fit, geometry)
         method = CalibrationMethod.AUTO
     else:
-        fit = fit_from_points((w, h), {"corners": corners}, length_mm=size[0], width_mm=size[1])
-        uv = np.asarray(corners, dtype=np.float64)
-        xyz = _corners_xyz(fit, uv, geometry)
+        fit, uv, xyz = _manual_fit(frame_bgr, geometry, corners, diamonds or [], fixed)
         method = CalibrationMethod.MANUAL
+    if lens is not None:
+        method = CalibrationMethod.CHECKERBOARD
     when = created or datetime.now(UTC).replace(microsecond=0).isoformat()
     calib = Calibration(geometry, fit.camera, when, method, {"rms_px": fit.rms_px})
     report = quality_report(calib, uv, xyz)
-    calib = Calibration(geometry, fit.camera, when, method, report.residuals())
+    residuals = report.residuals() | ({} if lens is None else {"lens_rms_px": lens[2]})
+    calib = Calibration(geometry, fit.camera, when, method, residuals)
     return Calibrated(calib, report, draw_overlay(frame_bgr, calib, discipline=discipline))
+
+
+def _manual_fit(
+    frame_bgr: U8,
+    geometry: TableGeometry,
+    corners: list[list[float]],
+    diamonds: list[list[float]],
+    lens: tuple[Intrinsics, Distortion] | None,
+) -> tuple[Fit, F64, F64]:
+    """The fit to marked corners and diamonds, the marked pixels and their table points."""
+    h, w = frame_bgr.shape[:2]
+    marked = {"corners": corners, "diamonds": diamonds}
+    fit = fit_from_points(
+        (w, h), marked, length_mm=geometry.length_mm, width_mm=geometry.width_mm,
+        rail_height_mm=geometry.rail_height_mm,
+        diamond_offset_mm=geometry.diamond_offset_mm, lens=lens,
+    )  # fmt: skip
+    uv = np.asarray(corners, dtype=np.float64)
+    xyz = _corners_xyz(fit, uv, geometry)
+    if diamonds:
+        rows = np.asarray(diamonds, dtype=np.float64)
+        uv = np.concatenate([uv, rows[:, 1:]])
+        xyz = np.concatenate([xyz, geometry.diamonds_xyz_mm()[rows[:, 0].astype(int)]])
+    return fit, uv, xyz
 
 
 def _corners_xyz(fit: Fit, uv: F64, geometry: TableGeometry) -> F64:

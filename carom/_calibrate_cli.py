@@ -34,7 +34,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--table", default="2840x1420", help="playing surface LENGTHxWIDTH in mm")
     p.add_argument("--discipline", help="draw this discipline's lines on the overlay")
     p.add_argument("--corners", help="marked corners 'u,v;u,v;u,v;u,v' px, for tables auto misses")
+    p.add_argument(
+        "--diamonds", help="marked diamonds 'i:u,v;j:u,v' (index 0..23, px), with --corners"
+    )
     p.add_argument("--interactive", action="store_true", help="click the corners in a window")
+    p.add_argument(
+        "--checkerboard", metavar="DIR_OR_GLOB",
+        help="checkerboard pictures from this camera: fit the lens from them, then the pose only",
+    )  # fmt: skip
+    p.add_argument("--pattern", default="9x6", help="checkerboard inner corners COLSxROWS (9x6)")
+    p.add_argument(
+        "--square-mm", type=float, default=25.0, help="checkerboard square side in mm (25)"
+    )
 
 
 def _table(text: str) -> Table:
@@ -52,18 +63,27 @@ def _table(text: str) -> Table:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom calibrate``; raises CaromError on bad input."""
-    from carom._calibrate import calibrate_frame, parse_corners, read_frame, write_outputs
+    from carom import _calibrate as cal
     from referee import Discipline
 
     table = _table(args.table)
     discipline = Discipline(args.discipline) if args.discipline else None
-    frame = read_frame(args.source, args.frame)
-    corners = parse_corners(args.corners) if args.corners else None
+    diamonds = cal.parse_diamonds(args.diamonds) if args.diamonds else None
+    lens = None
+    if args.checkerboard:
+        pattern = cal.parse_pattern(args.pattern)
+        lens = cal.lens_from_checkerboards(args.checkerboard, pattern, args.square_mm)
+        print(f"lens from checkerboards: fx {lens[0].fx_px:.1f} px, k1 {lens[1].k1:.4f}, "
+              f"rms {lens[2]:.3f} px")  # fmt: skip
+    frame = cal.read_frame(args.source, args.frame)
+    corners = cal.parse_corners(args.corners) if args.corners else None
     if args.interactive:
         corners = _click_corners(frame)
-    result = calibrate_frame(frame, table, corners=corners, discipline=discipline)
+    result = cal.calibrate_frame(
+        frame, table, corners=corners, diamonds=diamonds, lens=lens, discipline=discipline
+    )
     overlay = args.overlay or args.out.with_name(args.out.stem + "_overlay.png")
-    write_outputs(result, args.out, overlay)
+    cal.write_outputs(result, args.out, overlay)
     print(result.report.text())
     print(f"wrote {args.out} and {overlay}")
     if result.report.verdict != "good":

@@ -33,6 +33,9 @@ def _parser() -> argparse.ArgumentParser:
     from carom._calibrate_cli import add_parser as add_calibrate
 
     add_calibrate(sub)
+    from carom._analyze_cli import add_parser as add_analyze
+
+    add_analyze(sub)
     return parser
 
 
@@ -69,6 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from carom._calibrate_cli import run as run_calibrate
 
             return run_calibrate(args)
+        if args.command == "analyze":
+            from carom._analyze_cli import run as run_analyze
+
+            return run_analyze(args)
         if args.command == "synth":
             from carom._synth_cli import run as run_synth
 

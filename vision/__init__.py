@@ -1,3 +1,76 @@
-"""Frames to ball tracks and referee events (issue 5). Empty until that work lands."""
+"""Frames to ball tracks, contact events and shots (issue 5).
 
-__all__: list[str] = []
+Pipeline: a frame source (:func:`open_source`) -> a detector (:class:`ColourDetector`,
+behind the :class:`Detector` protocol) -> the :class:`Tracker` (table mm at ball-centre
+height) -> the online shot segmenter and :func:`extract_events` -> :class:`AnalyzedShot`
+for the referee. :class:`Analyzer` runs it frame by frame (``feed``), so offline
+analysis and live mode share it.
+"""
+
+from vision._build import build_shot, rest_position
+from vision._detect import ColourDetector, Detector, ball_radius_px, surface_polygon_px
+from vision._events import extract_events
+from vision._motion import frozen_cushions, frozen_pairs, is_lag, moving_mask, shot_span
+from vision._pinevents import PinSeries, pin_events
+from vision._pins import PinCheck
+from vision._pipeline import Analyzer, AnalyzerSettings, analyze_frames, is_placement
+from vision._segment import Segmenter, SegmentSettings, Transition
+from vision._source import (
+    CameraSource,
+    FrameSource,
+    ImageSource,
+    VideoFileSource,
+    decode_only,
+    open_source,
+)
+from vision._track import BallState, Tracker, TrackStep
+from vision._types import (
+    AnalyzedShot,
+    BallTrack,
+    Detections,
+    Frame,
+    ScoredEvent,
+    VideoError,
+    VisionError,
+)
+
+__all__ = [
+    "AnalyzedShot",
+    "Analyzer",
+    "AnalyzerSettings",
+    "BallState",
+    "BallTrack",
+    "CameraSource",
+    "ColourDetector",
+    "Detections",
+    "Detector",
+    "Frame",
+    "FrameSource",
+    "ImageSource",
+    "PinCheck",
+    "PinSeries",
+    "ScoredEvent",
+    "SegmentSettings",
+    "Segmenter",
+    "TrackStep",
+    "Tracker",
+    "Transition",
+    "VideoError",
+    "VideoFileSource",
+    "VisionError",
+    "analyze_frames",
+    "ball_radius_px",
+    "build_shot",
+    "decode_only",
+    "extract_events",
+    "frozen_cushions",
+    "frozen_pairs",
+    "is_lag",
+    "is_placement",
+    "moving_mask",
+    "open_source",
+    "pin_events",
+    "rest_position",
+    "shot_span",
+    "surface_polygon_px",
+]

@@ -1,0 +1,149 @@
+"""Speed of ``carom analyze`` against a plain decode of the same 1080p60 clip.
+
+Renders the three-cushion sample sequence at 1920x1080, 60 fps (once, cached in
+``out/bench/``), then runs, each in a fresh process so the peak memory is its own:
+
+1. decode alone: every frame decoded to a BGR array by the project's frame source;
+2. the pipeline: ``carom analyze`` on the clip (calibration from the first frame,
+   detection, tracking, events, referee, shots.json and report.html).
+
+Writes ``bench/results/vision_speed.json`` and ``.md`` with the machine. A third run
+under cProfile gives the top functions (the profile is printed, not committed).
+
+    PYTHONPATH=. .venv/bin/python bench/vision_speed.py [--clip FILE] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / "out" / "bench"
+RESULTS = ROOT / "bench" / "results"
+PY = sys.executable
+
+DECODE = """
+import sys, time
+from vision import open_source
+src = open_source(sys.argv[1])
+t0 = time.perf_counter(); n = 0
+for frame in src:
+    n += 1
+import resource
+print(n, time.perf_counter() - t0, src.fps, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+ANALYZE = """
+import sys, time
+from pathlib import Path
+from carom.cli import main
+t0 = time.perf_counter()
+status = main(["analyze", sys.argv[1], "--out", sys.argv[2], "--json"])
+import resource
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print("ELAPSED", time.perf_counter() - t0, status, peak)
+"""
+
+
+def render_clip() -> Path:
+    """The 1080p60 three-cushion clip, rendered once."""
+    clip = CACHE / "three_cushion_match.mp4"
+    if not clip.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        cmd = [PY, "-m", "carom", "synth", "three-cushion-match", "--width", "1920",
+               "--height", "1080", "--fps", "60", "--out", str(CACHE)]  # fmt: skip
+        subprocess.run(cmd, check=True, cwd=ROOT)
+    return clip
+
+
+def _child(code: str, *args: str) -> str:
+    """Run ``code`` in a fresh interpreter (its own peak RSS); its stdout."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([PY, "-c", code, *args], check=True, capture_output=True, text=True,
+                         env=env, cwd=ROOT)  # fmt: skip
+    return out.stdout
+
+
+def machine() -> dict[str, object]:
+    """What ran the benchmark."""
+    model = "unknown"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version(),
+            "system": platform.platform()}  # fmt: skip
+
+
+def main() -> None:
+    """Measure and write the results."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--clip", type=Path)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    clip = args.clip or render_clip()
+    out_dir = CACHE / "analysis"
+    n, decode_s, fps, decode_kb = _child(DECODE, str(clip)).split()
+    decode_mb = int(decode_kb) / 1024.0
+    analyze_out = _child(ANALYZE, str(clip), str(out_dir))
+    _, elapsed_text, _, analyze_kb = analyze_out.split("ELAPSED")[1].split()
+    elapsed, analyze_mb = float(elapsed_text), int(analyze_kb) / 1024.0
+    summary = json.loads(analyze_out.split("ELAPSED")[0])
+    video_s = int(n) / float(fps)
+    result = {
+        "clip": str(clip.relative_to(ROOT)) if clip.is_relative_to(ROOT) else str(clip),
+        "frames": int(n), "fps": float(fps), "video_s": round(video_s, 2),
+        "decode_s": round(float(decode_s), 2), "decode_peak_mb": round(decode_mb, 1),
+        "analyze_s": round(elapsed, 2), "analyze_peak_mb": round(analyze_mb, 1),
+        "analyze_x_realtime": round(video_s / elapsed, 2),
+        "analyze_over_decode": round(elapsed / float(decode_s), 2),
+        "shots_found": len(summary["shots"]),
+        "machine": machine(), "date": time.strftime("%Y-%m-%d"),
+    }  # fmt: skip
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "vision_speed.json").write_text(json.dumps(result, indent=2) + "\n")
+    (RESULTS / "vision_speed.md").write_text(markdown(result))
+    print(markdown(result))
+    if args.profile:
+        profile(clip, out_dir)
+
+
+def markdown(r: dict[str, object]) -> str:
+    """The results as a Markdown table."""
+    m = r["machine"]
+    assert isinstance(m, dict)
+    return (
+        f"# carom analyze speed ({r['date']})\n\n"
+        f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}.\n"
+        f"Clip: `{r['clip']}`: {r['frames']} frames, 1920x1080 @ {r['fps']:g} fps, "
+        f"{r['video_s']} s.\n\n"
+        "| run | seconds | x real time | peak memory MB |\n|---|---|---|---|\n"
+        f"| decode alone | {r['decode_s']} | {r['video_s'] / r['decode_s']:.2f} "  # type: ignore[operator]
+        f"| {r['decode_peak_mb']} |\n"
+        f"| carom analyze | {r['analyze_s']} | {r['analyze_x_realtime']} "
+        f"| {r['analyze_peak_mb']} |\n\n"
+        f"Pipeline / decode time: {r['analyze_over_decode']} (target at most 2). "
+        f"Real time factor target: at least 2. Shots found: {r['shots_found']}.\n"
+    )
+
+
+def profile(clip: Path, out_dir: Path) -> None:
+    """The top 25 functions by cumulative time of one analyze run."""
+    cmd = [PY, "-m", "cProfile", "-s", "tottime", "-m", "carom", "analyze", str(clip),
+           "--out", str(out_dir), "--json"]  # fmt: skip
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))  # fmt: skip
+    lines = out.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if "ncalls" in line)
+    print("\n".join(lines[start : start + 26]))
+
+
+if __name__ == "__main__":
+    main()

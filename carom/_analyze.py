@@ -1,0 +1,178 @@
+"""``carom analyze``: a recorded video in, the judged shots, a report and a scoresheet out.
+
+Composition root of the offline pipeline: frame source -> detector -> tracker ->
+shots (vision) -> the referee's match. Every judged shot is written to
+``DIR/shots.json`` at once (atomic replace), so a video that breaks off half-way
+still leaves every complete shot on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from calibration import Calibration, load_calibration
+from carom._score import ScoreRun, record_json
+from referee import (
+    DEFAULT_TARGETS,
+    FORMAT,
+    Ball,
+    CaromError,
+    Discipline,
+    Lag,
+    LagResult,
+    Match,
+    MatchConfig,
+    Phase,
+    ShotRecord,
+    Table,
+    shot_json,
+)
+from vision import AnalyzedShot
+
+__all__ = ["AnalyzeOptions", "AnalyzeRun", "balls_for", "match_config"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnalyzeOptions:
+    """What ``carom analyze`` was asked to do."""
+
+    video: Path
+    out: Path
+    table: Table
+    discipline: Discipline = Discipline.THREE_CUSHION
+    calibration: Path | None = None
+    players: tuple[str, str] = ("A", "B")
+    first_player: str | None = None
+    target: int | None = None
+    annotate: bool = False
+
+
+@dataclass(slots=True)
+class AnalyzeRun:
+    """Everything analysed so far; survives an error half-way."""
+
+    options: AnalyzeOptions
+    match: Match
+    calibration: Calibration | None = None
+    lag: LagResult | None = None
+    shots: list[tuple[AnalyzedShot, ShotRecord | None]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    error: CaromError | None = None
+    frames: int = 0
+    seconds: float = 0.0
+
+    def score_run(self) -> ScoreRun:
+        """The scoring view (for the scoresheet)."""
+        return ScoreRun(self.match, self.lag, self.error)
+
+
+def balls_for(discipline: Discipline) -> tuple[Ball, Ball, Ball]:
+    """The three balls on the table in ``discipline``."""
+    if discipline is Discipline.PIN_CAROM_7:
+        return (Ball.RED, Ball.WHITE1, Ball.WHITE2)
+    return (Ball.WHITE, Ball.YELLOW, Ball.RED)
+
+
+def match_config(opts: AnalyzeOptions) -> MatchConfig:
+    """The match set-up: player 1 plays white, player 2 yellow, race to the default."""
+    a, b = opts.players
+    cue = {} if opts.discipline is Discipline.PIN_CAROM_7 else {a: Ball.WHITE, b: Ball.YELLOW}
+    target = opts.target or DEFAULT_TARGETS[opts.discipline]
+    return MatchConfig(
+        discipline=opts.discipline, players=opts.players, cue_balls=cue,
+        target={a: target, b: target}, first_player=opts.first_player, table=opts.table,
+    )  # fmt: skip
+
+
+def calibration_for(opts: AnalyzeOptions, frame_bgr: Any, size_px: tuple[int, int]) -> Calibration:
+    """Load ``--calibration`` (checked against the video size) or fit one from the frame."""
+    if opts.calibration is not None:
+        return load_calibration(opts.calibration, expect_size_px=size_px)
+    from carom._calibrate import calibrate_frame, write_outputs
+
+    result = calibrate_frame(frame_bgr, opts.table, discipline=opts.discipline)
+    opts.out.mkdir(parents=True, exist_ok=True)
+    write_outputs(result, opts.out / "calibration.json", opts.out / "calibration_overlay.png")
+    return result.calibration
+
+
+def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
+    """Feed one analysed shot to the match (a lag decides the break)."""
+    state = run.match.state
+    if state.phase is Phase.LAG:
+        if analyzed.lag:
+            shot = analyzed.shot
+            lag = Lag(events=shot.events, start_positions_mm=shot.start_positions_mm,
+                      end_positions_mm=shot.end_positions_mm)  # fmt: skip
+            run.lag = run.match.lag(lag)
+            return None
+        first = run.options.players[0]
+        run.lag = run.match.lag(Lag(winner=first))
+        run.notes.append(f"no lag seen before the first stroke: {first} breaks (use --first)")
+    if run.match.state.phase is Phase.OVER:
+        run.notes.append(f"shot {analyzed.shot.index}: played after the match ended; not judged")
+        return None
+    return run.match.play(_renumbered(analyzed, len(run.match.records)))
+
+
+def _renumbered(analyzed: AnalyzedShot, index: int) -> Any:
+    from dataclasses import replace
+
+    return replace(analyzed.shot, index=index)
+
+
+def shots_document(run: AnalyzeRun) -> dict[str, Any]:
+    """The ``carom-shots/1`` log of what was analysed, verdicts attached."""
+    cfg = run.match.state.config
+    shots = []
+    for analyzed, record in run.shots:
+        if record is None:
+            continue
+        doc = shot_json(_renumbered(analyzed, record.index))
+        confidence = {id(s.event): s for s in analyzed.scored}
+        for event_doc, event in zip(doc["events"], analyzed.shot.events, strict=True):
+            if (s := confidence.get(id(event))) is not None:
+                event_doc["confidence"] = round(s.confidence, 3)
+                if s.evidence:
+                    event_doc["evidence"] = s.evidence
+        doc["verdict"] = record_json(record)
+        shots.append(doc)
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "table": {"length_mm": cfg.table.length_mm, "width_mm": cfg.table.width_mm,
+                  "ball_diameter_mm": cfg.table.ball_diameter_mm},
+        "discipline": str(cfg.discipline),
+        "match": {"players": list(cfg.players), "first_player": _first_player(run)},
+        "shots": shots,
+    }  # fmt: skip
+    if cfg.cue_balls:
+        out["match"]["cue_balls"] = {p: str(b) for p, b in cfg.cue_balls.items()}
+    return out
+
+
+def _first_player(run: AnalyzeRun) -> str | None:
+    if run.lag is not None and run.lag.breaker is not None:
+        return run.lag.breaker
+    return run.match.state.config.first_player
+
+
+def write_json_atomic(path: Path, doc: Any) -> None:
+    """Write JSON so that a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def now_iso() -> str:
+    """The current UTC time (the app layer reads the clock, the core never does)."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+Progress = Callable[[int, int | None, float], None]

@@ -1,0 +1,72 @@
+"""What ``carom analyze`` prints and writes besides the shot log: report and summary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from carom._analyze import AnalyzeRun, now_iso
+from carom._report_html import ReportShot, write_report
+from carom._score import record_json
+from carom._sheet import render_sheet
+
+__all__ = ["summary_json", "write_html"]
+
+
+def _report_shots(run: AnalyzeRun) -> list[ReportShot]:
+    out: list[ReportShot] = []
+    for analyzed, record in run.shots:
+        shot = analyzed.shot
+        verdict = None if record is None else record.verdict
+        player = "lag" if analyzed.lag else (record.player if record else "-")
+        out.append(
+            ReportShot(
+                index=len(out), player=player,
+                cue_ball=shot.cue_ball, tracks=analyzed.tracks, events=analyzed.scored,
+                verdict=verdict, score_after={} if record is None else dict(record.score_after),
+                start_s=shot.start_s or 0.0, end_s=shot.end_s or 0.0,
+                review=None if verdict is None else verdict.review,
+            )
+        )  # fmt: skip
+    return out
+
+
+def write_html(run: AnalyzeRun, path: Path) -> None:
+    """The report: meta, scoresheet, a diagram and the events of every shot."""
+    opts = run.options
+    meta = {
+        "video": str(opts.video),
+        "discipline": str(opts.discipline),
+        "calibration": str(opts.calibration or opts.out / "calibration.json"),
+        "frames": f"{run.frames} ({run.seconds:.1f} s)",
+        "written": now_iso(),
+    }
+    if run.error is not None:
+        meta["stopped early"] = str(run.error)
+    for i, note in enumerate(run.notes):
+        meta[f"note {i + 1}"] = note
+    geometry = None if run.calibration is None else run.calibration.geometry
+    write_report(
+        path, _report_shots(run), title=f"carom analyze: {opts.video.name}",
+        sheet_text=render_sheet(run.score_run()), meta=meta, geometry=geometry,
+    )  # fmt: skip
+
+
+def summary_json(run: AnalyzeRun, elapsed_s: float) -> dict[str, Any]:
+    """The ``--json`` summary: where the files are and every verdict."""
+    state = run.match.state
+    out = run.options.out
+    return {
+        "format": "carom-analyze/1",
+        "video": str(run.options.video),
+        "frames": run.frames,
+        "video_s": round(run.seconds, 3),
+        "elapsed_s": round(elapsed_s, 3),
+        "files": {"shots": str(out / "shots.json"), "report": str(out / "report.html")},
+        "lag": None if run.lag is None else {"winner": run.lag.winner, "reason": run.lag.reason},
+        "shots": [record_json(r) for _, r in run.shots if r is not None],
+        "score": {p: state.board(p) for p in state.config.players},
+        "winner": state.winner,
+        "notes": list(run.notes),
+        "error": None if run.error is None else str(run.error),
+    }

@@ -1,0 +1,114 @@
+"""The ``carom analyze`` loop: open, calibrate, stream the frames, judge, write."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+from calibration import Calibration
+from carom._analyze import (
+    AnalyzeOptions,
+    AnalyzeRun,
+    balls_for,
+    calibration_for,
+    judge_shot,
+    match_config,
+    shots_document,
+    write_json_atomic,
+)
+from carom._annotate_pass import FrameLog, annotate_video
+from referee import CaromError, Match
+from vision import (
+    AnalyzedShot,
+    Analyzer,
+    ColourDetector,
+    Frame,
+    PinCheck,
+    Tracker,
+    analyze_frames,
+    open_source,
+)
+
+__all__ = ["analyze_video"]
+
+_PIN_LEARN_FRAME = 30
+
+#: progress(frames done, frames in the video or None, seconds of video done)
+Progress = Callable[[int, int | None, float], None]
+
+
+def _analyzer(
+    opts: AnalyzeOptions, calib: Calibration, first: Frame, pin_frame: Frame, fps: float
+) -> Analyzer:
+    balls = balls_for(opts.discipline)
+    detector = ColourDetector.learn(calib, first.image_bgr, balls=balls)
+    tracker = Tracker(calib, balls, fps=fps)
+    pins = calib.geometry.pins_mm(opts.discipline)
+    pin_check = PinCheck.learn(calib, pin_frame.image_bgr, pins) if pins else None
+    return Analyzer(calib, detector, tracker, discipline=opts.discipline, pin_check=pin_check)
+
+
+def analyze_video(
+    opts: AnalyzeOptions, progress: Progress | None = None, frame_log: FrameLog | None = None
+) -> AnalyzeRun:
+    """Analyse ``opts.video``; every complete shot is judged and written as it ends.
+
+    Errors after the video opened (a truncated file, a rule the referee refuses) are
+    kept in ``run.error`` with everything analysed before them. ``frame_log`` collects
+    every frame's tracked positions (the annotated video and accuracy checks use it).
+    """
+    run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
+    log = frame_log if frame_log is not None else (FrameLog() if opts.annotate else None)
+    source = open_source(str(opts.video))
+    try:
+        frames = iter(source)
+        first = next(frames, None)
+        if first is None:
+            raise CaromError(f"{opts.video}: the video has no frame; check the file")
+        run.calibration = calibration_for(opts, first.image_bgr, source.size_px)
+        # The first frame of a video is often blurred by the encoder (a key frame at low
+        # bitrate): the pins' look is learned a second in, from a clean frame.
+        warmup = [first, *itertools.islice(frames, _PIN_LEARN_FRAME)]
+        analyzer = _analyzer(opts, run.calibration, first, warmup[-1], source.fps)
+        total = getattr(source, "n_frames", None)
+
+        def on_frame(frame: Frame, a: Analyzer) -> None:
+            run.frames, run.seconds = frame.frame_idx + 1, frame.t_s
+            if log is not None and a.last_step is not None:
+                log.add(a.last_step)
+            if progress is not None:
+                progress(run.frames, total, frame.t_s)
+
+        for shot in analyze_frames(itertools.chain(warmup, frames), analyzer, on_frame):
+            _take(run, shot)
+    except CaromError as exc:
+        if run.calibration is None:
+            raise
+        run.error = exc
+    finally:
+        source.close()
+        write_json_atomic(opts.out / "shots.json", shots_document(run))
+    if opts.annotate and log is not None:
+        _annotate(run, log, progress)
+    return run
+
+
+def _annotate(run: AnalyzeRun, log: FrameLog, progress: Progress | None) -> None:
+    def step(done: int) -> None:
+        if progress is not None:
+            progress(done, run.frames, 0.0)
+
+    try:
+        annotate_video(run, log, run.options.out / "annotated.mp4", step)
+    except CaromError as exc:
+        run.notes.append(f"annotated video incomplete: {exc}")
+
+
+def _take(run: AnalyzeRun, shot: AnalyzedShot) -> None:
+    try:
+        record = judge_shot(run, shot)
+    except CaromError as exc:
+        run.notes.append(f"shot at {shot.shot.start_s:.2f} s not judged: {exc}")
+        record = None
+    run.shots.append((shot, record))
+    write_json_atomic(run.options.out / "shots.json", shots_document(run))

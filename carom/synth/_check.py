@@ -1,0 +1,85 @@
+"""Run ``carom analyze`` on a rendered clip and score it against the clip's truth.
+
+One function for the accuracy tests and ``bench/vision_accuracy.py``: positions at
+rest and in motion, events (recall, precision, time error) and verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from carom._analyze import AnalyzeOptions, AnalyzeRun
+from carom._analyze_run import analyze_video
+from carom._annotate_pass import FrameLog
+from carom._score import record_json
+from carom.synth._evaluate import (
+    EventScore,
+    PositionScore,
+    compare_events,
+    compare_positions,
+    truth_events,
+)
+from referee import Discipline, Table
+
+__all__ = ["ClipCheck", "check_clip"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClipCheck:
+    """How ``carom analyze`` did on one clip."""
+
+    name: str
+    run: AnalyzeRun
+    positions: PositionScore
+    events: EventScore
+    verdicts_total: int
+    verdicts_agree: int
+    verdict_diffs: tuple[str, ...]
+
+
+def _table(truth: dict[str, Any]) -> Table:
+    t = truth["table"]
+    return Table(length_mm=t["length_mm"], width_mm=t["width_mm"],
+                 ball_diameter_mm=2 * t["ball_radius_mm"])  # fmt: skip
+
+
+def _tracked(log: FrameLog) -> dict[int, dict[str, tuple[float, float]]]:
+    out: dict[int, dict[str, tuple[float, float]]] = {}
+    for f, xy, seen in zip(log.frame_idx, log.xy_mm, log.seen, strict=True):
+        out[f] = {
+            str(b): (float(xy[j, 0]), float(xy[j, 1]))
+            for j, b in enumerate(log.balls)
+            if seen[j] and np.isfinite(xy[j, 0])
+        }
+    return out
+
+
+def _verdict_key(v: dict[str, Any]) -> tuple[Any, ...]:
+    return (v["points"], v.get("opponent_points", 0), v.get("penalty", 0), tuple(v["fouls"]))
+
+
+def check_clip(video: Path, out: Path, calibration: Path | None = None) -> ClipCheck:
+    """Analyse ``video`` (truth beside it: same name, ``.json``) and score the result."""
+    truth = json.loads(video.with_suffix(".json").read_text())
+    discipline = Discipline(truth["extra"].get("discipline") or truth["table"]["discipline"])
+    opts = AnalyzeOptions(video=video, out=out, table=_table(truth), discipline=discipline,
+                          calibration=calibration, first_player="A")  # fmt: skip
+    log = FrameLog()
+    run = analyze_video(opts, frame_log=log)
+    found = [e for shot, _ in run.shots for e in shot.shot.events]
+    events = compare_events(truth_events(truth), found)
+    mine = [_verdict_key(record_json(r))
+            for _, r in run.shots if r is not None]  # fmt: skip
+    theirs = [_verdict_key(v) for v in truth["verdicts"]]
+    agree = sum(a == b for a, b in zip(mine, theirs, strict=False))
+    pairs = enumerate(zip(mine, theirs, strict=False))
+    diffs = tuple(f"shot {i}: analyze {a} truth {b}" for i, (a, b) in pairs if a != b)
+    if len(mine) != len(theirs):
+        diffs += (f"{len(mine)} shots judged, truth has {len(theirs)}",)
+    return ClipCheck(video.stem, run, compare_positions(truth, _tracked(log)), events,
+                     len(theirs), agree, diffs)  # fmt: skip

@@ -1,0 +1,187 @@
+"""``carom analyze`` as a new user runs it: a sample video in, scoresheet and files out."""
+
+from __future__ import annotations
+
+import html.parser
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import av
+import pytest
+
+from carom.synth._evaluate import truth_events
+from referee import parse_shot_log
+from tests.carom.test_score_cli import _one_line_error
+
+SAMPLES = Path(__file__).parents[2] / "sample_videos"
+SAMPLE = SAMPLES / "three_cushion_match.mp4"
+
+
+def _carom(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("carom", path=str(Path(sys.executable).parent))
+    cmd = [exe] if exe else [sys.executable, "-m", "carom"]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=900, cwd=cwd)
+
+
+def _cut(src: Path, dst: Path, seconds: float) -> Path:
+    """The first ``seconds`` of ``src`` re-encoded (H.264) to ``dst``."""
+    with av.open(str(src)) as inp, av.open(str(dst), "w") as out:
+        s_in = inp.streams.video[0]
+        s_out = out.add_stream("h264", rate=round(float(s_in.average_rate or 30)))
+        s_out.width, s_out.height, s_out.pix_fmt = s_in.width, s_in.height, "yuv420p"
+        for frame in inp.decode(video=0):
+            if frame.time is not None and frame.time >= seconds:
+                break
+            frame.pts = None
+            out.mux(s_out.encode(frame))
+        out.mux(s_out.encode(None))
+    return dst
+
+
+@pytest.fixture(scope="module")
+def analysed(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    work = tmp_path_factory.mktemp("analyze")
+    return _carom("analyze", str(SAMPLE), cwd=work), work / "carom-analysis" / SAMPLE.stem
+
+
+def test_sample_with_no_other_argument_prints_the_scoresheet(
+    analysed: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    done, out = analysed
+    assert done.returncode == 0, done.stderr
+    assert "three-cushion: A vs B" in done.stdout
+    assert "result:" in done.stdout and "x real time" in done.stdout
+    for name in ("shots.json", "report.html", "calibration.json", "calibration_overlay.png"):
+        assert (out / name).is_file(), name
+
+
+def test_shot_log_carries_the_truths_verdicts(
+    analysed: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    _, out = analysed
+    doc = json.loads((out / "shots.json").read_text())
+    log = parse_shot_log(doc)  # the analyzed log is a valid carom-shots/1 document
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text())
+    assert len(log.shots) == len(truth["verdicts"])
+    mine = [(s["verdict"]["player"], s["verdict"]["points"]) for s in doc["shots"]]
+    assert mine == [(v["player"], v["points"]) for v in truth["verdicts"]]
+    events = [e for s in doc["shots"] for e in s["events"]]
+    assert all(0.0 <= e["confidence"] <= 1.0 for e in events)
+    assert len(events) >= 0.9 * len(truth_events(truth))
+
+
+def test_scoring_the_written_log_again_gives_the_same_sheet(
+    analysed: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    done, out = analysed
+    again = _carom("score", str(out / "shots.json"))
+    assert again.returncode == 0, again.stderr
+    result = [line for line in again.stdout.splitlines() if line.startswith("result:")]
+    assert result and result[0] in done.stdout
+
+
+class _Sections(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+
+
+def test_report_has_a_diagram_per_shot(
+    analysed: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    _, out = analysed
+    parser = _Sections()
+    parser.feed((out / "report.html").read_text())
+    n_shots = len(json.loads((out / "shots.json").read_text())["shots"])
+    assert parser.tags.count("svg") == n_shots
+    assert parser.tags.count("section") == n_shots
+
+
+@pytest.fixture(scope="module")
+def short_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _cut(SAMPLE, tmp_path_factory.mktemp("clip") / "first8s.mp4", 8.0)
+
+
+def test_json_summary_is_quiet_and_machine_readable(short_clip: Path, tmp_path: Path) -> None:
+    done = _carom("analyze", str(short_clip), "--out", str(tmp_path), "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["format"] == "carom-analyze/1"
+    assert summary["frames"] == 240
+    assert Path(summary["files"]["shots"]).is_file()
+    # The clip stops mid-shot: that shot is kept, with a doubt that makes it a review.
+    shots = json.loads((tmp_path / "shots.json").read_text())["shots"]
+    assert len(shots) == 1 and "video ended" in shots[0]["doubt"]
+    assert shots[0]["verdict"]["review"]
+
+
+def test_annotate_writes_a_playable_video(short_clip: Path, tmp_path: Path) -> None:
+    done = _carom("analyze", str(short_clip), "--out", str(tmp_path), "--annotate")
+    assert done.returncode == 0, done.stderr
+    with av.open(str(tmp_path / "annotated.mp4")) as video:
+        frames = sum(1 for _ in video.decode(video=0))
+    assert frames == 240
+
+
+def test_calibration_from_carom_calibrate_is_accepted(short_clip: Path, tmp_path: Path) -> None:
+    cal = tmp_path / "table.json"
+    assert _carom("calibrate", str(short_clip), "--out", str(cal)).returncode == 0
+    done = _carom(
+        "analyze", str(short_clip), "--calibration", str(cal), "--out", str(tmp_path / "a")
+    )
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "a" / "calibration.json").exists()  # used, not refitted
+
+
+def test_truncated_video_keeps_the_complete_shots(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.mp4"
+    data = SAMPLE.read_bytes()
+    broken.write_bytes(data[: len(data) // 2])
+    done = _carom("analyze", str(broken), "--out", str(tmp_path / "out"))
+    shots = json.loads((tmp_path / "out" / "shots.json").read_text())["shots"]
+    if done.returncode == 2:  # the decoder noticed the cut: one line, shots kept
+        assert "stopped early" in done.stderr and "Traceback" not in done.stderr
+    assert len(shots) >= 1
+    assert all("verdict" in s for s in shots)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["missing.mp4"], "missing.mp4"),
+        (["NOTVIDEO", "--out", "o"], "NOTVIDEO"),
+        ([str(SAMPLE), "--table", "huge"], "--table"),
+        ([str(SAMPLE), "--discipline", "snooker"], "--discipline"),
+        ([str(SAMPLE), "--players", "A"], "--players"),
+        ([str(SAMPLE), "--calibration", "WRONGSIZE"], "1280x720"),
+    ],
+)
+def test_bad_input_is_one_clear_line(args: list[str], needle: str, tmp_path: Path) -> None:
+    not_video = tmp_path / "notes.mp4"
+    not_video.write_text("this is not a video\n")
+    wrong = tmp_path / "wrong.json"
+    cal = json.loads((SAMPLES / "three_cushion_match.json").read_text())
+    _write_wrong_size_calibration(wrong, cal)
+    args = [
+        str(not_video) if a == "NOTVIDEO" else str(wrong) if a == "WRONGSIZE" else a for a in args
+    ]
+    line = _one_line_error(_carom("analyze", *args, cwd=tmp_path))
+    assert needle.replace("NOTVIDEO", "notes.mp4") in line or needle in line
+
+
+def _write_wrong_size_calibration(path: Path, truth: dict[str, object]) -> None:
+    from calibration import Calibration, Camera, TableGeometry, save_calibration
+    from referee import Table
+
+    camera = dict(truth["camera"])  # type: ignore[call-overload]
+    camera["image_size_px"] = [640, 360]  # a calibration made for another camera
+    cam = Camera.from_dict(camera)
+    save_calibration(path, Calibration(TableGeometry(Table()), cam, "2026-11-29"))

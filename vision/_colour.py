@@ -1,0 +1,186 @@
+"""Colour models: the cloth learned from the frame, the balls as prototypes around it.
+
+Theory of operation. Colours are compared in a weighted CIE Lab space (OpenCV's 8-bit
+Lab, ``a`` and ``b`` centred on 0): ``(0.3 L, a, b)``. Lightness counts less than chroma
+because the lamps make the cloth brighter under them and balls cast dark shadows; both
+change L far more than the cloth's hue. The cloth is the median of the playing surface's
+pixels with a robust spread (MAD), so a blue, green or sand cloth, lit well or badly, is
+learned from one frame. A pixel is foreground when it is far from the cloth (beyond
+``threshold``); its class is the ball whose cloth-to-ball colour line passes nearest.
+The ball's share of an anti-aliased or blurred pixel is the projection of its colour on
+the line from the cloth to the ball's prototype (colours mix about linearly), so
+centroids weighted by that share are sub-pixel accurate and blur keeps the ball's mass.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee import Ball
+from vision._types import U8, VisionError
+
+__all__ = ["DEFAULT_PROTOTYPES", "L_WEIGHT", "ColourModel", "ball_share", "weighted_lab"]
+
+F64 = NDArray[np.float64]
+F32 = NDArray[np.float32]
+B1 = NDArray[np.bool_]
+
+#: Weight of lightness against chroma in every colour distance.
+L_WEIGHT = 0.3
+#: Ball colours (L 0..255, a, b centred on 0) measured on rendered and broadcast balls.
+DEFAULT_PROTOTYPES: Mapping[Ball, tuple[float, float, float]] = {
+    Ball.WHITE: (245.0, -2.0, 10.0),
+    Ball.DOTTED: (245.0, -2.0, 10.0),
+    Ball.YELLOW: (190.0, 17.0, 55.0),
+    Ball.RED: (115.0, 52.0, 20.0),
+}
+_MIN_THRESHOLD = 18.0  # weighted-Lab units: lamp gradients and shadows stay below
+_MAD_K = 6.0
+_MATCH = 0.3  # foreground beyond this many robust sigmas of the cloth
+#: BGR -> a linear stand-in for weighted Lab (0.3 luma, scaled B - luma, R - luma) for
+#: the coarse search: one matrix product per pixel instead of a Lab conversion.
+_OPPONENT = np.array(
+    [[0.3 * 0.114, 0.3 * 0.587, 0.3 * 0.299],
+     [0.5 * (1 - 0.114), -0.5 * 0.587, -0.5 * 0.299],
+     [-0.5 * 0.114, -0.5 * 0.587, 0.5 * (1 - 0.299)]],
+    dtype=np.float32,
+)  # fmt: skip
+
+
+def weighted_lab(image_bgr: U8) -> F32:
+    """(h, w, 3) float32 ``(0.3 L, a, b)`` of a BGR uint8 image."""
+    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2Lab)
+    out = lab.astype(np.float32)
+    out[..., 0] *= L_WEIGHT
+    out[..., 1:] -= 128.0
+    return out
+
+
+def _centre_spread(pixels: NDArray[np.float32]) -> tuple[F64, float]:
+    """Median (3,) of pixels (n, 3) and the foreground threshold beyond it."""
+    centre = np.median(pixels, axis=0).astype(np.float64)
+    dist = np.sqrt(((pixels - centre.astype(np.float32)) ** 2).sum(axis=1))
+    # Balls, spots and chalk are few: the median distance is the cloth's own spread.
+    return centre, max(_MIN_THRESHOLD, _MAD_K * 1.4826 * float(np.median(dist)))
+
+
+def _to_weighted(lab: tuple[float, float, float]) -> F64:
+    return np.array([L_WEIGHT * lab[0], lab[1], lab[2]])
+
+
+@dataclass(frozen=True, slots=True)
+class ColourModel:
+    """Cloth and ball colours in weighted Lab.
+
+    Attributes:
+        cloth: (3,) cloth median, weighted Lab.
+        threshold: Distance from the cloth beyond which a pixel is foreground.
+        balls: The ball classes, in prototype order.
+        prototypes: (k, 3) ball colours, weighted Lab.
+        coarse: (3, 4) float32 BGR -> opponent colour minus the cloth's (affine).
+        coarse_threshold: Foreground distance in the opponent space.
+    """
+
+    cloth: F64
+    threshold: float
+    balls: tuple[Ball, ...]
+    prototypes: F64
+    coarse: F32
+    coarse_threshold: float
+
+    @classmethod
+    def learn(
+        cls,
+        image_bgr: U8,
+        surface: B1,
+        balls: tuple[Ball, ...] = (Ball.WHITE, Ball.YELLOW, Ball.RED),
+        prototypes: Mapping[Ball, tuple[float, float, float]] = DEFAULT_PROTOTYPES,
+    ) -> ColourModel:
+        """Learn the cloth from the pixels of ``surface`` (h, w) in ``image_bgr`` (h, w, 3).
+
+        Raises:
+            VisionError: The surface mask holds too few pixels, or a ball has no colour.
+        """
+        if int(surface.sum()) < 100:
+            raise VisionError("colour model: the playing surface covers < 100 pixels; recalibrate")
+        missing = [b for b in balls if b not in prototypes]
+        if missing:
+            raise VisionError(f"colour model: no colour known for ball {missing[0]}")
+        cloth, threshold = _centre_spread(weighted_lab(image_bgr)[surface])
+        opp = image_bgr[surface].astype(np.float32) @ _OPPONENT.T
+        opp_cloth, opp_threshold = _centre_spread(opp)
+        coarse = np.c_[_OPPONENT, -opp_cloth].astype(np.float32)
+        protos = np.array([_to_weighted(prototypes[b]) for b in balls])
+        return cls(cloth, threshold, tuple(balls), protos, coarse, opp_threshold)
+
+    def foreground(self, image_bgr: U8) -> B1:
+        """Pixels (h, w) of a BGR image far from the cloth, by the coarse colour distance."""
+        diff = cv2.transform(image_bgr.astype(np.float32), self.coarse)
+        d2 = cv2.transform(cv2.multiply(diff, diff), np.ones((1, 3), np.float32))
+        out: B1 = d2 > self.coarse_threshold**2
+        return out
+
+    def with_prototype(self, ball: Ball, colour: F64) -> ColourModel:
+        """A copy with the prototype of ``ball`` replaced by ``colour`` (3,) weighted Lab."""
+        protos = self.prototypes.copy()
+        protos[self.balls.index(ball)] = colour
+        return ColourModel(
+            self.cloth, self.threshold, self.balls, protos, self.coarse, self.coarse_threshold
+        )
+
+    def peak_share(self, pixels: F32, alpha: F32, k: int) -> float:
+        """How fully pixels (n, 3) weighted Lab show ball ``k``: 0..1, or -1 if off-colour.
+
+        ``alpha`` (n,) is their raw share of ball ``k`` (:meth:`classify`). The mean
+        pixel must lie near the cloth-to-ball colour line (a blurred ball is a mix of
+        the two); the result is the 90th percentile of the share: about 1 for a sharp
+        ball, less for a streak, and less for a hand or the cue, a pale yellow.
+        """
+        if len(pixels) == 0:
+            return -1.0
+        direction = self.prototypes[k] - self.cloth
+        reach = float(direction @ direction)
+        mean = pixels.mean(axis=0) - self.cloth
+        resid = mean - float(mean @ direction) / reach * direction
+        if float(np.linalg.norm(resid)) > _MATCH * math.sqrt(reach):
+            return -1.0
+        i = int(0.9 * (len(alpha) - 1))
+        return float(np.partition(alpha, i)[i])
+
+    def cloth_distance(self, wlab: F32) -> F32:
+        """Distance (h, w) of each pixel from the cloth colour."""
+        diff = wlab - self.cloth.astype(np.float32)
+        out: F32 = np.sqrt(np.einsum("...c,...c->...", diff, diff))
+        return out
+
+    def classify(self, pixels: F32) -> tuple[NDArray[np.int8], F32]:
+        """Ball class index (n,) of pixels (n, 3) weighted Lab (-1: cloth) and shares (n, k).
+
+        A pixel belongs to the class whose cloth-to-ball colour line passes nearest to
+        it: a rim pixel half red, half cloth lies on the red line even when its colour
+        is nearer the white ball's. The share is the position along that line (0 at
+        the cloth, 1 at the ball's prototype), not clipped.
+        """
+        diff = pixels - self.cloth.astype(np.float32)
+        dirs = (self.prototypes - self.cloth).astype(np.float32)  # (k, 3)
+        dd = (dirs * dirs).sum(axis=1)
+        dots = diff @ dirs.T  # (n, k)
+        alpha = dots / dd
+        a = np.clip(alpha, 0.0, 1.5)
+        norm2 = (diff * diff).sum(axis=1)
+        resid2 = norm2[:, None] - 2.0 * a * dots + a * a * dd
+        label = np.argmin(resid2, axis=1).astype(np.int8)
+        label[norm2 <= self.threshold**2] = -1
+        return label, alpha.astype(np.float32)
+
+
+def ball_share(alpha: F32) -> F32:
+    """Raw share -> weight 0..1; shading darkens a ball's rim, so 3/4 of it counts as all."""
+    out: F32 = np.clip((alpha - 0.1) / 0.65, 0.0, 1.0)
+    return out

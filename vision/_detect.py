@@ -1,0 +1,365 @@
+"""Find the balls in a frame: coarse blobs on a small image, refined at full resolution.
+
+Theory of operation. :meth:`ColourDetector.learn` takes a calibration and one frame: the
+playing surface (the cushion-nose outline projected at ball-centre height) becomes a
+mask, the cloth colour is learned inside it (:mod:`vision._colour`), and a map of the
+expected ball radius in pixels is made by projecting a ball at every place of the table.
+
+:meth:`ColourDetector.detect` shrinks the frame (``scale`` 2..4, nearest pixel), marks the
+pixels far from the cloth inside the surface (a linear colour distance) and labels the
+blobs. A blob much smaller than a ball (a reflection, a chalk speck) or much bigger (a
+hand, an arm) is dropped. Each remaining blob is cut out of the full-resolution frame
+with a margin; there every pixel gets the nearest ball class and its share of that
+ball's colour. Per class, the share-weighted pixel moments give the centre (sub-pixel:
+edge pixels count by their share), the mass (in balls: blur spreads a ball but keeps its
+mass) and the spread. A mass of about two balls of one class is two touching balls,
+split across the principal axis at the weighted median. A ball's mass stretched along
+one axis is a motion streak: the centroid is the mid-exposure position and, for a ball
+of variance ``r^2/4`` moving uniformly, the half length is ``sqrt(3 (l1 - l2))`` from
+the eigenvalues of the spread. Thin shapes (a cue) are dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration import Calibration
+from referee import Ball
+from vision._colour import ColourModel, ball_share, weighted_lab
+from vision._types import U8, Detections, VisionError
+
+__all__ = ["ColourDetector", "Detector", "ball_radius_px", "surface_polygon_px"]
+
+F64 = NDArray[np.float64]
+F32 = NDArray[np.float32]
+B1 = NDArray[np.bool_]
+
+_MIN_BLOB = 0.2  # blob area on the small image, in expected ball areas
+_MAX_BLOB = 4.5
+_OUTSIDE = 0.15  # a blob with more of its area than this beyond the cushion nose reaches in
+_MIN_MASS = 0.4  # class mass in a blob, in balls
+_SPLIT_MASS = 1.55
+_MAX_MASS = 2.6
+_THIN = 0.5  # minor-axis variance below this share of a disc's is a stick, not a ball
+_FAT = 1.8
+_SHARP_PEAK = 0.65  # a sharp ball shows its full colour somewhere (90th percentile share)
+_STREAK_PEAK = 0.25  # a streak at least this much
+
+
+class Detector(Protocol):
+    """Anything that finds balls in a BGR frame."""
+
+    def detect(self, image_bgr: U8) -> Detections: ...
+
+
+def surface_polygon_px(calibration: Calibration, outset_mm: float = 0.0, n: int = 60) -> F64:
+    """The playing surface outline (4 n, 2) ``uv_px`` at ball-centre height.
+
+    The outline is the cushion-nose rectangle grown by ``outset_mm``, sampled densely so
+    that lens distortion bends it as it bends the cushions.
+    """
+    g = calibration.geometry
+    lo, hi_x, hi_y = -outset_mm, g.length_mm + outset_mm, g.width_mm + outset_mm
+    t = np.linspace(0.0, 1.0, n, endpoint=False)
+    xs = np.concatenate(
+        [lo + t * (hi_x - lo), np.full(n, hi_x), hi_x - t * (hi_x - lo), np.full(n, lo)]
+    )
+    ys = np.concatenate(
+        [np.full(n, lo), lo + t * (hi_y - lo), np.full(n, hi_y), hi_y - t * (hi_y - lo)]
+    )
+    return calibration.mm_to_px(np.c_[xs, ys], g.radius_mm)
+
+
+def ball_radius_px(calibration: Calibration, uv_px: F64) -> F64:
+    """Apparent radius (n,) in pixels of a ball centred at image points ``uv_px`` (n, 2).
+
+    The mean distance from the centre's image to the images of the four points one
+    radius away on the ball's equator; NaN where the point is off the table plane.
+    """
+    r = calibration.geometry.radius_mm
+    xy = calibration.px_to_mm(uv_px, r)
+    centre = calibration.mm_to_px(xy, r)
+    total = np.zeros(len(xy))
+    for dx, dy in ((r, 0.0), (-r, 0.0), (0.0, r), (0.0, -r)):
+        edge = calibration.mm_to_px(xy + np.array([dx, dy]), r)
+        total += np.hypot(*(edge - centre).T)
+    out: F64 = total / 4.0
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    uv_px: F64
+    ball: Ball
+    score: float
+    radius_px: float
+    streak_px: F64
+
+
+@dataclass(frozen=True, slots=True)
+class ColourDetector:
+    """Colour-blob ball detector for one calibrated camera (see the module docstring).
+
+    Attributes:
+        model: Cloth and ball colours.
+        scale: Shrink factor of the coarse search (1..4).
+        surface_small: (hs, ws) where balls may be, on the shrunk image.
+        search_small: (hs, ws) the surface grown by a ball radius: a blob reaching out
+            into it comes from outside the table (a hand, the cue) and is dropped.
+        radius_small: (hs, ws) float32 expected ball radius in full-resolution pixels.
+        size_px: Full frame (width, height).
+        open_lines: Balls span 4.4+ shrunk pixels: lines under 3 are opened away.
+    """
+
+    model: ColourModel
+    scale: int
+    surface_small: B1
+    search_small: B1
+    radius_small: F32
+    size_px: tuple[int, int]
+    open_lines: bool
+    _kernel: U8 = field(default_factory=lambda: np.ones((3, 3), np.uint8), repr=False)
+
+    @classmethod
+    def learn(
+        cls,
+        calibration: Calibration,
+        frame_bgr: U8,
+        balls: tuple[Ball, ...] = (Ball.WHITE, Ball.YELLOW, Ball.RED),
+        scale: int | None = None,
+    ) -> ColourDetector:
+        """Build the detector for ``calibration`` from one frame (h, w, 3) BGR of its camera.
+
+        Raises:
+            VisionError: The frame's size is not the calibration's, or no table is seen.
+        """
+        w, h = calibration.image_size_px
+        if frame_bgr.shape != (h, w, 3):
+            raise VisionError(
+                f"detector: frame is {frame_bgr.shape[1]}x{frame_bgr.shape[0]}, the "
+                f"calibration is for {w}x{h}; calibrate this camera"
+            )
+        centre = calibration.mm_to_px(np.array([[calibration.geometry.length_mm / 2.0,
+                                                 calibration.geometry.width_mm / 2.0]]),
+                                      calibration.geometry.radius_mm)  # fmt: skip
+        r_centre = float(ball_radius_px(calibration, centre)[0])
+        s = scale or int(np.clip(math.floor(r_centre / 2.5), 1, 4))
+        ws, hs = -(-w // s), -(-h // s)
+        tight = _polygon_mask(surface_polygon_px(calibration), s, (hs, ws))
+        surface: B1 = np.asarray(cv2.dilate(tight, np.ones((3, 3), np.uint8)), dtype=bool)
+        grown = _polygon_mask(
+            surface_polygon_px(calibration, calibration.geometry.radius_mm), s, (hs, ws)
+        )
+        inner = _polygon_mask(
+            surface_polygon_px(calibration, -calibration.geometry.radius_mm), s, (hs, ws)
+        )
+        small = _shrink(frame_bgr, s, (ws, hs))
+        model = ColourModel.learn(small, inner.astype(bool), balls)
+        grid_v, grid_u = np.mgrid[0:hs, 0:ws].astype(np.float64)
+        uv = np.c_[(grid_u.ravel() + 0.5) * s - 0.5, (grid_v.ravel() + 0.5) * s - 0.5]
+        radius = ball_radius_px(calibration, uv).reshape(hs, ws).astype(np.float32)
+        r_min = float(np.nanmin(np.where(surface, radius, np.nan)))
+        search: B1 = grown.astype(bool) | surface
+        return cls(model, s, surface, search, radius, (w, h), r_min >= 2.2 * s)
+
+    def detect(self, image_bgr: U8) -> Detections:
+        """Balls in one frame (h, w, 3) BGR of this camera, best score first per class."""
+        w, h = self.size_px
+        if image_bgr.shape != (h, w, 3):
+            raise VisionError(f"detector: frame is {image_bgr.shape}, expected ({h}, {w}, 3)")
+        s = self.scale
+        hs, ws = self.surface_small.shape
+        small = _shrink(image_bgr, s, (ws, hs))
+        fg = self.model.foreground(small) & self.search_small
+        if self.open_lines:
+            # Opening drops lines under 3 px (the cue) that would tie a ball to the arm.
+            fg = cv2.morphologyEx(fg.view(np.uint8), cv2.MORPH_OPEN, self._kernel).view(bool)
+        # Contours, not connected components: OpenCV's labelling costs ~1 ms a frame
+        # here whatever the image holds, tracing a few blobs' outlines almost nothing.
+        # CCOMP: a blob inside a ring (the cushion shadow closing round the table) is
+        # still an outer boundary; hole boundaries have a parent and are skipped.
+        contours, tree = cv2.findContours(
+            fg.view(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE
+        )
+        found: list[_Found] = []
+        for i, contour in enumerate(contours):
+            if tree[0, i, 3] >= 0:
+                continue
+            x, y, bw, bh = cv2.boundingRect(contour)
+            r = float(self.radius_small[y + bh // 2, x + bw // 2])
+            ball_area = math.pi * (r / s) ** 2
+            if not (
+                math.isfinite(r)
+                and min(bw, bh) >= r / s
+                and _MIN_BLOB * ball_area <= bw * bh <= 4.0 * _MAX_BLOB * ball_area
+            ):
+                continue  # a line (cushion shadow, cue), a speck, an arm, or off the table
+            x0, y0 = max(x - 2, 0), max(y - 2, 0)
+            x1, y1 = min(x + bw + 2, ws), min(y + bh + 2, hs)
+            blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.drawContours(blob, [contour], 0, 1, cv2.FILLED, offset=(-x0, -y0))
+            area = int(blob.sum())
+            inside = int(np.count_nonzero(blob & self.surface_small[y0:y1, x0:x1]))
+            if (
+                not (_MIN_BLOB <= area / ball_area <= _MAX_BLOB)
+                or area - inside > _OUTSIDE * inside
+            ):
+                continue  # a speck, a hand, or something reaching in over the cushions
+            found += self._refine(image_bgr, blob, (x0, y0), r)
+        return _pack(found)
+
+    def _refine(self, image: U8, blob: U8, origin: tuple[int, int], r: float) -> list[_Found]:
+        """Balls in a blob (mask on the shrunk image at ``origin``), at full resolution."""
+        s = self.scale
+        x0, y0 = origin
+        gate_small = cv2.dilate(blob, self._kernel, iterations=2)
+        roi = image[y0 * s : (y0 + blob.shape[0]) * s, x0 * s : (x0 + blob.shape[1]) * s]
+        gate = cv2.resize(gate_small, None, fx=s, fy=s, interpolation=cv2.INTER_NEAREST)
+        gate = gate[: roi.shape[0], : roi.shape[1]]
+        vs, us = np.nonzero(gate)
+        pixels = weighted_lab(roi)[vs, us]
+        label, alpha = self.model.classify(pixels)
+        pts = np.c_[us + x0 * s, vs + y0 * s].astype(np.float64)
+        out: list[_Found] = []
+        counts = np.bincount(label + 1, minlength=len(self.model.balls) + 1)[1:]
+        present = counts >= 0.25 * math.pi * r * r
+        for c in np.flatnonzero(present):
+            core = label == c
+            peak = self.model.peak_share(pixels[core], alpha[core, c], int(c))
+            if peak < _STREAK_PEAK:
+                continue
+            # Pixels next to the core count by their share of this ball: the rim (too
+            # faint to be foreground), a highlight or a shaded side nearer another
+            # colour; not those of another ball present in the blob.
+            core2d = np.zeros(gate.shape, np.uint8)
+            core2d[vs[core], us[core]] = 1
+            near = cv2.dilate(core2d, self._kernel, iterations=2)[vs, us] > 0
+            other = present[np.maximum(label, 0)] & (label >= 0) & ~core
+            weight = ball_share(alpha[:, c]) * (near & ~other)
+            keep = weight > 0.0
+            ball = self.model.balls[c]
+            out += _balls_from_mass(pts[keep], weight[keep].astype(np.float64), ball, r, peak)
+        return out
+
+
+def _balls_from_mass(pts: F64, wts: F64, ball: Ball, r: float, peak: float) -> list[_Found]:
+    """One ball, a streak, or two touching balls from pixels (n, 2) and their shares (n,)."""
+    mass = float(wts.sum()) / (math.pi * r * r)
+    if not (_MIN_MASS <= mass <= _MAX_MASS):
+        return []
+    if mass >= _SPLIT_MASS:
+        halves = _split(pts, wts)
+        return [f for half in halves for f in _balls_from_points(*half, ball, r, 1.0, peak)]
+    return _balls_from_points(pts, wts, ball, r, mass, peak)
+
+
+def _split(pts: F64, wts: F64) -> tuple[tuple[F64, F64], tuple[F64, F64]]:
+    """The points cut in two across their principal axis at the weighted median."""
+    mean = wts @ pts / wts.sum()
+    d = pts - mean
+    cov = (d * wts[:, None]).T @ d / wts.sum()
+    axis = _eig2(cov)[2][:, 1]
+    t = d @ axis
+    order = np.argsort(t)
+    cum = np.cumsum(wts[order])
+    cut = t[order][int(np.searchsorted(cum, cum[-1] / 2.0))]
+    lo = t < cut
+    return (pts[lo], wts[lo]), (pts[~lo], wts[~lo])
+
+
+def _balls_from_points(
+    pts: F64, wts: F64, ball: Ball, r: float, mass: float, peak: float
+) -> list[_Found]:
+    """A ball from pixels (n, 2) and shares (n,): sharp, a streak, or not a ball."""
+    if float(wts.sum()) <= 0.0:
+        return []
+    centre, cov = _moments(pts, wts)
+    l2, l1, vecs = _eig2(cov)
+    half = math.sqrt(max(3.0 * (l1 - l2), 0.0))
+    moving = False
+    if half > 0.35 * r and not (half > r and peak > 0.9):
+        # A mark on a ball (the red's logo) skews the moments; a streak is also longer.
+        # A long streak is faint: a long bright shape is a ball with a line or cue on it.
+        solid = wts > 0.3
+        extent = np.ptp((pts[solid] - centre) @ vecs, axis=0) if solid.sum() > 2 else [0, 0]
+        moving = bool(extent[1] - extent[0] > 0.5 * r)
+    if not moving:
+        # Keep the disc: a chalk line or the cue touching the ball is no part of it.
+        for _ in range(2):
+            sel = np.hypot(*(pts - centre).T) < r + 1.0
+            if float(wts[sel].sum()) <= 0.0:
+                return []
+            centre, cov = _moments(pts[sel], wts[sel])
+        l2, l1, vecs = _eig2(cov)
+    if not (_THIN * r * r / 4.0 <= l2 <= _FAT * r * r / 4.0):
+        return []  # a stick or a slab, not a ball
+    if peak < _SHARP_PEAK and not moving:
+        return []  # pale all over and round: a hand or a cuff, not a ball
+    streak = vecs[:, 1] * half if moving else np.zeros(2)
+    score = max(0.0, 1.0 - abs(mass - 1.0)) / (1.0 + float(np.hypot(*streak)) / (2.0 * r))
+    return [_Found(centre, ball, score, r, streak)]
+
+
+def _moments(pts: F64, wts: F64) -> tuple[F64, F64]:
+    """Weighted centroid (2,) and covariance (2, 2) of points (n, 2)."""
+    total = float(wts.sum())
+    centre = wts @ pts / total
+    d = pts - centre
+    cov = (d * wts[:, None]).T @ d / total
+    return centre, cov
+
+
+def _eig2(cov: F64) -> tuple[float, float, F64]:
+    """Eigenvalues (small, large) and eigenvectors (2, 2) (columns) of a 2x2 covariance.
+
+    Closed form: ``np.linalg.eigh`` costs more in call overhead than in arithmetic.
+    """
+    a, b, c = float(cov[0, 0]), float(cov[0, 1]), float(cov[1, 1])
+    mid, rad = (a + c) / 2.0, math.hypot((a - c) / 2.0, b)
+    angle = 0.5 * math.atan2(2.0 * b, a - c)
+    major = np.array([math.cos(angle), math.sin(angle)])
+    minor = np.array([-major[1], major[0]])
+    return mid - rad, mid + rad, np.c_[minor, major]
+
+
+def _pack(found: list[_Found]) -> Detections:
+    if not found:
+        return Detections.empty()
+    found.sort(key=lambda f: (str(f.ball), -f.score))
+    return Detections(
+        np.array([f.uv_px for f in found]),
+        tuple(f.ball for f in found),
+        np.array([f.score for f in found]),
+        np.array([f.radius_px for f in found]),
+        np.array([f.streak_px for f in found]),
+    )
+
+
+def _shrink(image: U8, s: int, size: tuple[int, int]) -> U8:
+    """``image`` shrunk ``s`` times (padded to ``size`` (w, h) first)."""
+    if s == 1:
+        return image
+    h, w = image.shape[:2]
+    ws, hs = size
+    if (ws * s, hs * s) != (w, h):
+        pad = cv2.copyMakeBorder(image, 0, hs * s - h, 0, ws * s - w, cv2.BORDER_REPLICATE)
+        image = np.asarray(pad, dtype=np.uint8)
+    # One pixel per s x s block: a fifth of the cost of INTER_AREA here; a ball still
+    # spans several pixels, and the threshold was learned on frames shrunk the same way.
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_NEAREST), dtype=np.uint8)
+
+
+def _polygon_mask(poly_px: F64, s: int, shape: tuple[int, int]) -> U8:
+    """Filled polygon (hs, ws) uint8 0/1 on the image shrunk ``s`` times."""
+    mask = np.zeros(shape, np.uint8)
+    pts = (poly_px + 0.5) / s - 0.5
+    ok = np.all(np.isfinite(pts), axis=1)
+    fixed = np.round(pts[ok] * 16.0).astype(np.int32)
+    cv2.fillPoly(mask, [fixed], 1, lineType=cv2.LINE_8, shift=4)
+    return mask

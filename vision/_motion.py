@@ -1,0 +1,159 @@
+"""Shot motion from ball tracks: who moves when, where a shot starts and ends, lags, frozen balls.
+
+Theory of operation. A ball moves where its speed over a short window (two samples
+either side, so sensor noise of a ball at rest does not read as motion) exceeds a
+threshold; a long gap between samples with almost no displacement is a rest (real
+trackers keep only the first and last sample of a rest). A shot starts when the first
+ball (the cue ball) starts moving and ends when the last ball stops. A lag is two cue
+balls struck at about the same time with the red untouched. Frozen balls are read off
+rest positions: two centres ``2R`` apart, a centre ``R`` from a cushion nose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from referee import Ball, Cushion
+from vision._types import BallTrack
+
+__all__ = ["frozen_cushions", "frozen_pairs", "is_lag", "moving_mask", "shot_span"]
+
+B1 = NDArray[np.bool_]
+F64 = NDArray[np.float64]
+
+#: Default speed (mm/s) above which a ball counts as moving.
+MOVING_MM_S = 30.0
+
+
+def moving_mask(track: BallTrack, speed_mm_s: float = MOVING_MM_S) -> B1:
+    """Where the ball moves: (n,) True at samples whose windowed speed > ``speed_mm_s``.
+
+    The speed at sample i is the displacement across a window of about 0.2 s (at
+    least two samples either side) over its duration; runs of fewer than three moving
+    samples are noise and dropped. Non-finite samples count as not moving.
+    """
+    n = len(track)
+    if n < 2:
+        return np.zeros(n, dtype=bool)
+    dt = float(np.median(np.diff(track.t_s)))
+    half = max(2, round(0.1 / max(dt, 1e-6)))
+    idx = np.arange(n)
+    lo, hi = np.clip(idx - half, 0, n - 1), np.clip(idx + half, 0, n - 1)
+    disp = np.linalg.norm(track.xy_mm[hi] - track.xy_mm[lo], axis=1)
+    speed = disp / np.maximum(track.t_s[hi] - track.t_s[lo], 1e-9)
+    raw = np.nan_to_num(speed, nan=0.0) > speed_mm_s
+    return _drop_short_runs(raw, 3)
+
+
+def _drop_short_runs(mask: B1, min_len: int) -> B1:
+    out = mask.copy()
+    edges = np.diff(np.r_[0, mask.astype(np.int8), 0])
+    for a, b in zip(np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0], strict=True):
+        if b - a < min_len:
+            out[a:b] = False
+    return out
+
+
+def _moves(track: BallTrack, speed_mm_s: float) -> tuple[float, float] | None:
+    """Start and end time of the ball's motion (None if it never moves).
+
+    The start is refined to the last sample before the ball left its rest position by
+    more than 4 mm (the speed window smears it by up to 0.1 s).
+    """
+    hits = np.nonzero(moving_mask(track, speed_mm_s))[0]
+    if not len(hits):
+        return None
+    first, last = int(hits[0]), int(hits[-1])
+    before = track.xy_mm[max(first - 5, 0) : first + 1]
+    rest = np.nanmedian(before, axis=0)
+    away = np.linalg.norm(track.xy_mm[first:] - rest, axis=1) > 4.0
+    start = first + int(np.argmax(away)) if away.any() else first
+    return float(track.t_s[max(start - 1, 0)]), float(track.t_s[min(last + 1, len(track) - 1)])
+
+
+def shot_span(
+    tracks: Mapping[Ball, BallTrack], speed_mm_s: float = MOVING_MM_S
+) -> tuple[float, float, Ball] | None:
+    """``(start_s, end_s, cue_ball)`` of the shot, or None if no ball moves.
+
+    ``start_s`` is the last still sample of the first ball to move (the cue ball),
+    ``end_s`` the first still sample after the last ball stopped (within about 0.1 s).
+    """
+    spans = {ball: _moves(t, speed_mm_s) for ball, t in tracks.items()}
+    moved = {ball: span for ball, span in spans.items() if span is not None}
+    if not moved:
+        return None
+    cue = min(moved, key=lambda b: moved[b][0])
+    return moved[cue][0], max(span[1] for span in moved.values()), cue
+
+
+def is_lag(
+    tracks: Mapping[Ball, BallTrack],
+    within_s: float = 0.5,
+    speed_mm_s: float = MOVING_MM_S,
+    object_ball: Ball = Ball.RED,
+) -> bool:
+    """True for a lag: two balls set off within ``within_s`` and the object ball stays.
+
+    One ball cannot have set the other off so soon unless they were close: the two
+    starts must also be farther apart than either ball could travel in between.
+    """
+    starts = {}
+    for ball, track in tracks.items():
+        span = _moves(track, speed_mm_s)
+        if span is not None:
+            starts[ball] = span[0]
+    if object_ball in starts or len(starts) != 2:
+        return False
+    (a, ta), (b, tb) = sorted(starts.items(), key=lambda kv: kv[1])
+    if tb - ta > within_s:
+        return False
+    pa = _position_at(tracks[a], tb)
+    pb = _position_at(tracks[b], tb)
+    return bool(np.linalg.norm(pa - pb) > 150.0)
+
+
+def _position_at(track: BallTrack, t_s: float) -> F64:
+    ok = np.all(np.isfinite(track.xy_mm), axis=1)
+    t, xy = track.t_s[ok], track.xy_mm[ok]
+    return np.array([np.interp(t_s, t, xy[:, 0]), np.interp(t_s, t, xy[:, 1])])
+
+
+def frozen_pairs(
+    positions_mm: Mapping[Ball, ArrayLike], radius_mm: float, tol_mm: float = 1.0
+) -> list[tuple[Ball, Ball]]:
+    """Pairs of balls at rest touching: centres within ``2R + tol_mm`` (sorted pairs)."""
+    out = []
+    for a, b in combinations(sorted(positions_mm), 2):
+        d = float(np.linalg.norm(np.asarray(positions_mm[a]) - np.asarray(positions_mm[b])))
+        if d <= 2.0 * radius_mm + tol_mm:
+            out.append((a, b))
+    return out
+
+
+def frozen_cushions(
+    positions_mm: Mapping[Ball, ArrayLike],
+    size_mm: Sequence[float],
+    radius_mm: float,
+    tol_mm: float = 1.0,
+) -> list[tuple[Ball, Cushion]]:
+    """Balls at rest against a cushion: centre within ``R + tol_mm`` of its nose.
+
+    ``size_mm`` is ``(length_mm, width_mm)`` of the playing surface.
+    """
+    length, width = float(size_mm[0]), float(size_mm[1])
+    out = []
+    for ball in sorted(positions_mm):
+        x, y = (float(v) for v in np.asarray(positions_mm[ball], dtype=np.float64))
+        gaps = {
+            Cushion.HEAD: x,
+            Cushion.FOOT: length - x,
+            Cushion.LEFT: y,
+            Cushion.RIGHT: width - y,
+        }
+        out += [(ball, c) for c, g in gaps.items() if g <= radius_mm + tol_mm]
+    return out

@@ -1,0 +1,146 @@
+"""The streaming pipeline: frames in, analysed shots out, one shot at a time.
+
+``Analyzer.feed(frame)`` detects the balls, updates the tracker and the shot
+segmenter, and returns the shots that closed on that frame (usually none). Memory is
+bounded: the tracker keeps only the open shot's history (plus ``pre_s``). The same
+object serves ``carom analyze`` (a file) and live mode (a camera).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration import Calibration
+from referee import Ball, Discipline
+from vision._build import build_shot
+from vision._detect import Detector
+from vision._events import extract_events
+from vision._motion import is_lag, shot_span
+from vision._pinevents import PinSeries, pin_events
+from vision._pins import PinCheck
+from vision._segment import Segmenter, SegmentSettings, Transition
+from vision._track import Tracker, TrackStep
+from vision._types import AnalyzedShot, BallTrack, Frame
+
+__all__ = ["Analyzer", "AnalyzerSettings", "analyze_frames", "is_placement"]
+
+_ROLL_MM = 40.0
+_JITTER_MM = 1.5  # steps below this are noise of a ball at rest
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnalyzerSettings:
+    """How the pipeline decides (see :class:`SegmentSettings`)."""
+
+    segment: SegmentSettings = field(default_factory=SegmentSettings)
+    min_confidence: float = 0.5
+    path_step_s: float = 1 / 15
+
+
+class Analyzer:
+    """Frames -> analysed shots for one table and one discipline."""
+
+    def __init__(
+        self,
+        calibration: Calibration,
+        detector: Detector,
+        tracker: Tracker,
+        *,
+        discipline: Discipline = Discipline.THREE_CUSHION,
+        pin_check: PinCheck | None = None,
+        settings: AnalyzerSettings | None = None,
+    ) -> None:
+        self.calibration = calibration
+        self.detector = detector
+        self.tracker = tracker
+        self.discipline = discipline
+        self.pin_check = pin_check
+        self.settings = settings or AnalyzerSettings()
+        self.segmenter = Segmenter(self.settings.segment)
+        self.pins = PinSeries()
+        self.last_step: TrackStep | None = None
+        self.last_t_s = 0.0
+        self.n_shots = 0
+        self.placements: list[float] = []  # times balls were put down by hand, not struck
+
+    def feed(self, frame: Frame) -> list[AnalyzedShot]:
+        """Process one frame; the shots that ended with it (0 or 1)."""
+        detections = self.detector.detect(frame.image_bgr)
+        step = self.tracker.update(frame.frame_idx, frame.t_s, detections)
+        self.last_step, self.last_t_s = step, frame.t_s
+        if self.pin_check is not None:
+            self.pins.add(frame.t_s, self.pin_check.check(frame.image_bgr, detections))
+        xy = {b: (float(x), float(y)) for b, (x, y) in zip(step.balls, step.xy_mm, strict=True)}
+        transition = self.segmenter.update(frame.t_s, xy)
+        if transition is Transition.CLOSED:
+            return self._close(frame.t_s, doubt=None)
+        if not self.segmenter.is_open:
+            self._forget(frame.t_s)
+        return []
+
+    def finish(self) -> list[AnalyzedShot]:
+        """The video ended: a shot still open is closed with a doubt."""
+        if not self.segmenter.is_open:
+            return []
+        self.segmenter.open_s = None
+        return self._close(self.last_t_s, doubt="the video ended before every ball stopped")
+
+    def _forget(self, t_s: float) -> None:
+        """Between shots keep only ``pre_s`` of history (bounded memory)."""
+        keep_s = t_s - self.settings.segment.pre_s - self.settings.segment.window_s
+        self.tracker.drop_before(keep_s)
+        self.pins.drop_before(keep_s)
+
+    def _close(self, t_s: float, doubt: str | None) -> list[AnalyzedShot]:
+        tracks = self.tracker.tracks()
+        span = shot_span(tracks)
+        self._forget(t_s)
+        if span is None:
+            return []  # jitter, a ball nudged by hand: nothing was struck
+        start_s, end_s, cue_ball = span
+        geometry = self.calibration.geometry
+        scored = extract_events(tracks, geometry, min_confidence=self.settings.min_confidence)
+        scored += pin_events(self.pins, tracks, geometry, self.discipline)
+        scored.sort(key=lambda s: s.event.t_s)
+        if not scored and is_placement(tracks, geometry.radius_mm):
+            self.placements.append(start_s)
+            return []
+        shot = build_shot(
+            self.n_shots, cue_ball, (start_s, end_s), tracks, scored,
+            pins=self.pins.standing_at(start_s) if self.pin_check is not None else None,
+            doubt=doubt, path_step_s=self.settings.path_step_s,
+        )  # fmt: skip
+        self.n_shots += 1
+        return [AnalyzedShot(shot=shot, scored=tuple(scored), tracks=tracks, lag=is_lag(tracks))]
+
+
+def is_placement(tracks: Mapping[Ball, BallTrack], radius_mm: float) -> bool:
+    """True when the balls moved only by jumps (put down by hand), never rolled.
+
+    Rolling shows as a chain of small seen steps; a ball carried by hand vanishes
+    under the hand and reappears more than a ball diameter away. Rolled distance
+    under ``_ROLL_MM`` on every ball means nothing was struck.
+    """
+    for track in tracks.values():
+        ok = track.seen & np.isfinite(track.xy_mm[:, 0])
+        steps = np.hypot(*np.diff(track.xy_mm[ok], axis=0).T)
+        rolled = steps[(steps > _JITTER_MM) & (steps < 2.0 * radius_mm)]
+        if float(rolled.sum()) > _ROLL_MM:
+            return False
+    return True
+
+
+def analyze_frames(
+    frames: Iterable[Frame],
+    analyzer: Analyzer,
+    on_frame: Callable[[Frame, Analyzer], None] | None = None,
+) -> Iterator[AnalyzedShot]:
+    """Run ``analyzer`` over ``frames``, yielding each shot as soon as it ends."""
+    for frame in frames:
+        yield from analyzer.feed(frame)
+        if on_frame is not None:
+            on_frame(frame, analyzer)
+    yield from analyzer.finish()

@@ -54,7 +54,7 @@ print("ELAPSED", time.perf_counter() - t0, status, peak)
 
 def render_clip() -> Path:
     """The 1080p60 three-cushion clip, rendered once."""
-    clip = CACHE / "three_cushion_match.mp4"
+    clip = CACHE / "three-cushion-match.mp4"
     if not clip.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         cmd = [PY, "-m", "carom", "synth", "three-cushion-match", "--width", "1920",
@@ -93,7 +93,7 @@ def main() -> None:
     n, decode_s, fps, decode_kb = _child(DECODE, str(clip)).split()
     decode_mb = int(decode_kb) / 1024.0
     analyze_out = _child(ANALYZE, str(clip), str(out_dir))
-    _, elapsed_text, _, analyze_kb = analyze_out.split("ELAPSED")[1].split()
+    elapsed_text, _, analyze_kb = analyze_out.split("ELAPSED")[1].split()
     elapsed, analyze_mb = float(elapsed_text), int(analyze_kb) / 1024.0
     summary = json.loads(analyze_out.split("ELAPSED")[0])
     video_s = int(n) / float(fps)

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from calibration import Calibration, load_calibration
+from calibration import Calibration, CalibrationError, load_calibration
 from carom._score import ScoreRun, record_json
 from referee import (
-    DEFAULT_TARGETS,
     FORMAT,
     Ball,
     CaromError,
@@ -33,7 +32,7 @@ from referee import (
     Table,
     shot_json,
 )
-from vision import AnalyzedShot
+from vision import AnalyzedShot, open_source
 
 __all__ = ["AnalyzeOptions", "AnalyzeRun", "balls_for", "match_config"]
 
@@ -83,23 +82,61 @@ def match_config(opts: AnalyzeOptions) -> MatchConfig:
     """The match set-up: player 1 plays white, player 2 yellow, race to the default."""
     a, b = opts.players
     cue = {} if opts.discipline is Discipline.PIN_CAROM_7 else {a: Ball.WHITE, b: Ball.YELLOW}
-    target = opts.target or DEFAULT_TARGETS[opts.discipline]
+    target = opts.target or MatchConfig.default_target(opts.discipline)
     return MatchConfig(
         discipline=opts.discipline, players=opts.players, cue_balls=cue,
         target={a: target, b: target}, first_player=opts.first_player, table=opts.table,
     )  # fmt: skip
 
 
-def calibration_for(opts: AnalyzeOptions, frame_bgr: Any, size_px: tuple[int, int]) -> Calibration:
-    """Load ``--calibration`` (checked against the video size) or fit one from the frame."""
+def calibration_for(opts: AnalyzeOptions, size_px: tuple[int, int]) -> Calibration:
+    """Load ``--calibration`` (checked against the video size) or fit one from the video.
+
+    The fit tries a few frames a second or more apart (the first frame of a clip is
+    often smeared by the encoder, a player may stand in front of a cushion) and keeps
+    the first with a "good" report, else the one with the smallest error.
+    """
     if opts.calibration is not None:
         return load_calibration(opts.calibration, expect_size_px=size_px)
     from carom._calibrate import calibrate_frame, write_outputs
 
-    result = calibrate_frame(frame_bgr, opts.table, discipline=opts.discipline)
+    best, error = None, None
+    for frame in _calibration_frames(opts.video):
+        try:
+            result = calibrate_frame(frame, opts.table, discipline=opts.discipline)
+        except CaromError as exc:
+            error = exc
+            continue
+        if best is None or result.report.overall.rms_mm < best.report.overall.rms_mm:
+            best = result
+        if result.report.verdict == "good":
+            break
+    if best is None:
+        raise CalibrationError(
+            f"{opts.video}: {error}; calibrate by hand (carom calibrate VIDEO --corners ...) "
+            "and pass --calibration FILE"
+        )
     opts.out.mkdir(parents=True, exist_ok=True)
-    write_outputs(result, opts.out / "calibration.json", opts.out / "calibration_overlay.png")
-    return result.calibration
+    write_outputs(best, opts.out / "calibration.json", opts.out / "calibration_overlay.png")
+    return best.calibration
+
+
+def _calibration_frames(video: Path) -> Iterator[Any]:
+    """Frames 30, 60, 120, 240 and 0 of ``video`` (those it has), decoded once."""
+    wanted = (30, 60, 120, 240)
+    source = open_source(str(video))
+    first = None
+    try:
+        for frame in source:
+            first = frame.image_bgr if first is None else first
+            if frame.frame_idx in wanted:
+                yield frame.image_bgr
+            if frame.frame_idx >= wanted[-1]:
+                break
+    finally:
+        source.close()
+    if first is not None:
+        yield first
 
 
 def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:

@@ -31,7 +31,7 @@ from vision import (
 
 __all__ = ["analyze_video"]
 
-_PIN_LEARN_FRAME = 30
+_LEARN_FRAME = 30
 
 #: progress(frames done, frames in the video or None, seconds of video done)
 Progress = Callable[[int, int | None, float], None]
@@ -65,11 +65,12 @@ def analyze_video(
         first = next(frames, None)
         if first is None:
             raise CaromError(f"{opts.video}: the video has no frame; check the file")
-        run.calibration = calibration_for(opts, first.image_bgr, source.size_px)
-        # The first frame of a video is often blurred by the encoder (a key frame at low
-        # bitrate): the pins' look is learned a second in, from a clean frame.
-        warmup = [first, *itertools.islice(frames, _PIN_LEARN_FRAME)]
-        analyzer = _analyzer(opts, run.calibration, first, warmup[-1], source.fps)
+        # The first frame of a video is often smeared by the encoder (a key frame at a
+        # low bitrate): the table and the pins are learned a second in, from a clean one.
+        warmup = [first, *itertools.islice(frames, _LEARN_FRAME)]
+        learn = warmup[-1]
+        run.calibration = calibration_for(opts, source.size_px)
+        analyzer = _analyzer(opts, run.calibration, learn, learn, source.fps)
         total = getattr(source, "n_frames", None)
 
         def on_frame(frame: Frame, a: Analyzer) -> None:

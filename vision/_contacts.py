@@ -9,7 +9,9 @@ so a cushion just before the kiss does not spoil them) come ``2R`` apart. A cand
 is a contact only if the balls exchanged an impulse along their line of centres: the
 velocity change of either ball, projected on that line, must exceed the noise. A ball
 that was at rest gives a second time: where its post-contact path leaves its rest
-position (it is the sharpest evidence of a thin kiss).
+position (it is the sharpest evidence of a thin kiss); the two are weighed by the
+squares of the closing speed and the set-off speed. In a slow push the gap reaches
+zero long before its minimum, so the first samples at the touch are tried first.
 
 Thresholds were tuned on the simulator and the ``three_cushion_match`` clip only.
 """
@@ -75,10 +77,21 @@ def _pair(
     two_r = 2.0 * geometry.radius_mm
     gap = np.linalg.norm(sa.at(grid) - sb.at(grid), axis=1) - two_r
     out: list[ScoredEvent] = []
-    for i0 in (m[0] for m in valley_starts(gap, grid, tol.hysteresis_mm)):
-        if i0 == 0:
+    last = 0
+    for minima in valley_starts(gap, grid, tol.hysteresis_mm):
+        # A slow approach (a push, or two balls the detector pulls together) reaches
+        # the touch long before the valley's minimum: the first samples at the touch
+        # are tried first.
+        entry = [j for j in range(last, minima[0]) if gap[j] <= 0.5 * tol.touch_mm][:2]
+        last = minima[-1] + 1
+        if minima[0] == 0:
             continue  # touching from the start: a frozen pair, not a contact
-        found = _contact(sa, sb, balls, geometry, grid, gap, i0, tol)
+        found = None
+        for i0 in [*entry, minima[0]]:
+            strict = i0 != minima[0]  # before the minimum: the fits must really touch
+            found = _contact(sa, sb, balls, geometry, grid, gap, i0, tol, strict)
+            if found is not None:
+                break
         if found is not None:
             if out and found.event.t_s - out[-1].event.t_s < 0.03:
                 if found.confidence <= out[-1].confidence:
@@ -138,9 +151,10 @@ def _contact(
     gap: F64,
     i0: int,
     tol: Tolerances,
+    strict: bool = False,
 ) -> ScoredEvent | None:
-    solved = _solve(sa, sb, geometry, grid, gap, i0, tol)
-    if solved is None:
+    solved = _solve(sa, sb, geometry, grid, gap, i0, tol) if i0 > 0 else None
+    if solved is None or (strict and solved[1] > 0.0):
         return None
     t_c, reach, fits = solved
     reach = min(reach, float(gap[i0]))
@@ -153,10 +167,16 @@ def _contact(
     push = _push(sa, sb, t_c, axis, tol)
     if push is None:
         return None
-    starts = [_start_time(f, p, tol) for f, p in ((fits[0], post_a), (fits[1], post_b))]
-    t_rest = next((t for t in starts if t is not None and abs(t - t_c) < 2 * sa.dt_s), None)
     v_rel = abs(float((fits[1].velocity(t_c) - fits[0].velocity(t_c)) @ axis))
-    return _score(sa, sb, balls, (t_c, t_rest), (push, reach, v_rel), tol)
+    for f, p in ((fits[0], post_a), (fits[1], post_b)):
+        t_rest = _start_time(f, p, tol)
+        if t_rest is not None and abs(t_rest - t_c) < 2 * sa.dt_s:
+            # Two estimates, each off by (position error) / (the speed it rests on):
+            # weigh them by the squares of the closing speed and the set-off speed.
+            w_c, w_r = v_rel**2, float(p.velocity(p.t_lo_s) @ p.velocity(p.t_lo_s))
+            t_s = (w_c * t_c + w_r * t_rest) / max(w_c + w_r, 1e-9)
+            return _score(sa, sb, balls, (t_s, t_c, t_rest), (push, reach, v_rel), tol)
+    return _score(sa, sb, balls, (t_c, t_c, None), (push, reach, v_rel), tol)
 
 
 def _push(sa: Samples, sb: Samples, t_c: float, axis: F64, tol: Tolerances) -> float | None:
@@ -208,13 +228,12 @@ def _score(
     sa: Samples,
     sb: Samples,
     balls: tuple[Ball, Ball],
-    times: tuple[float, float | None],
+    times: tuple[float, float, float | None],
     fit: tuple[float, float, float],
     tol: Tolerances,
 ) -> ScoredEvent:
-    t_c, t_rest = times
+    t_s, t_c, t_rest = times  # the contact time; from the approach; from the set-off
     push, reach, v_rel = fit
-    t_s = t_c if t_rest is None else 0.5 * (t_c + t_rest)
     seen = [_seen_near(s, t_s) for s in (sa, sb)]
     strength = min(1.0, push / 4.0)
     confidence = 0.5 + 0.5 * strength * (1.0 - 0.5 * min(abs(reach) / tol.touch_mm, 1.0))

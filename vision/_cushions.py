@@ -9,6 +9,9 @@ sensor noise on a ball at the cushion), so a second touch counts only after the 
 really left. A candidate is a contact when the ball approached, the fitted gap at the
 contact time is within tolerance, and the normal velocity turned (bounce) or stopped
 (ran along). The time is where the pre-contact fit reaches ``n = 0``, between frames.
+A slow ball that comes to run along a cushion reaches its gap minimum long after the
+touch: the first samples at the nose are tried before the minima, and such an arrival
+is timed where the samples come within noise of the level they then keep.
 
 Thresholds were tuned on the simulator and the ``three_cushion_match`` clip only.
 """

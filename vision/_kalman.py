@@ -12,7 +12,10 @@ with three balls numpy's per-call overhead would cost more than the arithmetic.
 deceleration and cushion bounces in the prediction, and a rest mode: a ball whose recent
 measurements stay within a few mm is at rest, its position is then the running mean of
 the measurements since it stopped (sub-mm; restarted when a last slow creep shows), and
-it never moves without a measurement.
+it never moves without a measurement. It leaves rest on two measurements in a row off
+the rest mean, or as soon as three walk steadily away from it (a gentle start stays
+inside the exit gate for several frames); the rest test then starts afresh, and
+:attr:`BallFilter.released` tells the tracker which measurements were motion.
 """
 
 from __future__ import annotations

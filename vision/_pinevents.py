@@ -1,10 +1,11 @@
 """Pin-down events from the per-frame "is the pin standing" checks and the ball tracks.
 
 A pin is down when it is missing from its spot for the rest of the shot (at least
-``hold_s``): a ball passing over the spot hides it only for a moment. The pin fell at
-the first frame of that final absence; the ball that knocked it is the ball whose
-centre came closest to the spot just before, if close enough to touch it, else
-another pin knocked it (``ball`` None).
+``hold_s``): a ball passing over the spot hides it only for a moment. The ball that
+knocked it is the ball whose centre came closest to the spot in the half second
+before it went, if close enough to touch it; the event time is when that ball reached
+the pin (a falling pin leaves its spot a little later). Otherwise another pin knocked
+it (``ball`` None) at the first frame of its absence.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+from numpy.typing import NDArray
 
 from calibration import TableGeometry
 from referee import Ball, Discipline, Pin, PinDown
@@ -19,9 +21,11 @@ from vision._types import BallTrack, ScoredEvent
 
 __all__ = ["PinSeries", "pin_events"]
 
+F64 = NDArray[np.float64]
+
 _HOLD_S = 0.3
-_LOOK_BACK_S = 0.25
-_PIN_REACH_MM = 30.0  # pin base radius plus tracking slack, beyond the ball's radius
+_LOOK_BACK_S = 0.5  # a knocked pin takes a while to leave its spot
+_PIN_REACH_MM = 15.0  # pin radius at ball-centre height, beyond the ball's radius
 
 
 class PinSeries:
@@ -69,15 +73,31 @@ def _fell_at(series: PinSeries, pin: Pin) -> float | None:
 
 def _knocker(
     tracks: Mapping[Ball, BallTrack], xy_mm: tuple[float, float], t_s: float, reach_mm: float
-) -> tuple[Ball | None, float]:
-    best: tuple[Ball | None, float] = (None, np.inf)
+) -> tuple[Ball | None, float, float]:
+    """The ball that came within ``reach_mm`` of the spot before ``t_s``: (ball, gap, time).
+
+    The time is when its centre first crossed ``reach_mm`` from the spot (interpolated
+    between samples): the moment of contact, before the pin is seen gone.
+    """
+    best: tuple[Ball | None, float, float] = (None, np.inf, t_s)
     for ball, tr in tracks.items():
         near = (tr.t_s >= t_s - _LOOK_BACK_S) & (tr.t_s <= t_s + 0.05)
-        if near.any():
-            d = np.hypot(*(tr.xy_mm[near] - np.asarray(xy_mm)).T)
-            if np.nanmin(d) < best[1]:
-                best = (ball, float(np.nanmin(d)))
-    return best if best[1] <= reach_mm else (None, best[1])
+        if not near.any():
+            continue
+        d = np.hypot(*(tr.xy_mm[near] - np.asarray(xy_mm)).T)
+        if np.all(np.isnan(d)) or np.nanmin(d) >= best[1]:
+            continue
+        best = (ball, float(np.nanmin(d)), _crossing(tr.t_s[near], d, reach_mm, t_s))
+    return best if best[1] <= reach_mm else (None, best[1], t_s)
+
+
+def _crossing(t_s: F64, d_mm: F64, reach_mm: float, default_s: float) -> float:
+    inside = np.flatnonzero(d_mm <= reach_mm)
+    if len(inside) == 0 or inside[0] == 0:
+        return default_s if len(inside) == 0 else float(t_s[0])
+    i = int(inside[0])
+    f = (d_mm[i - 1] - reach_mm) / max(d_mm[i - 1] - d_mm[i], 1e-9)
+    return float(t_s[i - 1] + f * (t_s[i] - t_s[i - 1]))
 
 
 def pin_events(
@@ -94,8 +114,12 @@ def pin_events(
         t_fell = _fell_at(series, pin)
         if t_fell is None:
             continue
-        ball, d_mm = _knocker(tracks, xy, t_fell, reach_mm)
-        who = f"{ball} {d_mm:.0f} mm from the spot" if ball else f"no ball within {reach_mm:.0f} mm"
-        event = PinDown(t_s=t_fell - dt / 2, pin=pin, ball=ball, t_err_s=dt / 2)
+        ball, d_mm, t_hit = _knocker(tracks, xy, t_fell, reach_mm)
+        if ball is None:
+            who = f"no ball within {reach_mm:.0f} mm"
+            event = PinDown(t_s=t_fell - dt / 2, pin=pin, ball=None, t_err_s=dt / 2)
+        else:
+            who = f"{ball} reached the pin ({d_mm:.0f} mm from its spot)"
+            event = PinDown(t_s=t_hit, pin=pin, ball=ball, t_err_s=max(dt / 2, 0.005))
         out.append(ScoredEvent(event, 0.9, f"pin gone from its spot; {who}"))
     return out

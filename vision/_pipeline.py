@@ -8,6 +8,7 @@ object serves ``carom analyze`` (a file) and live mode (a camera).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -18,6 +19,7 @@ from referee import Ball, Discipline
 from vision._build import build_shot
 from vision._detect import Detector
 from vision._events import extract_events
+from vision._guide import Guide
 from vision._motion import is_lag, shot_span
 from vision._pinevents import PinSeries, pin_events
 from vision._pins import PinCheck
@@ -38,6 +40,8 @@ class AnalyzerSettings:
     segment: SegmentSettings = field(default_factory=SegmentSettings)
     min_confidence: float = 0.5
     path_step_s: float = 1 / 15
+    #: A detector with a guided mode searches the whole frame every N frames only.
+    full_every: int = 10
 
 
 class Analyzer:
@@ -65,11 +69,19 @@ class Analyzer:
         self.last_t_s = 0.0
         self.n_shots = 0
         self.placements: list[float] = []  # times balls were put down by hand, not struck
+        guided = "near_px" in inspect.signature(detector.detect).parameters
+        self.guide = Guide(calibration, self.settings.full_every) if guided else None
 
     def feed(self, frame: Frame) -> list[AnalyzedShot]:
         """Process one frame; the shots that ended with it (0 or 1)."""
-        detections = self.detector.detect(frame.image_bgr)
+        windows = self.guide.windows() if self.guide is not None else None
+        if windows is None:
+            detections = self.detector.detect(frame.image_bgr)
+        else:
+            detections = self.detector.detect(frame.image_bgr, *windows)  # type: ignore[call-arg]
         step = self.tracker.update(frame.frame_idx, frame.t_s, detections)
+        if self.guide is not None:
+            self.guide.record(step, was_full=windows is None)
         self.last_step, self.last_t_s = step, frame.t_s
         if self.pin_check is not None:
             self.pins.add(frame.t_s, self.pin_check.check(frame.image_bgr, detections))
@@ -97,7 +109,17 @@ class Analyzer:
     def _close(self, t_s: float, doubt: str | None) -> list[AnalyzedShot]:
         tracks = self.tracker.tracks()
         span = shot_span(tracks)
-        self._forget(t_s)
+        try:
+            return self._shot(tracks, span, doubt)
+        finally:
+            self._forget(t_s)  # after the shot's pin checks and tracks were read
+
+    def _shot(
+        self,
+        tracks: Mapping[Ball, BallTrack],
+        span: tuple[float, float, Ball] | None,
+        doubt: str | None,
+    ) -> list[AnalyzedShot]:
         if span is None:
             return []  # jitter, a ball nudged by hand: nothing was struck
         start_s, end_s, cue_ball = span

@@ -279,7 +279,8 @@ class Tracker:
         if not tr.filt.update(z.xy_mm, z.noise_mm2, t_s, z.blur_mm):
             tr.pending = [(frame_idx, t_s, z.xy_mm)]  # a ball at rest may start here
             return False
-        if was_at_rest and not tr.filt.at_rest:  # it did start: its first steps were real
+        if was_at_rest and not tr.filt.at_rest and tr.filt.released > 1:
+            # it did start: its first steps were real, not the rest mean
             self._backfill_times(tr, list(tr.filt.recent)[-tr.filt.released : -1])
         tr.t_seen, tr.xy_seen, tr.pending = t_s, z.xy_mm, []
         return True

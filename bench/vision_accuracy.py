@@ -1,0 +1,106 @@
+"""Accuracy of ``carom analyze`` against exact synthetic truth, clip by clip.
+
+Clips: the four bundled samples, and fresh renders in ``out/bench/`` (the three-
+cushion sequence at 1080p60, scenario shots and real recorded shots replayed through
+the renderer at 60 fps; see ``docs/vision.md`` for how to make them). Each clip is
+marked ``tuning`` (thresholds were adjusted while looking at it) or ``held-out``.
+Writes ``bench/results/vision_accuracy.json`` and ``.md``; failures are listed, not
+hidden.
+
+    PYTHONPATH=. .venv/bin/python bench/vision_accuracy.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from carom.synth._check import ClipCheck, check_clip
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+TUNING = {"three_cushion_match"}
+
+
+def clips() -> list[Path]:
+    """Every clip with a truth file beside it."""
+    found = sorted((ROOT / "sample_videos").glob("*.mp4"))
+    for folder in (ROOT / "out" / "bench", ROOT / "out" / "bench" / "fresh"):
+        found += sorted(folder.glob("*.mp4"))
+    return [c for c in found if c.with_suffix(".json").exists()]
+
+
+def row(name: str, c: ClipCheck, seconds: float) -> dict[str, Any]:
+    """One clip's numbers."""
+    ev = c.events
+    dt = [abs(x) * 1000 for k in ("ball", "cushion") for x in ev.dt_s.get(k, [])]
+    return {
+        "clip": name,
+        "set": "tuning" if name in TUNING else "held-out",
+        **{k: round(v, 2) for k, v in c.positions.summary().items()},
+        "ball_recall": round(ev.recall("ball"), 3),
+        "ball_precision": round(ev.precision("ball"), 3),
+        "cushion_recall": round(ev.recall("cushion"), 3),
+        "cushion_precision": round(ev.precision("cushion"), 3),
+        "events_true": sum(ev.truth.get(k, 0) for k in ("ball", "cushion")),
+        "median_dt_ms": round(float(np.median(dt)), 2) if dt else None,
+        "verdicts": f"{c.verdicts_agree}/{c.verdicts_total}",
+        "misses": [_event(e) for e in ev.misses], "extras": [_event(e) for e in ev.extras],
+        "verdict_diffs": list(c.verdict_diffs), "seconds": round(seconds, 1),
+    }  # fmt: skip
+
+
+def _event(e: Any) -> str:
+    what = getattr(e, "balls", None) or (getattr(e, "ball", ""), getattr(e, "cushion", ""))
+    return f"{type(e).__name__} {e.t_s:.3f}s {'-'.join(str(w) for w in what if w)}"
+
+
+def main() -> None:
+    """Analyse every clip and write the tables."""
+    rows = []
+    for clip in clips():
+        name = clip.stem
+        t0 = time.perf_counter()
+        check = check_clip(clip, ROOT / "out" / "bench" / "analysis" / name)
+        rows.append(row(name, check, time.perf_counter() - t0))
+        print(json.dumps(rows[-1]), file=sys.stderr)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "vision_accuracy.json").write_text(json.dumps(rows, indent=1) + "\n")
+    (RESULTS / "vision_accuracy.md").write_text(markdown(rows))
+    print(markdown(rows))
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The table and the list of failures."""
+    out = [
+        f"# carom analyze accuracy ({time.strftime('%Y-%m-%d')})\n",
+        "| clip | set | rest median / max mm | moving median / p95 mm | ball R / P "
+        "| cushion R / P | events | median dt ms | verdicts |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        out.append(
+            f"| {r['clip']} | {r['set']} | {r['rest_median_mm']} / {r['rest_max_mm']} "
+            f"| {r['moving_median_mm']} / {r['moving_p95_mm']} "
+            f"| {r['ball_recall']} / {r['ball_precision']} "
+            f"| {r['cushion_recall']} / {r['cushion_precision']} | {r['events_true']} "
+            f"| {r['median_dt_ms']} | {r['verdicts']} |"
+        )
+    out.append("\n## Failures\n")
+    for r in rows:
+        for key in ("misses", "extras", "verdict_diffs"):
+            for item in r[key]:
+                label = {"misses": "missed", "extras": "false event", "verdict_diffs": "verdict"}[
+                    key
+                ]
+                out.append(f"- {r['clip']}: {label}: {item}")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    main()

@@ -51,6 +51,7 @@ def row(name: str, c: ClipCheck, seconds: float) -> dict[str, Any]:
         "median_dt_ms": round(float(np.median(dt)), 2) if dt else None,
         "verdicts": f"{c.verdicts_agree}/{c.verdicts_total}",
         "misses": [_event(e) for e in ev.misses], "extras": [_event(e) for e in ev.extras],
+        "flagged": [_event(e) for e in ev.flagged],
         "verdict_diffs": list(c.verdict_diffs), "seconds": round(seconds, 1),
     }  # fmt: skip
 
@@ -93,7 +94,7 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         )
     out.append("\n## Failures\n")
     for r in rows:
-        for key in ("misses", "extras", "verdict_diffs"):
+        for key in ("misses", "extras", "flagged", "verdict_diffs"):
             for item in r[key]:
                 label = {"misses": "missed", "extras": "false event", "verdict_diffs": "verdict"}[
                     key

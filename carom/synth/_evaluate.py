@@ -40,7 +40,12 @@ def _kind(e: Event) -> str:
 
 @dataclass(slots=True)
 class EventScore:
-    """Matched events, misses and false alarms, per kind ("ball", "cushion", ...)."""
+    """Matched events, misses and false alarms, per kind ("ball", "cushion", ...).
+
+    A found event that matches no true one counts against precision, unless it
+    carries a ``doubt``: then it is ``flagged`` (it can only make the referee ask
+    for review, never change a call silently) and reported apart.
+    """
 
     matched: dict[str, int] = field(default_factory=dict)
     truth: dict[str, int] = field(default_factory=dict)
@@ -48,6 +53,7 @@ class EventScore:
     dt_s: dict[str, list[float]] = field(default_factory=dict)
     misses: list[Event] = field(default_factory=list)
     extras: list[Event] = field(default_factory=list)
+    flagged: list[Event] = field(default_factory=list)  # doubtful and not true: for review
 
     def recall(self, kind: str) -> float:
         """Share of true events of ``kind`` found (1.0 when there were none)."""
@@ -67,6 +73,7 @@ class EventScore:
             self.dt_s.setdefault(k, []).extend(dts)
         self.misses += other.misses
         self.extras += other.extras
+        self.flagged += other.flagged
 
 
 def compare_events(
@@ -89,6 +96,9 @@ def compare_events(
         score.matched[k] = score.matched.get(k, 0) + 1
         score.dt_s.setdefault(k, []).append(found[best].t_s - e.t_s)
     for i, f in enumerate(found):
+        if i not in used and f.doubt is not None:
+            score.flagged.append(f)  # unconfirmed, marked doubtful: it can only cause a review
+            continue
         score.found[_kind(f)] = score.found.get(_kind(f), 0) + 1
         if i not in used:
             score.extras.append(f)

@@ -363,3 +363,32 @@ def test_balls_at_rest_give_no_event() -> None:
         for ball, c in centres.items()
     }
     assert extract_events(still, GEO) == []
+
+
+def _pass_by(gap_mm: float) -> dict[Ball, BallTrack]:
+    """White rolls past the resting red with ``gap_mm`` between them, no deflection."""
+    t = np.arange(0.0, 2.0, 1 / 60)
+    white = np.c_[500.0 + 800.0 * t, np.full(len(t), 600.0)]
+    red = np.tile([1300.0, 600.0 + 2 * R + gap_mm], (len(t), 1))
+    yellow = np.tile([2400.0, 300.0], (len(t), 1))
+    return {
+        Ball.WHITE: BallTrack.from_samples(t, white),
+        Ball.RED: BallTrack.from_samples(t, red),
+        Ball.YELLOW: BallTrack.from_samples(t, yellow),
+    }
+
+
+def test_a_pass_too_close_to_tell_is_a_doubtful_contact() -> None:
+    events = extract_events(_pass_by(0.8), GEO)
+    kisses = [e for e in events if isinstance(e.event, BallContact)]
+    assert len(kisses) == 1
+    kiss = kisses[0]
+    assert set(kiss.event.balls) == {Ball.WHITE, Ball.RED}  # type: ignore[union-attr]
+    assert kiss.event.doubt and "cannot be ruled out" in kiss.event.doubt
+    assert kiss.confidence < 0.5
+    assert kiss.event.t_s == pytest.approx(1.0, abs=0.02)
+
+
+def test_a_clear_pass_is_no_contact() -> None:
+    events = extract_events(_pass_by(20.0), GEO)
+    assert not [e for e in events if isinstance(e.event, BallContact)]

@@ -2,14 +2,14 @@
 
 Theory of operation. The cloth is the dominant saturated hue near the image centre
 (blue or green alike): a hue histogram of the central box gives its colour, the
-connected region of that colour around the centre is the cloth, holes (balls, spots)
-filled. Its convex hull, reduced to four vertices, is a first quadrilateral. Along
-normals of each side, the cloth edge is the first strong rise, going outwards, of the
-colour distance from the cloth, located to a fraction of a pixel by a parabola through
-the gradient maximum. An arm, a cue or a ball on the edge gives points off the edge:
-a RANSAC fit of a quadratic curve per side (a lens bends the straight edge into a
-gentle arc) keeps the points that agree. A frame without a large cloth region raises
-:class:`CalibrationError` instead of guessing.
+connected region of that colour around the centre (chalk lines bridged) is the
+cloth, holes (balls, spots) filled. Its convex hull, reduced to four vertices, is a
+first quadrilateral. Along normals of each side, the cloth edge is the first strong
+rise, going outwards, of the colour distance from the cloth, located to a fraction of
+a pixel by a parabola through the gradient maximum. An arm, a cue or a ball on the
+edge gives points off the edge: a RANSAC fit of a quadratic curve per side (a lens
+bends the straight edge into a gentle arc) keeps the points that agree. A frame
+without a large cloth region raises :class:`CalibrationError` instead of guessing.
 
 Image frame: pixels ``uv_px``, OpenCV convention (u right, v down, (0, 0) the centre of
 the top-left pixel). Sides are numbered clockwise in the image from the corner nearest
@@ -121,8 +121,12 @@ def cloth_mask(image_bgr: U8) -> tuple[U8, F64]:
     s_med, v_med = (float(np.median(hsv[..., c][core])) for c in (1, 2))
     raw = close & (hsv[..., 1] > 0.4 * s_med) & (hsv[..., 2] > 0.55 * v_med)
     raw_u8 = cv2.morphologyEx(raw.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, _stats, _ = cv2.connectedComponentsWithStats(raw_u8, connectivity=4)
     h, w = raw.shape
+    # Chalk lines (balkline, five pins) cut the cloth into fields: bridge lines a few
+    # pixels wide so that the fields join into one region.
+    bridge = 2 * max(round(0.003 * w), 1) + 1
+    joined = cv2.morphologyEx(raw_u8, cv2.MORPH_CLOSE, np.ones((bridge, bridge), np.uint8))
+    n, labels, _stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=4)
     centre = labels[int(0.3 * h) : int(0.7 * h), int(0.3 * w) : int(0.7 * w)].ravel()
     counts = np.bincount(centre, minlength=n)
     counts[0] = 0
@@ -288,7 +292,7 @@ def detect_table(image_bgr: U8, *, seed: int = 0) -> TableEdges:
     quad = _quad(mask)
     dist = colour_distance(image_bgr, colour)
     reach = 0.04 * float(np.hypot(w, h))
-    floor = max(0.025 * float(np.linalg.norm(colour)), 3.0)
+    floor = max(0.018 * float(np.linalg.norm(colour)), 3.0)
     edges = tuple(
         _side_points(dist, quad[i], quad[(i + 1) % 4], reach, floor, seed + i) for i in range(4)
     )

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -51,6 +52,10 @@ _OPPONENT = np.array(
      [-0.5 * 0.114, -0.5 * 0.587, 0.5 * (1 - 0.299)]],
     dtype=np.float32,
 )  # fmt: skip
+
+
+_LAB_SCALE = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+_LAB_SHIFT = np.array([0.0, 128.0, 128.0], np.float32)
 
 
 def weighted_lab(image_bgr: U8) -> F32:
@@ -93,6 +98,16 @@ class ColourModel:
     prototypes: F64
     coarse: F32
     coarse_threshold: float
+    # float32 copies for the per-pixel work (made once, not per blob).
+    _cloth32: F32 = field(init=False, repr=False, compare=False)
+    _dirs32: F32 = field(init=False, repr=False, compare=False)
+    _reach32: F32 = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        dirs = (self.prototypes - self.cloth).astype(np.float32)
+        object.__setattr__(self, "_cloth32", self.cloth.astype(np.float32))
+        object.__setattr__(self, "_dirs32", dirs)
+        object.__setattr__(self, "_reach32", (dirs * dirs).sum(axis=1))
 
     @classmethod
     def learn(
@@ -153,6 +168,12 @@ class ColourModel:
         i = int(0.9 * (len(alpha) - 1))
         return float(np.partition(alpha, i)[i])
 
+    @staticmethod
+    def weighted(lab: NDArray[Any]) -> F32:
+        """OpenCV 8-bit Lab pixels (..., 3) as weighted Lab float32 (see :func:`weighted_lab`)."""
+        out: F32 = lab.astype(np.float32) * _LAB_SCALE - _LAB_SHIFT
+        return out
+
     def cloth_distance(self, wlab: F32) -> F32:
         """Distance (h, w) of each pixel from the cloth colour."""
         diff = wlab - self.cloth.astype(np.float32)
@@ -167,17 +188,16 @@ class ColourModel:
         is nearer the white ball's. The share is the position along that line (0 at
         the cloth, 1 at the ball's prototype), not clipped.
         """
-        diff = pixels - self.cloth.astype(np.float32)
-        dirs = (self.prototypes - self.cloth).astype(np.float32)  # (k, 3)
-        dd = (dirs * dirs).sum(axis=1)
+        diff = pixels - self._cloth32
+        dirs, dd = self._dirs32, self._reach32  # (k, 3), (k,)
         dots = diff @ dirs.T  # (n, k)
-        alpha = dots / dd
+        alpha = (dots / dd).astype(np.float32, copy=False)
         a = np.clip(alpha, 0.0, 1.5)
-        norm2 = (diff * diff).sum(axis=1)
-        resid2 = norm2[:, None] - 2.0 * a * dots + a * a * dd
-        label = np.argmin(resid2, axis=1).astype(np.int8)
-        label[norm2 <= self.threshold**2] = -1
-        return label, alpha.astype(np.float32)
+        # The squared distance to line k is |diff|^2 + a (a dd - 2 dots); the first
+        # term is the same for every line, so only the second decides the nearest.
+        label = np.argmin(a * (a * dd - 2.0 * dots), axis=1).astype(np.int8)
+        label[np.einsum("ij,ij->i", diff, diff) <= self.threshold**2] = -1
+        return label, alpha
 
 
 def ball_share(alpha: F32) -> F32:

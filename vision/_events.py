@@ -23,6 +23,7 @@ from calibration import TableGeometry
 from referee import Ball, BallContact, CushionContact, OffTable
 from vision._contacts import ball_contacts
 from vision._cushions import NORMALS, Tolerances, cushion_contacts, leaving_events, normal_gap
+from vision._kisscushion import cushions_before_kisses
 from vision._nearmiss import near_misses
 from vision._segfit import Samples
 from vision._types import BallTrack, ScoredEvent
@@ -79,6 +80,7 @@ def extract_events(
         rails = cushion_contacts(s, ball, geometry, tol, cuts)
         leaving = leaving_events(s, ball, geometry, t_end, tol)
         out += rails + leaving + _rail_before_off(s, ball, geometry, leaving + rails)
+    out += cushions_before_kisses(samples, out, geometry, dt, tol.touch_mm)
     out += near_misses(samples, kisses, geometry.radius_mm, tol.noise_mm, dt)
     out = [_with_doubt(e, min_confidence) for e in out]
     return sorted(out, key=lambda e: e.event.t_s)

@@ -7,8 +7,11 @@ one frame at a time (a generator), so memory does not grow with the video's leng
   its true presentation time (``pts * time_base``, relative to the stream start), so
   variable frame rate video keeps its real times. A gap between presentation times of
   more than 1.5 nominal frame durations means frames were dropped on recording; the
-  missing frames are counted in ``dropped_frames``. 8-bit 4:2:0 frames are converted to
-  BGR by OpenCV (about twice as fast as FFmpeg's own converter on this machine).
+  missing frames are counted in ``dropped_frames``. Frames are converted to BGR by
+  FFmpeg's swscale on the calling thread straight into the array that is returned
+  (measured at 1080p on 2 cores while the decoder threads run: 1.4 ms a frame, against
+  4.2 ms for copying the I420 planes out and converting them with OpenCV, whose thread
+  pool fights the decoder's threads).
 * A video that stops decoding part way (truncated, corrupt) yields the frames that
   decode and then raises :class:`~vision.VideoError`, so the caller keeps what it got.
 * Image folders and globs are read in sorted name order at ``t_s = i / fps``.
@@ -70,7 +73,13 @@ def _av_error(path: Path, exc: Exception) -> VideoError:
 class VideoFileSource:
     """A video file decoded with PyAV; iterate once (see the module docstring)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, deblock: bool = True) -> None:
+        """Open ``path``; ``deblock=False`` skips H.264/HEVC's in-loop deblocking filter.
+
+        Skipping it saves about a fifth of the decoding (1.7 ms a 1080p frame here) and
+        left the sample centres unchanged (median 0.077 px, 95th percentile 0.234 px vs
+        0.238 px), but blocks may show on low-bitrate video: off by default.
+        """
         self.path = Path(path)
         if not self.path.is_file():
             raise VideoError(f"video {self.path}: no such file; give the path of a video")
@@ -83,6 +92,8 @@ class VideoFileSource:
             raise VideoError(f"video {self.path}: has no video stream")
         self._stream: Any = self._container.streams.video[0]
         self._stream.thread_type = "AUTO"
+        if not deblock:
+            self._stream.codec_context.options = {"skip_loop_filter": "all"}
         rate = self._stream.average_rate or self._stream.guessed_rate or Fraction(30)
         self._fps = float(rate)
         ctx = self._stream.codec_context
@@ -157,12 +168,10 @@ def _frame_time(av_frame: Any, index: int, fps: float) -> float:
 
 
 def to_bgr(av_frame: Any) -> U8:
-    """A PyAV video frame as BGR (h, w, 3) uint8."""
-    if av_frame.format.name == "yuv420p" and av_frame.width % 2 == 0 and av_frame.height % 2 == 0:
-        # OpenCV's SIMD converter beats swscale's bgr24 path about twice on this machine.
-        yuv = av_frame.to_ndarray(format="yuv420p")
-        return np.asarray(cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420), dtype=np.uint8)
-    return np.asarray(av_frame.to_ndarray(format="bgr24"), dtype=np.uint8)
+    """A PyAV video frame as BGR (h, w, 3) uint8 (a view of the converted frame)."""
+    # One swscale pass into a fresh frame, no copy after it; one thread because the
+    # decoder's threads already use the other cores.
+    return np.asarray(av_frame.to_ndarray(format="bgr24", threads=1), dtype=np.uint8)
 
 
 class ImageSource:
@@ -287,12 +296,15 @@ def open_source(
     return VideoFileSource(text)
 
 
-def decode_only(path: str | Path, max_frames: int | None = None) -> tuple[int, float]:
+def decode_only(
+    path: str | Path, max_frames: int | None = None, *, deblock: bool = True
+) -> tuple[int, float]:
     """Decode (and convert to BGR) a video with nothing else: (frames, seconds taken).
 
-    For benchmarks: the pipeline's speed minus this is the cost of vision proper.
+    For benchmarks: the pipeline's speed minus this is the cost of vision proper. It
+    runs the very path the pipeline's :class:`VideoFileSource` runs.
     """
-    source = VideoFileSource(path)
+    source = VideoFileSource(path, deblock=deblock)
     start = time.perf_counter()
     n = 0
     for _frame in source:

@@ -182,6 +182,7 @@ def _write_wrong_size_calibration(path: Path, truth: dict[str, object]) -> None:
     from referee import Table
 
     camera = dict(truth["camera"])  # type: ignore[call-overload]
-    camera["image_size_px"] = [640, 360]  # a calibration made for another camera
+    camera["image_size_px"] = [640, 360]  # a calibration made for a half-size video
+    camera["intrinsics"] = {k: v / 2 for k, v in camera["intrinsics"].items()}
     cam = Camera.from_dict(camera)
     save_calibration(path, Calibration(TableGeometry(Table()), cam, "2026-11-29"))

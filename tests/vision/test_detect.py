@@ -21,7 +21,7 @@ from calibration import Calibration, Camera, TableGeometry
 from referee import Ball
 from vision._detect import ColourDetector, ball_radius_px
 from vision._source import to_bgr
-from vision._types import U8, VisionError
+from vision._types import U8, Detections, VisionError
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_videos"
 BALLS = (Ball.WHITE, Ball.YELLOW, Ball.RED)
@@ -222,3 +222,78 @@ def test_sample_video_centres_match_truth(name: str) -> None:
     assert all(np.median(e) < 0.3 for e in errors.values())
     assert everything.max() < 2.0  # never another ball, never off by a radius
     assert extra == 0
+
+
+def _three_balls(seed: int) -> tuple[U8, dict[Ball, np.ndarray]]:
+    """A cloth with one ball of each colour at random places, and their true centres."""
+    rng = np.random.default_rng(seed)
+    image = _cloth(seed)
+    truth = {}
+    for i, (ball, colour) in enumerate(COLOURS.items()):
+        u, v = 150.0 + 220.0 * i + rng.uniform(0, 40), 120.0 + rng.uniform(0, 260)
+        _paint(image, _coverage([(u, v)], _radius(u, v), (H, W)), colour)
+        truth[ball] = np.array([u, v])
+    return _u8(image), truth
+
+
+def _assert_same(guided: Detections, full: Detections) -> None:
+    assert guided.ball == full.ball
+    assert np.abs(guided.uv_px - full.uv_px).max(initial=0.0) < 0.05
+    assert np.abs(guided.streak_px - full.streak_px).max(initial=0.0) < 0.05
+    assert guided.radius_px == pytest.approx(full.radius_px)
+    assert guided.score == pytest.approx(full.score, abs=1e-3)
+
+
+def test_guided_search_matches_full_search(detector: ColourDetector) -> None:
+    rng = np.random.default_rng(7)
+    for seed in (20, 21, 22):
+        image, truth = _three_balls(seed)
+        full = detector.detect(image)
+        assert len(full) == 3
+        near = np.array(list(truth.values())) + rng.uniform(-12.0, 12.0, (3, 2))
+        _assert_same(detector.detect(image, near, np.full(3, 20.0)), full)
+
+
+def test_guided_search_finds_nothing_outside_its_windows(detector: ColourDetector) -> None:
+    image, truth = _three_balls(23)
+    only_white = detector.detect(image, truth[Ball.WHITE][None, :] + 3.0, np.array([10.0]))
+    assert only_white.ball == (Ball.WHITE,)
+    assert np.hypot(*(only_white.uv_px[0] - truth[Ball.WHITE])) < 0.3
+    # The red is 25 px from the guess: out of a 10 px reach even though its window
+    # (grown by three radii) holds the whole ball.
+    far = detector.detect(image, truth[Ball.RED][None, :] + [25.0, 0.0], np.array([10.0]))
+    assert len(far) == 0
+    empty = detector.detect(image, np.array([[400.0, 60.0]]), np.array([30.0]))
+    assert len(empty) == 0
+    assert len(detector.detect(image, np.zeros((0, 2)), np.zeros(0))) == 0
+
+
+def test_guided_search_splits_touching_balls_and_keeps_streaks(
+    detector: ColourDetector,
+) -> None:
+    image = _cloth(24)
+    r = _radius(300.0, 250.0)
+    a, b = (300.4, 250.2), (300.4 + 2.0 * r * 0.8, 250.2 + 2.0 * r * 0.6)
+    _paint(image, _coverage([a], r, (H, W)), COLOURS[Ball.WHITE])
+    _paint(image, _coverage([b], r, (H, W)), COLOURS[Ball.WHITE])
+    centre = np.array([560.3, 233.7])
+    path = [tuple(centre + t * 2.0 * r * np.array([0.8, 0.6])) for t in np.linspace(-1, 1, 25)]
+    _paint(image, _coverage(path, r, (H, W)), COLOURS[Ball.YELLOW])
+    frame = _u8(image)
+    full = detector.detect(frame)
+    assert sorted(full.ball) == [Ball.WHITE, Ball.WHITE, Ball.YELLOW]
+    near = np.array([a, b, centre]) + 4.0
+    _assert_same(detector.detect(frame, near, np.array([8.0, 8.0, 8.0])), full)
+    assert np.hypot(*full.streak_px[full.ball.index(Ball.YELLOW)]) > r
+
+
+def test_guided_search_on_sample_video_matches_full_search() -> None:
+    truth = json.loads((SAMPLES / "three_cushion_match.json").read_text())
+    calib = Calibration(TableGeometry(), Camera.from_dict(truth["camera"]), "2026-11-29")
+    frames = _sampled_frames("three_cushion_match", per_seek=2)
+    detector = ColourDetector.learn(calib, frames[0][1])
+    rng = np.random.default_rng(8)
+    for _idx, image in frames:
+        full = detector.detect(image)
+        near = full.uv_px + rng.uniform(-6.0, 6.0, full.uv_px.shape)
+        _assert_same(detector.detect(image, near, np.full(len(full), 10.0)), full)

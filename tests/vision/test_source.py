@@ -124,3 +124,41 @@ def test_decode_only_counts_frames(tmp_path: Path) -> None:
     n, seconds = decode_only(path)
     assert n == 12 and seconds > 0.0
     assert decode_only(path, max_frames=5)[0] == 5
+
+
+def test_frames_are_bgr_as_opencv_converts_the_planes(tmp_path: Path) -> None:
+    # Flat colour patches survive H.264; the BGR must be the YUV frame's colours (the
+    # converter may differ from OpenCV's by rounding only), in (h, w, 3) uint8 order.
+    path = tmp_path / "patches.mp4"
+    container = av.open(str(path), "w")
+    stream = container.add_stream("libx264", rate=30)
+    stream.width, stream.height, stream.pix_fmt = 160, 120, "yuv420p"
+    image = np.zeros((120, 160, 3), np.uint8)
+    image[:, :80] = (200, 150, 60)  # blue cloth (B, G, R)
+    image[:60, 80:] = (40, 200, 235)  # yellow
+    image[60:, 80:] = (45, 30, 200)  # red
+    for _ in range(3):
+        for packet in stream.encode(av.VideoFrame.from_ndarray(image, format="bgr24")):
+            container.mux(packet)
+    for packet in stream.encode():
+        container.mux(packet)
+    container.close()
+    with av.open(str(path)) as reader:
+        av_frame = next(reader.decode(video=0))
+        ref = cv2.cvtColor(av_frame.to_ndarray(format="yuv420p"), cv2.COLOR_YUV2BGR_I420)
+    frame = next(iter(open_source(str(path))))
+    got = frame.image_bgr
+    assert got.shape == (120, 160, 3) and got.dtype == np.uint8
+    assert np.abs(got.astype(int) - ref.astype(int)).max() <= 4
+    for (v, u), bgr in (((60, 40), (200, 150, 60)), ((30, 120), (40, 200, 235))):
+        assert np.abs(got[v, u].astype(int) - bgr).max() <= 8
+
+
+def test_skipping_the_deblocking_filter_keeps_frames_and_times(tmp_path: Path) -> None:
+    path = tmp_path / "short.mp4"
+    _write_video(path, [i * 1000 for i in range(8)])
+    plain = list(VideoFileSource(path))
+    fast = list(VideoFileSource(path, deblock=False))
+    assert [f.t_s for f in fast] == [f.t_s for f in plain]
+    assert all(f.image_bgr.shape == (120, 160, 3) for f in fast)
+    assert decode_only(path, deblock=False)[0] == 8

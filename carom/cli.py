@@ -27,6 +27,13 @@ def _parser() -> argparse.ArgumentParser:
         help="judge under this discipline instead of the log's own",
     )
     score.add_argument("--json", action="store_true", help="print a machine-readable document")
+    score.add_argument(
+        "--scoreboard", metavar="URL",
+        help="also show the match on a scoreboard, shot by shot (pty path, /dev/ttyUSB0, "
+        "socket://host:port)",
+    )  # fmt: skip
+    score.add_argument("--scoreboard-delay", type=float, default=0.5, metavar="S",
+                       help="seconds between shots on the scoreboard (0.5)")  # fmt: skip
     from carom._synth_cli import add_parser as add_synth
 
     add_synth(sub)
@@ -36,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     from carom._analyze_cli import add_parser as add_analyze
 
     add_analyze(sub)
+    from carom._scoreboard_cli import add_emulator_parser
+
+    add_emulator_parser(sub)
     return parser
 
 
@@ -44,7 +54,13 @@ def _score(args: argparse.Namespace) -> int:
     from carom._sheet import render_sheet, render_standings
 
     discipline = Discipline(args.discipline) if args.discipline else None
-    runs = [score_file(path, discipline) for path in args.shots]
+    if args.scoreboard:
+        from carom._scoreboard_cli import replay_to_scoreboard
+
+        runs = [replay_to_scoreboard(p, args.scoreboard, delay_s=args.scoreboard_delay,
+                                     discipline=discipline) for p in args.shots]  # fmt: skip
+    else:
+        runs = [score_file(path, discipline) for path in args.shots]
     table = standings_json(runs) if len(runs) > 1 else None
     if args.json:
         docs = [run_json(r) for r in runs]
@@ -76,6 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from carom._analyze_cli import run as run_analyze
 
             return run_analyze(args)
+        if args.command == "scoreboard-emulator":
+            from carom._scoreboard_cli import run_emulator
+
+            return run_emulator(args)
         if args.command == "synth":
             from carom._synth_cli import run as run_synth
 

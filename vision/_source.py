@@ -100,6 +100,7 @@ class VideoFileSource:
         self._size = (int(ctx.width), int(ctx.height))
         self.n_frames_expected = int(self._stream.frames or 0)
         self.dropped_frames = 0
+        self.repaired_stamps = 0  # frames whose time did not increase, moved one frame on
         self.frames_read = 0
 
     @property
@@ -124,6 +125,9 @@ class VideoFileSource:
                 t = _frame_time(av_frame, self.frames_read, self._fps)
                 if start is None:
                     start = t
+                elif t <= last:  # a broken stamp (repeated, backwards): one frame on
+                    self.repaired_stamps += 1
+                    t = last + 1.0 / self._fps
                 else:
                     self._count_drops(steps, t - last)
                 last = t

@@ -1,0 +1,392 @@
+"""The host side of a scoreboard link: one thread that keeps a board up to date.
+
+Theory of operation. The app calls :meth:`ScoreboardLink.publish` with the newest
+:class:`Snapshot` and :meth:`ScoreboardLink.send_event` with event messages; both
+only touch a lock-guarded slot or a bounded queue and return at once, so a sick link
+never stalls the referee. The link thread owns the port (any pyserial URL):
+
+- a new snapshot goes out at once, and the current one is repeated every
+  ``repeat_s`` (the board shows the truth within that time whatever was lost);
+- one event is in flight at a time: sent, retried after ``ack_timeout_s`` up to
+  ``retries`` times, then given up on (counted) — the snapshot never waits for it;
+- a heartbeat goes out when nothing else did for ``heartbeat_s``;
+- a read/write error (a pty whose master closed reads EIO, a socket reads EOF, a
+  write times out) or ``silence_s`` without a byte from the device (USB adapters
+  that stay "open" after being pulled) closes the port; it is reopened with
+  exponential backoff capped at ``backoff_max_s``, then identify and the snapshot
+  are sent right away.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import threading
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+import serial  # type: ignore[import-untyped]  # pyserial ships no stubs
+
+from hardware._errors import ProtocolError, ScoreboardError
+from hardware._protocol import (
+    Frame,
+    FrameDecoder,
+    FrameKind,
+    Identity,
+    encode_frame,
+    parse_seq_payload,
+)
+from hardware._snapshot import EventMessage, Snapshot, text_line
+
+__all__ = ["LinkState", "LinkStatus", "LinkTiming", "ScoreboardLink"]
+
+
+class LinkState(StrEnum):
+    """Whether the port is open: ``idle`` before start, ``stopped`` after stop."""
+
+    IDLE = "idle"
+    UP = "up"
+    DOWN = "down"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkTiming:
+    """The link's clocks, in seconds; the defaults suit 19200 and 9600 baud.
+
+    ``backoff_max_s`` is 0.5 s so a board that comes back is found and updated
+    within the issue's one second; ``repeat_s`` must stay <= 1.0.
+    """
+
+    repeat_s: float = 0.5
+    heartbeat_s: float = 1.0
+    ack_timeout_s: float = 0.25
+    retries: int = 3
+    write_timeout_s: float = 0.5
+    backoff_min_s: float = 0.05
+    backoff_max_s: float = 0.5
+    silence_s: float = 3.0
+    poll_s: float = 0.005
+    queue_max: int = 32
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStatus:
+    """A copy of the link's state and counters for the app (never blocks the link)."""
+
+    state: LinkState
+    url: str
+    frames_sent: int
+    bytes_sent: int
+    snapshots_sent: int
+    events_acked: int
+    events_dropped: int
+    events_pending: int
+    retries: int
+    acks: int
+    naks: int
+    crc_errors: int
+    reconnects: int
+    last_error: str
+    device: Identity | None
+
+
+@dataclass(slots=True)
+class _InFlight:
+    msg: EventMessage
+    seq: int = 0
+    sends: int = 0
+    deadline: float = 0.0
+
+
+@dataclass(slots=True)
+class _Counters:
+    frames_sent: int = 0
+    bytes_sent: int = 0
+    snapshots_sent: int = 0
+    events_acked: int = 0
+    events_dropped: int = 0
+    retries: int = 0
+    acks: int = 0
+    naks: int = 0
+    crc_errors: int = 0
+    reconnects: int = 0
+    last_error: str = ""
+
+
+class ScoreboardLink:
+    """Keeps one scoreboard (``addr``) on a pyserial URL showing the newest snapshot.
+
+    Args:
+        url: ``/dev/ttyUSB0``, ``/dev/serial/by-id/...``, ``socket://host:port``,
+            ``loop://``, ``spy://...``: anything ``serial.serial_for_url`` opens.
+        baud: 19200 (default) or 9600; 8N1.
+        addr: the board's bus address 0..254 (255 broadcasts, never acked).
+        dialect: ``"frames"`` (the protocol) or ``"text"`` (one text line per
+            snapshot for the simplest boards: no events, acks or heartbeat).
+        timing: the link's clocks.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        baud: int = 19200,
+        addr: int = 0,
+        dialect: Literal["frames", "text"] = "frames",
+        timing: LinkTiming | None = None,
+    ) -> None:
+        self.url, self.baud, self.addr, self.dialect = url, baud, addr, dialect
+        self.timing = timing or LinkTiming()
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pending: Snapshot | None = None
+        self._events: collections.deque[EventMessage] = collections.deque()
+        self._n = _Counters()
+        self._state = LinkState.IDLE
+        self._device: Identity | None = None
+        self._port: serial.SerialBase | None = None
+        self._decoder = FrameDecoder()
+        self._current: Snapshot | None = None
+        self._dirty = False
+        self._inflight: _InFlight | None = None
+        self._seq = 0
+        self._last_tx = self._last_rx = self._last_snap = 0.0
+        self._ever_up = False
+        self._identify = False
+
+    # --- the app's side: never blocks ---------------------------------------------
+
+    def start(self) -> ScoreboardLink:
+        """Start the link thread (the port opens in the background); returns self."""
+        if self._thread is None:
+            self._state = LinkState.DOWN  # until the port opens
+            self._thread = threading.Thread(target=self._run, name=f"scoreboard {self.url}")
+            self._thread.daemon = True
+            self._thread.start()
+        return self
+
+    def stop(self, timeout_s: float = 2.0) -> None:
+        """Stop the thread and close the port."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+        self._state = LinkState.STOPPED
+
+    def __enter__(self) -> ScoreboardLink:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def publish(self, snapshot: Snapshot) -> None:
+        """Show ``snapshot`` next; an older one not yet sent is replaced."""
+        with self._lock:
+            self._pending = snapshot
+        self._wake.set()
+
+    def send_event(self, msg: EventMessage) -> None:
+        """Queue an event message; when ``queue_max`` are waiting the oldest is dropped."""
+        with self._lock:
+            if len(self._events) >= self.timing.queue_max:
+                self._events.popleft()
+                self._n.events_dropped += 1
+            self._events.append(msg)
+        self._wake.set()
+
+    def status(self) -> LinkStatus:
+        """The link state and counters now."""
+        with self._lock:
+            n = self._n
+            return LinkStatus(
+                state=self._state, url=self.url, frames_sent=n.frames_sent,
+                bytes_sent=n.bytes_sent, snapshots_sent=n.snapshots_sent,
+                events_acked=n.events_acked, events_dropped=n.events_dropped,
+                events_pending=len(self._events) + (self._inflight is not None),
+                retries=n.retries, acks=n.acks, naks=n.naks,
+                crc_errors=n.crc_errors + self._decoder.crc_errors,
+                reconnects=n.reconnects, last_error=n.last_error, device=self._device,
+            )  # fmt: skip
+
+    def flush(self, timeout_s: float = 2.0) -> bool:
+        """Wait until the newest snapshot went out and every event was acked or dropped.
+
+        The only call that blocks, and only for the caller who asks (end of a replay).
+        """
+        end = time.monotonic() + timeout_s
+        while time.monotonic() < end:
+            with self._lock:
+                idle = self._pending is None and not self._dirty and not self._events
+                if idle and self._inflight is None and self._state is LinkState.UP:
+                    return True
+            time.sleep(self.timing.poll_s)
+        return False
+
+    # --- the link thread ------------------------------------------------------------
+
+    def _run(self) -> None:
+        backoff = self.timing.backoff_min_s
+        while not self._stop.is_set():
+            if self._port is None:
+                if not self._open():
+                    self._stop.wait(backoff)
+                    backoff = min(backoff * 2, self.timing.backoff_max_s)
+                    continue
+                backoff = self.timing.backoff_min_s
+            try:
+                self._step(time.monotonic())
+            except (serial.SerialException, OSError, ScoreboardError) as exc:
+                self._close(exc)
+                continue
+            self._wake.wait(self.timing.poll_s)
+            self._wake.clear()
+        self._close(None)
+
+    def _open(self) -> bool:
+        t = self.timing
+        try:
+            port = serial.serial_for_url(
+                self.url, baudrate=self.baud, timeout=0, write_timeout=t.write_timeout_s
+            )
+        except (serial.SerialException, OSError, ValueError) as exc:
+            with self._lock:
+                self._n.last_error = _describe(exc)
+            return False
+        now = time.monotonic()
+        with self._lock:
+            self._n.crc_errors += self._decoder.crc_errors
+            self._decoder = FrameDecoder()
+            self._port, self._state = port, LinkState.UP
+            self._n.reconnects += self._ever_up
+            self._ever_up, self._dirty = True, self._current is not None or self._dirty
+            self._last_rx = self._last_tx = now
+            if self._inflight is not None:
+                self._inflight.deadline = now  # resend at once on the new port
+        self._identify = self.dialect == "frames"  # sent by _step, where errors are caught
+        return True
+
+    def _close(self, exc: BaseException | None) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            with contextlib.suppress(serial.SerialException, OSError):
+                port.close()  # the port is gone already; closing is best effort
+        with self._lock:
+            self._state = LinkState.STOPPED if self._stop.is_set() else LinkState.DOWN
+            if exc is not None:
+                self._n.last_error = _describe(exc)
+
+    def _step(self, now: float) -> None:
+        assert self._port is not None
+        if self._identify:
+            self._identify = False
+            self._send(FrameKind.IDENTIFY, "")
+        data = self._port.read(4096)
+        if data:
+            self._last_rx = now
+            for frame in self._decoder.feed(data):
+                self._receive(frame, now)
+        with self._lock:
+            if self._pending is not None:
+                self._current, self._pending, self._dirty = self._pending, None, True
+        current = self._current
+        if current is not None and (self._dirty or now - self._last_snap >= self.timing.repeat_s):
+            self._send_snapshot(current, now)
+        if self.dialect == "text":
+            return
+        self._pump_events(now)
+        if now - self._last_tx >= self.timing.heartbeat_s:
+            self._send(FrameKind.HEARTBEAT, "")
+        if now - self._last_rx > self.timing.silence_s:
+            raise ScoreboardError(
+                f"{self.url}: no answer for {self.timing.silence_s:g} s; reopening the port"
+            )
+
+    def _send_snapshot(self, snapshot: Snapshot, now: float) -> None:
+        self._dirty, self._last_snap = False, now
+        if self.dialect == "text":
+            self._write(text_line(snapshot))
+        else:
+            self._send(FrameKind.SNAPSHOT, snapshot.to_payload())
+        with self._lock:
+            self._n.snapshots_sent += 1
+
+    def _pump_events(self, now: float) -> None:
+        t, fly = self.timing, self._inflight
+        if fly is not None and now >= fly.deadline:
+            if fly.sends > t.retries:
+                with self._lock:
+                    self._n.events_dropped += 1
+                    self._inflight = fly = None
+            else:
+                self._send_event(fly, now)
+        if fly is None:
+            with self._lock:
+                if not self._events:
+                    return
+                fly = self._inflight = _InFlight(self._events.popleft())
+            self._send_event(fly, now)
+
+    def _send_event(self, fly: _InFlight, now: float) -> None:
+        if fly.sends:
+            with self._lock:
+                self._n.retries += 1
+        fly.sends += 1
+        fly.deadline = now + self.timing.ack_timeout_s
+        # a retry keeps its seq, so the device shows the event once and a late ack counts
+        fly.seq = self._send(
+            FrameKind.EVENT, fly.msg.to_payload(), fly.seq if fly.sends > 1 else None
+        )
+
+    def _send(self, kind: FrameKind, payload: str, seq: int | None = None) -> int:
+        if seq is None:
+            seq, self._seq = self._seq, (self._seq + 1) % 256
+        self._write(encode_frame(Frame(self.addr, seq, kind, payload)))
+        return seq
+
+    def _write(self, data: bytes) -> None:
+        assert self._port is not None
+        self._port.write(data)  # SerialTimeoutException when the device stops draining
+        self._last_tx = time.monotonic()
+        with self._lock:
+            self._n.frames_sent += 1
+            self._n.bytes_sent += len(data)
+
+    def _receive(self, frame: Frame, now: float) -> None:
+        if frame.addr != self.addr:
+            return  # another board on the bus
+        try:
+            if frame.kind is FrameKind.ACK:
+                self._acked(parse_seq_payload(frame.payload))
+            elif frame.kind is FrameKind.NAK:
+                self._nakked(parse_seq_payload(frame.payload), now)
+            elif frame.kind is FrameKind.IDENTIFY:
+                identity = Identity.from_payload(frame.payload)
+                with self._lock:
+                    self._device = identity
+        except ProtocolError as exc:
+            with self._lock:
+                self._n.last_error = str(exc)
+
+    def _acked(self, seq: int) -> None:
+        with self._lock:
+            self._n.acks += 1
+            if self._inflight is not None and self._inflight.seq == seq:
+                self._n.events_acked += 1
+                self._inflight = None
+
+    def _nakked(self, seq: int, now: float) -> None:
+        with self._lock:
+            self._n.naks += 1
+            if self._inflight is not None and self._inflight.seq == seq:
+                self._inflight.deadline = now  # resend now (still one retry of the budget)
+            else:
+                self._dirty = self._current is not None
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{exc.__class__.__name__}: {exc}".splitlines()[0][:200]

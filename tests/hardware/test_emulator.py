@@ -1,0 +1,213 @@
+"""The scoreboard emulator as a device: a hand-driven host on the other end of a real pty."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import serial  # type: ignore[import-untyped]
+
+from carom._scoreboard_cli import add_emulator_parser, parse_faults, run_emulator
+from hardware import (
+    EventKind,
+    EventMessage,
+    Faults,
+    Frame,
+    FrameDecoder,
+    FrameKind,
+    ScoreboardEmulator,
+    ScoreboardError,
+    Snapshot,
+    encode_frame,
+    render_board,
+)
+
+SNAP = Snapshot(
+    discipline="three_cushion", players=("Ana", "Ben"), scores=(12, 9), innings=(14, 13),
+    run=3, high_runs=(5, 4), active=0, shot_clock_s=40, timeouts=(1, 0), equalizing=False,
+    review=True, over=False,
+)  # fmt: skip
+
+
+class Host:
+    """The host end: writes frames, collects the device's answers."""
+
+    def __init__(self, url: str) -> None:
+        self.port = serial.serial_for_url(url, baudrate=19200, timeout=0.05)
+        self.decoder = FrameDecoder()
+
+    def send(self, kind: FrameKind, payload: str = "", *, seq: int = 1, addr: int = 0) -> None:
+        self.port.write(encode_frame(Frame(addr, seq, kind, payload)))
+
+    def answers(self, count: int, timeout_s: float = 2.0) -> list[Frame]:
+        got: list[Frame] = []
+        end = time.monotonic() + timeout_s
+        while len(got) < count and time.monotonic() < end:
+            got += self.decoder.feed(self.port.read(256))
+        return got
+
+
+@pytest.fixture
+def emu() -> Iterator[ScoreboardEmulator]:
+    board = ScoreboardEmulator.open_pty()
+    yield board
+    board.stop()
+
+
+@pytest.fixture
+def host(emu: ScoreboardEmulator) -> Iterator[Host]:
+    h = Host(emu.url)
+    yield h
+    h.port.close()
+
+
+def test_identify_is_answered_with_the_identity(host: Host) -> None:
+    host.send(FrameKind.IDENTIFY, seq=7)
+    (reply,) = host.answers(1)
+    assert (reply.kind, reply.seq, reply.payload) == (FrameKind.IDENTIFY, 7, "CAROM-EMU|1.0|3")
+
+
+def test_snapshot_event_and_heartbeat_are_acked_and_shown(
+    emu: ScoreboardEmulator, host: Host
+) -> None:
+    host.send(FrameKind.SNAPSHOT, SNAP.to_payload(), seq=0x10)
+    host.send(FrameKind.EVENT, EventMessage(EventKind.FOUL, 1, "no cushion").to_payload(), seq=0x11)
+    host.send(FrameKind.HEARTBEAT, seq=0x12)
+    acks = host.answers(3)
+    assert [(f.kind, f.payload) for f in acks] == [
+        (FrameKind.ACK, "10"), (FrameKind.ACK, "11"), (FrameKind.ACK, "12"),
+    ]  # fmt: skip
+    assert emu.snapshot == SNAP
+    assert emu.events == (EventMessage(EventKind.FOUL, 1, "no cushion"),)
+    board = emu.render()
+    assert any("Ana" in line and "12" in line for line in board)
+    assert any("REVIEW" in line for line in board)
+    assert "FOUL: no cushion" in "\n".join(board)
+
+
+def test_a_damaged_frame_is_nakked_with_its_seq(emu: ScoreboardEmulator, host: Host) -> None:
+    wire = bytearray(encode_frame(Frame(0, 0x2A, FrameKind.SNAPSHOT, SNAP.to_payload())))
+    wire[12] ^= 0x01  # one bit flipped inside the payload
+    host.port.write(bytes(wire))
+    (nak,) = host.answers(1)
+    assert (nak.kind, nak.payload) == (FrameKind.NAK, "2A")
+    assert emu.snapshot is None and emu.crc_errors == 1
+
+
+def test_a_bad_payload_with_a_good_crc_is_nakked(emu: ScoreboardEmulator, host: Host) -> None:
+    host.send(FrameKind.SNAPSHOT, "not|a|snapshot", seq=3)
+    (nak,) = host.answers(1)
+    assert (nak.kind, nak.payload) == (FrameKind.NAK, "03") and emu.snapshot is None
+
+
+def test_other_addresses_are_ignored_and_broadcasts_shown_unanswered(
+    emu: ScoreboardEmulator, host: Host
+) -> None:
+    host.send(FrameKind.SNAPSHOT, SNAP.to_payload(), addr=5)
+    assert host.answers(1, timeout_s=0.2) == [] and emu.snapshot is None
+    host.send(FrameKind.SNAPSHOT, SNAP.to_payload(), addr=0xFF)
+    assert emu.wait_for(lambda e: e.snapshot == SNAP, 2.0)
+    assert host.answers(1, timeout_s=0.2) == []
+
+
+def test_a_retried_event_is_shown_once(emu: ScoreboardEmulator, host: Host) -> None:
+    payload = EventMessage(EventKind.POINT, 0, "point").to_payload()
+    for _ in range(3):
+        host.send(FrameKind.EVENT, payload, seq=9)
+    assert len(host.answers(3)) == 3
+    assert emu.events == (EventMessage(EventKind.POINT, 0, "point"),)
+
+
+def test_reboot_forgets_the_board(emu: ScoreboardEmulator, host: Host) -> None:
+    host.send(FrameKind.SNAPSHOT, SNAP.to_payload())
+    assert host.answers(1)
+    emu.reboot()
+    assert emu.snapshot is None and emu.reboots == 1
+    assert "waiting" in "\n".join(emu.render())
+
+
+def test_dropped_bytes_and_muted_acks(emu: ScoreboardEmulator, host: Host) -> None:
+    emu.set_faults(Faults(drop=1.0))
+    host.send(FrameKind.SNAPSHOT, SNAP.to_payload())
+    assert host.answers(1, timeout_s=0.2) == [] and emu.snapshot is None
+    emu.set_faults(Faults(ack_delay_s=float("inf")))
+    host.send(FrameKind.SNAPSHOT, SNAP.to_payload())
+    assert emu.wait_for(lambda e: e.snapshot == SNAP, 2.0)
+    assert host.answers(1, timeout_s=0.2) == []  # shown, but the ack never comes
+
+
+def test_delayed_ack_still_arrives(emu: ScoreboardEmulator, host: Host) -> None:
+    emu.set_faults(Faults(ack_delay_s=0.1))
+    host.send(FrameKind.HEARTBEAT, seq=4)
+    (ack,) = host.answers(1)
+    assert (ack.kind, ack.payload) == (FrameKind.ACK, "04")
+
+
+def test_vanish_closes_the_port_under_the_host(emu: ScoreboardEmulator, host: Host) -> None:
+    emu.vanish()
+    with pytest.raises(serial.SerialException):
+        host.port.read(10)
+
+
+def test_tcp_board_serves_one_host_after_another() -> None:
+    emu = ScoreboardEmulator.listen_tcp(0)
+    try:
+        for seq in (1, 2):
+            host = Host(emu.url)
+            host.send(FrameKind.HEARTBEAT, seq=seq)
+            (ack,) = host.answers(1)
+            assert ack.payload == f"{seq:02X}"
+            host.port.close()
+    finally:
+        emu.stop()
+
+
+def test_symlink_is_repointed_at_each_new_pty(tmp_path: Path) -> None:
+    link = tmp_path / "board"
+    first = ScoreboardEmulator.open_pty(link=link)
+
+    first.stop()
+    second = ScoreboardEmulator.open_pty(link=link)
+    try:
+        assert second.url == str(link) and link.exists()
+        host = Host(second.url)
+        host.send(FrameKind.IDENTIFY)
+        assert host.answers(1)
+        host.port.close()
+    finally:
+        second.stop()
+
+
+def test_render_board_is_a_fixed_width_box() -> None:
+    lines = render_board(SNAP, EventMessage(EventKind.POINT, 0, "3 cushions"))
+    assert len({len(line) for line in lines}) == 1
+    assert lines[0].startswith("+") and lines[-1].startswith("+")
+    assert any(line.startswith("| >") and "Ana" in line for line in lines)
+    assert "clock 40" in "\n".join(lines)
+
+
+def test_fault_options_parse_and_refuse_nonsense() -> None:
+    faults, reboot_s, vanish_s = parse_faults(["drop=0.1", "delay-ack=inf", "reboot=5"])
+    assert faults == Faults(drop=0.1, ack_delay_s=float("inf"))
+    assert reboot_s == 5.0 and vanish_s == float("inf")
+    with pytest.raises(ScoreboardError, match="unknown fault"):
+        parse_faults(["melt=1"])
+    with pytest.raises(ScoreboardError, match="not a number"):
+        parse_faults(["drop=lots"])
+
+
+def test_cli_prints_the_url_and_draws_the_board(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_emulator_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(
+        ["scoreboard-emulator", "--pty", "--link", str(tmp_path / "b"), "--seconds", "0.3"]
+    )
+    out = io.StringIO()
+    assert run_emulator(args, out) == 0
+    text = out.getvalue()
+    assert f"scoreboard emulator on {tmp_path / 'b'}" in text
+    assert "waiting for the referee" in text

@@ -50,6 +50,7 @@ class AnalyzeOptions:
     first_player: str | None = None
     target: int | None = None
     annotate: bool = False
+    fast_decode: bool = False
 
 
 @dataclass(slots=True)

@@ -46,6 +46,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--target", type=int, help="points to win (default by discipline)")
     p.add_argument("--annotate", action="store_true", help="also write an annotated MP4")
     p.add_argument("--json", action="store_true", help="quiet; print a JSON summary")
+    p.add_argument(
+        "--fast-decode", action="store_true",
+        help="skip H.264 deblocking while decoding (faster; see docs/vision.md)",
+    )  # fmt: skip
 
 
 def parse_table(text: str, discipline: Any = None) -> Table:
@@ -88,6 +92,7 @@ def _options(args: argparse.Namespace) -> Any:
         video=args.video, out=out, table=parse_table(args.table, discipline),
         discipline=discipline, calibration=args.calibration, players=players,
         first_player=args.first, target=args.target, annotate=args.annotate,
+        fast_decode=args.fast_decode,
     )  # fmt: skip
 
 

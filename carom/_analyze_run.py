@@ -59,7 +59,7 @@ def analyze_video(
     """
     run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
     log = frame_log if frame_log is not None else (FrameLog() if opts.annotate else None)
-    source = open_source(str(opts.video))
+    source = open_source(str(opts.video), deblock=not opts.fast_decode)
     try:
         frames = iter(source)
         first = next(frames, None)

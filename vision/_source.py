@@ -277,6 +277,7 @@ def open_source(
     *,
     fps: float | None = None,
     clock: Callable[[], float] = time.monotonic,
+    deblock: bool = True,
 ) -> FrameSource:
     """Open a video file, an image folder or glob, a camera index or a stream URL.
 
@@ -285,6 +286,8 @@ def open_source(
             index (``0`` or ``"0"``) or a URL (``rtsp://...``).
         fps: Frame rate of an image sequence (default 30); ignored for videos.
         clock: Monotonic clock (seconds) for cameras that give no timestamps.
+        deblock: False skips H.264's deblocking filter on video files (about 20% less
+            decoding time; see ``VideoFileSource``).
 
     Raises:
         VideoError: The source is missing or cannot be opened; the message says which.
@@ -297,7 +300,7 @@ def open_source(
     paths = _image_paths(text)
     if paths is not None:
         return ImageSource(paths, 30.0 if fps is None else fps, text)
-    return VideoFileSource(text)
+    return VideoFileSource(text, deblock=deblock)
 
 
 def decode_only(

@@ -16,7 +16,7 @@ import numpy as np
 from carom._analyze import AnalyzeOptions, AnalyzeRun
 from carom._analyze_run import analyze_video
 from carom._annotate_pass import FrameLog
-from carom._score import record_json
+from carom._score import record_json, score_document
 from carom.synth._evaluate import (
     EventScore,
     PositionScore,
@@ -63,10 +63,27 @@ def _verdict_key(v: dict[str, Any]) -> tuple[Any, ...]:
     return (v["points"], v.get("opponent_points", 0), v.get("penalty", 0), tuple(v["fouls"]))
 
 
+def _truth_verdicts(video: Path, truth: dict[str, Any]) -> list[dict[str, Any]]:
+    """The verdicts of the truth's own shot log, judged as a match (A breaks).
+
+    A single-stroke scenario's truth verdict is the stroke judged alone; in a match
+    the first stroke is the break, with its own rules. Judging the truth's shot log
+    the way ``carom analyze`` judges the video compares like with like.
+    """
+    log = video.with_name(video.stem + ".shots.json")
+    if not log.exists():
+        return list(truth["verdicts"])
+    doc = json.loads(log.read_text())
+    doc["match"] = {"players": ["A", "B"], "cue_balls": {"A": "white", "B": "yellow"},
+                    "first_player": "A"}  # fmt: skip
+    return [record_json(r) for r in score_document(doc).match.records]
+
+
 def check_clip(video: Path, out: Path, calibration: Path | None = None) -> ClipCheck:
     """Analyse ``video`` (truth beside it: same name, ``.json``) and score the result."""
     truth = json.loads(video.with_suffix(".json").read_text())
-    discipline = Discipline(truth["extra"].get("discipline") or truth["table"]["discipline"])
+    named = truth["extra"].get("discipline") or truth["table"].get("discipline")
+    discipline = Discipline(named or Discipline.THREE_CUSHION)  # a recorded real shot: 3C
     opts = AnalyzeOptions(video=video, out=out, table=_table(truth), discipline=discipline,
                           calibration=calibration, first_player="A")  # fmt: skip
     log = FrameLog()
@@ -75,7 +92,7 @@ def check_clip(video: Path, out: Path, calibration: Path | None = None) -> ClipC
     events = compare_events(truth_events(truth), found)
     mine = [_verdict_key(record_json(r))
             for _, r in run.shots if r is not None]  # fmt: skip
-    theirs = [_verdict_key(v) for v in truth["verdicts"]]
+    theirs = [_verdict_key(v) for v in _truth_verdicts(video, truth)]
     agree = sum(a == b for a, b in zip(mine, theirs, strict=False))
     pairs = enumerate(zip(mine, theirs, strict=False))
     diffs = tuple(f"shot {i}: analyze {a} truth {b}" for i, (a, b) in pairs if a != b)

@@ -25,6 +25,8 @@ from carom.synth._check import ClipCheck, check_clip
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 TUNING = {"three_cushion_match"}
+_LABELS = {"misses": "missed", "extras": "false event", "flagged": "doubtful event (review)",
+           "verdict_diffs": "verdict"}  # fmt: skip
 
 
 def clips() -> list[Path]:
@@ -62,7 +64,11 @@ def _event(e: Any) -> str:
 
 
 def main() -> None:
-    """Analyse every clip and write the tables."""
+    """Analyse every clip and write the tables (``--md-only``: redo the Markdown)."""
+    if "--md-only" in sys.argv:
+        rows = json.loads((RESULTS / "vision_accuracy.json").read_text())
+        (RESULTS / "vision_accuracy.md").write_text(markdown(rows))
+        return
     rows = []
     for clip in clips():
         name = clip.stem
@@ -85,21 +91,20 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
+        labelled = r["events_true"] > 0  # a replayed real shot has positions, no event truth
+        ball = f"{r['ball_recall']} / {r['ball_precision']}" if labelled else "-"
+        rail = f"{r['cushion_recall']} / {r['cushion_precision']}" if labelled else "-"
         out.append(
             f"| {r['clip']} | {r['set']} | {r['rest_median_mm']} / {r['rest_max_mm']} "
-            f"| {r['moving_median_mm']} / {r['moving_p95_mm']} "
-            f"| {r['ball_recall']} / {r['ball_precision']} "
-            f"| {r['cushion_recall']} / {r['cushion_precision']} | {r['events_true']} "
-            f"| {r['median_dt_ms']} | {r['verdicts']} |"
+            f"| {r['moving_median_mm']} / {r['moving_p95_mm']} | {ball} | {rail} "
+            f"| {r['events_true'] or '-'} | {r['median_dt_ms'] or '-'} "
+            f"| {r['verdicts'] if labelled else '-'} |"
         )
     out.append("\n## Failures\n")
-    for r in rows:
+    for r in (r for r in rows if r["events_true"] > 0):
         for key in ("misses", "extras", "flagged", "verdict_diffs"):
             for item in r[key]:
-                label = {"misses": "missed", "extras": "false event", "verdict_diffs": "verdict"}[
-                    key
-                ]
-                out.append(f"- {r['clip']}: {label}: {item}")
+                out.append(f"- {r['clip']}: {_LABELS[key]}: {item}")
     return "\n".join(out) + "\n"
 
 

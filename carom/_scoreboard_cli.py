@@ -151,6 +151,7 @@ def replay_to_scoreboard(
     delay_s: float = 0.5,
     discipline: Discipline | None = None,
     link: ScoreboardLink | None = None,
+    baud: int = 19200,
 ) -> ScoreRun:
     """Score a shot log shot by shot and show every step on the board at ``url``.
 
@@ -166,7 +167,7 @@ def replay_to_scoreboard(
     log = parse_shot_log(load_json(shot_log_path), discipline)
     match = Match(log.match)
     own = link is None
-    board = link or _connect(url)
+    board = link or _connect(url, baud=baud)
     players = tuple(log.match.players)
     assert len(players) == 2
     lag = None
@@ -190,9 +191,9 @@ def replay_to_scoreboard(
             board.stop()
 
 
-def _connect(url: str, wait_s: float = 2.0) -> ScoreboardLink:
+def _connect(url: str, wait_s: float = 2.0, baud: int = 19200) -> ScoreboardLink:
     """A started link whose port opened within ``wait_s``; else ScoreboardError."""
-    link = ScoreboardLink(url).start()
+    link = ScoreboardLink(url, baud=baud).start()
     if link.flush(wait_s):
         return link
     link.stop()

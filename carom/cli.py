@@ -32,6 +32,8 @@ def _parser() -> argparse.ArgumentParser:
         help="also show the match on a scoreboard, shot by shot (pty path, /dev/ttyUSB0, "
         "socket://host:port)",
     )  # fmt: skip
+    score.add_argument("--scoreboard-baud", type=int, default=19200, choices=[19200, 9600],
+                       help="serial speed of the board (19200 8N1)")  # fmt: skip
     score.add_argument("--scoreboard-delay", type=float, default=0.5, metavar="S",
                        help="seconds between shots on the scoreboard (0.5)")  # fmt: skip
     from carom._synth_cli import add_parser as add_synth
@@ -58,7 +60,8 @@ def _score(args: argparse.Namespace) -> int:
         from carom._scoreboard_cli import replay_to_scoreboard
 
         runs = [replay_to_scoreboard(p, args.scoreboard, delay_s=args.scoreboard_delay,
-                                     discipline=discipline) for p in args.shots]  # fmt: skip
+                                     discipline=discipline, baud=args.scoreboard_baud)
+                for p in args.shots]  # fmt: skip
     else:
         runs = [score_file(path, discipline) for path in args.shots]
     table = standings_json(runs) if len(runs) > 1 else None

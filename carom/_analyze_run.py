@@ -71,7 +71,7 @@ def analyze_video(
         learn = warmup[-1]
         run.calibration = calibration_for(opts, source.size_px)
         analyzer = _analyzer(opts, run.calibration, learn, learn, source.fps)
-        total = getattr(source, "n_frames", None)
+        total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
 
         def on_frame(frame: Frame, a: Analyzer) -> None:
             run.frames, run.seconds = frame.frame_idx + 1, frame.t_s

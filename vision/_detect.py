@@ -39,6 +39,7 @@ from numpy.typing import NDArray
 from calibration import Calibration
 from referee import Ball
 from vision._colour import ColourModel, ball_share
+from vision._still import StillCache
 from vision._types import U8, Detections, VisionError
 
 __all__ = ["ColourDetector", "Detector", "ball_radius_px", "surface_polygon_px"]
@@ -134,6 +135,10 @@ class ColourDetector:
     _kernel: U8 = field(default_factory=lambda: np.ones((3, 3), np.uint8), repr=False)
     # Two dilations by the 3 x 3 square in one call.
     _kernel5: U8 = field(default_factory=lambda: np.ones((5, 5), np.uint8), repr=False)
+    #: Refinements of blobs at rest, reused while their pixels stay the same.
+    still: StillCache[list[_Found]] = field(
+        default_factory=lambda: StillCache(_same_balls), repr=False
+    )
 
     @classmethod
     def learn(
@@ -266,7 +271,12 @@ class ColourDetector:
         inside = int(np.count_nonzero(blob & self.surface_small[y0:y1, x0:x1]))
         if not (_MIN_BLOB <= area / ball_area <= _MAX_BLOB) or area - inside > _OUTSIDE * inside:
             return []  # a speck, a hand, or something reaching in over the cushions
-        return self._refine(image_bgr, blob, (x0, y0), r)
+        roi = image_bgr[y0 * s : y1 * s, x0 * s : x1 * s]
+        if (kept := self.still.get((x0, y0, x1, y1), roi)) is not None:
+            return kept
+        found = self._refine(image_bgr, blob, (x0, y0), r)
+        self.still.put((x0, y0, x1, y1), roi, found)
+        return found
 
     def _refine(self, image: U8, blob: U8, origin: tuple[int, int], r: float) -> list[_Found]:
         """Balls in a blob (mask on the shrunk image at ``origin``), at full resolution."""
@@ -371,6 +381,15 @@ def _balls_from_image(
     streak = vecs[:, 1] * half if moving else np.zeros(2)
     score = max(0.0, 1.0 - abs(balls - 1.0)) / (1.0 + float(np.hypot(*streak)) / (2.0 * r))
     return [_Found(centre + origin, ball, score, r, streak)]
+
+
+def _same_balls(a: list[_Found], b: list[_Found], tol_px: float = 0.1) -> bool:
+    """True when two refinements of a blob found the same balls within ``tol_px``."""
+    return len(a) == len(b) and all(
+        x.ball == y.ball and float(np.hypot(*(x.uv_px - y.uv_px))) <= tol_px
+        and not x.streak_px.any() and not y.streak_px.any()
+        for x, y in zip(a, b, strict=True)
+    )  # fmt: skip
 
 
 def _moments(mass: F32) -> tuple[F64, F64] | None:

@@ -18,6 +18,7 @@ Thresholds were tuned on the simulator and the ``three_cushion_match`` clip only
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -39,6 +40,12 @@ NORMALS = {
     Cushion.LEFT: (0.0, 1.0),
     Cushion.RIGHT: (0.0, -1.0),
 }
+
+
+#: How far short of the nose a ball touching a cushion may be measured: the nose hides
+#: part of its rim from the camera (2-3 mm seen on rendered 1080p clips; see
+#: docs/vision.md). Only allowed for a clear turn of the normal speed.
+_NOSE_BIAS_MM = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,10 +166,44 @@ def _gap_fit(fit: PathFit, t_s: F64, cushion: Cushion, geometry: TableGeometry) 
 
 
 def _root(
-    fit: PathFit, cushion: Cushion, geometry: TableGeometry, t_from: float, span: float
+    fit: PathFit,
+    cushion: Cushion,
+    geometry: TableGeometry,
+    window: tuple[float, float],
+    level_mm: float = 0.0,
 ) -> float | None:
-    grid = np.linspace(t_from, t_from + span, 161)
-    return first_crossing(_gap_fit(fit, grid, cushion, geometry), grid)
+    """When the fitted gap first comes down to ``level_mm`` in (start, length) s."""
+    grid = np.linspace(window[0], window[0] + window[1], 161)
+    return first_crossing(_gap_fit(fit, grid, cushion, geometry) - level_mm, grid)
+
+
+def _nose_level(s: Samples, gap: F64, pre_end: int, tol: Tolerances) -> float:
+    """The gap (mm) a ball keeps once it runs along the nose, if it does; else 0.
+
+    A ball arriving at a grazing angle ends up rolling along the cushion: its measured
+    gap then stays level, off zero by the centre bias at the nose (``_NOSE_BIAS_MM``).
+    Its approach is timed to that level, not to a zero it never shows.
+    """
+    after = gap[pre_end + 1 : pre_end + 9]
+    if len(after) < 4 or float(np.ptp(after)) > 2.0 * tol.noise_mm + 1.0:
+        return 0.0
+    level = float(np.median(after))
+    return level if 0.0 < level <= _NOSE_BIAS_MM else 0.0
+
+
+def _apex(
+    pre: PathFit,
+    post: PathFit,
+    cushion: Cushion,
+    geometry: TableGeometry,
+    span: tuple[float, float],
+) -> float:
+    """Where the approach and the way back meet (s) in ``span``; its end if they do not."""
+    grid = np.linspace(span[0], span[1], 81)
+    meet = first_crossing(
+        _gap_fit(pre, grid, cushion, geometry) - _gap_fit(post, grid, cushion, geometry), grid
+    )
+    return span[1] if meet is None else meet
 
 
 def _contact(
@@ -181,12 +222,13 @@ def _contact(
     before ``at[0]`` and cross no cut.
     """
     first, i0 = at
-    for k in (3, 7, 15):  # a slow, grazing approach needs a long fit to be seen
-        for pre_end in (i0 - 1, i0, i0 - 2):
+    # A turn short of the nose (its centre bias) only when no fit reaches the nose.
+    for bias_mm, k in itertools.product((0.0, _NOSE_BIAS_MM), (3, 7, 15)):
+        for pre_end in (i0 - 1, i0, i0 - 2):  # a slow, grazing approach needs k = 15
             if pre_end < first or pre_end + 1 >= len(s):
                 continue
             lo, hi = _window(s, cuts, pre_end, first)
-            found = _contact_k(s, what, geometry, gap, (lo, pre_end, hi), tol, k)
+            found = _contact_k(s, what, geometry, gap, (lo, pre_end, hi), tol, (k, bias_mm))
             if found is not None:
                 return found
     return None
@@ -199,16 +241,19 @@ def _contact_k(
     gap: F64,
     span: tuple[int, int, int],
     tol: Tolerances,
-    k: int,
+    k_bias: tuple[int, float],
 ) -> ScoredEvent | None:
     lo, pre_end, hi = span
+    k, bias_mm = k_bias
     cushion = what[1]
     normal = np.array(NORMALS[cushion])
     pre = s.fit_before(pre_end, k, lo_min=lo)
     if pre is None or pre.n < 2:
         return None
     step = float(s.t_s[pre_end + 1] - s.t_s[pre_end])  # sparse samples: a longer step
-    t_c = _root(pre, cushion, geometry, s.t_s[pre_end], max(3, k) * s.dt_s + step)
+    level = _nose_level(s, gap, pre_end, tol)
+    window = (float(s.t_s[pre_end]), max(3, k) * s.dt_s + step)
+    t_c = _root(pre, cushion, geometry, window, level)
     vn_pre = float(pre.velocity(s.t_s[pre_end]) @ normal)
     speed = tol.speed_for(pre.n)
     if t_c is None or vn_pre > -speed or t_c > s.t_s[pre_end + 1] + 0.5 * s.dt_s:
@@ -221,8 +266,14 @@ def _contact_k(
     reach = min(abs(post_gap), float(gap[pre_end + 1]))
     post_speed = tol.speed_for(post.n)
     lever = 0.1 * (abs(vn_pre) * s.dt_s + abs(vn_post) * (post.t_lo_s - t_c))
-    if reach > tol.touch_mm + lever:  # the post fit is extrapolated back: allow for it
+    # Only a contact turns a ball's normal speed round; a clear turn may stop short of
+    # the nose by the centre bias of a ball there (the cushion hides its outer rim).
+    turned = vn_post > 2.0 * post_speed and vn_post - vn_pre > 4.0 * max(speed, post_speed)
+    bias = bias_mm if turned else 0.0
+    if reach > tol.touch_mm + lever + bias:  # the post fit is extrapolated back: allow
         return None
+    if reach > tol.touch_mm + lever:  # turned short of the nose: time it at the turn
+        t_c = _apex(pre, post, cushion, geometry, (float(s.t_s[pre_end]), t_c))
     if post.n < 2:  # one sample before the ball's next contact: it must be at the nose
         if float(gap[pre_end + 1]) > tol.touch_mm:
             return None

@@ -29,7 +29,7 @@ blob, done on share images with OpenCV's moments, is the rest.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import cv2
@@ -58,6 +58,9 @@ _THIN = 0.5  # minor-axis variance below this share of a disc's is a stick, not 
 _FAT = 1.8
 _SHARP_PEAK = 0.65  # a sharp ball shows its full colour somewhere (90th percentile share)
 _STREAK_PEAK = 0.25  # a streak at least this much
+#: Score factor of balls in a blob reaching the outer edge of the search band: it goes
+#: on beyond the table (a hand, a cuff, the cue), so a ball there is likely one of them.
+_REACHING = 0.5
 
 
 class Detector(Protocol):
@@ -120,6 +123,8 @@ class ColourDetector:
         surface_small: (hs, ws) where balls may be, on the shrunk image.
         search_small: (hs, ws) the surface grown by a ball radius: a blob reaching out
             into it comes from outside the table (a hand, the cue) and is dropped.
+        rim_small: (hs, ws) the outermost pixels of ``search_small``: a blob touching
+            them goes on beyond the table, and its balls' scores are halved.
         radius_small: (hs, ws) float32 expected ball radius in full-resolution pixels.
         size_px: Full frame (width, height).
         open_lines: Balls span 4.4+ shrunk pixels: lines under 3 are opened away.
@@ -129,6 +134,7 @@ class ColourDetector:
     scale: int
     surface_small: B1
     search_small: B1
+    rim_small: B1
     radius_small: F32
     size_px: tuple[int, int]
     open_lines: bool
@@ -137,7 +143,7 @@ class ColourDetector:
     _kernel5: U8 = field(default_factory=lambda: np.ones((5, 5), np.uint8), repr=False)
     #: Refinements of blobs at rest, reused while their pixels stay the same.
     still: StillCache[list[_Found]] = field(
-        default_factory=lambda: StillCache(_same_balls), repr=False
+        default_factory=lambda: StillCache(_same_balls, _mean_balls), repr=False
     )
 
     @classmethod
@@ -180,7 +186,9 @@ class ColourDetector:
         radius = ball_radius_px(calibration, uv).reshape(hs, ws).astype(np.float32)
         r_min = float(np.nanmin(np.where(surface, radius, np.nan)))
         search: B1 = grown.astype(bool) | surface
-        return cls(model, s, surface, search, radius, (w, h), r_min >= 2.2 * s)
+        inside = cv2.erode(search.view(np.uint8), np.ones((3, 3), np.uint8), borderValue=1)
+        rim: B1 = search & ~inside.view(bool)
+        return cls(model, s, surface, search, rim, radius, (w, h), r_min >= 2.2 * s)
 
     def detect(
         self, image_bgr: U8, near_px: F64 | None = None, reach_px: F64 | None = None
@@ -275,6 +283,8 @@ class ColourDetector:
         if (kept := self.still.get((x0, y0, x1, y1), roi)) is not None:
             return kept
         found = self._refine(image_bgr, blob, (x0, y0), r)
+        if np.any(blob.view(bool) & self.rim_small[y0:y1, x0:x1]):
+            found = [replace(f, score=f.score * _REACHING) for f in found]
         self.still.put((x0, y0, x1, y1), roi, found)
         return found
 
@@ -390,6 +400,14 @@ def _same_balls(a: list[_Found], b: list[_Found], tol_px: float = 0.1) -> bool:
         and not x.streak_px.any() and not y.streak_px.any()
         for x, y in zip(a, b, strict=True)
     )  # fmt: skip
+
+
+def _mean_balls(mean: list[_Found], new: list[_Found], n: int) -> list[_Found]:
+    """``new`` folded into the mean of ``n`` refinements (same balls, same order)."""
+    return [
+        replace(m, uv_px=(m.uv_px * n + x.uv_px) / (n + 1), score=(m.score * n + x.score) / (n + 1))
+        for m, x in zip(mean, new, strict=True)
+    ]
 
 
 def _moments(mass: F32) -> tuple[F64, F64] | None:

@@ -8,7 +8,10 @@ balls within 0.1 px (a ball rolling out at 0.1-0.2 px a frame never settles), an
 only while no block of the box changed by more than ``_BLOCK_TOL`` grey levels from
 the frame the result was computed on (not the previous frame: a creep cannot add up
 unseen). A struck ball moves at least a pixel in its first frame, changing its edge
-blocks by far more than the tolerance. Measured on the 1080p bench clip at rest: block
+blocks by far more than the tolerance. The kept result is the running mean of the
+refinements that settled it, and every ``_REFRESH``-th frame is refined again and
+folded in: the tracker averages a ball at rest over many frames, and reusing one
+frame's noise would undo that. Measured on the 1080p bench clip at rest: block
 changes are 8 levels at the median and 13 at the 90th percentile (render and encoder
 noise), so a settled ball at rest is refined again about one frame in ten.
 """
@@ -36,23 +39,32 @@ F32 = NDArray[np.float32]
 _BLOCK_TOL = 12.0
 _BLOCK = 4
 _SETTLE = 3
+_REFRESH = 4
 
 
 @dataclass(slots=True)
 class _Entry(Generic[T]):
     blocks: F32
-    result: T
-    settled: int  # refinements in a row that gave this result
+    result: T  # the mean of the refinements so far
+    settled: int  # refinements in a row that agreed
+    reused: int = 0  # frames given ``result`` since the last refinement
 
 
 class StillCache(Generic[T]):
     """Results by blob box, reused while the box's pixels stay the same.
 
-    ``same(a, b)`` tells whether two results found the same balls within 0.1 px.
+    ``same(a, b)`` tells whether two results found the same balls within 0.1 px;
+    ``merge(mean, new, n)`` folds a new result into the mean of ``n``.
     """
 
-    def __init__(self, same: Callable[[T, T], bool], max_entries: int = 24) -> None:
+    def __init__(
+        self,
+        same: Callable[[T, T], bool],
+        merge: Callable[[T, T, int], T],
+        max_entries: int = 24,
+    ) -> None:
         self.same = same
+        self.merge = merge
         self.max_entries = max_entries
         self._entries: OrderedDict[Box, _Entry[T]] = OrderedDict()
         self.hits = 0
@@ -61,10 +73,16 @@ class StillCache(Generic[T]):
     def get(self, box: Box, roi_bgr: U8) -> T | None:
         """The settled result for ``box`` if ``roi_bgr`` (h, w, 3) matches its pixels."""
         entry = self._entries.get(box)
-        if entry is None or entry.settled < _SETTLE or not _unchanged(entry.blocks, roi_bgr):
+        if (
+            entry is None
+            or entry.settled < _SETTLE
+            or entry.reused >= _REFRESH - 1
+            or not _unchanged(entry.blocks, roi_bgr)
+        ):
             self.misses += 1
             return None
         self._entries.move_to_end(box)
+        entry.reused += 1
         self.hits += 1
         return entry.result
 
@@ -72,9 +90,12 @@ class StillCache(Generic[T]):
         """A fresh refinement of ``box``: settles the kept result or replaces it."""
         entry = self._entries.get(box)
         if entry is not None and self.same(entry.result, result):
-            entry.settled += 1  # the first result and its pixels stay the reference
-        else:
-            self._entries[box] = _Entry(_blocks(roi_bgr), result, 1)
+            # the first frame's pixels stay the reference; the result is averaged
+            entry.result = self.merge(entry.result, result, entry.settled)
+            entry.settled += 1
+            entry.reused = 0
+            return
+        self._entries[box] = _Entry(_blocks(roi_bgr), result, 1)
         self._entries.move_to_end(box)
         while len(self._entries) > self.max_entries:
             self._entries.popitem(last=False)

@@ -349,7 +349,8 @@ class Tracker:
             for k in free:
                 d = NEW_TRACK_MM if near is None else math.dist(meas[k].xy_mm, near)
                 if d <= wide and not self._class_cost(tr.ball, meas[k].label):
-                    opts.append((d / 1000.0, k))
+                    # nearer first; among equals (a first sighting) the likelier ball
+                    opts.append((d / 1000.0 + 0.2 * (1.0 - meas[k].score), k))
             options.append(opts)
         best, second = _best_two(options)
         for i, k in zip(lost, best[1], strict=True):

@@ -142,7 +142,11 @@ def cushion_contacts(
         for minima in valley_starts(gap, samples.t_s, tol.hysteresis_mm):
             # A slow ball that ends up running along (or resting on) the cushion has its
             # minimum long after the touch: the samples already at the nose come first.
-            entry = [j for j in range(last, minima[0]) if gap[j] <= 0.5 * tol.touch_mm]
+            # Only this valley's samples: a run along the cushion that ended before it
+            # belongs to the previous valley (taking it here hid this valley's touch).
+            above = np.nonzero(gap[last : minima[0]] > tol.hysteresis_mm)[0]
+            start = last + int(above[-1]) + 1 if len(above) else last
+            entry = [j for j in range(start, minima[0]) if gap[j] <= 0.5 * tol.touch_mm]
             last = minima[-1] + 1
             for i0 in entry[:6] + minima[:4]:  # noise dips may come before the touch
                 found = _contact(samples, (ball, cushion), geometry, gap, (first, i0), cuts, tol)

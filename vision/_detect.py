@@ -58,6 +58,7 @@ _THIN = 0.5  # minor-axis variance below this share of a disc's is a stick, not 
 _FAT = 1.8
 _SHARP_PEAK = 0.65  # a sharp ball shows its full colour somewhere (90th percentile share)
 _STREAK_PEAK = 0.25  # a streak at least this much
+_DISC_ITERATIONS = 4  # re-centrings on the disc that drop a touching cue or chalk line
 #: Score factor of balls in a blob reaching the outer edge of the search band: it goes
 #: on beyond the table (a hand, a cuff, the cue), so a ball there is likely one of them.
 _REACHING = 0.5
@@ -376,7 +377,7 @@ def _balls_from_image(
     if not moving:
         # Keep the disc: a chalk line or the cue touching the ball is no part of it.
         du2 = (np.arange(mass.shape[1]) - centre[0]) ** 2
-        for _ in range(2):
+        for _ in range(_DISC_ITERATIONS):
             dv2 = (np.arange(mass.shape[0])[:, None] - centre[1]) ** 2
             moments = _moments(mass * (du2 + dv2 < (r + 1.0) ** 2))
             if moments is None:

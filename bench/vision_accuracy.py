@@ -26,8 +26,12 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 # Thresholds were adjusted while looking at these (the 1080p sequence: the nose bias
 # of cushion contacts; 3c-along-cushion: a hand taken for a ball, grazing arrivals;
-# hard_three_cushion: a run along a cushion hid the next touch of it).
-TUNING = {"three_cushion_match", "three-cushion-match", "3c-along-cushion", "hard_three_cushion"}
+# hard_three_cushion: a run along a cushion hid the next touch of it; 3c-third-cushion-
+# late: a grazing arrival cut short by the ball contact that followed).
+TUNING = {
+    "three_cushion_match", "three-cushion-match", "3c-along-cushion", "hard_three_cushion",
+    "3c-third-cushion-late",
+}  # fmt: skip
 _LABELS = {"misses": "missed", "extras": "false event", "flagged": "doubtful event (review)",
            "verdict_diffs": "verdict"}  # fmt: skip
 

@@ -181,15 +181,21 @@ def _root(
     return first_crossing(_gap_fit(fit, grid, cushion, geometry) - level_mm, grid)
 
 
-def _nose_level(s: Samples, gap: F64, pre_end: int, tol: Tolerances) -> float:
+def _nose_level(gap: F64, pre_end: int, hi: int, tol: Tolerances) -> float:
     """The gap (mm) a ball keeps once it runs along the nose, if it does; else 0.
 
     A ball arriving at a grazing angle ends up rolling along the cushion: its measured
     gap then stays level, off zero by the centre bias at the nose (``_NOSE_BIAS_MM``).
-    Its approach is timed to that level, not to a zero it never shows.
+    Its approach is timed to that level, not to a zero it never shows. When the ball's
+    next contact (sample ``hi`` is the last before it) leaves fewer than four samples,
+    the ones left must show the approach had stopped: the first of them where the
+    last one on the way in was.
     """
-    after = gap[pre_end + 1 : pre_end + 9]
-    if len(after) < 4 or float(np.ptp(after)) > 2.0 * tol.noise_mm + 1.0:
+    after = gap[pre_end + 1 : min(pre_end + 9, hi + 1)]
+    if len(after) == 0 or float(np.ptp(after)) > 2.0 * tol.noise_mm + 1.0:
+        return 0.0
+    stopped = abs(float(after[0]) - float(gap[pre_end])) <= tol.noise_mm
+    if len(after) < 4 and (hi >= pre_end + 8 or not stopped):
         return 0.0
     level = float(np.median(after))
     return level if 0.0 < level <= _NOSE_BIAS_MM else 0.0
@@ -255,7 +261,7 @@ def _contact_k(
     if pre is None or pre.n < 2:
         return None
     step = float(s.t_s[pre_end + 1] - s.t_s[pre_end])  # sparse samples: a longer step
-    level = _nose_level(s, gap, pre_end, tol)
+    level = _nose_level(gap, pre_end, hi, tol)
     window = (float(s.t_s[pre_end]), max(3, k) * s.dt_s + step)
     t_c = _root(pre, cushion, geometry, window, level)
     vn_pre = float(pre.velocity(s.t_s[pre_end]) @ normal)

@@ -58,6 +58,8 @@ _THIN = 0.5  # minor-axis variance below this share of a disc's is a stick, not 
 _FAT = 1.8
 _SHARP_PEAK = 0.65  # a sharp ball shows its full colour somewhere (90th percentile share)
 _STREAK_PEAK = 0.25  # a streak at least this much
+_STREAK_MASS = 1.25  # a streak's mass in balls, at most
+_KEEP_OPENED = 0.75  # share of the mass an opening may leave and still be used
 _DISC_ITERATIONS = 4  # re-centrings on the disc that drop a touching cue or chalk line
 #: Score factor of balls in a blob reaching the outer edge of the search band: it goes
 #: on beyond the table (a hand, a cuff, the cue), so a ball there is likely one of them.
@@ -320,8 +322,42 @@ class ColourDetector:
             mass = np.zeros(gate.shape, np.float32)
             mass[vs, us] = ball_share(alpha[:, c]) * (near & (core | ~in_present))
             ball = self.model.balls[c]
-            out += _balls_from_mass(mass, (x0 * s, y0 * s), ball, r, peak)
+            out += _ball_or_streak(mass, (x0 * s, y0 * s), ball, r, peak)
         return out
+
+
+def _ball_or_streak(
+    mass: F32, origin: tuple[int, int], ball: Ball, r: float, peak: float
+) -> list[_Found]:
+    """Balls of one class from its share image; a streak only if no line made it one.
+
+    A ball rolling over a chalk line (or with the cue along it) is as long as a short
+    streak: when the image without its thin lines gives a sharp ball, that is the ball.
+    """
+    found = _balls_from_mass(mass, origin, ball, r, peak)
+    if not any(f.streak_px.any() for f in found):
+        return found
+    opened = _open_lines(mass, r)
+    if opened is mass:
+        return found
+    sharp = _balls_from_mass(opened, origin, ball, r, peak)
+    return sharp if sharp and not any(f.streak_px.any() for f in sharp) else found
+
+
+def _open_lines(mass: F32, r: float) -> F32:
+    """The share image (h, w) without lines narrower than half a ball radius.
+
+    A chalk line (balkline, anchor) or the cue lying against a ball has its colour and
+    would pull the centre and look like a streak; an opening by a disc of half a radius
+    removes them and leaves a ball's disc, or its streak, as it was (a flat-topped
+    convex shape wider than the disc survives an opening unchanged). Where the
+    opening takes more than a quarter of the mass, the image is kept as it was.
+    """
+    k = 2 * max(1, int(0.25 * r)) + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    opened = np.asarray(cv2.morphologyEx(mass, cv2.MORPH_OPEN, disc), np.float32)
+    # A ball cut thin (half under the cushion nose, a faint fast streak) would go too.
+    return opened if float(opened.sum()) >= _KEEP_OPENED * float(mass.sum()) else mass
 
 
 def _balls_from_mass(
@@ -373,7 +409,8 @@ def _balls_from_image(
         vs, us = np.nonzero(mass > 0.3)
         if len(us) > 2:
             extent = np.ptp(np.c_[us - centre[0], vs - centre[1]] @ vecs, axis=0)
-            moving = bool(extent[1] - extent[0] > 0.5 * r)
+            # Blur spreads a ball but keeps its mass: much more is a ball and a cue.
+            moving = bool(extent[1] - extent[0] > 0.5 * r) and balls <= _STREAK_MASS
     if not moving:
         # Keep the disc: a chalk line or the cue touching the ball is no part of it.
         du2 = (np.arange(mass.shape[1]) - centre[0]) ** 2

@@ -21,6 +21,7 @@ from referee import CaromError, Match
 from vision import (
     AnalyzedShot,
     Analyzer,
+    AnalyzerSettings,
     ColourDetector,
     Frame,
     PinCheck,
@@ -30,7 +31,7 @@ from vision import (
     prefetched,
 )
 
-__all__ = ["analyze_video"]
+__all__ = ["analyze_video", "build_analyzer"]
 
 _LEARN_FRAME = 30
 
@@ -38,15 +39,28 @@ _LEARN_FRAME = 30
 Progress = Callable[[int, int | None, float], None]
 
 
-def _analyzer(
-    opts: AnalyzeOptions, calib: Calibration, first: Frame, pin_frame: Frame, fps: float
+def build_analyzer(
+    opts: AnalyzeOptions,
+    calib: Calibration,
+    first: Frame,
+    pin_frame: Frame,
+    fps: float,
+    settings: AnalyzerSettings | None = None,
 ) -> Analyzer:
+    """The vision pipeline for ``opts`` and one camera.
+
+    Colours are learned from ``first``, pins from ``pin_frame``; ``settings`` (live
+    mode's shorter rest, say) or the defaults.
+    """
     balls = balls_for(opts.discipline)
     detector = ColourDetector.learn(calib, first.image_bgr, balls=balls)
     tracker = Tracker(calib, balls, fps=fps)
     pins = calib.geometry.pins_mm(opts.discipline)
     pin_check = PinCheck.learn(calib, pin_frame.image_bgr, pins) if pins else None
-    return Analyzer(calib, detector, tracker, discipline=opts.discipline, pin_check=pin_check)
+    return Analyzer(
+        calib, detector, tracker, discipline=opts.discipline, pin_check=pin_check,
+        settings=settings,
+    )  # fmt: skip
 
 
 def analyze_video(
@@ -71,7 +85,7 @@ def analyze_video(
         warmup = [first, *itertools.islice(frames, _LEARN_FRAME)]
         learn = warmup[-1]
         run.calibration = calibration_for(opts, source.size_px)
-        analyzer = _analyzer(opts, run.calibration, learn, learn, source.fps)
+        analyzer = build_analyzer(opts, run.calibration, learn, learn, source.fps)
         total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
 
         def on_frame(frame: Frame, a: Analyzer) -> None:

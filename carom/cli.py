@@ -48,6 +48,12 @@ def _parser() -> argparse.ArgumentParser:
     from carom._scoreboard_cli import add_emulator_parser
 
     add_emulator_parser(sub)
+    from carom._live_cli import add_parser as add_live
+
+    add_live(sub)
+    from carom._export_cli import add_parsers as add_export
+
+    add_export(sub)
     return parser
 
 
@@ -95,6 +101,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from carom._analyze_cli import run as run_analyze
 
             return run_analyze(args)
+        if args.command == "live":
+            from carom._live_cli import run as run_live
+
+            return run_live(args)
+        if args.command in ("matches", "export"):
+            from carom._export_cli import run_export, run_matches
+
+            return run_matches(args) if args.command == "matches" else run_export(args)
         if args.command == "scoreboard-emulator":
             from carom._scoreboard_cli import run_emulator
 

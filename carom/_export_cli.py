@@ -1,0 +1,99 @@
+"""``carom matches DB`` and ``carom export DB``: what a live database holds, and exports."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parsers", "run_export", "run_matches"]
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``carom matches`` and ``carom export``."""
+    m = sub.add_parser(
+        "matches", help="list the matches of a live database (carom live --db)",
+        description="One line per match: id, date, discipline, players, score, state.",
+    )  # fmt: skip
+    m.add_argument("db", type=Path, metavar="DB", help="the SQLite file of carom live")
+    e = sub.add_parser(
+        "export", help="export a match of a live database: JSON shot log, CSV result line",
+        description="Write the match as a carom-shots/1 shot log (re-scorable with carom score) "
+        "and/or append its result line to a CSV file. Without --json/--csv the shot log is "
+        "printed.",
+    )  # fmt: skip
+    e.add_argument("db", type=Path, metavar="DB", help="the SQLite file of carom live")
+    e.add_argument(
+        "--match", type=int, metavar="ID",
+        help="the match (default: the newest finished one; see carom matches)",
+    )  # fmt: skip
+    e.add_argument("--json", type=Path, metavar="FILE", help="write the shot log here")
+    e.add_argument(
+        "--csv", type=Path, metavar="FILE",
+        help="write the result line here (appended when the file has the header)",
+    )  # fmt: skip
+
+
+def run_matches(args: argparse.Namespace) -> int:
+    """Print the matches of DB."""
+    from carom.live._session import LiveSession
+    from carom.live._store import MatchStore
+
+    with MatchStore(args.db, create=False) as store:
+        rows = store.matches()
+        if not rows:
+            print(f"{args.db}: no matches yet")
+        for row in rows:
+            session = LiveSession.load(store, row.id)
+            state = session.state
+            score = " - ".join(str(state.board(p)) for p in state.config.players)
+            how = f"finished, {state.winner or 'draw'}" if row.finished_at else "unfinished"
+            a, b = row.players
+            print(f"{row.id:>4}  {row.created_at[:16]}  {row.discipline:<14} {a} - {b}  {score}  "
+                  f"{len(session.records)} shots  {how}")  # fmt: skip
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Export one match of DB."""
+    from carom.live._export import corrections_in_effect, result_row, shot_log, write_csv
+    from carom.live._session import LiveSession
+    from carom.live._store import LiveError, MatchStore
+    from referee import Phase
+
+    with MatchStore(args.db, create=False) as store:
+        match_id = args.match
+        if match_id is None:
+            finished = [r.id for r in store.matches() if r.finished_at]
+            if not finished:
+                raise LiveError(f"{args.db}: no finished match; pass --match ID (carom matches DB)")
+            match_id = finished[-1]
+        session = LiveSession.load(store, match_id)
+    doc = shot_log(session)
+    try:
+        if args.json is not None:
+            _write_json(args.json, doc)
+        if args.csv is not None:
+            write_csv(args.csv, [result_row(session)])
+    except OSError as exc:
+        raise LiveError(f"cannot write the export ({exc.strerror}: {exc.filename})") from None
+    if args.json is None and args.csv is None:
+        print(json.dumps(doc, indent=1))
+    if session.state.phase is not Phase.OVER:
+        print(f"carom: note: match {match_id} is not finished; exported the score so far",
+              file=sys.stderr)  # fmt: skip
+    if corrections := corrections_in_effect(session):
+        print(f"carom: note: match {match_id} has {len(corrections)} referee correction(s) that "
+              "carom-shots/1 cannot hold; carom score on the export will differ by them",
+              file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def _write_json(path: Path, doc: Any) -> None:
+    """Write JSON so that a reader never sees half a file."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,175 @@
+"""``carom live``: a camera (or a replayed video) over the table calls the match live.
+
+Composition root of live mode: the match database and session (``carom.live``), the
+capture thread, the scoreboard link, the keyboard and the processing loop
+(:class:`carom.live._runner.LiveRunner`). Restarting the same command after a crash
+resumes the same match (a video file continues where the last committed shot ended).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``carom live``."""
+    p = sub.add_parser(
+        "live",
+        help="referee a match live from a camera (or a video replayed in real time)",
+        description="Watch the table through SRC, judge every shot as it ends, keep the "
+        "match in the database (resumed after a crash by running the same command) and "
+        "show it on the scoreboard. Type calls on stdin: foul <kind>, accept, reject, "
+        "points <n>, undo, timeout [A|B], help.",
+    )
+    p.add_argument("--camera", required=True, metavar="SRC",
+                   help="camera index (0), stream URL (rtsp://...) or a video file replayed "
+                   "at real-time pace")  # fmt: skip
+    p.add_argument("--calibration", required=True, type=Path, metavar="FILE",
+                   help="calibration file from carom calibrate (or carom analyze)")  # fmt: skip
+    p.add_argument("--discipline", default="three-cushion", help="the game (three-cushion)")
+    p.add_argument("--players", nargs=2, default=["A", "B"], metavar=("A", "B"),
+                   help="the two players, breaker's side first (default A B)")  # fmt: skip
+    p.add_argument("--first", help="the player who breaks (default: the lag, else the first)")
+    p.add_argument("--target", type=int, help="points to win (default by discipline)")
+    p.add_argument("--table", default="match", help="table preset or LENGTHxWIDTH in mm")
+    p.add_argument("--scoreboard", metavar="URL", help="scoreboard port (pty path, "
+                   "/dev/ttyUSB0, socket://host:port)")  # fmt: skip
+    p.add_argument("--scoreboard-baud", type=int, default=19200, choices=[19200, 9600])
+    p.add_argument("--db", type=Path, default=Path("carom-live.db"),
+                   help="match database (default carom-live.db)")  # fmt: skip
+    p.add_argument("--pace", type=float, default=1.0,
+                   help="video file replay speed: 1 real time, 2 twice as fast, 0 as fast as "
+                   "processed without dropping frames (tests, benchmarks)")  # fmt: skip
+    p.add_argument("--shot-clock", type=float, default=40.0, metavar="S",
+                   help="seconds a shot (40; 0 turns the clock off)")  # fmt: skip
+    p.add_argument("--clock-warning", type=float, default=10.0, metavar="S")
+    p.add_argument("--extensions", type=int, default=2, help="time-outs per player per game")
+    p.add_argument("--extension-s", type=float, default=40.0, metavar="S")
+    p.add_argument("--rest-s", type=float, metavar="S",
+                   help="stillness that ends a shot (default 0.6, as carom analyze)")  # fmt: skip
+    p.add_argument("--window-s", type=float, metavar="S",
+                   help="motion window of the shot segmenter (default 0.2)")  # fmt: skip
+    p.add_argument("--move-mm", type=float, metavar="MM",
+                   help="motion threshold within the window (default 4)")  # fmt: skip
+    p.add_argument("--drift-every", type=float, default=0.0, metavar="S",
+                   help="check every S seconds that the camera did not move (default 0: "
+                   "off; see docs/live.md)")  # fmt: skip
+    p.add_argument("--metrics", type=Path, metavar="FILE",
+                   help="keep the live figures (latency, fps, drops) in this file")  # fmt: skip
+    p.add_argument("--status-every", type=float, default=10.0, metavar="S",
+                   help="seconds between status lines on stderr")  # fmt: skip
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from carom._analyze import AnalyzeOptions, match_config
+    from carom._analyze_cli import parse_table
+    from referee import CaromError, Discipline
+
+    try:
+        discipline = Discipline(args.discipline)
+    except ValueError:
+        names = ", ".join(d.value for d in Discipline)
+        raise CaromError(f"--discipline: unknown {args.discipline!r} (one of: {names})") from None
+    players = (args.players[0].strip(), args.players[1].strip())
+    if not all(players) or players[0] == players[1]:
+        raise CaromError(f"--players: expected two different names, got {args.players!r}")
+    if args.first is not None and args.first not in players:
+        raise CaromError(f"--first: {args.first!r} is not one of the players")
+    opts = AnalyzeOptions(video=Path(args.camera), out=Path("."),
+                          table=parse_table(args.table, discipline), discipline=discipline,
+                          players=players, first_player=args.first, target=args.target)  # fmt: skip
+    return match_config(opts)
+
+
+def _check_inputs(args: argparse.Namespace) -> None:
+    """Bad paths fail now, in one line, not after the camera opened."""
+    from calibration import load_calibration
+    from carom.live._capture import is_file_source
+    from referee import CaromError
+    from vision import VideoFileSource
+
+    load_calibration(args.calibration)
+    if is_file_source(args.camera):
+        VideoFileSource(args.camera).close()
+    if not 0.0 <= args.pace <= 100.0:
+        raise CaromError(f"--pace {args.pace}: use 0 (as fast as processed) up to 100")
+
+
+def _segment(args: argparse.Namespace) -> Any:
+    from referee import CaromError
+    from vision import SegmentSettings
+
+    given = {k: v for k, v in (("rest_s", args.rest_s), ("window_s", args.window_s),
+                               ("move_mm", args.move_mm)) if v is not None}  # fmt: skip
+    if any(not 0.0 < v <= 10.0 for v in given.values()):
+        raise CaromError(f"--rest-s, --window-s, --move-mm: use 0 < value <= 10, got {given}")
+    return SegmentSettings(**given) if given else None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out ``carom live``; CaromError (one line) on bad input."""
+    from carom._analyze import now_iso
+    from carom.live._capture import Capture, CaptureSettings
+    from carom.live._clock import ClockSettings, ShotClock
+    from carom.live._metrics import BoardSink, LiveMetrics
+    from carom.live._runner import LiveRunner, read_keyboard
+    from carom.live._session import LiveSession, LiveSetup
+    from carom.live._store import MatchStore
+    from hardware import ScoreboardLink
+
+    config = _config(args)
+    _check_inputs(args)
+    clock = ShotClock(ClockSettings(
+        enabled=args.shot_clock > 0, length_s=args.shot_clock or 40.0,
+        warning_s=min(args.clock_warning, args.shot_clock or 40.0),
+        extensions=args.extensions, extension_s=args.extension_s,
+    ))  # fmt: skip
+    store = MatchStore(args.db)
+    try:
+        session = LiveSession.open(
+            store, LiveSetup(config, args.camera, args.extensions), now_iso=now_iso()
+        )
+        start_s = session.resume_video_t_s or 0.0
+        _say_opened(session, start_s)
+        capture = Capture(args.camera, CaptureSettings(pace=args.pace, start_s=start_s))
+        link = None
+        if args.scoreboard:
+            link = ScoreboardLink(args.scoreboard, baud=args.scoreboard_baud).start()
+        board, metrics = BoardSink(link), LiveMetrics()
+        runner = LiveRunner(
+            session, capture.start(), calibration_path=args.calibration, config=config,
+            board=board, clock=clock, metrics=metrics, segment=_segment(args),
+            drift_every_s=args.drift_every, status_every_s=args.status_every,
+            metrics_path=args.metrics,
+        )  # fmt: skip
+        read_keyboard(sys.stdin, runner.lines)
+        try:
+            runner.run()
+        finally:
+            capture.stop()
+            board.close()
+        _say_result(session)
+    finally:
+        store.close()
+    return 0
+
+
+def _say_opened(session: Any, start_s: float) -> None:
+    if session.resumed:
+        where = f", video resumes at {start_s:.2f} s" if start_s else ""
+        print(f"carom live: resumed match {session.match_id} (version {session.version})"
+              f"{where}", file=sys.stderr, flush=True)  # fmt: skip
+    else:
+        print(f"carom live: new match {session.match_id}", file=sys.stderr, flush=True)
+
+
+def _say_result(session: Any) -> None:
+    state = session.state
+    players = state.config.players
+    score = " : ".join(str(state.board(p)) for p in players)
+    print(f"{players[0]} {score} {players[1]}  ({state.phase})", flush=True)

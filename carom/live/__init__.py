@@ -1,0 +1,56 @@
+"""Live mode: a camera over the table calls the match in real time, and nothing is lost.
+
+Storage side (this list): the SQLite match store, the live session every sink is fed
+from (write-ahead journal, resume after a crash), a person's calls and the exports.
+"""
+
+from carom.live._calls import (
+    HELP,
+    CallParseError,
+    DecisionKind,
+    FoulCall,
+    HelpRequest,
+    KeyboardInput,
+    PersonCall,
+    ReviewDecision,
+    TimeoutCall,
+    UndoCall,
+    parse_line,
+)
+from carom.live._export import CSV_COLUMNS, corrections_in_effect, result_row, shot_log, write_csv
+from carom.live._session import (
+    LiveSession,
+    LiveSetup,
+    PendingReview,
+    ReviewPending,
+    SessionUpdate,
+)
+from carom.live._store import JournalEntry, LiveError, MatchRow, MatchStore
+
+__all__ = [
+    "CSV_COLUMNS",
+    "HELP",
+    "CallParseError",
+    "DecisionKind",
+    "FoulCall",
+    "HelpRequest",
+    "JournalEntry",
+    "KeyboardInput",
+    "LiveError",
+    "LiveSession",
+    "LiveSetup",
+    "MatchRow",
+    "MatchStore",
+    "PendingReview",
+    "PersonCall",
+    "ReviewDecision",
+    "ReviewPending",
+    "SessionUpdate",
+    "TimeoutCall",
+    "UndoCall",
+    "corrections_in_effect",
+    "parse_line",
+    "result_row",
+    "shot_log",
+    "write_csv",
+]

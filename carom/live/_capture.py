@@ -1,0 +1,300 @@
+"""Frame capture in its own thread: never blocked by processing, never blocks it.
+
+Theory of operation. One thread reads the source and puts frames into a small queue.
+When processing falls behind and the queue is full, the *oldest* frame is dropped and
+counted (the newest picture of the table is the one worth analysing); while the
+consumer sets ``catch_up`` (it is learning the table at start or after a reconnect) the
+queue may grow 16 times longer first. A source that
+fails (a camera unplugged, a stream that ends, a file that stops decoding) or stalls
+(no frame for ``stall_s``) is *lost*: the status says so at once and the thread
+reopens it with exponential backoff; frame times stay continuous across reconnects
+so the gap is visible to whoever reads them.
+
+* A video file is replayed at real-time pace from its presentation times, times
+  ``pace`` (2: twice as fast). ``pace=0`` is the lossless mode for tests and
+  benchmarks: no pacing, and the reader waits for room in the queue instead of
+  dropping. ``start_s`` starts the replay at a video time (resuming a match): the file
+  is sought to the key frame before it and earlier frames are skipped undecoded to
+  pixels. Frame times are the file's own (video seconds from the first frame).
+* A camera index or stream URL is read with OpenCV; a frame's time is the monotonic
+  clock at capture, from the start of the capture (continuous across reconnects).
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import av
+
+from referee import CaromError
+from vision import CameraSource, Frame, VideoError
+from vision._source import to_bgr
+
+__all__ = [
+    "Capture",
+    "CaptureSettings",
+    "CaptureState",
+    "CaptureStatus",
+    "Captured",
+    "Opener",
+    "file_frames",
+    "is_file_source",
+]
+
+#: How many times ``queue_max`` frames the queue holds while the consumer catches up.
+_CATCH_UP = 16
+#: Opens the source at a time (seconds; files honour it, cameras ignore it).
+Opener = Callable[[float], Iterator[Frame]]
+
+
+class CaptureState(StrEnum):
+    """Where the capture is: ``lost`` while reconnecting, ``ended`` after a file's end."""
+
+    STARTING = "starting"
+    LIVE = "live"
+    LOST = "lost"
+    ENDED = "ended"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CaptureSettings:
+    """How the capture reads (seconds; see the module docstring for ``pace``)."""
+
+    pace: float = 1.0
+    start_s: float = 0.0
+    queue_max: int = 32  # about 0.5 s at 60 fps: absorbs a shot's close and a disk sync
+    stall_s: float = 1.0
+    backoff_min_s: float = 0.25
+    backoff_max_s: float = 4.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.pace) and 0.0 <= self.pace <= 100.0):
+            raise CaromError(f"pace {self.pace}: use 0 (as fast as processed) or up to 100")
+        if self.queue_max < 1 or self.stall_s <= 0 or self.backoff_min_s <= 0:
+            raise CaromError("capture: queue_max >= 1, stall_s > 0 and backoff > 0 are needed")
+
+
+@dataclass(frozen=True, slots=True)
+class Captured:
+    """A frame and the monotonic time (s) it was captured (paced files: when it was due)."""
+
+    frame: Frame
+    captured_mono_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureStatus:
+    """A copy of the capture's state and counters."""
+
+    state: CaptureState
+    frames_read: int
+    frames_dropped: int
+    reconnects: int
+    last_error: str
+    queued: int
+
+
+def is_file_source(spec: str) -> bool:
+    """True when ``spec`` names a file (replayed), not a camera index or a URL."""
+    return not spec.isdigit() and "://" not in spec
+
+
+class Capture:
+    """Reads ``spec`` (a video file, a camera index or a URL) in a thread; see module doc.
+
+    Args:
+        spec: what to open (the ``--camera`` argument).
+        settings: pacing, queue and reconnect settings.
+        opener: how to open the source at a time; the default opens ``spec`` as above
+            (tests pass sources that stall or fail on purpose).
+        clock: the monotonic clock (seconds).
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        settings: CaptureSettings | None = None,
+        *,
+        opener: Opener | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.spec = spec
+        self.settings = settings or CaptureSettings()
+        self.is_file = is_file_source(spec)
+        self._opener = opener or _default_opener(spec, self.is_file)
+        self._clock = clock
+        self._cond = threading.Condition()
+        self._queue: collections.deque[Captured] = collections.deque()
+        self._stop = threading.Event()
+        self._state = CaptureState.STARTING
+        self._read = self._dropped = self._reconnects = 0
+        self._error = ""
+        self._last_frame_mono = clock()
+        self._last_t_s: float | None = None
+        self._t0 = clock()
+        self._thread = threading.Thread(target=self._run, name=f"capture {spec}", daemon=True)
+        #: While True the queue may hold ``_CATCH_UP`` times more before dropping: the
+        #: consumer is learning the table and will catch up (set by the consumer).
+        self.catch_up = False
+
+    # --- the consumer's side ------------------------------------------------------
+
+    def start(self) -> Capture:
+        """Start the capture thread; returns self."""
+        self._thread.start()
+        return self
+
+    def stop(self, timeout_s: float = 2.0) -> None:
+        """Stop the thread (a camera stuck in a read is left to die with the process)."""
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        if self._thread.is_alive():
+            self._thread.join(timeout_s)
+        self._set_state(CaptureState.STOPPED)
+
+    def get(self, timeout_s: float) -> Captured | None:
+        """The oldest queued frame, waiting at most ``timeout_s``; None if none came."""
+        with self._cond:
+            if not self._queue and not self.finished:
+                self._cond.wait(timeout_s)
+            if not self._queue:
+                return None
+            item = self._queue.popleft()
+            self._cond.notify_all()  # room for a lossless reader
+            return item
+
+    @property
+    def finished(self) -> bool:
+        """True when a file has ended (or the capture stopped) and the queue is empty."""
+        done = self._state in (CaptureState.ENDED, CaptureState.STOPPED)
+        return done and not self._queue
+
+    def status(self) -> CaptureStatus:
+        """State and counters now; a live source silent for ``stall_s`` reads as lost."""
+        with self._cond:
+            state = self._state
+            waiting = self.settings.pace == 0 and len(self._queue) >= self.settings.queue_max
+            silent = self._clock() - self._last_frame_mono > self.settings.stall_s
+            if state is CaptureState.LIVE and silent and not waiting:
+                state = CaptureState.LOST
+            error = self._error or ("no frame for a while" if state is CaptureState.LOST else "")
+            return CaptureStatus(
+                state, self._read, self._dropped, self._reconnects, error, len(self._queue)
+            )
+
+    # --- the capture thread -----------------------------------------------------------
+
+    def _run(self) -> None:
+        backoff = self.settings.backoff_min_s
+        while not self._stop.is_set():
+            start_s = self._resume_at()
+            try:
+                frames = self._opener(start_s)
+                if self._pump(frames):
+                    self._set_state(CaptureState.ENDED)
+                    return
+                error = "the source ended"
+            except (CaromError, OSError, av.FFmpegError) as exc:
+                error = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            if self._stop.is_set():
+                return
+            with self._cond:
+                self._state, self._error = CaptureState.LOST, error
+                self._reconnects += 1
+            self._stop.wait(backoff)
+            backoff = min(backoff * 2, self.settings.backoff_max_s)
+
+    def _resume_at(self) -> float:
+        """Where a (re)opened file continues: after the last frame delivered."""
+        if self._last_t_s is None:
+            return self.settings.start_s
+        return self._last_t_s + 1e-3
+
+    def _pump(self, frames: Iterator[Frame]) -> bool:
+        """Deliver ``frames``; True when a file ended cleanly (False: a live source ended)."""
+        pace = self.settings.pace
+        anchor: tuple[float, float] | None = None  # (video t, monotonic) of the first frame
+        for frame in frames:
+            if self._stop.is_set():
+                return False
+            if self.is_file:
+                if anchor is None:
+                    anchor = (frame.t_s, self._clock())
+                due = anchor[1] + (frame.t_s - anchor[0]) / pace if pace > 0 else self._clock()
+                if (wait := due - self._clock()) > 0:
+                    self._stop.wait(wait)
+                stamped = Captured(frame, max(due, anchor[1]))
+            else:
+                now = self._clock()
+                stamped = Captured(Frame(self._read, now - self._t0, frame.image_bgr), now)
+            self._push(stamped)
+        return self.is_file
+
+    def _push(self, item: Captured) -> None:
+        with self._cond:
+            if self.settings.pace == 0:
+                while len(self._queue) >= self.settings.queue_max and not self._stop.is_set():
+                    self._cond.wait(0.1)
+            elif len(self._queue) >= self.settings.queue_max * (_CATCH_UP if self.catch_up else 1):
+                self._queue.popleft()  # the oldest goes: the newest picture matters most
+                self._dropped += 1
+            self._queue.append(item)
+            self._read += 1
+            self._state, self._error = CaptureState.LIVE, ""
+            self._last_frame_mono = self._clock()
+            self._last_t_s = item.frame.t_s
+            self._cond.notify_all()
+
+    def _set_state(self, state: CaptureState) -> None:
+        with self._cond:
+            if self._state is not CaptureState.STOPPED:
+                self._state = state
+            self._cond.notify_all()
+
+
+def _default_opener(spec: str, is_file: bool) -> Opener:
+    if is_file:
+        return lambda start_s: file_frames(Path(spec), start_s)
+    return lambda _start_s: iter(CameraSource(int(spec) if spec.isdigit() else spec))
+
+
+def file_frames(path: Path, start_s: float = 0.0) -> Generator[Frame, None, None]:
+    """The frames of a video file from video time ``start_s`` on (seconds, file's own).
+
+    Times are presentation times from the stream's first frame, as
+    :class:`vision.VideoFileSource` gives them, so a resumed replay sees the same times.
+
+    Raises:
+        VideoError: the file is missing or not a video (at the first ``next``).
+    """
+    if not path.is_file():
+        raise VideoError(f"video {path}: no such file; give the path of a video")
+    try:
+        container: Any = av.open(str(path))
+    except (av.FFmpegError, ValueError) as exc:
+        raise VideoError(f"video {path}: not a readable video ({exc})") from None
+    try:
+        stream: Any = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        base = float(stream.time_base)
+        origin = float(stream.start_time or 0) * base
+        fps = float(stream.average_rate or 30)
+        if start_s > 0.5:  # seek to the key frame before: the file is not decoded from 0
+            container.seek(int((origin + start_s - 0.5) / base), stream=stream, backward=True)
+        for av_frame in container.decode(stream):
+            t = (float(av_frame.pts) * base if av_frame.pts is not None else 0.0) - origin
+            if t < start_s - 1e-6:
+                continue  # before the resume point: never converted to pixels
+            yield Frame(round(t * fps), t, to_bgr(av_frame))
+    finally:
+        container.close()

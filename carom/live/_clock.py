@@ -1,0 +1,93 @@
+"""The shot clock: pure time keeping, every time is passed in (seconds, any one clock).
+
+Theory of operation. The clock *starts* when vision sees every ball at rest after a
+stroke (the player at the table may now aim) and *stops* when the next stroke starts;
+it is never read from a wall clock here, so live mode passes the video time of the
+frames and tests pass plain numbers. A time-out (an *extension*) is a person's call:
+it adds ``extension_s`` to the running clock; how many a player has left is counted by
+the match session (it is a recorded call), the clock only says whether one may be used.
+
+The repository's rules (``../shared/rules.md``, ``docs/rules-options.md``) say nothing
+about a shot clock, so every value is an option. The defaults follow common
+three-cushion tournament practice: 40 s a shot, a warning when 10 s are left, two
+extensions of 40 s per player per game.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from referee import CaromError
+
+__all__ = ["ClockReading", "ClockSettings", "ShotClock"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClockSettings:
+    """The shot clock's rules (seconds); ``enabled=False`` shows no clock at all."""
+
+    enabled: bool = True
+    length_s: float = 40.0
+    warning_s: float = 10.0
+    extension_s: float = 40.0
+    extensions: int = 2  # per player per game
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.length_s) and 1.0 <= self.length_s <= 999.0):
+            raise CaromError(f"shot clock length {self.length_s} s: use 1..999 s")
+        if not 0.0 <= self.warning_s <= self.length_s:
+            raise CaromError(f"shot clock warning {self.warning_s} s: use 0..length")
+        if not 0.0 <= self.extension_s <= 999.0 or not 0 <= self.extensions <= 99:
+            raise CaromError("shot clock extensions: 0..99 of 0..999 s each")
+
+
+@dataclass(frozen=True, slots=True)
+class ClockReading:
+    """What a board shows: whole seconds left (None: no clock runs), warning, expired."""
+
+    left_s: int | None
+    warning: bool = False
+    expired: bool = False
+
+
+class ShotClock:
+    """One table's shot clock; ``start``/``stop``/``extend`` take the current time."""
+
+    def __init__(self, settings: ClockSettings | None = None) -> None:
+        self.settings = settings or ClockSettings()
+        self._deadline_s: float | None = None  # while running: when time is up
+
+    @property
+    def running(self) -> bool:
+        """True between "all balls stopped" and the next stroke."""
+        return self._deadline_s is not None
+
+    def start(self, t_s: float) -> None:
+        """All balls came to rest at ``t_s``: the player at the table has ``length_s``."""
+        if self.settings.enabled:
+            self._deadline_s = t_s + self.settings.length_s
+
+    def stop(self) -> None:
+        """A stroke started (or the match waits): no clock runs."""
+        self._deadline_s = None
+
+    def may_extend(self, used: int) -> bool:
+        """True when a player who used ``used`` extensions this game may take one more."""
+        return self.settings.enabled and used < self.settings.extensions
+
+    def extend(self, t_s: float) -> None:
+        """A time-out was called at ``t_s``: ``extension_s`` more (starts it if stopped)."""
+        if not self.settings.enabled:
+            return
+        if self._deadline_s is None:
+            self._deadline_s = t_s + self.settings.length_s
+        self._deadline_s += self.settings.extension_s
+
+    def read(self, t_s: float) -> ClockReading:
+        """The reading at ``t_s``: seconds left rounded up, so "1" shows until time is up."""
+        if self._deadline_s is None:
+            return ClockReading(None)
+        left = self._deadline_s - t_s
+        shown = max(0, min(999, math.ceil(left - 1e-9)))
+        return ClockReading(shown, warning=0 < left <= self.settings.warning_s, expired=left <= 0)

@@ -1,0 +1,185 @@
+"""JSON and blob forms of what the journal stores: set-up, shots, lags, compact paths.
+
+Everything is written in the public ``carom-shots/1`` vocabulary (``shot_json``,
+``event_json``) and read back with the referee's own parser, so a journal entry and
+an exported shot log cannot drift apart. Ball paths (the shot's ``paths_mm``, sampled
+every 1/15 s by vision) go to a small zlib blob of delta-coded integers instead of
+JSON text; the blob is used only when it decodes to exactly the same floats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import zlib
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from referee import (
+    FORMAT,
+    Ball,
+    Correction,
+    CorrectionKind,
+    Lag,
+    MatchConfig,
+    Shot,
+    event_json,
+    parse_event,
+    parse_shot,
+    parse_shot_log,
+    shot_json,
+)
+
+__all__ = [
+    "config_doc",
+    "config_from_doc",
+    "correction_from_json",
+    "correction_json",
+    "decode_paths",
+    "encode_paths",
+    "lag_from_json",
+    "lag_json",
+    "setup_key",
+    "shot_doc",
+    "shot_from_doc",
+]
+
+#: Paths as integers: t in 0.1 ms, x and y in 0.01 mm (vision rounds to these).
+_SCALES = (10_000, 100, 100)
+
+Paths = Mapping[Ball, tuple[tuple[float, float, float], ...]]
+
+
+def config_doc(config: MatchConfig) -> dict[str, Any]:
+    """The ``carom-shots/1`` head (no shots) that describes ``config`` exactly."""
+    match: dict[str, Any] = {
+        "players": list(config.players),
+        "first_player": config.first_player,
+        "target": dict(config.target),
+        "innings_limit": config.innings_limit,
+        "sets": config.sets,
+        "equalizing": config.equalizing,
+        "equalizing_from_break": config.equalizing_from_break,
+        "start_count": config.start_count,
+        "rules": config.options.as_dict(),
+    }
+    if config.cue_balls:
+        match["cue_balls"] = {p: str(b) for p, b in config.cue_balls.items()}
+    table = config.table
+    return {
+        "format": FORMAT,
+        "table": {"length_mm": table.length_mm, "width_mm": table.width_mm,
+                  "ball_diameter_mm": table.ball_diameter_mm},
+        "discipline": str(config.discipline),
+        "match": match,
+        "shots": [],
+    }  # fmt: skip
+
+
+def config_from_doc(doc: Mapping[str, Any]) -> MatchConfig:
+    """The inverse of :func:`config_doc` (checked by the referee's parser)."""
+    return parse_shot_log({**doc, "shots": []}).match
+
+
+def setup_key(config: MatchConfig, source: str) -> str:
+    """What makes a restarted ``carom live`` resume a match: the set-up and the source."""
+    text = json.dumps({"config": config_doc(config), "source": source}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def shot_doc(
+    shot: Shot, info: Mapping[int, tuple[float, str]]
+) -> tuple[dict[str, Any], bytes | None]:
+    """A shot as a shot-log object plus its paths blob (``None``: paths stay in the JSON).
+
+    ``info`` maps an event's position in ``shot.events`` to vision's (confidence,
+    evidence), kept as the shot log's informative event fields.
+    """
+    doc = shot_json(shot)
+    for i, event_doc in enumerate(doc["events"]):
+        if i in info:
+            confidence, evidence = info[i]
+            event_doc["confidence"] = round(min(max(confidence, 0.0), 1.0), 3)
+            if evidence:
+                event_doc["evidence"] = evidence
+    blob = encode_paths(shot.paths_mm) if shot.paths_mm else None
+    if blob is not None:
+        doc.pop("paths_mm", None)
+    return doc, blob
+
+
+def shot_from_doc(doc: Mapping[str, Any], blob: bytes | None, where: str = "shot") -> Shot:
+    """The shot a journal entry holds (paths from the blob when there is one)."""
+    shot = parse_shot(dict(doc), where)
+    return shot if blob is None else replace(shot, paths_mm=decode_paths(blob))
+
+
+def encode_paths(paths: Paths) -> bytes | None:
+    """``paths`` as zlib-compressed delta-coded integers; ``None`` unless exact."""
+    out: dict[str, list[list[int]]] = {}
+    for ball, samples in paths.items():
+        columns: list[list[int]] = []
+        for k, scale in enumerate(_SCALES):
+            ints = [round(s[k] * scale) for s in samples]
+            columns.append([ints[0], *(b - a for a, b in itertools.pairwise(ints))]
+                           if ints else [])  # fmt: skip
+        out[str(ball)] = columns
+    blob = zlib.compress(json.dumps(out, separators=(",", ":")).encode(), 9)
+    return blob if decode_paths(blob) == dict(paths) else None
+
+
+def decode_paths(blob: bytes) -> dict[Ball, tuple[tuple[float, float, float], ...]]:
+    """The inverse of :func:`encode_paths`: per ball, samples ``(t_s, x_mm, y_mm)``."""
+    data = json.loads(zlib.decompress(blob))
+    out: dict[Ball, tuple[tuple[float, float, float], ...]] = {}
+    for name, columns in data.items():
+        values = []
+        for k, deltas in enumerate(columns):
+            total, col = 0, []
+            for d in deltas:
+                total += d
+                col.append(total / _SCALES[k])
+            values.append(col)
+        out[Ball(name)] = tuple(zip(values[0], values[1], values[2], strict=True))
+    return out
+
+
+def lag_json(lag: Lag) -> dict[str, Any]:
+    """A lag as the shot log's ``lag`` object."""
+    out: dict[str, Any] = {"winner": lag.winner, "breaker": lag.breaker}
+    if lag.events:
+        out["events"] = [event_json(e) for e in lag.events]
+    for key, positions in (("start_positions_mm", lag.start_positions_mm),
+                           ("end_positions_mm", lag.end_positions_mm)):  # fmt: skip
+        if positions:
+            out[key] = {str(b): list(xy) for b, xy in positions.items()}
+    return out
+
+
+def lag_from_json(data: Mapping[str, Any]) -> Lag:
+    """The inverse of :func:`lag_json`."""
+    events = tuple(parse_event(e, f"lag.events[{i}]") for i, e in enumerate(data.get("events", [])))
+
+    def xy(key: str) -> dict[Ball, tuple[float, float]]:
+        return {Ball(b): (float(v[0]), float(v[1])) for b, v in data.get(key, {}).items()}
+
+    return Lag(
+        winner=data.get("winner"), breaker=data.get("breaker"),
+        events=tuple(sorted(events, key=lambda e: e.t_s)),
+        start_positions_mm=xy("start_positions_mm"), end_positions_mm=xy("end_positions_mm"),
+    )  # fmt: skip
+
+
+def correction_json(c: Correction) -> dict[str, Any]:
+    """A referee correction as a JSON object."""
+    return {"kind": str(c.kind), "player": c.player, "points": c.points, "note": c.note}
+
+
+def correction_from_json(data: Mapping[str, Any]) -> Correction:
+    """The inverse of :func:`correction_json`."""
+    return Correction(
+        kind=CorrectionKind(data["kind"]), player=str(data["player"]),
+        points=int(data.get("points", 0)), note=str(data.get("note", "")),
+    )  # fmt: skip

@@ -1,0 +1,396 @@
+"""The journal machine: turns journal entries into referee inputs, live and on replay.
+
+Theory of operation. Each journal entry (``kind`` + JSON ``payload``) is first
+*planned*: the machine works out the referee inputs it means (a lag, a shot, undo,
+a correction), checks them with the referee's pure transitions (``apply_shot`` and
+friends) on the current state, and returns a :class:`Plan` without changing
+anything. Illegal input raises here. Only then is the entry written to the database
+(by the session) and the plan *executed* on the referee's :class:`Match`. Replay
+after a crash runs the very same plan-and-execute on each stored entry, so the
+resumed state is the live state by construction.
+
+A person's undo takes back the last *action* (one entry's effect): a foul called on
+the last shot took the shot back and played it again with the call, so undoing the
+call plays the original shot again; undoing a review decision holds the shot for
+review again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from carom.live._calls import DecisionKind
+from carom.live._codec import correction_from_json, shot_from_doc
+from carom.live._store import LiveError
+from referee import (
+    CALL_FOULS,
+    Call,
+    Correction,
+    CorrectionKind,
+    Foul,
+    Lag,
+    LagResult,
+    Match,
+    MatchConfig,
+    MatchState,
+    Phase,
+    Shot,
+    ShotRecord,
+    apply_correction,
+    apply_lag,
+    apply_shot,
+)
+
+__all__ = ["Machine", "PendingReview", "Plan", "ReviewPending"]
+
+#: Vision's (confidence, evidence) of a shot's events, by position in ``Shot.events``.
+Info = Mapping[int, tuple[float, str]]
+
+
+class ReviewPending(LiveError):
+    """A shot waits for a person's review decision; nothing more is scored until then."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PendingReview:
+    """A shot held until a person decides.
+
+    Its verdict asks for review, or it was played while scoring was paused (camera
+    lost, calibration drift). ``reason`` says why; ``record`` is the verdict as
+    judged; ``if_accepted`` / ``if_rejected`` what ``accept`` / ``reject`` would give.
+    """
+
+    shot: Shot
+    info: Info
+    reason: str
+    record: ShotRecord
+    if_accepted: ShotRecord
+    if_rejected: ShotRecord
+    video_t_s: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class LagStep:
+    """Record a lag."""
+
+    lag: Lag
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStep:
+    """Judge and record a shot; ``info`` is kept for the export, not judged."""
+
+    shot: Shot
+    info: Info = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectStep:
+    """Apply a referee correction."""
+
+    correction: Correction
+
+
+@dataclass(frozen=True, slots=True)
+class UndoStep:
+    """Take back the referee's last input."""
+
+
+Op = LagStep | PlayStep | CorrectStep
+Step = Op | UndoStep
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Action:
+    """What one entry did, so that a person's undo can take it back exactly."""
+
+    what: str
+    pushed: int
+    restore: tuple[Op, ...]
+    pending: PendingReview | None
+    timeouts: Mapping[tuple[int, str], int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Plan:
+    """An entry's checked effect, not yet carried out."""
+
+    what: str
+    steps: tuple[Step, ...]
+    phase: Phase
+    records: tuple[ShotRecord, ...]
+    pending: PendingReview | None
+    timeouts: Mapping[tuple[int, str], int]
+    paused: str | None
+    action: Action | None = None
+    pop: bool = False
+    video_t_s: float | None = None
+
+
+class Machine:
+    """The referee's match plus what live mode adds: pending review, time-outs, pause."""
+
+    def __init__(self, config: MatchConfig, timeouts_per_game: int | None = None) -> None:
+        self.match = Match(config)
+        self.timeouts_per_game = timeouts_per_game
+        self.before: list[MatchState] = []
+        self.ops: list[Op] = []
+        self.actions: list[Action] = []
+        self.pending: PendingReview | None = None
+        self.timeouts: Mapping[tuple[int, str], int] = {}
+        self.paused: str | None = None
+        self.lag: LagResult | None = None
+        self.resume_video_t_s: float | None = None
+
+    # --- planning (no change) ---
+
+    def plan(self, kind: str, payload: Mapping[str, Any], paths: bytes | None) -> Plan:
+        """Check an entry against the current state; raises CaromError when illegal."""
+        if kind == "shot":
+            return self._plan_shot(payload, paths)
+        if kind == "decide":
+            return self._plan_decide(DecisionKind(payload["decision"]), payload.get("points"))
+        if kind == "pause":
+            why = payload.get("why")
+            what = f"scoring paused: {why}" if why else "scoring resumed"
+            return self._plan(what, (), paused=why)
+        if kind == "call":
+            return self._plan_call(payload)
+        raise LiveError(f"journal: unknown entry kind {kind!r}; upgrade carom-referee")
+
+    def _plan(self, what: str, steps: Sequence[Step], **kw: Any) -> Plan:
+        state, records = self._simulate(steps)
+        values: dict[str, Any] = {"pending": self.pending, "timeouts": self.timeouts,
+                                  "paused": self.paused} | kw  # fmt: skip
+        return Plan(what=what, steps=tuple(steps), phase=state.phase, records=records, **values)
+
+    def _action(self, what: str, steps: Sequence[Step], restore: tuple[Op, ...] = ()) -> Action:
+        pushed = sum(1 for s in steps if not isinstance(s, UndoStep))
+        return Action(what=what, pushed=pushed, restore=restore, pending=self.pending,
+                      timeouts=self.timeouts)  # fmt: skip
+
+    def _simulate(self, steps: Sequence[Step]) -> tuple[MatchState, tuple[ShotRecord, ...]]:
+        stack, state, records = list(self.before), self.match.state, []
+        for step in steps:
+            if isinstance(step, UndoStep):
+                if not stack:
+                    raise LiveError("nothing to undo")
+                state = stack.pop()
+                continue
+            stack.append(state)
+            if isinstance(step, LagStep):
+                _, state = apply_lag(state, step.lag)
+            elif isinstance(step, PlayStep):
+                record, state = apply_shot(state, step.shot)
+                records.append(record)
+            else:
+                state = apply_correction(state, step.correction)
+        return state, tuple(records)
+
+    def _plan_shot(self, payload: Mapping[str, Any], paths: bytes | None) -> Plan:
+        if self.pending is not None:
+            raise ReviewPending(
+                f"shot {self.pending.shot.index} waits for review ({self.pending.reason}); "
+                "decide first: accept, reject or points N"
+            )
+        doc = payload["shot"]
+        shot = shot_from_doc(doc, paths)
+        info = _info(doc)
+        t_s = payload.get("video_t_s")
+        video_t_s = None if t_s is None else float(t_s)
+        steps: list[Step] = []
+        if self.match.state.phase is Phase.LAG:
+            if payload.get("lag"):
+                lag = Lag(events=shot.events, start_positions_mm=shot.start_positions_mm,
+                          end_positions_mm=shot.end_positions_mm)  # fmt: skip
+                result, _ = apply_lag(self.match.state, lag)
+                steps = [LagStep(lag)]
+                return self._plan(f"lag: {result.reason}", steps, video_t_s=video_t_s,
+                                  action=self._action("the lag", steps))  # fmt: skip
+            first = self.match.state.config.players[0]
+            steps.append(LagStep(Lag(winner=first)))
+        shot = replace(shot, index=len(self.match.records))
+        return self._plan_judged(steps, shot, info, video_t_s, "", hold=self.paused)
+
+    def _plan_judged(
+        self, steps: list[Step], shot: Shot, info: Info, video_t_s: float | None, prefix: str,
+        *, hold: str | None = None,
+    ) -> Plan:  # fmt: skip
+        """Judge ``shot`` after ``steps``: record it, or hold it when it asks for review.
+
+        ``hold``: scoring is paused for this reason, so the shot is held in any case.
+        """
+        _, records = self._simulate([*steps, PlayStep(shot, info)])
+        record = records[-1]
+        if record.verdict.review is None and hold is None:
+            steps = [*steps, PlayStep(shot, info)]
+            what = prefix + _shot_line(record)
+            return self._plan(what, steps, pending=None, video_t_s=video_t_s,
+                              action=self._action(what, steps))  # fmt: skip
+        accepted, rejected = _accepted(shot, info), _rejected(shot, info)
+        reason = record.verdict.review or f"played while scoring was paused ({hold})"
+        pending = PendingReview(
+            shot=shot, info=info, reason=reason, record=record, video_t_s=video_t_s,
+            if_accepted=self._simulate([*steps, PlayStep(accepted[0])])[1][-1],
+            if_rejected=self._simulate([*steps, PlayStep(rejected[0])])[1][-1],
+        )  # fmt: skip
+        what = f"{prefix}shot {shot.index} by {record.player} held for review: {pending.reason}"
+        return self._plan(what, steps, pending=pending, video_t_s=video_t_s,
+                          action=self._action(what, steps))  # fmt: skip
+
+    def _plan_decide(self, kind: DecisionKind, points: int | None) -> Plan:
+        p = self.pending
+        if p is None:
+            raise LiveError(f"{kind}: no shot waits for review; nothing to decide")
+        shot, info = (
+            _rejected(p.shot, p.info) if kind is DecisionKind.REJECT else _accepted(p.shot, p.info)
+        )
+        steps: list[Step] = [PlayStep(shot, info)]
+        if kind is DecisionKind.POINTS:
+            record = self._simulate(steps)[1][-1]
+            steps += [CorrectStep(c) for c in _override(record, int(points or 0), self.match)]
+        _, records = self._simulate(steps)
+        label = f"points {points}" if kind is DecisionKind.POINTS else str(kind)
+        what = f"review {label}: " + _shot_line(records[0])
+        return self._plan(what, steps, pending=None, action=self._action(what, steps))
+
+    def _plan_call(self, payload: Mapping[str, Any]) -> Plan:
+        call = payload["call"]
+        if call == "undo":
+            return self._plan_undo()
+        if call == "foul":
+            return self._plan_foul(Foul(payload["foul"]))
+        if call == "timeout":
+            return self._plan_timeout(payload.get("player"))
+        if call == "correct":
+            c = correction_from_json(payload["correction"])
+            steps = [CorrectStep(c)]
+            state, _ = self._simulate(steps)
+            what = f"correction: {state.audit[-1].detail}"
+            return self._plan(what, steps, action=self._action(what, steps))
+        raise LiveError(f"journal: unknown call {call!r}; upgrade carom-referee")
+
+    def _plan_undo(self) -> Plan:
+        if not self.actions:
+            raise LiveError("nothing to undo")
+        a = self.actions[-1]
+        steps: list[Step] = [*(UndoStep() for _ in range(a.pushed)), *a.restore]
+        return self._plan(f"undo: {a.what}", steps, pending=a.pending, timeouts=a.timeouts,
+                          pop=True)  # fmt: skip
+
+    def _plan_foul(self, foul: Foul) -> Plan:
+        if foul not in CALL_FOULS:
+            raise LiveError(f"foul {foul!r} cannot be called (callable: {_callable()})")
+        prefix = f"foul {foul} called: "
+        if self.pending is not None:
+            p = self.pending
+            shot, info = _with_call(p.shot, foul), p.info
+            return self._plan_judged([], shot, info, p.video_t_s, prefix)
+        last = self.ops[-1] if self.ops else None
+        if not isinstance(last, PlayStep):
+            raise LiveError("foul: the last input is not a shot; call a foul right after it")
+        steps: list[Step] = [UndoStep(), PlayStep(_with_call(last.shot, foul), last.info)]
+        _, records = self._simulate(steps)
+        what = prefix + _shot_line(records[-1])
+        return self._plan(what, steps, action=self._action(what, steps, restore=(last,)))
+
+    def _plan_timeout(self, player: str | None) -> Plan:
+        state = self.match.state
+        if state.phase is not Phase.PLAYING or state.shooter is None:
+            raise LiveError(f"timeout: the match is not being played (phase {state.phase})")
+        who = player or state.shooter
+        if who not in state.config.players:
+            raise LiveError(f"timeout: {who!r} is not a player of this match")
+        key = (state.set_index, who)
+        used = self.timeouts.get(key, 0)
+        limit = self.timeouts_per_game
+        if limit is not None and used >= limit:
+            raise LiveError(f"timeout: {who} has used all {limit} time-out(s) of this game")
+        timeouts = {**self.timeouts, key: used + 1}
+        what = f"time-out for {who} ({used + 1} this game)"
+        return self._plan(what, (), timeouts=timeouts, action=self._action(what, ()))
+
+    # --- execution ---
+
+    def execute(self, plan: Plan) -> tuple[ShotRecord, ...]:
+        """Carry out a checked plan on the match; returns the shots it recorded."""
+        records: list[ShotRecord] = []
+        for step in plan.steps:
+            if isinstance(step, UndoStep):
+                self.match.undo()
+                self.before.pop()
+                self.ops.pop()
+                continue
+            self.before.append(self.match.state)
+            if isinstance(step, LagStep):
+                self.lag = self.match.lag(step.lag)
+            elif isinstance(step, PlayStep):
+                records.append(self.match.play(step.shot))
+            else:
+                self.match.correct(step.correction)
+            self.ops.append(step)
+        if plan.pop:
+            self.actions.pop()
+        if plan.action is not None:
+            self.actions.append(plan.action)
+        self.pending, self.timeouts, self.paused = plan.pending, plan.timeouts, plan.paused
+        if plan.video_t_s is not None:
+            self.resume_video_t_s = max(plan.video_t_s, self.resume_video_t_s or 0.0)
+        return tuple(records)
+
+
+def _info(doc: Mapping[str, Any]) -> dict[int, tuple[float, str]]:
+    out: dict[int, tuple[float, str]] = {}
+    for i, e in enumerate(doc.get("events", [])):
+        if "confidence" in e:
+            out[i] = (float(e["confidence"]), str(e.get("evidence", "")))
+    return out
+
+
+def _accepted(shot: Shot, info: Info) -> tuple[Shot, Info]:
+    """A person confirms the events as seen: their doubt is cleared."""
+    events = tuple(replace(e, doubt=None, t_err_s=0.0) for e in shot.events)
+    return replace(shot, events=events, doubt=None), info
+
+
+def _rejected(shot: Shot, info: Info) -> tuple[Shot, Info]:
+    """A person says the doubtful events did not happen: they are dropped."""
+    keep = [i for i, e in enumerate(shot.events) if e.doubt is None]
+    events = tuple(replace(shot.events[i], t_err_s=0.0) for i in keep)
+    kept = {new: info[old] for new, old in enumerate(keep) if old in info}
+    return replace(shot, events=events, doubt=None), kept
+
+
+def _with_call(shot: Shot, foul: Foul) -> Shot:
+    """The shot with a person's call added after its last event."""
+    times = [e.t_s for e in shot.events]
+    t_s = max([*times, shot.end_s if shot.end_s is not None else 0.0])
+    return replace(shot, events=(*shot.events, Call(t_s=t_s, foul=foul)))
+
+
+def _override(record: ShotRecord, points: int, match: Match) -> list[Correction]:
+    """Corrections that make a recorded shot count ``points`` for its shooter."""
+    shooter, v = record.player, record.verdict
+    note = f"review: shot {record.index} scored {points}"
+    out = []
+    if points != v.points:
+        out.append(Correction(CorrectionKind.POINTS, shooter, points - v.points, note))
+    if points > 0 and v.inning_ends:
+        out.append(Correction(CorrectionKind.TURN, shooter, note=note))
+    elif points == 0 and not v.inning_ends:
+        opponent = match.state.config.opponent(shooter)
+        out.append(Correction(CorrectionKind.TURN, opponent, note=note))
+    return out
+
+
+def _shot_line(record: ShotRecord) -> str:
+    v = record.verdict
+    fouls = f" foul {', '.join(v.fouls)};" if v.fouls else ""
+    board = ", ".join(f"{p} {n}" for p, n in record.score_after.items())
+    return f"shot {record.index} by {record.player}: {v.points:+d};{fouls} {v.reason} [{board}]"
+
+
+def _callable() -> str:
+    return ", ".join(sorted(f.value for f in CALL_FOULS))

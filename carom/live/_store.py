@@ -1,0 +1,336 @@
+"""The live match database: SQLite in WAL mode, one write-ahead journal per match.
+
+Theory of operation. Every input of a live match (a shot, a person's call, a review
+decision, a pause) is one row of ``journal``, written with ``synchronous=FULL`` in
+one transaction together with the match's new version *before* anything in memory
+changes. The match state is never stored: it is the journal replayed through the
+referee (:mod:`carom.live._session`), so a power cut can lose at most the input
+being written, and never leaves a state that disagrees with its history. The
+schema is described in ``docs/live-storage.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee import CaromError
+
+__all__ = ["SCHEMA_VERSION", "JournalEntry", "LiveError", "MatchRow", "MatchStore"]
+
+#: Bumped when the tables change; a newer file is refused, never half-read.
+SCHEMA_VERSION = 1
+_APPLICATION = "carom-referee"
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    source TEXT NOT NULL,
+    setup_key TEXT NOT NULL,
+    config TEXT NOT NULL,
+    discipline TEXT NOT NULL,
+    player_a INTEGER NOT NULL REFERENCES players(id),
+    player_b INTEGER NOT NULL REFERENCES players(id),
+    version INTEGER NOT NULL DEFAULT 0,
+    finished_at TEXT
+);
+CREATE INDEX matches_by_setup ON matches(setup_key, finished_at);
+CREATE TABLE journal (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    paths BLOB,
+    result TEXT,
+    who TEXT NOT NULL,
+    at TEXT NOT NULL,
+    state_version INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seq)
+);
+CREATE VIEW shots AS
+    SELECT match_id, seq, json_extract(payload, '$.shot.index') AS shot_index,
+           json_extract(payload, '$.video_t_s') AS video_t_s,
+           json_extract(payload, '$.shot.events') AS events,
+           json_extract(result, '$.records') AS verdicts,
+           paths, who, at
+    FROM journal WHERE kind = 'shot';
+"""
+
+
+class LiveError(CaromError):
+    """Live mode cannot do this: a bad database, an input the match does not take now."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchRow:
+    """One match of the database. ``config`` is the ``carom-shots/1`` head of the match."""
+
+    id: int
+    created_at: str
+    source: str
+    setup_key: str
+    config: Mapping[str, Any]
+    discipline: str
+    players: tuple[str, str]
+    version: int
+    finished_at: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JournalEntry:
+    """One input of a match as written: ``seq`` is the session version after it.
+
+    ``payload`` is what replaying needs (JSON object); ``result`` what it gave (for
+    people and queries, never read back by replay); ``paths`` the compact ball paths
+    of a shot; ``who``/``at`` name the person (or ``"vision"``) and the ISO time.
+    """
+
+    seq: int
+    kind: str
+    payload: Mapping[str, Any]
+    who: str
+    at: str
+    state_version: int
+    result: Mapping[str, Any] | None = None
+    paths: bytes | None = None
+
+
+class MatchStore:
+    """The SQLite file of live matches: one connection, shared by threads under a lock."""
+
+    def __init__(self, path: Path, *, create: bool = True, busy_timeout_s: float = 5.0) -> None:
+        """Open ``path`` (creating a fresh database unless ``create`` is False).
+
+        ``busy_timeout_s`` is how long a write waits for another connection's write.
+
+        Raises LiveError when the file is missing (``create=False``), is not a carom
+        database, or was written by a newer version.
+        """
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise LiveError(f"{self.path}: is a folder; pass a database file path")
+        if not create and not self.path.exists():
+            raise LiveError(f"{self.path}: no such database; check the path (carom live --db)")
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(
+                str(self.path), timeout=busy_timeout_s, check_same_thread=False,
+                isolation_level=None,
+            )  # fmt: skip
+        except sqlite3.Error as exc:
+            raise LiveError(f"{self.path}: cannot open it ({exc}); pass another path") from None
+        try:
+            self._prepare(create)
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise LiveError(
+                f"{self.path}: not a carom database ({exc}); pass another path"
+            ) from None
+        except LiveError:
+            self._db.close()
+            raise
+
+    def _prepare(self, create: bool) -> None:
+        db = self._db
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            if not create:
+                raise LiveError(f"{self.path}: empty database, no matches; check the path")
+            self._create()
+        elif "meta" not in tables:
+            raise LiveError(f"{self.path}: not a carom database (other tables); pass another path")
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("application") != _APPLICATION:
+            raise LiveError(f"{self.path}: not a carom database; pass another path")
+        version = int(meta.get("schema_version", "0"))
+        if version > SCHEMA_VERSION:
+            raise LiveError(
+                f"{self.path}: written by a newer carom-referee (schema {version}, this one "
+                f"reads {SCHEMA_VERSION}); upgrade carom-referee"
+            )
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+
+    def _create(self) -> None:
+        with self._transaction() as db:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [("application", _APPLICATION), ("schema_version", str(SCHEMA_VERSION))],
+            )
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all or nothing, on disk (FULL sync) when it returns."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise self._write_error(exc) from None
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._rollback()
+                raise self._write_error(exc) from None
+            except BaseException:
+                self._rollback()
+                raise
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+    def _write_error(self, exc: sqlite3.Error) -> LiveError:
+        return LiveError(
+            f"{self.path}: cannot write ({exc}); check the disk, and that no other "
+            "carom live uses this file"
+        )
+
+    def close(self) -> None:
+        """Close the connection (committed data is already on disk)."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> MatchStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- matches ---
+
+    def new_match(
+        self, *, setup_key: str, source: str, config: Mapping[str, Any], now_iso: str
+    ) -> MatchRow:
+        """Create an empty match (version 0) for ``config`` (a ``carom-shots/1`` head)."""
+        names = config["match"]["players"]
+        with self._transaction() as db:
+            ids = [self._player_id(db, str(n)) for n in names]
+            cur = db.execute(
+                "INSERT INTO matches (created_at, source, setup_key, config, discipline, "
+                "player_a, player_b) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (now_iso, source, setup_key, json.dumps(config, sort_keys=True),
+                 str(config["discipline"]), ids[0], ids[1]),
+            )  # fmt: skip
+            match_id = int(cur.lastrowid or 0)
+        return self.match(match_id)
+
+    @staticmethod
+    def _player_id(db: sqlite3.Connection, name: str) -> int:
+        db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
+        row = db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
+        return int(row[0])
+
+    _SELECT = (
+        "SELECT m.id, m.created_at, m.source, m.setup_key, m.config, m.discipline, a.name, "
+        "b.name, m.version, m.finished_at FROM matches m JOIN players a ON a.id = m.player_a "
+        "JOIN players b ON b.id = m.player_b"
+    )
+
+    @staticmethod
+    def _row(r: Sequence[Any]) -> MatchRow:
+        return MatchRow(
+            id=int(r[0]), created_at=r[1], source=r[2], setup_key=r[3], config=json.loads(r[4]),
+            discipline=r[5], players=(r[6], r[7]), version=int(r[8]), finished_at=r[9],
+        )  # fmt: skip
+
+    def match(self, match_id: int) -> MatchRow:
+        """The match ``match_id``; LiveError naming the known ids when there is none."""
+        with self._lock:
+            r = self._db.execute(self._SELECT + " WHERE m.id = ?", (match_id,)).fetchone()
+        if r is None:
+            known = ", ".join(str(m.id) for m in self.matches()) or "none"
+            raise LiveError(
+                f"{self.path}: no match {match_id} (matches: {known}); see carom matches DB"
+            )
+        return self._row(r)
+
+    def matches(self) -> list[MatchRow]:
+        """Every match, oldest first."""
+        with self._lock:
+            rows = self._db.execute(self._SELECT + " ORDER BY m.id").fetchall()
+        return [self._row(r) for r in rows]
+
+    def find_unfinished(self, setup_key: str) -> MatchRow | None:
+        """The newest unfinished match with this set-up, if any."""
+        with self._lock:
+            r = self._db.execute(
+                self._SELECT + " WHERE m.setup_key = ? AND m.finished_at IS NULL "
+                "ORDER BY m.id DESC LIMIT 1",
+                (setup_key,),
+            ).fetchone()
+        return None if r is None else self._row(r)
+
+    # --- journal ---
+
+    def append(
+        self, match_id: int, entries: Sequence[JournalEntry], *, finished_at: str | None
+    ) -> None:
+        """Write ``entries`` and the match's new version in one durable transaction.
+
+        ``entries`` must continue the journal (``seq`` = version + 1, + 2, ...);
+        ``finished_at`` is set when the match is over (``None`` reopens it).
+        """
+        with self._transaction() as db:
+            row = db.execute("SELECT version FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None:
+                raise LiveError(f"{self.path}: no match {match_id}; see carom matches DB")
+            version = int(row[0])
+            for i, e in enumerate(entries, start=1):
+                if e.seq != version + i:
+                    raise LiveError(
+                        f"match {match_id}: journal entry {e.seq} does not follow version "
+                        f"{version}; another process writes this match: stop it"
+                    )
+                db.execute(
+                    "INSERT INTO journal (match_id, seq, kind, payload, paths, result, who, at, "
+                    "state_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (match_id, e.seq, e.kind, json.dumps(e.payload), e.paths,
+                     None if e.result is None else json.dumps(e.result), e.who, e.at,
+                     e.state_version),
+                )  # fmt: skip
+            db.execute(
+                "UPDATE matches SET version = ?, finished_at = ? WHERE id = ?",
+                (version + len(entries), finished_at, match_id),
+            )
+
+    def journal(self, match_id: int, *, upto: int | None = None) -> list[JournalEntry]:
+        """The match's journal in order (the first ``upto`` entries when given)."""
+        limit = -1 if upto is None else upto
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, kind, payload, paths, result, who, at, state_version FROM journal "
+                "WHERE match_id = ? ORDER BY seq LIMIT ?",
+                (match_id, limit),
+            ).fetchall()
+        return [
+            JournalEntry(
+                seq=int(r[0]),
+                kind=r[1],
+                payload=json.loads(r[2]),
+                paths=r[3],
+                result=None if r[4] is None else json.loads(r[4]),
+                who=r[5],
+                at=r[6],
+                state_version=int(r[7]),
+            )
+            for r in rows
+        ]
+
+    def integrity(self) -> str:
+        """SQLite's ``PRAGMA integrity_check``: ``"ok"`` for a sound file."""
+        with self._lock:
+            return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])

@@ -1,0 +1,77 @@
+"""Keyboard lines -> a person's calls and review decisions."""
+
+from __future__ import annotations
+
+import pytest
+
+from carom.live import (
+    HELP,
+    CallParseError,
+    DecisionKind,
+    FoulCall,
+    HelpRequest,
+    ReviewDecision,
+    TimeoutCall,
+    UndoCall,
+    parse_line,
+)
+from referee import CALL_FOULS, Correction, CorrectionKind, Foul
+
+PLAYERS = ("Ana", "Ben Li")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("foul push", FoulCall(Foul.PUSH)),
+        ("  FOUL Double-Hit ", FoulCall(Foul.DOUBLE_HIT)),
+        ("accept", ReviewDecision(DecisionKind.ACCEPT)),
+        ("reject", ReviewDecision(DecisionKind.REJECT)),
+        ("points 2", ReviewDecision(DecisionKind.POINTS, 2)),
+        ("points 0", ReviewDecision(DecisionKind.POINTS, 0)),
+        ("undo", UndoCall()),
+        ("timeout", TimeoutCall()),
+        ("timeout b", TimeoutCall("Ben Li")),
+        ("timeout ana", TimeoutCall("Ana")),
+        ("correct A +3", Correction(CorrectionKind.POINTS, "Ana", 3)),
+        ("correct 'ben li' -1", Correction(CorrectionKind.POINTS, "Ben Li", -1)),
+        ("turn B", Correction(CorrectionKind.TURN, "Ben Li")),
+        ("break", Correction(CorrectionKind.BREAK_POSITION, "")),
+        ("help", HelpRequest()),
+    ],
+)
+def test_each_command_parses_to_its_value(line: str, expected: object) -> None:
+    assert parse_line(line, PLAYERS) == expected
+
+
+def test_every_callable_foul_has_a_command() -> None:
+    for foul in CALL_FOULS:
+        assert parse_line(f"foul {foul.value}", PLAYERS) == FoulCall(foul)
+        assert foul.value in HELP
+
+
+def test_blank_lines_are_nothing() -> None:
+    assert parse_line("   ", PLAYERS) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("scratch", "unknown command 'scratch'"),
+        ("foul", "foul: expected 1 argument"),
+        ("foul zone_limit", "'zone_limit' cannot be called"),
+        ("points many", "'many' is not a whole number"),
+        ("points -1", "expected 0 or more"),
+        ("timeout C", "unknown player 'C'"),
+        ("correct A 0", "must not be zero"),
+        ("correct A", "expected 2 argument"),
+        ("undo now", "expected 0 argument"),
+        ("turn 'unclosed", "cannot read"),
+    ],
+)
+def test_bad_lines_give_one_line_with_the_commands(line: str, problem: str) -> None:
+    with pytest.raises(CallParseError) as info:
+        parse_line(line, PLAYERS)
+    message = str(info.value)
+    assert problem in message and "\n" not in message
+    assert "commands:" in message or "callable:" in message

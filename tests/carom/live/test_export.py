@@ -1,0 +1,151 @@
+"""Exports of a live match re-score with ``carom score``; ``carom export`` / ``carom matches``."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from carom._score import record_json
+from carom.cli import main
+from carom.live import (
+    CSV_COLUMNS,
+    DecisionKind,
+    FoulCall,
+    LiveSession,
+    MatchStore,
+    ReviewDecision,
+    UndoCall,
+    corrections_in_effect,
+    result_row,
+    shot_log,
+)
+from referee import Correction, CorrectionKind, Foul, Phase
+from tests.carom.live.shotpool import NOW, example_inputs, example_setup
+
+ACCEPT = ReviewDecision(DecisionKind.ACCEPT)
+
+
+def _finished_match(path: Path, *, with_calls: bool = True) -> LiveSession:
+    """The example match, with a foul call, an undo and a rejected review on the way."""
+    store = MatchStore(path)
+    session = LiveSession.open(store, example_setup(), now_iso=NOW)
+    for i, shot in enumerate(example_inputs()):
+        update = session.submit(shot, video_t_s=float(i), now_iso=NOW)
+        if with_calls and i == 3:
+            session.call(FoulCall(Foul.TOUCH), who="ref", now_iso=NOW)
+            session.call(UndoCall(), who="ref", now_iso=NOW)
+            session.call(FoulCall(Foul.MISCUE), who="ref", now_iso=NOW)
+        if update.pending is not None:
+            session.decide(ACCEPT, who="ref", now_iso=NOW)
+    return session
+
+
+def _score_json(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    capsys.readouterr()
+    assert main(["score", str(path), "--json"]) == 0
+    doc: dict[str, object] = json.loads(capsys.readouterr().out)
+    return doc
+
+
+def test_the_exported_shot_log_rescores_to_the_same_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = _finished_match(tmp_path / "live.db")
+    state = session.state
+    assert state.phase is Phase.OVER
+    doc = shot_log(session)
+    assert doc["format"] == "carom-shots/1" and "lag" in doc
+    called = [e for s in doc["shots"] for e in s["events"] if e["kind"] == "call"]
+    assert [e["foul"] for e in called] == ["miscue", "push"]  # the undone touch is not in effect
+    assert any("confidence" in e for s in doc["shots"] for e in s["events"])
+    log = tmp_path / "match.json"
+    log.write_text(json.dumps(doc))
+    scored = _score_json(log, capsys)
+    assert scored["shots"] == [record_json(r) for r in session.records]
+    assert scored["score"] == {p: state.board(p) for p in state.config.players}
+    assert scored["winner"] == state.winner and scored["error"] is None
+
+
+def test_the_result_line_has_the_usual_columns(tmp_path: Path) -> None:
+    session = _finished_match(tmp_path / "live.db", with_calls=False)
+    row = result_row(session)
+    assert tuple(row) == CSV_COLUMNS
+    assert row == {
+        "date": "2026-11-29", "discipline": "three-cushion",
+        "player_a": "Ana", "points_a": "5", "innings_a": "3", "average_a": "1.666",
+        "high_run_a": "2",
+        "player_b": "Ben", "points_b": "4", "innings_b": "3", "average_b": "1.333",
+        "high_run_b": "2",
+        "match_points_a": "2", "match_points_b": "0", "winner": "Ana",
+    }  # fmt: skip
+
+
+def test_cli_export_writes_json_and_appends_csv(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "live.db"
+    session = _finished_match(db)
+    out_json, out_csv = tmp_path / "m.json", tmp_path / "results.csv"
+    for _ in range(2):
+        assert main(["export", str(db), "--json", str(out_json), "--csv", str(out_csv)]) == 0
+    assert capsys.readouterr().err == ""
+    assert json.loads(out_json.read_text()) == shot_log(session)
+    rows = list(csv.DictReader(out_csv.read_text().splitlines()))
+    assert len(rows) == 2 and rows[0] == result_row(session)
+    assert main(["export", str(db), "--match", str(session.match_id)]) == 0
+    assert json.loads(capsys.readouterr().out)["shots"] == shot_log(session)["shots"]
+    assert main(["matches", str(db)]) == 0
+    listing = capsys.readouterr().out
+    assert (
+        f"{session.match_id:>4}" in listing
+        and "Ana - Ben  5 - 4  14 shots  finished, Ana" in listing
+    )
+
+
+def test_cli_notes_an_unfinished_match_and_corrections(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "live.db"
+    store = MatchStore(db)
+    session = LiveSession.open(store, example_setup(), now_iso=NOW)
+    for i, shot in enumerate(example_inputs()[:3]):
+        session.submit(shot, video_t_s=float(i), now_iso=NOW)
+    session.call(Correction(CorrectionKind.POINTS, "Ben", 1), who="ref", now_iso=NOW)
+    assert len(corrections_in_effect(session)) == 1
+    store.close()
+    assert main(["export", str(db), "--match", str(session.match_id)]) == 0
+    err = capsys.readouterr().err
+    assert "is not finished" in err and "1 referee correction(s)" in err
+    assert main(["matches", str(db)]) == 0
+    assert "unfinished" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["export", "{tmp}/missing.db"], "no such database"),
+        (["matches", "{tmp}/missing.db"], "no such database"),
+        (["export", "{db}", "--match", "42"], "no match 42 (matches: 1)"),
+        (["export", "{db}"], "no finished match; pass --match ID"),
+        (["export", "{notdb}"], "not a carom database"),
+        (["export", "{db}", "--match", "1", "--csv", "{tmp}/no/such/dir.csv"], "cannot write"),
+    ],
+)
+def test_cli_errors_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], problem: str
+) -> None:
+    db = tmp_path / "live.db"
+    store = MatchStore(db)
+    session = LiveSession.open(store, example_setup(), now_iso=NOW)
+    session.submit(example_inputs()[0], video_t_s=1.0, now_iso=NOW)
+    store.close()
+    (tmp_path / "notes.txt").write_text("not a database " * 100)
+    names = {"tmp": str(tmp_path), "db": str(db), "notdb": str(tmp_path / "notes.txt")}
+    assert main([a.format(**names) for a in args]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert problem in err and err.startswith("carom: ") and "\n" not in err
+    assert not (tmp_path / "missing.db").exists()

@@ -1,0 +1,167 @@
+"""``carom live`` end to end: the sample replayed through the CLI onto an emulated board.
+
+Real processes, a real pty board (:class:`hardware.ScoreboardEmulator` in this test
+process), a real SQLite file. The replays run at ``--pace 0`` (lossless, as fast as
+processed: about 4x real time here) to stay within the test budget; real-time pacing
+is tested in ``test_capture.py`` and docs/live.md records a run at ``--pace 1``.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from carom.live import LiveSession, MatchStore
+from hardware import EventKind, ScoreboardEmulator, Snapshot
+from tests.carom.live._helpers import live_cmd, run_live, truth_state, write_truth_calibration
+
+
+@pytest.fixture(scope="module")
+def calibration(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_truth_calibration(tmp_path_factory.mktemp("cal") / "calibration.json")
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(calibration: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """One whole replay; half-way the board vanishes for 1.5 s and comes back."""
+    work = tmp_path_factory.mktemp("e2e")
+    board_path, db = work / "board", work / "live.db"
+    emu = ScoreboardEmulator.open_pty(link=board_path)
+    cmd = live_cmd(calibration, db, board_path, "--pace", "0", "--metrics", str(work / "m.json"))
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert emu.wait_for(lambda e: e.snapshot is not None and e.snapshot.scores[0] == 1, 60)
+        emu.vanish()  # the board is unplugged after the first point ...
+        time.sleep(1.5)
+        emu = ScoreboardEmulator.open_pty(link=board_path)  # ... and plugged in again
+        out, err = proc.communicate(timeout=120)
+        emu.wait_for(lambda e: e.snapshot is not None and e.snapshot.scores == (1, 2), 5)
+        return {"code": proc.returncode, "out": out, "err": err, "db": db,
+                "snapshot": emu.snapshot, "events": emu.events, "work": work}  # fmt: skip
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+        emu.stop()
+
+
+def _wait_for_rows(db: Path, n: int, proc: subprocess.Popen[str]) -> None:
+    end = time.monotonic() + 60
+    while len(_shots(db)) < n and proc.poll() is None and time.monotonic() < end:
+        time.sleep(0.02)
+
+
+def _has_match(db: Path) -> bool:
+    if not db.exists():
+        return False
+    with sqlite3.connect(db) as con:
+        try:
+            return bool(con.execute("SELECT count(*) FROM matches").fetchone()[0])
+        except sqlite3.OperationalError:  # killed before the schema was written
+            return False
+
+
+def _shots(db: Path) -> list[tuple[int, float]]:
+    if not db.exists():
+        return []
+    with sqlite3.connect(db) as con:
+        try:
+            rows = con.execute("SELECT shot_index, video_t_s FROM shots ORDER BY seq").fetchall()
+        except sqlite3.OperationalError:  # killed before the schema was written
+            return []
+    return [(int(i), float(t)) for i, t in rows]
+
+
+def _final(db: Path) -> tuple[object, ...]:
+    store = MatchStore(db, create=False)
+    try:
+        (row,) = store.matches()
+        session = LiveSession.load(store, row.id)
+        s = session.state
+        verdicts = tuple((r.player, r.verdict.points, r.verdict.reason) for r in session.records)
+        return tuple((s.board(p), s.scores[p].innings) for p in s.config.players) + verdicts
+    finally:
+        store.close()
+
+
+def test_replay_ends_with_the_truth_on_the_board_and_every_shot_in_the_db(
+    uninterrupted: dict[str, object],
+) -> None:
+    assert uninterrupted["code"] == 0, uninterrupted["err"]
+    truth = truth_state()
+    want = tuple(truth.board(p) for p in truth.config.players)
+    snapshot = uninterrupted["snapshot"]
+    assert isinstance(snapshot, Snapshot) and snapshot.scores == want == (1, 2)
+    assert snapshot.innings == tuple(truth.scores[p].innings for p in truth.config.players)
+    assert "A 1 : 2 B" in str(uninterrupted["out"])
+    db = uninterrupted["db"]
+    assert isinstance(db, Path)
+    assert [i for i, _ in _shots(db)] == [0, 1, 2, 3]
+    # the board that came back got the later verdicts as events
+    assert EventKind.POINT in {e.kind for e in uninterrupted["events"]}  # type: ignore[attr-defined]
+    assert "processing" in str(uninterrupted["err"])  # the live figures are reported
+
+
+def test_killed_at_random_moments_and_restarted_ends_in_the_same_state(
+    uninterrupted: dict[str, object], calibration: Path, tmp_path: Path
+) -> None:
+    rng = random.Random(7)
+    db, board_path = tmp_path / "live.db", tmp_path / "board"
+    emu = ScoreboardEmulator.open_pty(link=board_path)
+    cmd = live_cmd(calibration, db, board_path, "--pace", "0")
+    resumed: list[tuple[bool, bool]] = []  # (a match was stored, the run said it resumed)
+    try:
+        for kill in range(2):
+            stored = _has_match(db)
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, text=True)  # fmt: skip
+            if kill == 0:  # anywhere in the first seconds, maybe before any shot is written
+                time.sleep(rng.uniform(1.0, 3.0))
+            else:  # anywhere in the second after one more shot was written
+                _wait_for_rows(db, len(_shots(db)) + 1, proc)
+                time.sleep(rng.uniform(0.0, 1.0))
+            proc.send_signal(signal.SIGKILL)
+            _, err = proc.communicate(timeout=10)
+            resumed.append((stored, "resumed match" in err))
+        done = run_live(cmd)
+        assert done.returncode == 0, done.stderr
+        # every run that found the match stored resumed it (the first kill may come
+        # before it was; the second comes after a shot was)
+        assert "resumed match" in done.stderr
+        assert all(said for stored, said in resumed if stored) and resumed[1][0]
+        assert emu.wait_for(lambda e: e.snapshot is not None and e.snapshot.scores == (1, 2), 5)
+    finally:
+        emu.stop()
+    first_db = uninterrupted["db"]
+    assert isinstance(first_db, Path)
+    assert _final(db) == _final(first_db)
+    assert [i for i, _ in _shots(db)] == [0, 1, 2, 3]  # no shot twice, none lost
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        ({"--camera": "nope.mp4"}, "no such file"),
+        ({"--calibration": "nope.json", "--discipline": "snooker"}, "--discipline"),
+        ({"--calibration": "nope.json"}, "nope.json"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    change: dict[str, str], needle: str, calibration: Path, tmp_path: Path
+) -> None:
+    cmd = live_cmd(calibration, tmp_path / "live.db", None)
+    for flag, value in change.items():
+        if flag in cmd:
+            cmd[cmd.index(flag) + 1] = value
+        else:
+            cmd += [flag, value]
+    done = run_live(cmd)
+    assert done.returncode == 2 and needle in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

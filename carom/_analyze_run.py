@@ -28,7 +28,6 @@ from vision import (
     Tracker,
     analyze_frames,
     open_source,
-    prefetched,
 )
 
 __all__ = ["analyze_video", "build_analyzer"]
@@ -75,8 +74,8 @@ def analyze_video(
     run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
     log = frame_log if frame_log is not None else (FrameLog() if opts.annotate else None)
     source = open_source(str(opts.video), deblock=not opts.fast_decode)
-    frames = prefetched(source)  # decoding overlaps the analysis (two cores)
     try:
+        frames = iter(source)
         first = next(frames, None)
         if first is None:
             raise CaromError(f"{opts.video}: the video has no frame; check the file")
@@ -102,7 +101,6 @@ def analyze_video(
             raise
         run.error = exc
     finally:
-        frames.close()  # the reader thread stops before its decoder is closed
         source.close()
         write_json_atomic(opts.out / "shots.json", shots_document(run))
     if opts.annotate and log is not None:

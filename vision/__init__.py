@@ -14,7 +14,6 @@ from vision._motion import frozen_cushions, frozen_pairs, is_lag, moving_mask, s
 from vision._pinevents import PinSeries, pin_events
 from vision._pins import PinCheck
 from vision._pipeline import Analyzer, AnalyzerSettings, analyze_frames, is_placement
-from vision._prefetch import prefetched
 from vision._segment import Segmenter, SegmentSettings, Transition
 from vision._source import (
     CameraSource,
@@ -71,7 +70,6 @@ __all__ = [
     "moving_mask",
     "open_source",
     "pin_events",
-    "prefetched",
     "rest_position",
     "shot_span",
     "surface_polygon_px",

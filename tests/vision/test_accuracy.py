@@ -2,15 +2,11 @@
 
 The issue's targets: positions at rest 2 mm median / 5 mm worst, in motion 5 mm median;
 ball-ball and cushion events 99% recall and precision; median contact-time error under
-3 ms at 60 fps; three-cushion verdicts 99%. Where a target is met today it is asserted
-as it stands. Where it is not (see docs/vision.md, "Accuracy"), the test holds today's
-level so that it cannot get worse, and names the known cause:
+3 ms at 60 fps; three-cushion verdicts 99%. Every target is asserted as it stands on
+the four bundled samples but one, held at today's level with its cause named:
 
-* balkline_47_2, worst position at rest ~11 mm: two balls frozen together in the corner
-  zone pull each other's centres (the detector's split of touching balls);
-* pooled ball-contact recall ~92% (cushion contacts meet the 99% target): a kiss that moves the resting ball 0.4 mm (five-pins,
-  reported as a doubtful near miss: the verdict asks for review) and a slow push between
-  two touching balls in the balkline clip (found 70 ms early, plus two false pushes).
+* pooled ball-contact recall 23/24: a kiss that moves the resting ball 0.4 mm
+  (five-pins) is found only as a doubtful near miss, so the verdict asks for review.
 
 ``bench/vision_accuracy.py`` reports the same per clip, with fresh renders too.
 """
@@ -27,8 +23,8 @@ from carom.synth._evaluate import EventScore
 
 SAMPLES = Path(__file__).parents[2] / "sample_videos"
 NAMES = ("three_cushion_match", "hard_three_cushion", "balkline_47_2", "five_pins_match")
-#: Worst position at rest, mm: the 5 mm target, and today's level where it is missed.
-REST_MAX_MM = {"balkline_47_2": 12.0}
+#: Worst position at rest, mm: the 5 mm target (4.0 mm on balkline_47_2 today).
+REST_MAX_MM: dict[str, float] = {}
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +60,8 @@ def test_ball_events_recall_and_precision(checks: dict[str, ClipCheck]) -> None:
     total = _pooled(checks)
     assert total.truth["ball"] >= 20
     detail = f"missed {total.misses}, false {total.extras}"
-    assert total.recall("ball") >= 0.9, detail  # target 0.99
-    assert total.precision("ball") >= 0.9, detail  # target 0.99
+    assert total.recall("ball") >= 0.95, detail  # target 0.99: the 0.4 mm kiss
+    assert total.precision("ball") >= 0.99, detail
     three = EventScore()
     for name in ("three_cushion_match", "hard_three_cushion"):
         three.add(checks[name].events)

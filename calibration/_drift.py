@@ -4,8 +4,10 @@ Theory of operation. From the frame the calibration was made on (the reference) 
 the table's region of the picture: the bounding box of the projected rails, with a
 margin, downscaled so its longer side is at most ``work_px``. Each check turns both the
 reference region and the new frame's region into gradient-magnitude images (edges:
-cushions, rails and diamonds, indifferent to the lamps' brightness), and phase
-correlation finds the translation between them with sub-pixel precision. A shift above
+cushions, rails and diamonds, indifferent to the lamps' brightness) kept only on the
+cushions and rails: the cloth, where the balls roll and the players lean in, is masked
+out (with the balls in, a frame after a shot matched the reference hundreds of pixels
+off). Phase correlation finds the translation between them with sub-pixel precision. A shift above
 ``threshold_px`` (in full-size pixels) means the camera was bumped: the calibration no
 longer fits and must be re-fitted. A weak correlation peak means the two pictures
 cannot be compared (the table hidden, the lights off): that is said, not guessed. The
@@ -68,7 +70,7 @@ class DriftCheck:
         reference_bgr: U8,
         calib: Calibration,
         *,
-        threshold_px: float = 3.0,
+        threshold_px: float = 4.0,
         work_px: int = 384,
     ) -> None:
         if not (math.isfinite(threshold_px) and 0.5 <= threshold_px <= 100.0):
@@ -81,7 +83,8 @@ class DriftCheck:
         self._box = _table_box(calib)
         x0, y0, x1, y1 = self._box
         self._scale = min(1.0, work_px / max(x1 - x0, y1 - y0))
-        self._ref = self._edges(reference_bgr)
+        self._mask = _rail_band(calib, self._box, self._scale)
+        self._ref = self._edges(reference_bgr) * self._mask
         self._window = cv2.createHanningWindow(self._ref.shape[::-1], cv2.CV_32F)
         self._cloth_uv = _cloth_window(calib)
         self._cloth = self._cloth_colour(reference_bgr)
@@ -154,6 +157,30 @@ def _table_box(calib: Calibration) -> tuple[int, int, int, int]:
     if box[2] - box[0] < 32 or box[3] - box[1] < 32:
         raise CalibrationError("drift check: the table is (almost) outside the picture")
     return box
+
+
+def _rail_band(calib: Calibration, box: tuple[int, int, int, int], scale: float) -> F32:
+    """Weights 0..1 on the rails (1) and the cloth (0), in the downscaled table box.
+
+    The band runs from half-way across the cushion top (a ball at the nose and the
+    nose's own edge stay out even after a shift of a few pixels) to 40 mm beyond the
+    rails' outer edge, with feathered borders: a hard mask border would pull the
+    correlation towards no shift.
+    """
+    geo = calib.geometry
+    x0, y0, x1, y1 = box
+    h, w = (y1 - y0, x1 - x0)
+    shape = (round(h * scale), round(w * scale)) if scale < 1.0 else (h, w)
+    band = np.zeros(shape, np.uint8)
+    outer = geo.cushion_width_mm + geo.rail_width_mm + 40.0
+    for off, z, value in ((outer, geo.rail_height_mm, 1),
+                          (geo.cushion_width_mm / 2.0, geo.cushion_height_mm, 0)):  # fmt: skip
+        xy = geo.corners_mm() + off * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+        ring = np.concatenate([np.linspace(xy[i], xy[(i + 1) % 4], 40) for i in range(4)])
+        uv = calib.mm_to_px(ring, z)
+        uv = (uv[np.isfinite(uv).all(axis=1)] - [x0, y0]) * min(scale, 1.0)
+        cv2.fillPoly(band, [np.round(uv * 16).astype(np.int32)], value, cv2.LINE_8, shift=4)
+    return np.asarray(cv2.GaussianBlur(band.astype(np.float32), (0, 0), 2.0), np.float32)
 
 
 def _cloth_window(calib: Calibration) -> tuple[int, int, int, int]:

@@ -73,15 +73,22 @@ def parse_table(text: str, discipline: Any = None) -> Table:
         ) from None
 
 
-def _options(args: argparse.Namespace) -> Any:
-    from carom._analyze import AnalyzeOptions
+def parse_discipline(text: str) -> Any:
+    """``--discipline`` as a :class:`referee.Discipline`; a one-line error if unknown."""
     from referee import CaromError, Discipline
 
     try:
-        discipline = Discipline(args.discipline)
+        return Discipline(text)
     except ValueError:
         names = ", ".join(d.value for d in Discipline)
-        raise CaromError(f"--discipline: unknown {args.discipline!r} (one of: {names})") from None
+        raise CaromError(f"--discipline: unknown {text!r} (one of: {names})") from None
+
+
+def _options(args: argparse.Namespace) -> Any:
+    from carom._analyze import AnalyzeOptions
+    from referee import CaromError
+
+    discipline = parse_discipline(args.discipline)
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) != 2 or not all(players) or players[0] == players[1]:
         raise CaromError(f"--players: expected two different names like A,B, got {args.players!r}")

@@ -77,14 +77,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _config(args: argparse.Namespace) -> Any:
     from carom._analyze import AnalyzeOptions, match_config
-    from carom._analyze_cli import parse_table
-    from referee import CaromError, Discipline
+    from carom._analyze_cli import parse_discipline, parse_table
+    from referee import CaromError
 
-    try:
-        discipline = Discipline(args.discipline)
-    except ValueError:
-        names = ", ".join(d.value for d in Discipline)
-        raise CaromError(f"--discipline: unknown {args.discipline!r} (one of: {names})") from None
+    discipline = parse_discipline(args.discipline)
     players = (args.players[0].strip(), args.players[1].strip())
     if not all(players) or players[0] == players[1]:
         raise CaromError(f"--players: expected two different names, got {args.players!r}")

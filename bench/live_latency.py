@@ -28,7 +28,6 @@ import argparse
 import itertools
 import json
 import os
-import platform
 import sys
 import tempfile
 import time
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _machine import machine  # bench/ is on the path when a bench runs
 
 from calibration import (
     Calibration,
@@ -69,15 +69,6 @@ SETTINGS = {
         window_s=0.1, move_mm=2.0, rest_s=0.15
     ),
 }
-
-
-def machine() -> dict[str, Any]:
-    """The machine the figures were measured on."""
-    cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                if ln.startswith("model name")), platform.processor())  # fmt: skip
-    return {"cpu": cpu, "nproc": os.cpu_count(), "python": platform.python_version(),
-            "load_1_5_15": [round(v, 2) for v in os.getloadavg()],
-            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}  # fmt: skip
 
 
 def truth_calibration(clip: Path, where: Path) -> Path:
@@ -276,8 +267,8 @@ def markdown(doc: dict[str, Any]) -> str:
     m = doc["machine"]
     out = [
         f"# carom live: latency and speed ({m['date']})", "",
-        f"Machine: {m['cpu']}, {m['nproc']} cores (`nproc`), Python {m['python']}; load "
-        f"(1/5/15 min) at the start {m['load_1_5_15']} (other jobs shared the machine).", "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}; load "
+        f"(1/5/15 min) at the start {m['load_1_5_15']}.", "",
     ]  # fmt: skip
     if doc.get("verdicts"):
         out += ["## Verdicts against the truth, by segmenter setting (lossless, pace 0)", "",

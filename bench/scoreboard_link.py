@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import select
 import statistics
 import sys
@@ -31,6 +30,8 @@ import threading
 import time
 import tty
 from pathlib import Path
+
+from _machine import machine  # bench/ is on the path when a bench runs
 
 from carom._score import load_json
 from hardware import (
@@ -158,20 +159,6 @@ def throughput(device: Device, link: ScoreboardLink) -> dict[str, float]:
         "events_acked_per_s": round((link.status().events_acked - acked0) / ev_s),
         "events_dropped": link.status().events_dropped,
     }
-
-
-def machine() -> dict[str, object]:
-    """The CPU, core count, Python and OS the numbers were taken on."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
-            "system": platform.platform()}  # fmt: skip
 
 
 def write(doc: dict[str, object]) -> None:

@@ -18,11 +18,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _machine import machine  # bench/ is on the path when a bench runs
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "out" / "bench"
@@ -69,17 +70,6 @@ def _child(code: str, *args: str) -> str:
     out = subprocess.run([PY, "-c", code, *args], check=True, capture_output=True, text=True,
                          env=env, cwd=ROOT)  # fmt: skip
     return out.stdout
-
-
-def machine() -> dict[str, object]:
-    """What ran the benchmark."""
-    model = "unknown"
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            model = line.split(":", 1)[1].strip()
-            break
-    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version(),
-            "system": platform.platform()}  # fmt: skip
 
 
 def main() -> None:

@@ -41,12 +41,15 @@ from referee import Ball
 from vision._colour import ColourModel, ball_share
 from vision._still import StillCache
 from vision._types import U8, Detections, VisionError
+from vision._yuv import YuvImage
 
 __all__ = ["ColourDetector", "Detector", "ball_radius_px", "surface_polygon_px"]
 
 F64 = NDArray[np.float64]
 F32 = NDArray[np.float32]
 B1 = NDArray[np.bool_]
+#: A frame as the detector reads it: BGR (h, w, 3), or planes converted where sliced.
+Pixels = U8 | YuvImage
 
 _MIN_BLOB = 0.2  # blob area on the small image, in expected ball areas
 _MAX_BLOB = 4.5
@@ -56,6 +59,7 @@ _SPLIT_MASS = 1.55
 _MAX_MASS = 2.6
 _THIN = 0.5  # minor-axis variance below this share of a disc's is a stick, not a ball
 _FAT = 1.8
+_STICK_RATIO = 2.5  # a thin blob longer than this many times its width is a stick
 _SHARP_PEAK = 0.65  # a sharp ball shows its full colour somewhere (90th percentile share)
 _STREAK_PEAK = 0.25  # a streak at least this much
 _STREAK_MASS = 1.25  # a streak's mass in balls, at most
@@ -194,12 +198,13 @@ class ColourDetector:
         return cls(model, s, surface, search, rim, radius, (w, h), r_min >= 2.2 * s)
 
     def detect(
-        self, image_bgr: U8, near_px: F64 | None = None, reach_px: F64 | None = None
+        self, image_bgr: Pixels, near_px: F64 | None = None, reach_px: F64 | None = None
     ) -> Detections:
         """Balls in one frame (h, w, 3) BGR of this camera, best score first per class.
 
         Args:
-            image_bgr: The frame.
+            image_bgr: The frame, an array or a :class:`YuvImage` (only the windows
+                searched are converted).
             near_px: (k, 2) predicted ball centres ``uv_px``, or None to search the
                 whole table. When given, only windows around them are searched (the
                 same colour model, refinement and splitting as the full search) and
@@ -239,7 +244,7 @@ class ColourDetector:
         ]
         return _merge_boxes([b for b in boxes if b[0] < b[2] and b[1] < b[3]])
 
-    def _search(self, image_bgr: U8, box: tuple[int, int, int, int]) -> list[_Found]:
+    def _search(self, image_bgr: Pixels, box: tuple[int, int, int, int]) -> list[_Found]:
         """Balls whose blobs lie in ``box`` (x0, y0, x1, y1) of the shrunk image."""
         s = self.scale
         bx0, by0, bx1, by1 = box
@@ -261,7 +266,7 @@ class ColourDetector:
                 found += self._blob(image_bgr, contour)
         return found
 
-    def _blob(self, image_bgr: U8, contour: NDArray[Any]) -> list[_Found]:
+    def _blob(self, image_bgr: Pixels, contour: NDArray[Any]) -> list[_Found]:
         """The balls of one blob outline (shrunk-image coordinates), if it may hold any."""
         s = self.scale
         x, y, bw, bh = cv2.boundingRect(contour)
@@ -285,18 +290,20 @@ class ColourDetector:
         roi = image_bgr[y0 * s : y1 * s, x0 * s : x1 * s]
         if (kept := self.still.get((x0, y0, x1, y1), roi)) is not None:
             return kept
-        found = self._refine(image_bgr, blob, (x0, y0), r)
+        found = self._refine(roi, blob, (x0, y0), r)
         if np.any(blob.view(bool) & self.rim_small[y0:y1, x0:x1]):
             found = [replace(f, score=f.score * _REACHING) for f in found]
         self.still.put((x0, y0, x1, y1), roi, found)
         return found
 
-    def _refine(self, image: U8, blob: U8, origin: tuple[int, int], r: float) -> list[_Found]:
-        """Balls in a blob (mask on the shrunk image at ``origin``), at full resolution."""
+    def _refine(self, roi: U8, blob: U8, origin: tuple[int, int], r: float) -> list[_Found]:
+        """Balls in a blob (mask on the shrunk image at ``origin``), at full resolution.
+
+        ``roi`` is the frame's BGR under the blob's box (``s`` times its size).
+        """
         s = self.scale
         x0, y0 = origin
         gate_small = cv2.dilate(blob, self._kernel5)
-        roi = image[y0 * s : (y0 + blob.shape[0]) * s, x0 * s : (x0 + blob.shape[1]) * s]
         gate = cv2.resize(gate_small, None, fx=s, fy=s, interpolation=cv2.INTER_NEAREST)
         gate = gate[: roi.shape[0], : roi.shape[1]]
         vs, us = np.nonzero(gate)
@@ -422,7 +429,10 @@ def _balls_from_image(
             centre, cov = moments
             du2 = (np.arange(mass.shape[1]) - centre[0]) ** 2
         l2, l1, vecs = _eig2(cov)
-    if not (_THIN * r * r / 4.0 <= l2 <= _FAT * r * r / 4.0):
+    # A stick is thin and long; a blurred ball whose faint rim went to the cloth can
+    # be as thin across but is hardly longer than it is wide (a disc has l1 = l2).
+    stick = l2 < _THIN * r * r / 4.0 and (l1 > _STICK_RATIO * l2 or l2 < _THIN * r * r / 8.0)
+    if stick or l2 > _FAT * r * r / 4.0:
         return []  # a stick or a slab, not a ball
     if peak < _SHARP_PEAK and not moving:
         return []  # pale all over and round: a hand or a cuff, not a ball
@@ -508,7 +518,7 @@ def _pack(found: list[_Found]) -> Detections:
     )
 
 
-def _shrink(image: U8, s: int, box: tuple[int, int, int, int]) -> U8:
+def _shrink(image: Pixels, s: int, box: tuple[int, int, int, int]) -> U8:
     """Box (x0, y0, x1, y1) of the ``s`` times shrunk image: pixel (x, y) is (s x, s y).
 
     One pixel per s x s block: a fifth of the cost of INTER_AREA here; a ball still

@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision._types import U8, Frame, VideoError
+from vision._yuv import from_av
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -135,7 +136,7 @@ class VideoFileSource:
                 else:
                     self._count_drops(steps, t - last)
                 last = t
-                yield Frame(self.frames_read, t - start, to_bgr(av_frame))
+                yield Frame(self.frames_read, t - start, from_av(av_frame) or to_bgr(av_frame))
                 self.frames_read += 1
         except av.FFmpegError as exc:
             raise _av_error(self.path, exc) from None

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from referee import Ball, CaromError, Event, Shot
+
+if TYPE_CHECKING:
+    from vision._yuv import YuvImage
 
 __all__ = [
     "AnalyzedShot",
@@ -54,11 +57,23 @@ def _array(name: str, value: Any, dtype: Any, shape: tuple[int | None, ...]) -> 
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """One decoded frame: ``image_bgr`` (h, w, 3) uint8, shown at ``t_s``."""
+    """One decoded frame shown at ``t_s``.
+
+    ``image`` is the picture (h, w, 3) BGR uint8, or a :class:`vision._yuv.YuvImage`
+    that converts only the parts looked at (what video files give); ``image_bgr``
+    is always the whole BGR array (converted on first use).
+    """
 
     frame_idx: int
     t_s: float
-    image_bgr: U8
+    image: U8 | YuvImage
+
+    @property
+    def image_bgr(self) -> U8:
+        """The whole frame (h, w, 3) BGR uint8."""
+        if isinstance(self.image, np.ndarray):
+            return self.image
+        return self.image.bgr()
 
 
 @dataclass(frozen=True, slots=True)

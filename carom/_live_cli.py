@@ -73,6 +73,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="keep the live figures (latency, fps, drops) in this file")  # fmt: skip
     p.add_argument("--status-every", type=float, default=10.0, metavar="S",
                    help="seconds between status lines on stderr")  # fmt: skip
+    p.add_argument("--serve", action="store_true",
+                   help="also serve this match's scoreboard, overlay and console on the web "
+                   "(as carom serve; --host, --port, --token-file ...)")  # fmt: skip
+    from carom.web._serve_cli import add_server_options
+
+    add_server_options(p)
 
 
 def _config(args: argparse.Namespace) -> Any:
@@ -146,18 +152,27 @@ def run(args: argparse.Namespace) -> int:
         if args.scoreboard:
             link = ScoreboardLink(args.scoreboard, baud=args.scoreboard_baud).start()
         board, metrics = BoardSink(link), LiveMetrics()
-        runner = LiveRunner(
+        web = None
+        if args.serve:  # the web server over this session (carom/web/_live_serve.py)
+            from carom.web._live_serve import start_for_live
+
+            web = start_for_live(args, session, config)
+        runner = (LiveRunner if web is None else web.runner_class)(
             session, capture.start(), calibration_path=args.calibration, config=config,
             board=board, clock=clock, metrics=metrics, segment=_segment(args),
             drift_every_s=args.drift_every, status_every_s=args.status_every,
-            metrics_path=args.metrics,
+            metrics_path=args.metrics, **({} if web is None else web.runner_options()),
         )  # fmt: skip
+        if web is not None:
+            web.attach(runner)
         read_keyboard(sys.stdin, runner.lines)
         try:
             runner.run()
         finally:
             capture.stop()
             board.close()
+            if web is not None:
+                web.detach()
         _say_result(session)
     finally:
         store.close()

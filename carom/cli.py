@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     from carom._export_cli import add_parsers as add_export
 
     add_export(sub)
+    from carom.web._serve_cli import add_parser as add_serve
+
+    add_serve(sub)
     return parser
 
 
@@ -109,6 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from carom._export_cli import run_export, run_matches
 
             return run_matches(args) if args.command == "matches" else run_export(args)
+        if args.command == "serve":
+            from carom.web._serve_cli import run as run_serve
+
+            return run_serve(args)
         if args.command == "scoreboard-emulator":
             from carom._scoreboard_cli import run_emulator
 

@@ -1,0 +1,205 @@
+"""The FastAPI application: one table, its API, its pages; see ``docs/web.md``.
+
+Composition root of the web side: the match database, the admin token, the camera
+rig (with ``--camera``), the :class:`~carom.web._table.Table` and the SSE
+broadcaster, wired into a FastAPI app with the request-size limit, CORS (off unless
+origins are given) and error handlers that answer every refusal with a one-line
+``{"detail": ...}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.middleware.trustedhost import TrustedHostMiddleware
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from carom._analyze import now_iso
+from carom.live import MatchStore
+from carom.web._auth import TokenStore, write_token_file
+from carom.web._settings import WebSettings
+from carom.web._sse import Broadcaster
+from carom.web._table import ConflictError, Table
+from referee import CaromError
+
+__all__ = ["create_app"]
+
+Say = Callable[[str], None]
+
+
+def _stderr(text: str) -> None:
+    print(f"carom serve: {text}", file=sys.stderr, flush=True)
+
+
+def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
+    """The app over ``settings.db`` (opened now; the token is made now if there is none).
+
+    Raises:
+        CaromError: the database, the token file or the camera set-up is unusable.
+    """
+    from carom.web._routes_api import router as api_router
+    from carom.web._routes_calib import router as calib_router
+    from carom.web._routes_history import router as history_router
+    from carom.web._routes_pages import mount_pages
+    from carom.web._wizard import Wizard
+
+    store = MatchStore(settings.db)
+    try:
+        tokens = _tokens(settings, say)
+        rig = _rig(settings)
+    except BaseException:
+        store.close()
+        raise
+    table = Table(store, Broadcaster(settings.keepalive_s, settings.max_sse_clients), rig)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        table.broadcaster.attach(asyncio.get_running_loop())
+        table.start()
+        try:
+            yield
+        finally:
+            await asyncio.to_thread(table.close)
+            store.close()
+
+    about = "The referee's table: matches, calls, live state, history."
+    app = FastAPI(title="carom-referee", version="1", lifespan=lifespan, description=about)
+    app.state.table, app.state.tokens, app.state.settings = table, tokens, settings
+    app.include_router(api_router)
+    app.include_router(history_router)
+    app.include_router(calib_router)
+    app.state.wizard = Wizard(settings.camera, settings.calibration, settings.table)
+    mount_pages(app, settings)
+    _handlers(app)
+    if settings.cors_origins:
+        headers = ["Authorization", "Content-Type", "Last-Event-ID"]
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
+                           allow_methods=["GET", "POST"], allow_headers=headers)  # fmt: skip
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    if settings.allowed_hosts:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
+    return app
+
+
+def _tokens(settings: WebSettings, say: Say) -> TokenStore:
+    tokens = TokenStore(settings.db)
+    issue = tokens.open(preset=settings.token, renew=settings.new_token, now_iso=now_iso())
+    if issue.token is not None:
+        where = f"; also written to {settings.token_file}" if settings.token_file else ""
+        say(f"admin token: {issue.token} (shown once, stored hashed{where}; "
+            "a new one: carom serve --new-token)")  # fmt: skip
+        if settings.token_file is not None:
+            write_token_file(settings.token_file, issue.token)
+    return tokens
+
+
+def _rig(settings: WebSettings) -> Any:
+    if settings.camera is None:
+        return None
+    from carom.web._live import CameraRig
+
+    if settings.calibration is None:
+        raise CaromError("--camera needs a calibration; pass --calibration FILE (or auto)")
+    return CameraRig(settings.camera, settings.calibration, pace=settings.pace,
+                     status_every_s=settings.status_every_s)  # fmt: skip
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line (error details)."""
+    return " ".join(str(text).split())
+
+
+def _validation_text(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        parts.append(f"{where}: {msg}")
+    more = len(exc.errors()) - 3
+    tail = f" (and {more} more)" if more > 0 else ""
+    return one_line("; ".join(parts) + tail + "; see /docs for the request's fields")
+
+
+def _handlers(app: FastAPI) -> None:
+    async def validation(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        return JSONResponse({"detail": _validation_text(exc)}, status_code=422)
+
+    async def http(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        return JSONResponse({"detail": one_line(str(exc.detail))}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))  # fmt: skip
+
+    async def carom(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": one_line(str(exc))}, status_code=409)
+
+    async def crash(request: Request, exc: Exception) -> JSONResponse:
+        detail = f"internal error ({type(exc).__name__}); see the server's messages"
+        return JSONResponse({"detail": detail}, status_code=500)
+
+    app.add_exception_handler(Exception, crash)  # logged by uvicorn; never a page of trace
+    app.add_exception_handler(RequestValidationError, validation)
+    app.add_exception_handler(StarletteHTTPException, http)
+    app.add_exception_handler(ConflictError, carom)
+    app.add_exception_handler(CaromError, carom)
+
+
+class _TooLarge(HTTPException):
+    """A streamed body went over the limit (answered 413 by the HTTP error handler)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(413, f"request body too large (limit {max_bytes} bytes); send less")
+
+
+class BodyLimit:
+    """Refuse request bodies over ``max_bytes`` with 413 (declared or streamed)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._refuse(send)
+            return
+        seen, started = 0, False
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise _TooLarge(self.max_bytes)
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited, watched)
+        except _TooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = (b'{"detail":"request body too large (limit %d bytes); send less"}'
+                % self.max_bytes)  # fmt: skip
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})  # fmt: skip
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,125 @@
+"""The admin token: created at first start, shown once, stored only as a salted hash.
+
+Theory of operation. The token guards every request that changes state. It is a
+random 32-byte URL-safe string made when the database has none; its PBKDF2-SHA256
+hash (with a random salt) is kept in the ``web_tokens`` table of the match database
+and the token itself is printed once (and written to ``--token-file`` if asked).
+A request's token is hashed and compared with :func:`hmac.compare_digest`; the hash
+of the one token that matched is remembered in memory so that a console sending many
+calls does not pay the key derivation each time (wrong tokens always pay it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from carom.live import LiveError
+
+__all__ = ["TokenIssue", "TokenStore", "write_token_file"]
+
+_ITERATIONS = 200_000
+_MIN_LEN = 16
+_SCHEMA = "CREATE TABLE IF NOT EXISTS web_tokens (id INTEGER PRIMARY KEY, salt BLOB NOT NULL, " \
+    "hash BLOB NOT NULL, iterations INTEGER NOT NULL, created_at TEXT NOT NULL)"  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class TokenIssue:
+    """What opening the token store did: ``token`` is set only when a new one was made."""
+
+    token: str | None
+    preset: bool = False
+
+
+def _derive(token: str, salt: bytes, iterations: int) -> bytes:
+    return hashlib.pbkdf2_hmac("sha256", token.encode("utf-8"), salt, iterations)
+
+
+class TokenStore:
+    """The hashed admin token in the match database (``web_tokens`` table)."""
+
+    def __init__(self, db: Path) -> None:
+        self._lock = threading.Lock()
+        self._db_path = db
+        self._salt = b""
+        self._hash = b""
+        self._iterations = _ITERATIONS
+        self._fast_ok: bytes | None = None  # sha256 of the token that last matched
+
+    def open(self, *, preset: str | None, renew: bool, now_iso: str) -> TokenIssue:
+        """Load the hash; make a token when there is none (or ``renew``); ``preset`` sets it.
+
+        Raises:
+            LiveError: the preset token is too short, or the database cannot be written.
+        """
+        if preset is not None and len(preset) < _MIN_LEN:
+            raise LiveError(f"CAROM_TOKEN: use at least {_MIN_LEN} characters")
+        try:
+            db = sqlite3.connect(str(self._db_path))
+        except sqlite3.Error as exc:
+            raise LiveError(f"{self._db_path}: cannot open it ({exc}); check --db") from None
+        try:
+            with db:
+                token = self._load_or_make(db, preset, renew, now_iso)
+        except sqlite3.Error as exc:
+            raise LiveError(f"{self._db_path}: cannot keep the token ({exc}); check --db") from None
+        finally:
+            db.close()
+        if token is None:
+            return TokenIssue(None)
+        return TokenIssue(None if preset else token, preset=preset is not None)
+
+    def _load_or_make(
+        self, db: sqlite3.Connection, preset: str | None, renew: bool, now_iso: str
+    ) -> str | None:
+        db.execute(_SCHEMA)
+        row = db.execute(
+            "SELECT salt, hash, iterations FROM web_tokens ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is not None and preset is None and not renew:
+            self._salt, self._hash, self._iterations = bytes(row[0]), bytes(row[1]), int(row[2])
+            return None
+        token = preset or secrets.token_urlsafe(32)
+        self._salt = os.urandom(16)
+        self._hash = _derive(token, self._salt, self._iterations)
+        db.execute("DELETE FROM web_tokens")
+        db.execute(
+            "INSERT INTO web_tokens (salt, hash, iterations, created_at) VALUES (?, ?, ?, ?)",
+            (self._salt, self._hash, self._iterations, now_iso),
+        )
+        return token
+
+    def check(self, presented: str) -> bool:
+        """True when ``presented`` is the admin token (constant-time comparison)."""
+        fast = hashlib.sha256(presented.encode("utf-8", "replace")).digest()
+        with self._lock:
+            known = self._fast_ok
+        if known is not None and hmac.compare_digest(fast, known):
+            return True
+        if not self._hash:
+            return False
+        ok = hmac.compare_digest(_derive(presented, self._salt, self._iterations), self._hash)
+        if ok:
+            with self._lock:
+                self._fast_ok = fast
+        return ok
+
+
+def write_token_file(path: Path, token: str) -> None:
+    """Write ``token`` to ``path`` readable by its owner only (0600)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(token + "\n")
+        os.chmod(path, 0o600)
+    except OSError as exc:
+        raise LiveError(
+            f"--token-file {path}: cannot write it ({exc}); pass another path"
+        ) from None

@@ -1,0 +1,123 @@
+"""Match history from the database: lists, scoresheets, player statistics, diagrams.
+
+Every match is its journal replayed (:meth:`carom.live.LiveSession.load`); replays are
+cached by (match id, journal version), so a list of finished matches costs one replay
+each per server run, and the match on the table is replayed again only when it moved.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from calibration import TableGeometry
+from carom._diagram import diagram_svg, verdict_caption
+from carom.live import LiveSession, MatchStore
+from carom.live._machine import PlayStep
+from carom.web._state import record_doc, score_doc, stats_doc
+from referee import Phase, Shot, ShotRecord, Verdict, average_text, match_stats
+from vision import BallTrack, ScoredEvent
+
+__all__ = ["History", "shot_svg"]
+
+
+class History:
+    """Read-only views of the matches of a store (thread-safe, cached replays)."""
+
+    def __init__(self, store: MatchStore) -> None:
+        self.store = store
+        self._cache: dict[int, tuple[int, LiveSession]] = {}
+        self._lock = threading.Lock()
+
+    def session(self, match_id: int) -> LiveSession:
+        """Match ``match_id`` replayed (LiveError: no such match)."""
+        row = self.store.match(match_id)
+        with self._lock:
+            hit = self._cache.get(match_id)
+            if hit is not None and hit[0] == row.version:
+                return hit[1]
+        session = LiveSession.load(self.store, match_id, upto=row.version)
+        with self._lock:
+            self._cache[match_id] = (row.version, session)
+        return session
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Every match, newest first: players, result, score."""
+        return [self.summary(row.id) for row in reversed(self.store.matches())]
+
+    def summary(self, match_id: int) -> dict[str, Any]:
+        """One match's line of the history."""
+        s = self.session(match_id)
+        state = s.state
+        return {
+            "id": s.match_id, "created_at": s.created_at,
+            "discipline": str(state.config.discipline), "players": list(state.config.players),
+            "finished": state.phase is Phase.OVER, "winner": state.winner,
+            "score": score_doc(state), "shots": len(s.records),
+        }  # fmt: skip
+
+    def detail(self, match_id: int) -> dict[str, Any]:
+        """One match with its scoresheet (every shot in effect) and statistics."""
+        s = self.session(match_id)
+        return self.summary(match_id) | {
+            "scoresheet": [record_doc(s.match_id, r) for r in s.records],
+            "stats": stats_doc(s.state),
+        }
+
+    def player_stats(self) -> dict[str, dict[str, Any]]:
+        """Per player over all matches: matches, points, innings, GA, BA, high run."""
+        table: dict[str, dict[str, Any]] = {}
+        for row in self.store.matches():
+            state = self.session(row.id).state
+            for p, st in match_stats(state).items():
+                t = table.setdefault(p, {"matches": 0, "points": 0, "innings": 0,
+                                         "best": Fraction(0), "high_run": 0})  # fmt: skip
+                t["matches"] += 1
+                t["points"] += st.points
+                t["innings"] += st.innings
+                t["high_run"] = max(t["high_run"], st.high_run)
+                if st.innings:
+                    t["best"] = max(t["best"], Fraction(st.points, st.innings))
+        return {p: {"matches": t["matches"], "points": t["points"], "innings": t["innings"],
+                    "general_average": average_text(t["points"], t["innings"]),
+                    "best_average": average_text(t["best"].numerator, t["best"].denominator),
+                    "high_run": t["high_run"]}
+                for p, t in sorted(table.items())}  # fmt: skip
+
+    def shot(self, match_id: int, n: int) -> tuple[LiveSession, PlayStep, ShotRecord] | None:
+        """Shot ``n`` (its number in the match) and its record, if it is in effect."""
+        s = self.session(match_id)
+        plays = [op for op in s.ops if isinstance(op, PlayStep)]
+        for play, record in zip(plays, s.records, strict=True):
+            if record.index == n:
+                return s, play, record
+        return None
+
+
+def _tracks(shot: Shot) -> dict[Any, BallTrack]:
+    out = {}
+    for ball, samples in shot.paths_mm.items():
+        if len(samples) >= 2:
+            xy_mm = np.asarray([[s[1], s[2]] for s in samples], dtype=np.float64)
+            out[ball] = BallTrack.from_samples([s[0] for s in samples], xy_mm)
+    return out
+
+
+def _scored(shot: Shot, info: Mapping[int, tuple[float, str]]) -> Sequence[ScoredEvent]:
+    out = []
+    for i, e in enumerate(shot.events):
+        conf, evidence = info.get(i, (0.5 if e.doubt else 1.0, ""))
+        out.append(ScoredEvent(e, conf, evidence))
+    return out
+
+
+def shot_svg(session: LiveSession, shot: Shot, info: Mapping[int, tuple[float, str]],
+             player: str, verdict: Verdict | None) -> str:  # fmt: skip
+    """The shot's diagram: paths, numbered contacts and the verdict line."""
+    geometry = TableGeometry(session.state.config.table)
+    return diagram_svg(geometry, _tracks(shot), _scored(shot, info),
+                       caption=verdict_caption(player, verdict))  # fmt: skip

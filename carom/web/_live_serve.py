@@ -1,0 +1,102 @@
+"""``carom live --serve``: the web server over the match ``carom live`` referees.
+
+``carom live`` keeps its own loop (keyboard, scoreboard, camera) in the main thread;
+with ``--serve`` it runs a :class:`~carom.web._live.WebRunner` instead of the plain
+runner and this module serves the same app as ``carom serve`` in a thread, with the
+table *attached* to that session: the pages show it, the console's calls go through
+the runner's loop like typed lines, and a new match is refused (the match is the one
+on the command line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from carom.live import LiveSession
+from carom.live._runner import LiveRunner
+from carom.web._live import CameraRig, WebRunner
+from carom.web._serve import RunningServer, bind, serve_in_thread
+from carom.web._table import ConflictError, MatchSetup, Table
+
+__all__ = ["AttachedRig", "LiveWeb", "serve_live", "start_for_live"]
+
+
+class AttachedRig(CameraRig):
+    """The runner of ``carom live`` (run by it, not by the server)."""
+
+    can_start = False
+
+    def __init__(self, source: str) -> None:
+        super().__init__(source, calibration=None)
+        self.active = False
+
+    @property
+    def running(self) -> bool:
+        """True while ``carom live``'s loop runs."""
+        return self.active
+
+    def start(self, session: LiveSession, setup: Any, *, on_change: Any) -> None:
+        """A new match cannot be started from the web: carom live names its match."""
+        raise ConflictError("carom live referees this table; start a new match with a new "
+                            "carom live command")  # fmt: skip
+
+    def stop(self) -> None:
+        """Nothing to stop: carom live owns the loop."""
+
+
+@dataclass(slots=True)
+class LiveWeb:
+    """The server of ``carom live --serve``."""
+
+    server: RunningServer
+    table: Table
+    rig: AttachedRig
+
+    runner_class = WebRunner
+
+    def runner_options(self) -> dict[str, Any]:
+        """What the :class:`WebRunner` of carom live needs."""
+        return {"on_change": self.table.poke}
+
+    def attach(self, runner: LiveRunner) -> None:
+        """Serve ``runner``'s session (its calls go through its loop)."""
+        if not isinstance(runner, WebRunner):
+            raise TypeError("carom live --serve runs a WebRunner (LiveWeb.runner_class)")
+        self.rig.runner, self.rig.capture, self.rig.active = runner, runner.capture, True
+        self.table.poke("carom live is refereeing")
+
+    def detach(self) -> None:
+        """``carom live``'s loop ended: calls are taken directly; stop serving."""
+        self.rig.active = False
+        self.server.stop()
+
+
+def start_for_live(args: argparse.Namespace, session: LiveSession, config: Any) -> LiveWeb:
+    """``carom live --serve``: serve ``session`` (its clock options from ``args``)."""
+    setup = MatchSetup(config, args.shot_clock or None, args.extensions)
+    return serve_live(args, session, setup)
+
+
+def serve_live(args: argparse.Namespace, session: LiveSession, setup: MatchSetup) -> LiveWeb:
+    """Start the web server over ``session`` (returns once it accepts requests)."""
+    from carom.web._app import create_app
+    from carom.web._serve_cli import settings_of
+
+    sock = bind(args.host, args.port)
+    sock.close()  # checked now, in one line; uvicorn binds it again just below
+    settings = settings_of(args, camera=None, calibration=None, pace=args.pace)
+    app = create_app(settings, say=_say)  # type: ignore[arg-type]
+    table: Table = app.state.table
+    rig = AttachedRig(args.camera)
+    table.rig = rig
+    table.adopt(session, setup)
+    server = serve_in_thread(app, args.host, args.port)
+    _say(f"serving on {server.url}/ (console /console, overlay /overlay)")
+    return LiveWeb(server, table, rig)
+
+
+def _say(text: str) -> None:
+    print(f"carom live: {text}", file=sys.stderr, flush=True)

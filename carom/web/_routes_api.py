@@ -1,0 +1,132 @@
+"""The live table's API: state, events, health, matches, calls, review."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi.responses import StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from carom.web._models import CallIn, MatchIn, call_value
+from carom.web._table import MatchSetup, Table
+from referee import CaromError
+
+__all__ = ["require_token", "router", "table_of"]
+
+router = APIRouter()
+_bearer = HTTPBearer(auto_error=False, description="the admin token from carom serve")
+
+
+def table_of(request: Request) -> Table:
+    """The app's table."""
+    table: Table = request.app.state.table
+    return table
+
+
+def require_token(
+    request: Request,
+    creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> None:
+    """Refuse (401) a request without the admin token."""
+    if creds is None or creds.scheme.lower() != "bearer":
+        raise HTTPException(401, "this needs the admin token: send Authorization: Bearer "
+                            "<token> (printed by carom serve at its first start)",
+                            headers={"WWW-Authenticate": "Bearer"})  # fmt: skip
+    if not request.app.state.tokens.check(creds.credentials):
+        raise HTTPException(401, "wrong admin token; use the one carom serve printed "
+                            "(or restart it with --new-token)",
+                            headers={"WWW-Authenticate": "Bearer"})  # fmt: skip
+
+
+Admin = Depends(require_token)
+TableDep = Annotated[Table, Depends(table_of)]
+
+
+@router.get("/api/health", tags=["live"])
+def health(table: TableDep) -> dict[str, Any]:
+    """Is the server up; the camera's state; the current STATE version."""
+    return {"status": "ok", "camera": table.camera(), "version": table.version}
+
+
+@router.get("/api/state", tags=["live"])
+def state(table: TableDep) -> dict[str, Any]:
+    """The full STATE of the table (see docs/web.md)."""
+    return table.state()
+
+
+@router.get("/api/events", tags=["live"],
+            response_class=StreamingResponse, include_in_schema=False)  # fmt: skip
+async def events(request: Request, table: TableDep) -> StreamingResponse:
+    """Server-sent events: ``event: state`` with the full STATE on every change.
+
+    The current state is sent at once unless the ``Last-Event-ID`` header names its
+    version; a keep-alive comment follows every quiet 15 s.
+    """
+    last = request.headers.get("last-event-id")
+    if table.broadcaster.full:
+        raise HTTPException(503, f"{table.broadcaster.max_clients} live clients already; "
+                            "close some overlays or use GET /api/state")  # fmt: skip
+    return StreamingResponse(
+        table.broadcaster.stream(last), media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )  # fmt: skip
+
+
+@router.post("/api/matches", tags=["matches"], status_code=201, dependencies=[Admin])
+def create_match(body: MatchIn, table: TableDep) -> dict[str, Any]:
+    """Start a match on the table (409 while one is being played); the new STATE.
+
+    An unfinished match with the same set-up resumes instead of starting afresh.
+    """
+    if table.rig is None and body.first is None:  # no camera, no lag to watch
+        body = body.model_copy(update={"first": body.players[0]})
+    try:
+        config = body.config()
+    except CaromError as exc:
+        raise HTTPException(422, f"{exc}; fix the match set-up") from None
+    setup = MatchSetup(config, body.shot_clock_s, body.timeouts_per_game)
+    return table.create_match(setup)
+
+
+@router.post("/api/matches/close", tags=["matches"], dependencies=[Admin])
+def close_match(table: TableDep) -> dict[str, Any]:
+    """Take the match off the table (kept in the database; resumable); the new STATE."""
+    return table.close_match()
+
+
+@router.post("/api/calls", tags=["live"], dependencies=[Admin])
+def post_call(body: CallIn, table: TableDep) -> dict[str, Any]:
+    """A person's call on the match on the table; the new STATE (409 if it does not fit)."""
+    session = table.need_session()
+    a, b = session.state.config.players
+    try:
+        value = call_value(body, (a, b))
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
+    return table.call(value)
+
+
+@router.get("/api/review", tags=["live"])
+def review(table: TableDep) -> dict[str, Any]:
+    """The shot held for review, if any."""
+    return {"pending": table.state().get("pending_review")}
+
+
+@router.get("/api/review/replay", tags=["live"])
+def replay(table: TableDep) -> dict[str, Any]:
+    """The pending shot's frames (URLs of small JPEGs; empty without a camera)."""
+    fps, frames = table.replay()
+    return {"fps": fps, "frames": [f"/api/review/frames/{i}.jpg" for i in range(len(frames))]}
+
+
+@router.get("/api/review/frames/{i}.jpg", tags=["live"], response_class=Response,
+            responses={200: {"content": {"image/jpeg": {}}}})  # fmt: skip
+def replay_frame(i: int, table: TableDep) -> Response:
+    """Frame ``i`` of the pending shot's replay."""
+    _, frames = table.replay()
+    if not 0 <= i < len(frames):
+        raise HTTPException(
+            404, f"no replay frame {i} ({len(frames)} kept); see /api/review/replay"
+        )
+    return Response(frames[i], media_type="image/jpeg")

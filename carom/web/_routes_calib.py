@@ -1,0 +1,56 @@
+"""The calibration wizard's API: the frame, the calibration shown, refits, save."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request, Response
+
+from carom.web._models import FitIn
+from carom.web._routes_api import Admin
+from carom.web._wizard import Wizard
+from referee import CaromError
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["calibration"])
+
+
+def wizard_of(request: Request) -> Wizard:
+    """The app's calibration wizard."""
+    wizard: Wizard = request.app.state.wizard
+    return wizard
+
+
+WizardDep = Annotated[Wizard, Depends(wizard_of)]
+
+
+@router.get("/api/calibration")
+def calibration(wizard: WizardDep) -> dict[str, Any]:
+    """The calibration shown: its table corners and diamonds in the frame's pixels."""
+    return wizard.current()
+
+
+@router.get("/api/calibration/frame.jpg", response_class=Response,
+            responses={200: {"content": {"image/jpeg": {}}}})  # fmt: skip
+def frame(wizard: WizardDep) -> Response:
+    """The camera frame the wizard works on."""
+    return Response(wizard.jpeg(), media_type="image/jpeg")
+
+
+@router.post("/api/calibration/fit", dependencies=[Admin])
+def fit(body: FitIn, wizard: WizardDep) -> dict[str, Any]:
+    """Refit to the marked corners and diamonds (nothing is saved)."""
+    try:
+        return wizard.fit(body.corners_px, body.diamonds_px)
+    except CaromError as exc:
+        from fastapi import HTTPException
+
+        raise HTTPException(422, f"{exc}; move the marks and refit") from None
+
+
+@router.post("/api/calibration/save", dependencies=[Admin])
+def save(wizard: WizardDep) -> dict[str, Any]:
+    """Write the last refit to the server's calibration file (its path is the server's)."""
+    wizard.save()
+    return {"saved": True}

@@ -1,0 +1,103 @@
+"""History, statistics, exports and shot diagrams (read-only)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
+
+from carom.live import LiveError, result_row, shot_log
+from carom.live._export import csv_text
+from carom.web._history import History, shot_svg
+from carom.web._routes_api import table_of
+from carom.web._table import Table
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["history"])
+
+MatchId = Annotated[int, Path(ge=1, le=2**62, description="the match's id")]
+ShotN = Annotated[int, Path(ge=0, le=100000, description="the shot's number in the match")]
+_SVG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/svg+xml": {}}}}
+
+
+def history_of(request: Request) -> History:
+    """The app's history reader (made on first use)."""
+    history: History | None = getattr(request.app.state, "history", None)
+    if history is None:
+        history = request.app.state.history = History(request.app.state.table.store)
+    return history
+
+
+HistoryDep = Annotated[History, Depends(history_of)]
+
+
+def _known(history: History, match_id: int) -> None:
+    try:
+        history.store.match(match_id)
+    except LiveError:
+        raise HTTPException(404, f"no match {match_id}; see GET /api/matches") from None
+
+
+@router.get("/api/matches")
+def matches(history: HistoryDep) -> list[dict[str, Any]]:
+    """Every match of the database, newest first."""
+    return history.summaries()
+
+
+@router.get("/api/matches/{match_id}")
+def match(match_id: MatchId, history: HistoryDep) -> dict[str, Any]:
+    """One match: result, scoresheet and per-player statistics."""
+    _known(history, match_id)
+    return history.detail(match_id)
+
+
+@router.get("/api/matches/{match_id}/export.json")
+def export_json(match_id: MatchId, history: HistoryDep) -> Response:
+    """The match as a carom-shots/1 shot log (carom score re-judges it)."""
+    _known(history, match_id)
+    doc = shot_log(history.session(match_id))
+    return Response(json.dumps(doc, indent=1), media_type="application/json", headers={
+        "Content-Disposition": f'attachment; filename="match-{match_id}.json"'})  # fmt: skip
+
+
+@router.get("/api/matches/{match_id}/export.csv", response_class=Response,
+            responses={200: {"content": {"text/csv": {}}}})  # fmt: skip
+def export_csv(match_id: MatchId, history: HistoryDep) -> Response:
+    """The match's result line as CSV (the columns of carom export)."""
+    _known(history, match_id)
+    text = csv_text([result_row(history.session(match_id))])
+    return Response(text, media_type="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="match-{match_id}.csv"'})  # fmt: skip
+
+
+@router.get("/api/matches/{match_id}/shots/{n}/diagram.svg", response_class=Response,
+            responses=_SVG)  # fmt: skip
+def diagram(match_id: MatchId, n: ShotN, history: HistoryDep) -> Response:
+    """Shot ``n``'s diagram: ball paths, numbered contacts, the verdict."""
+    _known(history, match_id)
+    found = history.shot(match_id, n)
+    if found is None:
+        raise HTTPException(404, f"match {match_id} has no shot {n} in effect; see its scoresheet")
+    session, play, record = found
+    svg = shot_svg(session, play.shot, play.info, record.player, record.verdict)
+    return Response(svg, media_type="image/svg+xml")
+
+
+@router.get("/api/review/diagram.svg", tags=["live"], response_class=Response, responses=_SVG)
+def review_diagram(table: Annotated[Table, Depends(table_of)]) -> Response:
+    """The diagram of the shot held for review (404: none is)."""
+    session = table.session
+    pending = session.pending if session is not None else None
+    if session is None or pending is None:
+        raise HTTPException(404, "no shot waits for review; see GET /api/review")
+    svg = shot_svg(session, pending.shot, pending.info, pending.record.player,
+                   pending.record.verdict)  # fmt: skip
+    return Response(svg, media_type="image/svg+xml")
+
+
+@router.get("/api/players/stats")
+def player_stats(history: HistoryDep) -> dict[str, dict[str, Any]]:
+    """Per player over every match: matches, points, innings, GA, BA, high run."""
+    return history.player_stats()

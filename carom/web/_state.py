@@ -1,0 +1,145 @@
+"""The STATE document every page and overlay shows (see ``docs/web.md``).
+
+Pure functions from the live session's values to JSON-ready dicts; the shape is the
+contract with the pages (``out/web_contract.md``), so a change here is a change there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from carom.live import PendingReview, SessionUpdate
+from referee import MatchState, Phase, ShotRecord, Verdict, average_text, match_stats
+
+__all__ = ["ClockView", "record_doc", "state_doc", "verdict_word"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockView:
+    """The shot clock as shown: seconds left (float), running, warning."""
+
+    remaining_s: float
+    running: bool
+    warning: bool
+
+    def doc(self) -> dict[str, Any]:
+        """The STATE ``shot_clock`` object."""
+        return {"remaining_s": round(self.remaining_s, 1), "running": self.running,
+                "warning": self.warning}  # fmt: skip
+
+
+def verdict_word(verdict: Verdict) -> str:
+    """``"foul"``, ``"point"``, ``"review"`` (judged but doubtful) or ``"miss"``."""
+    if verdict.fouls:
+        return "foul"
+    if verdict.points > 0:
+        return "point"
+    return "review" if verdict.review else "miss"
+
+
+def diagram_url(match_id: int, n: int) -> str:
+    """Where the diagram of shot ``n`` of match ``match_id`` is served."""
+    return f"/api/matches/{match_id}/shots/{n}/diagram.svg"
+
+
+def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
+    """One judged shot: its number, shooter, points, verdict word, reason, diagram."""
+    v = record.verdict
+    return {
+        "n": record.index, "shooter": record.player, "points": v.points,
+        "verdict": verdict_word(v), "reason": v.reason, "fouls": [str(f) for f in v.fouls],
+        "score_after": dict(record.score_after), "inning": record.inning, "run": record.run,
+        "diagram_url": diagram_url(match_id, record.index),
+    }  # fmt: skip
+
+
+def pending_doc(pending: PendingReview | None) -> dict[str, Any] | None:
+    """The shot held for review (``None``: none)."""
+    if pending is None:
+        return None
+    return {
+        "shot_n": pending.shot.index, "reason": pending.reason,
+        "shooter": pending.record.player,
+        "if_accepted": pending.if_accepted.verdict.points,
+        "if_rejected": pending.if_rejected.verdict.points,
+        "diagram_url": "/api/review/diagram.svg", "replay_url": "/api/review/replay",
+    }  # fmt: skip
+
+
+def current_inning(state: MatchState) -> int:
+    """The inning being played: the shooter's, counting the one they are about to begin.
+
+    ``Score.innings`` counts innings begun (by a stroke); between innings the next
+    stroke begins a new one. With no shooter (match over): the most innings begun.
+    """
+    if state.shooter is None or state.shooter not in state.scores:
+        return max([1, *(s.innings for s in state.scores.values())])
+    score = state.scores[state.shooter]
+    return score.innings if score.in_inning else score.innings + 1
+
+
+def players_doc(state: MatchState, timeouts: Sequence[int]) -> list[dict[str, Any]]:
+    """Each player's line: this game's points, board, innings, average, run; sets won."""
+    stats = match_stats(state)
+    out = []
+    for i, p in enumerate(state.config.players):
+        s = state.scores[p]
+        out.append({
+            "name": p, "points": s.points, "board": state.board(p),
+            "target": state.config.target.get(p), "innings": s.innings,
+            "average": average_text(s.points, s.innings), "high_run": stats[p].high_run,
+            "run": s.current_run, "sets_won": state.sets_won[p],
+            "timeouts": timeouts[i] if i < len(timeouts) else 0,
+        })  # fmt: skip
+    return out
+
+
+def match_doc(match_id: int, state: MatchState, timeouts: Sequence[int],
+              clock: ClockView | None) -> dict[str, Any]:  # fmt: skip
+    """The STATE ``match`` object."""
+    cfg = state.config
+    return {
+        "id": match_id, "discipline": str(cfg.discipline), "phase": str(state.phase),
+        "shooter": state.shooter, "winner": state.winner, "draw": state.draw,
+        "over": state.phase is Phase.OVER, "equalizing": state.equalizing,
+        "inning": current_inning(state), "inning_limit": cfg.innings_limit,
+        "set_index": state.set_index, "sets": cfg.sets,
+        "players": players_doc(state, timeouts),
+        "shot_clock": None if clock is None else clock.doc(),
+    }  # fmt: skip
+
+
+def state_doc(
+    *,
+    version: int,
+    what: str,
+    camera: str,
+    match_id: int | None,
+    update: SessionUpdate | None,
+    records: Sequence[ShotRecord],
+    clock: ClockView | None,
+) -> dict[str, Any]:
+    """The full STATE document (``update`` None: no match on the table)."""
+    if update is None or match_id is None:
+        return {"version": version, "what": what, "camera": camera, "paused": None,
+                "match": None, "last_shot": None, "pending_review": None}  # fmt: skip
+    last = record_doc(match_id, records[-1]) if records else None
+    return {
+        "version": version, "what": what, "camera": camera, "paused": update.paused,
+        "match": match_doc(match_id, update.state, update.timeouts, clock),
+        "last_shot": last, "pending_review": pending_doc(update.pending),
+    }  # fmt: skip
+
+
+def stats_doc(state: MatchState) -> dict[str, dict[str, Any]]:
+    """Per player over the whole match: points, innings, average, high run, sets won."""
+    return {p: {"points": s.points, "innings": s.innings, "average": s.average,
+                "high_run": s.high_run, "sets_won": s.sets_won}
+            for p, s in match_stats(state).items()}  # fmt: skip
+
+
+def score_doc(state: MatchState) -> Mapping[str, int]:
+    """Match points per player (all sets)."""
+    return {p: s.points for p, s in match_stats(state).items()}

@@ -1,0 +1,166 @@
+"""The calibration wizard's server side: a frame, the fit drawn as points, refits, save.
+
+Theory of operation. The wizard works on one frame of the table's camera (frame 30 of a
+video file, where the encoder has settled; the newest frame of a live camera). It
+shows the current calibration (the file the server was started with, else a fit made
+automatically from the frame) as the pixels of the four table corners (cushion nose
+height, order TL, TR, BR, BL as seen) and of the 24 diamonds. A person drags them; a
+refit (:func:`carom._calibrate.calibrate_frame` with the marked corners and diamonds)
+answers the fitted points and, per diamond, how far the fit lands from the mark. Only
+``save`` writes, and only to the calibration path the server was started with.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration import Calibration, TableGeometry, load_calibration, save_calibration
+from carom._calibrate import calibrate_frame, read_frame
+from carom.web._table import ConflictError
+from referee import Table
+
+__all__ = ["Wizard"]
+
+_FRAME_IDX = 30
+
+
+class Wizard:
+    """The wizard of one camera: its frame, the calibration shown, the last refit."""
+
+    def __init__(self, camera: str | None, path: Path | None, table: Table) -> None:
+        self.camera, self.path, self.table = camera, path, table
+        self._lock = threading.Lock()
+        self._frame: np.ndarray | None = None
+        self._jpeg: bytes | None = None
+        self._shown: Calibration | None = None
+        self._fitted: Calibration | None = None
+
+    def _need_camera(self) -> None:
+        if self.camera is None or self.path is None:
+            raise ConflictError("no camera: start carom serve with --camera SRC to calibrate")
+
+    def frame(self) -> np.ndarray:
+        """The wizard's frame (BGR, read once)."""
+        self._need_camera()
+        with self._lock:
+            if self._frame is None:
+                assert self.camera is not None
+                self._frame = read_frame(self.camera, _FRAME_IDX)
+            return self._frame
+
+    def jpeg(self) -> bytes:
+        """The frame as JPEG bytes."""
+        image = self.frame()
+        with self._lock:
+            if self._jpeg is None:
+                ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+                if not ok:
+                    raise ConflictError("the frame cannot be encoded; try another camera")
+                self._jpeg = buf.tobytes()
+            return self._jpeg
+
+    def current(self) -> dict[str, Any]:
+        """The calibration shown: the file's, else one fitted automatically now."""
+        image = self.frame()
+        with self._lock:
+            shown = self._shown
+        if shown is None:
+            assert self.path is not None
+            h, w = image.shape[:2]
+            if self.path.exists():
+                shown = load_calibration(self.path, expect_size_px=(w, h))
+            else:
+                shown = calibrate_frame(image, self.table).calibration
+            with self._lock:
+                self._shown = shown
+        rms = shown.residuals.get("rms_px")
+        return _doc(shown, image, [], None if rms is None else float(rms))
+
+    def fit(self, corners_px: Sequence[Sequence[float]],
+            diamonds_px: Sequence[Sequence[float] | None] | None) -> dict[str, Any]:  # fmt: skip
+        """Refit to the marked corners and diamonds; kept for :meth:`save`, not written.
+
+        ``diamonds_px``: position = diamond index as listed by :meth:`current` (None:
+        not marked).
+        """
+        image = self.frame()
+        rows = [[float(i), float(p[0]), float(p[1])]
+                for i, p in enumerate(diamonds_px or []) if p is not None]  # fmt: skip
+        if rows:
+            # One or two marked diamonds alone would let the fit bend the lens and
+            # the rail offset round them (a 4 px drag had no plausible camera): the
+            # diamonds not dragged stay where the calibration shown puts them.
+            rows = self._with_unmarked(rows)
+        marks = [[float(c[0]), float(c[1])] for c in corners_px]
+        result = calibrate_frame(image, self.table, corners=marks, diamonds=rows)
+        calib = result.calibration
+        with self._lock:
+            self._fitted = calib
+        marked = np.asarray([r[1:] for r in rows], dtype=np.float64).reshape(-1, 2)
+        ids = [int(r[0]) for r in rows]
+        projected = calib.camera.project(calib.geometry.diamonds_xyz_mm()[ids]) if ids else marked
+        residuals = [float(d) for d in np.hypot(*(projected - marked).T)] if ids else []
+        rms = float(np.sqrt(np.mean(np.square(residuals)))) if residuals else None
+        return _doc(calib, image, residuals, rms if rms is not None else _rms(calib))
+
+    def _with_unmarked(self, rows: list[list[float]]) -> list[list[float]]:
+        """Rows [index, u, v] for all diamonds: the marked ones, else the shown fit's."""
+        self.current()
+        with self._lock:
+            shown = self._shown
+        assert shown is not None
+        seen = shown.camera.project(shown.geometry.diamonds_xyz_mm())
+        marked = {int(r[0]): r for r in rows}
+        return [marked.get(i, [float(i), float(u), float(v)]) for i, (u, v) in enumerate(seen)]
+
+    def save(self) -> Path:
+        """Write the last refit to the server's calibration file."""
+        self._need_camera()
+        with self._lock:
+            fitted = self._fitted
+        if fitted is None:
+            raise ConflictError("nothing to save: refit first (POST /api/calibration/fit)")
+        assert self.path is not None
+        save_calibration(self.path, fitted)
+        with self._lock:
+            self._shown = fitted
+        return self.path
+
+
+def _rms(calib: Calibration) -> float | None:
+    value = calib.residuals.get("rms_px")
+    return None if value is None else float(value)
+
+
+def _doc(calib: Calibration, image: np.ndarray, residuals: list[float],
+         rms_px: float | None) -> dict[str, Any]:  # fmt: skip
+    geometry: TableGeometry = calib.geometry
+    corners = calib.camera.project(geometry.corners_xyz_mm(0.0))  # where cloth meets cushion
+    diamonds = calib.camera.project(geometry.diamonds_xyz_mm())
+    h, w = image.shape[:2]
+    return {
+        "image_url": "/api/calibration/frame.jpg", "width": int(w), "height": int(h),
+        "corners_px": _round(_as_seen(corners)), "diamonds_px": _round(diamonds),
+        "residuals_px": [round(r, 2) for r in residuals],
+        "rms_px": None if rms_px is None else round(rms_px, 3),
+        "method": str(calib.method),
+    }  # fmt: skip
+
+
+def _as_seen(uv: np.ndarray) -> np.ndarray:
+    """The four corners in image order: top-left, top-right, bottom-right, bottom-left."""
+    centre = uv.mean(axis=0)
+    angle = np.arctan2(uv[:, 1] - centre[1], uv[:, 0] - centre[0])
+    ring = uv[np.argsort(angle)]  # clockwise on screen (v grows down), from the left
+    start = int(np.argmin(ring[:, 0] + ring[:, 1]))  # the top-left has the least u + v
+    return np.roll(ring, -start, axis=0)
+
+
+def _round(uv: np.ndarray) -> list[list[float]]:
+    return [[round(float(u), 1), round(float(v), 1)] for u, v in uv]

@@ -1,0 +1,126 @@
+/* History: finished matches, their scoresheets, a diagram per shot, player statistics. */
+(function () {
+  "use strict";
+  const { el, api, fmt } = Carom;
+  const $ = (id) => document.getElementById(id);
+
+  function status(message, kind) { Carom.setStatus($("status"), message, kind); }
+
+  function scoreText(m) {
+    return (m.players || []).map((p) => (m.score && p in m.score ? m.score[p] : "–")).join(" : ");
+  }
+
+  async function loadMatches() {
+    try {
+      const matches = await api("GET", "/api/matches");
+      const rows = matches.slice().sort((a, b) => b.id - a.id).map((m) => el("tr", {
+        "data-match": m.id, onclick: () => { location.hash = "match=" + m.id; } },
+        el("td", { text: m.id }), el("td", { text: fmt.date(m.created_at) }),
+        el("td", { text: fmt.title(m.discipline) }), el("td", { text: (m.players || []).join(" – ") }),
+        el("td", { class: "num", text: scoreText(m) }),
+        el("td", { text: m.finished ? (m.winner ? `${m.winner} won` : "drawn") : "in play" })));
+      $("matches").replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 6, class: "muted", text: "no matches yet" }))]));
+      highlight();
+    } catch (err) {
+      status("matches: " + err.message, "error");
+    }
+  }
+
+  function highlight() {
+    const id = selectedId();
+    document.querySelectorAll("#matches tr").forEach((tr) => tr.classList.toggle("sel", tr.dataset.match === String(id)));
+  }
+
+  function selectedId() {
+    const m = /match=(\d+)/.exec(location.hash);
+    return m ? Number(m[1]) : null;
+  }
+
+  function statsTable(stats) {
+    const head = el("tr", {}, el("th", { text: "player" }), ...["points", "innings", "average", "high run"].map((h) => el("th", { class: "num", text: h })));
+    const rows = Object.entries(stats || {}).map(([name, s]) => el("tr", { "data-player": name },
+      el("td", { text: name }), el("td", { class: "num", text: fmt.int(s.points) }),
+      el("td", { class: "num", text: fmt.int(s.innings) }), el("td", { class: "num", text: fmt.avg(s.average) }),
+      el("td", { class: "num", text: fmt.int(s.high_run) })));
+    $("match-stats").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+  }
+
+  function cell(value) {
+    if (value === null || value === undefined) return "";
+    if (typeof value === "number" && !Number.isInteger(value)) return value.toFixed(3);
+    if (Array.isArray(value)) return value.map((v) => fmt.title(v)).join(", ");
+    if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${v}`).join(" · ");
+    return String(value);
+  }
+
+  function scoresheet(shots, players) {
+    const columns = [
+      ["shot", (s) => fmt.shotNo(s.n), "num"], ["inning", (s) => s.inning, "num"],
+      ["shooter", (s) => s.shooter], ["verdict", (s) => s.verdict], ["points", (s) => s.points, "num"],
+      ["run", (s) => s.run, "num"],
+      ["score after", (s) => (s.score_after ? players.map((p) => s.score_after[p] ?? "–").join(" : ") : ""), "num"],
+      ["fouls", (s) => s.fouls], ["reason", (s) => s.reason],
+    ].filter(([, get]) => shots.some((s) => { const v = get(s); return v !== undefined && v !== null && !(Array.isArray(v) && !v.length); }));
+    const head = el("tr", {}, ...columns.map(([name, , cls]) => el("th", { class: cls || "", text: name })));
+    const rows = shots.map((s) => el("tr", { class: s.verdict ? "verdict-" + s.verdict : "", "data-shot": s.n },
+      ...columns.map(([, get, cls]) => el("td", { class: cls || "", text: cell(get(s)) }))));
+    $("scoresheet").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+  }
+
+  function diagrams(id, shots) {
+    $("diagrams").replaceChildren(...shots.map((s, i) => {
+      const n = s.n !== undefined ? s.n : i;
+      const src = s.diagram_url || `/api/matches/${id}/shots/${n}/diagram.svg`;
+      return el("figure", { "data-shot": n },
+        el("a", { href: src, target: "_blank" }, el("img", { src, loading: "lazy", alt: `diagram of shot ${fmt.shotNo(n)}` })),
+        el("figcaption", {}, `Shot ${fmt.shotNo(n)}`, s.shooter ? ` · ${s.shooter}` : "",
+          s.verdict ? el("span", { class: "verdict-" + s.verdict, text: ` · ${s.verdict}` }) : "",
+          s.reason ? el("div", { class: "muted", text: s.reason }) : ""));
+    }));
+  }
+
+  async function loadMatch() {
+    const id = selectedId();
+    highlight();
+    $("match").classList.toggle("hidden", id === null);
+    if (id === null) return;
+    try {
+      const m = await api("GET", `/api/matches/${id}`);
+      const result = m.finished ? (m.winner ? ` · ${m.winner} won` : " · drawn") : " · in play";
+      $("match-title").textContent = `Match ${m.id} · ${fmt.title(m.discipline)} · ${(m.players || []).join(" – ")}${result}`;
+      $("exports").replaceChildren(
+        el("a", { href: `/api/matches/${id}/export.json`, download: `match-${id}.json`, id: "export-json" }, "export JSON (shot log)"),
+        el("a", { href: `/api/matches/${id}/export.csv`, download: `match-${id}.csv`, id: "export-csv" }, "export CSV (result)"));
+      statsTable(m.stats);
+      const shots = m.scoresheet || [];
+      scoresheet(shots, m.players || []);
+      diagrams(id, shots);
+    } catch (err) {
+      status(`match ${id}: ${err.message}`, "error");
+    }
+  }
+
+  async function loadPlayers() {
+    try {
+      const stats = await api("GET", "/api/players/stats");
+      const rows = Object.entries(stats).sort((a, b) => (b[1].general_average || 0) - (a[1].general_average || 0))
+        .map(([name, s]) => el("tr", { "data-player": name }, el("td", { text: name }),
+          el("td", { class: "num", text: fmt.int(s.matches) }), el("td", { class: "num", text: fmt.int(s.points) }),
+          el("td", { class: "num", text: fmt.int(s.innings) }), el("td", { class: "num", text: fmt.avg(s.general_average) }),
+          el("td", { class: "num", text: fmt.avg(s.best_average) }), el("td", { class: "num", text: fmt.int(s.high_run) })));
+      document.querySelector("#players tbody").replaceChildren(...rows);
+    } catch (err) {
+      status("players: " + err.message, "error");
+    }
+  }
+
+  window.addEventListener("hashchange", loadMatch);
+  loadMatches().then(() => {
+    if (selectedId() === null) {
+      const first = document.querySelector("#matches tr[data-match]");
+      if (first) location.hash = "match=" + first.dataset.match; // hashchange loads it
+    }
+  });
+  loadMatch();
+  loadPlayers();
+})();

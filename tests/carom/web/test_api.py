@@ -1,0 +1,289 @@
+"""The API with the real app, the real SQLite file and real referee: matches, calls, state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from carom.live import LiveSession
+from referee import Match, Phase
+from tests.carom.live.shotpool import example_inputs, example_log
+from tests.carom.web._web import AUTH, PLAYERS, client, db_dump, feed_until_review, new_match, table
+
+
+def test_state_and_health_without_a_match(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        state = c.get("/api/state").json()
+        assert state["match"] is None and state["camera"] == "none"
+        health = c.get("/api/health").json()
+        assert health == {"status": "ok", "camera": "none", "version": state["version"]}
+
+
+def test_a_new_match_needs_the_token(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        body = {"players": PLAYERS}
+        for headers in ({}, {"Authorization": "Bearer wrong-token-0123456789"},
+                        {"Authorization": "Basic abc"}):  # fmt: skip
+            r = c.post("/api/matches", json=body, headers=headers)
+            assert r.status_code == 401
+            assert "token" in r.json()["detail"] and "\n" not in r.json()["detail"]
+        assert c.get("/api/state").json()["match"] is None
+        state = new_match(c)
+        match = state["match"]
+        assert match["phase"] == "playing" and match["shooter"] == "Ann"  # no camera: Ann breaks
+        assert [p["name"] for p in match["players"]] == PLAYERS
+        assert [p["target"] for p in match["players"]] == [40, 40]
+
+
+def test_one_match_at_a_time_and_closing_keeps_it_resumable(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        first = new_match(c, targets={"Ann": 30, "Bob": 20}, inning_limit=50)
+        r = c.post("/api/matches", json={"players": ["Cy", "Di"]}, headers=AUTH)
+        assert r.status_code == 409 and "close" in r.json()["detail"]
+        c.post("/api/calls", json={"kind": "correction", "player": "Ann", "points": 3},
+               headers=AUTH).raise_for_status()  # fmt: skip
+        closed = c.post("/api/matches/close", headers=AUTH).json()
+        assert closed["match"] is None
+        again = new_match(c, targets={"Ann": 30, "Bob": 20}, inning_limit=50)
+        assert again["match"]["id"] == first["match"]["id"]  # the same set-up resumes
+        assert again["match"]["players"][0]["points"] == 3
+        other = c.post("/api/matches/close", headers=AUTH)
+        assert other.status_code == 200
+        assert new_match(c, players=["Cy", "Di"])["match"]["id"] != first["match"]["id"]
+
+
+def test_shots_fed_like_the_camera_score_as_the_referee_does(tmp_path: Path) -> None:
+    log = example_log()
+    truth = Match(log.match)
+    assert log.lag is not None
+    truth.lag(log.lag)
+    breaker = truth.state.breaker
+    for shot in log.shots:
+        truth.play(shot)
+    a, b = log.match.players
+    with client(tmp_path) as c:
+        t = table(c)
+        new_match(c, players=[a, b], targets=dict(log.match.target), first=breaker)
+        versions = []
+        inning, shooter = 1, breaker
+        for shot in example_inputs()[1:]:  # the lag is not needed: the first player breaks
+            doc = t.submit_shot(shot)
+            if doc["pending_review"] is not None:  # a person accepts what the camera saw
+                doc = c.post("/api/calls", json={"kind": "decision", "decision": "accept"},
+                             headers=AUTH).json()  # fmt: skip
+            versions.append(doc["version"])
+            m = doc["match"]
+            if m["shooter"] == breaker and shooter != breaker:
+                inning += 1  # the breaker's turn again: the next inning begins
+            shooter = m["shooter"]
+            if m["winner"] is None:
+                assert m["inning"] == inning, (m["inning"], inning, shooter)
+        state = c.get("/api/state").json()
+        assert versions == sorted(versions) and len(set(versions)) == len(versions)
+        boards = {p["name"]: p["points"] for p in state["match"]["players"]}
+        assert boards == {p: truth.state.scores[p].points for p in (a, b)}
+        assert state["last_shot"]["n"] == len(log.shots) - 1
+        assert state["last_shot"]["diagram_url"].endswith(
+            f"/shots/{len(log.shots) - 1}/diagram.svg"
+        )
+
+
+def test_calls_change_the_match_and_undo_takes_them_back(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        new_match(c, shot_clock_s=30, timeouts_per_game=1)
+
+        def call(**body: object) -> dict:
+            r = c.post("/api/calls", json=body, headers=AUTH)
+            assert r.status_code == 200, r.text
+            return r.json()
+
+        s = call(kind="correction", player="Bob", points=2)
+        assert s["match"]["players"][1]["points"] == 2
+        s = call(kind="turn", player="Bob")
+        assert s["match"]["shooter"] == "Bob"
+        s = call(kind="timeout")
+        assert s["match"]["players"][1]["timeouts"] == 1
+        assert s["match"]["shot_clock"]["running"] is True
+        r = c.post("/api/calls", json={"kind": "timeout"}, headers=AUTH)
+        assert r.status_code == 409 and "extension" in r.json()["detail"]
+        s = call(kind="undo")
+        assert s["match"]["players"][1]["timeouts"] == 0
+        s = call(kind="undo")
+        assert s["match"]["shooter"] == "Ann"
+        s = call(kind="undo")
+        assert s["match"]["players"][1]["points"] == 0
+        r = c.post("/api/calls", json={"kind": "undo"}, headers=AUTH)
+        assert r.status_code == 409 and r.json()["detail"] == "nothing to undo"
+
+
+def test_a_review_waits_for_the_person_and_the_decision_scores_it(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        t = table(c)
+        new_match(c, targets={"Ann": 999, "Bob": 999})
+        held = feed_until_review(t)
+        pending = held["pending_review"]
+        assert c.get("/api/review").json()["pending"] == pending
+        svg = c.get(pending["diagram_url"])
+        assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+        assert c.get("/api/review/replay").json() == {"fps": 10.0, "frames": []}
+        with pytest.raises(Exception, match="waits for review"):
+            t.submit_shot(t.session.pending and _any_shot())  # type: ignore[arg-type]
+        r = c.post("/api/calls", json={"kind": "decision", "decision": "points", "points": 2},
+                   headers=AUTH)  # fmt: skip
+        assert r.status_code == 200, r.text
+        s = r.json()
+        assert s["pending_review"] is None
+        shooter = pending["shooter"]
+        before = {p["name"]: p["points"] for p in held["match"]["players"]}
+        after = {p["name"]: p["points"] for p in s["match"]["players"]}
+        assert after[shooter] == before[shooter] + 2
+        r = c.post("/api/calls", json={"kind": "decision", "decision": "accept"}, headers=AUTH)
+        assert r.status_code == 409 and "no shot waits for review" in r.json()["detail"]
+
+
+def feed_example(c: object) -> None:
+    """The example's shots, a review accepted by a person."""
+    for shot in example_inputs()[1:]:
+        if table(c).submit_shot(shot)["pending_review"] is not None:  # type: ignore[arg-type]
+            r = c.post("/api/calls", json={"kind": "decision", "decision": "accept"},  # type: ignore[attr-defined]
+                       headers=AUTH)  # fmt: skip
+            assert r.status_code == 200
+
+
+def _breaker() -> str | None:
+    log = example_log()
+    truth = Match(log.match)
+    assert log.lag is not None
+    truth.lag(log.lag)
+    return truth.state.breaker
+
+
+def _any_shot() -> object:
+    return example_inputs()[1]
+
+
+def test_refused_calls_change_nothing_in_the_database(tmp_path: Path) -> None:
+    bad = [
+        ({"kind": "undo"}, AUTH, 409),
+        ({"kind": "decision", "decision": "accept"}, AUTH, 409),
+        ({"kind": "correction", "player": "Zed", "points": 1}, AUTH, 422),
+        ({"kind": "correction", "player": "Ann", "points": 0}, AUTH, 422),
+        ({"kind": "foul", "foul": "no-such-foul"}, AUTH, 422),
+        ({"kind": "correction", "player": "Ann", "points": 1}, {}, 401),
+        ({"kind": "undo", "extra": 1}, AUTH, 422),
+        ({"kind": "decision", "decision": "points"}, AUTH, 422),
+    ]
+    with client(tmp_path) as c:
+        new_match(c)
+        db = tmp_path / "web.db"
+        before, version = db_dump(db), table(c).session.version  # type: ignore[union-attr]
+        for body, headers, status in bad:
+            r = c.post("/api/calls", json=body, headers=headers)
+            assert r.status_code == status, (body, r.text)
+            detail = r.json()["detail"]
+            assert isinstance(detail, str) and detail and "\n" not in detail
+        assert db_dump(db) == before
+        assert table(c).session.version == version  # type: ignore[union-attr]
+
+
+def test_bad_match_set_ups_are_422_with_the_field_named(tmp_path: Path) -> None:
+    cases = {
+        "players": {"players": ["Ann"]},
+        "two different": {"players": ["Ann", "Ann"]},
+        "targets": {"players": PLAYERS, "targets": {"Ann": 10}},
+        "sets": {"players": PLAYERS, "sets": 2},
+        "first": {"players": PLAYERS, "first": "Zed"},
+        "discipline": {"players": PLAYERS, "discipline": "snooker"},
+        "shot_clock_s": {"players": PLAYERS, "shot_clock_s": 0},
+    }
+    with client(tmp_path) as c:
+        before = db_dump(tmp_path / "web.db")
+        for word, body in cases.items():
+            r = c.post("/api/matches", json=body, headers=AUTH)
+            assert r.status_code == 422, (body, r.text)
+            assert word in r.json()["detail"]
+        r = c.post(
+            "/api/matches",
+            content=b"{not json",
+            headers=AUTH | {"content-type": "application/json"},
+        )
+        assert r.status_code == 422
+        assert db_dump(tmp_path / "web.db") == before
+
+
+def test_large_bodies_are_refused_with_413(tmp_path: Path) -> None:
+    with client(tmp_path, max_body_bytes=2048) as c:
+        big = {"players": PLAYERS, "pad": "x" * 4096}
+        assert c.post("/api/matches", json=big, headers=AUTH).status_code == 413
+
+        def chunks():  # no Content-Length: the size is counted as it streams
+            for _ in range(8):
+                yield b" " * 1024
+
+        r = c.post(
+            "/api/matches", content=chunks(), headers=AUTH | {"content-type": "application/json"}
+        )
+        assert r.status_code == 413 and "too large" in r.json()["detail"]
+        assert c.get("/api/state").json()["match"] is None
+
+
+def test_history_exports_diagrams_and_player_stats(tmp_path: Path) -> None:
+    log = example_log()
+    a, b = log.match.players
+    with client(tmp_path) as c:
+        new_match(c, players=[a, b], targets=dict(log.match.target), first=_breaker())
+        feed_example(c)
+        match_id = c.get("/api/state").json()["match"]["id"]
+        listed = c.get("/api/matches").json()
+        assert [m["id"] for m in listed] == [match_id] and listed[0]["shots"] == len(log.shots)
+        detail = c.get(f"/api/matches/{match_id}").json()
+        assert len(detail["scoresheet"]) == len(log.shots)
+        assert detail["stats"][a]["points"] == detail["score"][a]
+        shot_log = c.get(f"/api/matches/{match_id}/export.json").json()
+        assert shot_log["format"].startswith("carom-shots/") and len(shot_log["shots"]) == len(
+            log.shots
+        )
+        csv = c.get(f"/api/matches/{match_id}/export.csv").text.splitlines()
+        assert csv[0].startswith("date,discipline,player_a") and a in csv[1]
+        svg = c.get(f"/api/matches/{match_id}/shots/0/diagram.svg")
+        assert svg.status_code == 200 and svg.text.lstrip().startswith("<svg")
+        assert c.get(f"/api/matches/{match_id}/shots/999/diagram.svg").status_code == 404
+        assert c.get("/api/matches/77").status_code == 404
+        stats = c.get("/api/players/stats").json()
+        assert stats[a]["matches"] == 1 and stats[a]["points"] == detail["score"][a]
+        session = LiveSession.load(table(c).store, match_id)
+        assert session.state.phase in (Phase.PLAYING, Phase.OVER)
+
+
+def test_pages_and_static_files_are_served_read_only(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        for path in ("/", "/scoreboard", "/overlay", "/console", "/wizard", "/history"):
+            r = c.get(path)
+            assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+        assert c.get("/static/style.css").status_code == 200
+        assert c.get("/static/../_app.py").status_code == 404
+        assert c.get("/static/%2e%2e/_app.py").status_code == 404
+        assert c.post("/scoreboard").status_code == 405
+
+
+def test_cors_is_off_unless_origins_are_given(tmp_path: Path) -> None:
+    pre = {"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"}
+    with client(tmp_path) as c:
+        r = c.options("/api/calls", headers=pre)
+        assert "access-control-allow-origin" not in r.headers
+    with client(tmp_path / "b" if (tmp_path / "b").mkdir() is None else tmp_path,
+                cors_origins=("http://studio.local:8000",)) as c:  # fmt: skip
+        ok = c.options("/api/calls", headers=pre | {"Origin": "http://studio.local:8000"})
+        assert ok.headers["access-control-allow-origin"] == "http://studio.local:8000"
+        r = c.options("/api/calls", headers=pre)
+        assert "access-control-allow-origin" not in r.headers
+
+
+def test_the_callable_fouls_are_the_referees() -> None:
+    from typing import get_args
+
+    from carom.web._models import CallableFoul
+    from referee import CALL_FOULS
+
+    assert set(get_args(CallableFoul)) == {f.value for f in CALL_FOULS}

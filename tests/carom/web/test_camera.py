@@ -1,0 +1,95 @@
+"""The camera pipeline behind the web server: the sample video refereed to the truth."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import av
+import httpx2
+import pytest
+
+from carom.web import serve_in_thread
+from referee import Match, MatchState, parse_shot_log
+from tests.carom.live._helpers import SAMPLE, TRUTH_LOG, write_truth_calibration
+from tests.carom.web._web import AUTH, SseClient, make_app
+
+END_S = 15.5  # the sample's first shot ends at 13.9 s, the second starts at 16.1 s
+
+
+def first_seconds(path: Path, end_s: float = END_S) -> Path:
+    """The sample's first ``end_s`` seconds, copied packet by packet (no re-encoding)."""
+    with av.open(str(SAMPLE)) as src, av.open(str(path), "w") as dst:
+        video = src.streams.video[0]
+        out = dst.add_stream_from_template(video)
+        for packet in src.demux(video):
+            if packet.dts is None:
+                continue
+            if packet.pts is not None and packet.pts * video.time_base > end_s:
+                break
+            packet.stream = out
+            dst.mux(packet)
+    return path
+
+
+def truth_after_first_shot() -> MatchState:
+    log = parse_shot_log(json.loads(TRUTH_LOG.read_text(encoding="utf-8")))
+    match = Match(log.match)
+    match.play(log.shots[0])
+    return match.state
+
+
+def _wait(url: str, done: object, timeout_s: float = 90.0) -> dict[str, object]:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        state: dict[str, object] = httpx2.get(url + "/api/state", timeout=10).json()
+        if callable(done) and done(state):
+            return state
+        time.sleep(0.1)
+    raise AssertionError(f"timed out; last state {state}")
+
+
+def test_a_match_created_on_the_console_is_refereed_from_the_video(tmp_path: Path) -> None:
+    calibration = write_truth_calibration(tmp_path / "calibration.json")
+    clip = first_seconds(tmp_path / "clip.mp4")
+    app = make_app(tmp_path, camera=str(clip), calibration=calibration, pace=0.0)
+    srv = serve_in_thread(app)
+    sse = SseClient(srv.url, timeout_s=60)
+    try:
+        assert httpx2.get(srv.url + "/api/health").json()["camera"] == "ok"
+        sse.next()
+        r = httpx2.post(srv.url + "/api/matches", json={"players": ["A", "B"], "first": "A"},
+                        headers=AUTH, timeout=30)  # fmt: skip
+        assert r.status_code == 201, r.text
+        # a person's call while the pipeline runs goes through the runner's loop
+        r = httpx2.post(srv.url + "/api/calls", json={"kind": "timeout", "player": "A"},
+                        headers=AUTH, timeout=30)  # fmt: skip
+        assert r.status_code == 200, r.text
+        assert r.json()["match"]["players"][0]["timeouts"] == 1
+        final = _wait(srv.url, lambda s: s["camera"] == "ended")
+        truth = truth_after_first_shot()
+        match = final["match"]
+        assert isinstance(match, dict)
+        assert [p["board"] for p in match["players"]] == [truth.board(p) for p in ("A", "B")]
+        assert [p["innings"] for p in match["players"]] == [
+            truth.scores[p].innings for p in ("A", "B")
+        ]
+        seen = []
+        while not seen or seen[-1][1]["camera"] != "ended":
+            seen.append(sse.next())
+        shots = [doc["last_shot"]["n"] for _, doc in seen if doc["last_shot"] is not None]
+        assert shots[-1] == 0  # the verdict reached the overlay
+        r = httpx2.post(srv.url + "/api/calls", json={"kind": "undo"}, headers=AUTH, timeout=30)
+        assert r.status_code == 200  # the video ended: calls are taken directly
+        assert r.json()["last_shot"] is None
+    finally:
+        sse.close()
+        srv.stop()
+
+
+def test_a_camera_without_a_calibration_is_refused(tmp_path: Path) -> None:
+    from referee import CaromError
+
+    with pytest.raises(CaromError, match="calibration"):
+        make_app(tmp_path, camera=str(SAMPLE))

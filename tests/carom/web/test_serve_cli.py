@@ -1,0 +1,126 @@
+"""``carom serve`` and ``carom live --serve`` as a person runs them: real processes, sockets."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import httpx2
+import pytest
+from fastapi.testclient import TestClient
+
+from carom.cli import main
+from carom.web import WebSettings, create_app
+from tests.carom.live._helpers import carom_cmd, write_truth_calibration
+from tests.carom.web._web import SseClient
+from tests.carom.web.test_camera import first_seconds
+
+_URL = re.compile(r"(?:listening|serving) on (http://[0-9.]+:\d+)/")
+
+
+def _start(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen([*carom_cmd(), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 60
+    lines = []
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        lines.append(line)
+        if m := _URL.search(line):
+            proc.lines = lines  # type: ignore[attr-defined]
+            return proc, m.group(1)
+    proc.kill()
+    raise AssertionError("no URL printed: " + "".join(lines) + proc.stderr.read())
+
+
+def _stop(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    return proc.returncode, "".join(proc.lines) + err  # type: ignore[attr-defined]
+
+
+def test_serve_makes_a_token_once_and_refuses_requests_without_it(tmp_path: Path) -> None:
+    db, token_file = tmp_path / "web.db", tmp_path / "token"
+    env = {k: v for k, v in os.environ.items() if k != "CAROM_TOKEN"}
+    proc, url = _start("serve", "--db", str(db), "--port", "0", "--token-file", str(token_file),
+                       env=env)  # fmt: skip
+    try:
+        assert url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
+        token = token_file.read_text().strip()
+        assert token_file.stat().st_mode & 0o777 == 0o600
+        assert httpx2.get(url + "/api/health").json()["status"] == "ok"
+        rebound = httpx2.get(url + "/api/state", headers={"Host": "evil.example"})
+        assert rebound.status_code == 400  # a loopback server answers its own names only
+        body = {"players": ["Ann", "Bob"]}
+        r = httpx2.post(url + "/api/matches", json=body)
+        assert r.status_code == 401 and "token" in r.json()["detail"]
+        r = httpx2.post(
+            url + "/api/matches", json=body, headers={"Authorization": f"Bearer {token}"}
+        )
+        assert r.status_code == 201
+    finally:
+        code, err = _stop(proc)
+    assert code == 0, err
+    assert err.count(token) == 1 and "Traceback" not in err
+    assert token.encode() not in db.read_bytes()  # stored hashed only
+    said: list[str] = []
+    app = create_app(WebSettings(db=db), say=said.append)  # started again: the same token
+    with TestClient(app) as c:
+        r = c.post("/api/matches", json=body, headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 201 and r.json()["match"]["id"] == 1  # the match resumes
+    assert said == []  # no new token was made or shown
+
+
+def test_bad_options_are_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        cases = {
+            "cannot listen": ["serve", "--db", str(tmp_path / "a.db"), "--port", str(port)],
+            "is a folder": ["serve", "--db", str(tmp_path), "--port", "0"],
+            "needs --camera": ["serve", "--db", str(tmp_path / "b.db"), "--calibration", "x.json"],
+        }
+        for words, args in cases.items():
+            assert main(args) == 2
+            err = capsys.readouterr().err
+            assert words in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_live_serve_shows_the_match_carom_live_referees(tmp_path: Path) -> None:
+    clip = first_seconds(tmp_path / "clip.mp4", end_s=1.4)  # before the first stroke
+    calibration = write_truth_calibration(tmp_path / "calibration.json")
+    env = os.environ | {"CAROM_TOKEN": "live-serve-token-0123456789"}
+    auth = {"Authorization": f"Bearer {env['CAROM_TOKEN']}"}
+    proc, url = _start("live", "--camera", str(clip), "--calibration", str(calibration),
+                       "--players", "A", "B", "--first", "A", "--db", str(tmp_path / "live.db"),
+                       "--pace", "0.5", "--serve", "--port", "0", env=env)  # fmt: skip
+    docs = []
+    sse = SseClient(url, timeout_s=60)
+    try:
+        docs.append(sse.next()[1])
+        r = httpx2.post(url + "/api/matches", json={"players": ["C", "D"]}, headers=auth)
+        assert r.status_code == 409 and "carom live" in r.json()["detail"]
+        r = httpx2.post(url + "/api/calls", json={"kind": "timeout"}, headers=auth, timeout=30)
+        assert r.status_code == 200, r.text  # taken by carom live's loop
+        try:
+            while True:
+                docs.append(sse.next()[1])
+        except (EOFError, OSError):
+            pass  # carom live ended with the video: the server stopped
+    finally:
+        sse.close()
+        proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    assert docs[0]["match"]["players"][0]["name"] == "A"
+    assert docs[-1]["match"]["players"][0]["timeouts"] == 1

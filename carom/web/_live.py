@@ -131,7 +131,10 @@ class WebRunner(LiveRunner):
         frame = item.frame
         if frame.t_s >= self._next_keep_t_s:
             self._next_keep_t_s = frame.t_s + 1.0 / REPLAY_FPS
-            self._keep(frame.t_s, frame.image_bgr)
+            # Every k-th pixel first: a frame kept as decoder planes converts only those.
+            h, w = frame.image.shape[:2]
+            k = max(1, w // (2 * REPLAY_WIDTH_PX))
+            self._keep(frame.t_s, frame.image[0:h:k, 0:w:k])
         super()._frame(item)
 
     def _keep(self, t_s: float, image: np.ndarray) -> None:

@@ -51,6 +51,9 @@ class AnalyzeOptions:
     target: int | None = None
     annotate: bool = False
     fast_decode: bool = False
+    #: ``color`` (colour rules), ``onnx`` (the learned model alone) or ``auto`` (the
+    #: model only where the colour detector is unsure); see docs/detector.md.
+    detector: str = "auto"
 
 
 @dataclass(slots=True)

@@ -46,9 +46,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--target", type=int, help="points to win (default by discipline)")
     p.add_argument("--annotate", action="store_true", help="also write an annotated MP4")
     p.add_argument("--json", action="store_true", help="quiet; print a JSON summary")
+    add_detector_option(p)
     p.add_argument(
         "--fast-decode", action="store_true",
         help="skip H.264 deblocking while decoding (faster; see docs/vision.md)",
+    )  # fmt: skip
+
+
+def add_detector_option(p: argparse.ArgumentParser) -> None:
+    """``--detector color|onnx|auto`` (shared by analyze and live)."""
+    p.add_argument(
+        "--detector", choices=("color", "onnx", "auto"), default="auto",
+        help="ball detector: colour rules, the learned model, or the model only where "
+        "colour is unsure (default auto; see docs/detector.md)",
     )  # fmt: skip
 
 
@@ -99,7 +109,7 @@ def _options(args: argparse.Namespace) -> Any:
         video=args.video, out=out, table=parse_table(args.table, discipline),
         discipline=discipline, calibration=args.calibration, players=players,
         first_player=args.first, target=args.target, annotate=args.annotate,
-        fast_decode=args.fast_decode,
+        fast_decode=args.fast_decode, detector=args.detector,
     )  # fmt: skip
 
 

@@ -22,11 +22,11 @@ from vision import (
     AnalyzedShot,
     Analyzer,
     AnalyzerSettings,
-    ColourDetector,
     Frame,
     PinCheck,
     Tracker,
     analyze_frames,
+    make_detector,
     open_source,
 )
 
@@ -45,14 +45,16 @@ def build_analyzer(
     pin_frame: Frame,
     fps: float,
     settings: AnalyzerSettings | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Analyzer:
     """The vision pipeline for ``opts`` and one camera.
 
     Colours are learned from ``first``, pins from ``pin_frame``; ``settings`` (live
-    mode's shorter rest, say) or the defaults.
+    mode's shorter rest, say) or the defaults. The detector is ``opts.detector``; a
+    missing or broken model file falls back to the colour detector and tells ``warn``.
     """
     balls = balls_for(opts.discipline)
-    detector = ColourDetector.learn(calib, first.image_bgr, balls=balls)
+    detector = make_detector(opts.detector, calib, first.image_bgr, balls, warn=warn)
     tracker = Tracker(calib, balls, fps=fps)
     pins = calib.geometry.pins_mm(opts.discipline)
     pin_check = PinCheck.learn(calib, pin_frame.image_bgr, pins) if pins else None
@@ -84,7 +86,9 @@ def analyze_video(
         warmup = [first, *itertools.islice(frames, _LEARN_FRAME)]
         learn = warmup[-1]
         run.calibration = calibration_for(opts, source.size_px)
-        analyzer = build_analyzer(opts, run.calibration, learn, learn, source.fps)
+        analyzer = build_analyzer(
+            opts, run.calibration, learn, learn, source.fps, warn=run.notes.append
+        )
         total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
 
         def on_frame(frame: Frame, a: Analyzer) -> None:

@@ -69,6 +69,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--drift-every", type=float, default=0.0, metavar="S",
                    help="check every S seconds that the camera did not move (default 0: "
                    "off; see docs/live.md)")  # fmt: skip
+    from carom._analyze_cli import add_detector_option
+
+    add_detector_option(p)
     p.add_argument("--metrics", type=Path, metavar="FILE",
                    help="keep the live figures (latency, fps, drops) in this file")  # fmt: skip
     p.add_argument("--status-every", type=float, default=10.0, metavar="S",
@@ -161,7 +164,8 @@ def run(args: argparse.Namespace) -> int:
             session, capture.start(), calibration_path=args.calibration, config=config,
             board=board, clock=clock, metrics=metrics, segment=_segment(args),
             drift_every_s=args.drift_every, status_every_s=args.status_every,
-            metrics_path=args.metrics, **({} if web is None else web.runner_options()),
+            metrics_path=args.metrics, detector=args.detector,
+            **({} if web is None else web.runner_options()),
         )  # fmt: skip
         if web is not None:
             web.attach(runner)

@@ -1,7 +1,8 @@
 """Frames to ball tracks, contact events and shots (issue 5).
 
 Pipeline: a frame source (:func:`open_source`) -> a detector (:class:`ColourDetector`,
-behind the :class:`Detector` protocol) -> the :class:`Tracker` (table mm at ball-centre
+or :class:`AutoDetector` with the learned model where colour is unsure, behind the
+:class:`Detector` protocol; :func:`make_detector`) -> the :class:`Tracker` (table mm at ball-centre
 height) -> the online shot segmenter and :func:`extract_events` -> :class:`AnalyzedShot`
 for the referee. :class:`Analyzer` runs it frame by frame (``feed``), so offline
 analysis and live mode share it.
@@ -10,6 +11,8 @@ analysis and live mode share it.
 from vision._build import build_shot, rest_position
 from vision._detect import ColourDetector, Detector, ball_radius_px, surface_polygon_px
 from vision._events import extract_events
+from vision._learned import AutoDetector, LearnedDetector, load_or_fallback, make_detector
+from vision._learned_model import MODEL_PATH, BallModel, ModelError
 from vision._motion import frozen_cushions, frozen_pairs, is_lag, moving_mask, shot_span
 from vision._pinevents import PinSeries, pin_events
 from vision._pins import PinCheck
@@ -35,9 +38,12 @@ from vision._types import (
 )
 
 __all__ = [
+    "MODEL_PATH",
     "AnalyzedShot",
     "Analyzer",
     "AnalyzerSettings",
+    "AutoDetector",
+    "BallModel",
     "BallState",
     "BallTrack",
     "CameraSource",
@@ -47,6 +53,8 @@ __all__ = [
     "Frame",
     "FrameSource",
     "ImageSource",
+    "LearnedDetector",
+    "ModelError",
     "PinCheck",
     "PinSeries",
     "ScoredEvent",
@@ -67,6 +75,8 @@ __all__ = [
     "frozen_pairs",
     "is_lag",
     "is_placement",
+    "load_or_fallback",
+    "make_detector",
     "moving_mask",
     "open_source",
     "pin_events",

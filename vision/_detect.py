@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import cv2
 import numpy as np
@@ -152,6 +152,8 @@ class ColourDetector:
     still: StillCache[list[_Found]] = field(
         default_factory=lambda: StillCache(_same_balls, _mean_balls), repr=False
     )
+    #: ``detect`` takes a :class:`YuvImage` and converts only what it looks at.
+    reads_planes: ClassVar[bool] = True
 
     @classmethod
     def learn(

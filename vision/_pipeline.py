@@ -17,7 +17,7 @@ import numpy as np
 from calibration import Calibration
 from referee import Ball, Discipline
 from vision._build import build_shot
-from vision._detect import ColourDetector, Detector
+from vision._detect import Detector
 from vision._events import extract_events
 from vision._guide import Guide
 from vision._motion import is_lag, shot_span
@@ -75,8 +75,8 @@ class Analyzer:
     def feed(self, frame: Frame) -> list[AnalyzedShot]:
         """Process one frame; the shots that ended with it (0 or 1)."""
         windows = self.guide.windows() if self.guide is not None else None
-        # The colour detector converts only the windows it searches from the planes.
-        image = frame.image if isinstance(self.detector, ColourDetector) else frame.image_bgr
+        # The colour (and auto) detector converts only the windows it searches.
+        image = frame.image if getattr(self.detector, "reads_planes", False) else frame.image_bgr
         if windows is None:
             detections = self.detector.detect(image)  # type: ignore[arg-type]
         else:

@@ -108,6 +108,7 @@ class LiveRunner:
         status_every_s: float = 10.0,
         metrics_path: Path | None = None,
         out: TextIO | None = None,
+        detector: str = "auto",
     ) -> None:
         self.session, self.capture, self.config = session, capture, config
         self.calibration_path = calibration_path
@@ -115,6 +116,7 @@ class LiveRunner:
         self.segment = segment
         self.drift_every_s, self.status_every_s = drift_every_s, status_every_s
         self.metrics_path = metrics_path
+        self.detector = detector
         self.out = out or sys.stderr
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.keyboard_done = False
@@ -203,11 +205,11 @@ class LiveRunner:
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
         cfg = self.config
         opts = AnalyzeOptions(video=Path(self.capture.spec), out=Path("."), table=cfg.table,
-                              discipline=cfg.discipline)  # fmt: skip
+                              discipline=cfg.discipline, detector=self.detector)  # fmt: skip
         # live segment settings, if any (see docs/live.md)
         settings = None if self.segment is None else AnalyzerSettings(segment=self.segment)
         analyzer = build_analyzer(
-            opts, self.calibration, learn, learn, self.capture_fps(), settings
+            opts, self.calibration, learn, learn, self.capture_fps(), settings, warn=self._say
         )
         self.analyzer, warmup, self._warmup = analyzer, self._warmup, []
         # Motion seen within the first window (+ a second) began before the frames did.

@@ -79,13 +79,19 @@ def _truth_verdicts(video: Path, truth: dict[str, Any]) -> list[dict[str, Any]]:
     return [record_json(r) for r in score_document(doc).match.records]
 
 
-def check_clip(video: Path, out: Path, calibration: Path | None = None) -> ClipCheck:
-    """Analyse ``video`` (truth beside it: same name, ``.json``) and score the result."""
+def check_clip(
+    video: Path, out: Path, calibration: Path | None = None, detector: str = "auto"
+) -> ClipCheck:
+    """Analyse ``video`` (truth beside it: same name, ``.json``) and score the result.
+
+    ``detector``: ``color``, ``onnx`` or ``auto`` (the ``carom analyze`` default).
+    """
     truth = json.loads(video.with_suffix(".json").read_text())
     named = truth["extra"].get("discipline") or truth["table"].get("discipline")
     discipline = Discipline(named or Discipline.THREE_CUSHION)  # a recorded real shot: 3C
     opts = AnalyzeOptions(video=video, out=out, table=_table(truth), discipline=discipline,
-                          calibration=calibration, first_player="A")  # fmt: skip
+                          calibration=calibration, first_player="A",
+                          detector=detector)  # fmt: skip
     log = FrameLog()
     run = analyze_video(opts, frame_log=log)
     found = [e for shot, _ in run.shots for e in shot.shot.events]

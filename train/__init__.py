@@ -1,0 +1,1 @@
+"""Training code for the learned ball detector (needs the ``train`` extra: torch)."""

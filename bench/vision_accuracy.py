@@ -104,6 +104,8 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     """The table and the list of failures."""
     out = [
         f"# carom analyze accuracy ({time.strftime('%Y-%m-%d')})\n",
+        "Detector: `auto` (the `carom analyze` default: colour, the learned model where "
+        "colour is unsure).\n",
         "| clip | set | rest median / max mm | moving median / p95 mm | ball R / P "
         "| cushion R / P | events | median dt ms | verdicts |",
         "|---|---|---|---|---|---|---|---|---|",

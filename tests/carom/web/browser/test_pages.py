@@ -376,7 +376,12 @@ def test_a_live_review_is_replayed_and_settled_from_the_console(
     console.locator("#review").wait_for(state="hidden")
     player_points(board, "Bob").filter(has_text="5").wait_for()
     board.locator("#sb-banner").wait_for(state="hidden")
-    assert server.get("/api/state")["last_shot"]["points"] == 5
+    # The replay goes on while the review waits, so the next shot may already be judged:
+    # look the reviewed shot up by its number rather than taking the last one.
+    match_id = server.get("/api/state")["match"]["id"]
+    sheet = server.get(f"/api/matches/{match_id}")["scoresheet"]
+    reviewed = next(r for r in sheet if r["n"] == pending["shot_n"])
+    assert (reviewed["shooter"], reviewed["points"]) == ("Bob", 5)
     shot(board, "scoreboard_after_review")
     board.close()
 

@@ -93,19 +93,23 @@ def match_config(opts: AnalyzeOptions) -> MatchConfig:
     )  # fmt: skip
 
 
-def calibration_for(opts: AnalyzeOptions, size_px: tuple[int, int]) -> Calibration:
+def calibration_for(
+    opts: AnalyzeOptions, size_px: tuple[int, int], frame_30: Any | None = None
+) -> Calibration:
     """Load ``--calibration`` (checked against the video size) or fit one from the video.
 
     The fit tries a few frames a second or more apart (the first frame of a clip is
     often smeared by the encoder, a player may stand in front of a cushion) and keeps
     the first with a "good" report, else the one with the smallest error.
+    ``frame_30`` (BGR, h x w x 3): frame 30, when the caller has already decoded it
+    (the video is then opened a second time only if that frame is not good).
     """
     if opts.calibration is not None:
         return load_calibration(opts.calibration, expect_size_px=size_px)
     from carom._calibrate import calibrate_frame, write_outputs
 
     best, error = None, None
-    for frame in _calibration_frames(opts.video):
+    for frame in _calibration_frames(opts.video, frame_30):
         try:
             result = calibrate_frame(frame, opts.table, discipline=opts.discipline)
         except CaromError as exc:
@@ -125,9 +129,16 @@ def calibration_for(opts: AnalyzeOptions, size_px: tuple[int, int]) -> Calibrati
     return best.calibration
 
 
-def _calibration_frames(video: Path) -> Iterator[Any]:
-    """Frames 30, 60, 120, 240 and 0 of ``video`` (those it has), decoded once."""
-    wanted = (30, 60, 120, 240)
+def _calibration_frames(video: Path, frame_30: Any | None = None) -> Iterator[Any]:
+    """Frames 30, 60, 120, 240 and 0 of ``video`` (those it has), decoded once.
+
+    With ``frame_30`` given, that one comes first and the video is opened only if
+    the caller asks for more.
+    """
+    wanted: tuple[int, ...] = (30, 60, 120, 240)
+    if frame_30 is not None:
+        yield frame_30
+        wanted = wanted[1:]
     source = open_source(str(video))
     first = None
     try:

@@ -85,7 +85,10 @@ def analyze_video(
         # low bitrate): the table and the pins are learned a second in, from a clean one.
         warmup = [first, *itertools.islice(frames, _LEARN_FRAME)]
         learn = warmup[-1]
-        run.calibration = calibration_for(opts, source.size_px)
+        # Frame 30 is the calibration's first choice too: no second decode for it
+        # (with --fast-decode its pixels differ from a deblocked decode: not reused).
+        frame_30 = learn.image_bgr if learn.frame_idx == 30 and not opts.fast_decode else None
+        run.calibration = calibration_for(opts, source.size_px, frame_30)
         analyzer = build_analyzer(
             opts, run.calibration, learn, learn, source.fps, warn=run.notes.append
         )

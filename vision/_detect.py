@@ -527,6 +527,10 @@ def _shrink(image: Pixels, s: int, box: tuple[int, int, int, int]) -> U8:
     spans several pixels, and the threshold was learned on frames shrunk the same way.
     """
     x0, y0, x1, y1 = box
+    if isinstance(image, YuvImage):
+        # Strided: a whole-table box converts only the sampled pixels (no whole-frame
+        # BGR); a window is converted once at full size, and its blobs reuse it.
+        return image[y0 * s : y1 * s : s, x0 * s : x1 * s : s]
     crop = image[y0 * s : y1 * s, x0 * s : x1 * s]
     if crop.shape[:2] != ((y1 - y0) * s, (x1 - x0) * s):
         # The frame's last blocks are short: a strided copy, half as fast as resize.

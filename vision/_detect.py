@@ -64,6 +64,10 @@ _SHARP_PEAK = 0.65  # a sharp ball shows its full colour somewhere (90th percent
 _STREAK_PEAK = 0.25  # a streak at least this much
 _STREAK_MASS = 1.25  # a streak's mass in balls, at most
 _KEEP_OPENED = 0.75  # share of the mass an opening may leave and still be used
+_LINE_WIDTH = 0.25  # openings (disc radius in ball radii): chalk lines, the cue's shaft
+_FERRULE_WIDTH = 0.55  # the cue's ferrule against a ball (tried on full-colour blobs)
+_ELONGATED = 0.35  # half-length beyond a disc's, in radii: a streak, or a ball and a line
+_ATTACHED_MASS = 1.1  # a ball with something of its colour against it, in balls
 _DISC_ITERATIONS = 4  # re-centrings on the disc that drop a touching cue or chalk line
 #: Score factor of balls in a blob reaching the outer edge of the search band: it goes
 #: on beyond the table (a hand, a cuff, the cue), so a ball there is likely one of them.
@@ -344,25 +348,49 @@ def _ball_or_streak(
     streak: when the image without its thin lines gives a sharp ball, that is the ball.
     """
     found = _balls_from_mass(mass, origin, ball, r, peak)
-    if not any(f.streak_px.any() for f in found):
+    # A ball in full colour may also have the cue's ferrule against it (at the stroke),
+    # as wide as a third of the ball: a wider opening takes that off too. It pulls the
+    # centre whether the pair looks like a streak or like a long ball.
+    sharp_colour = peak > _SHARP_PEAK
+    if any(f.streak_px.any() for f in found):
+        widths = (_LINE_WIDTH, _FERRULE_WIDTH) if sharp_colour else (_LINE_WIDTH,)
+    elif sharp_colour and len(found) == 1 and _attached(mass, r):
+        widths = (_FERRULE_WIDTH,)
+    else:
         return found
-    opened = _open_lines(mass, r)
-    if opened is mass:
-        return found
-    sharp = _balls_from_mass(opened, origin, ball, r, peak)
-    return sharp if sharp and not any(f.streak_px.any() for f in sharp) else found
+    for width in widths:
+        opened = _open_lines(mass, r, width)
+        if opened is mass:
+            continue
+        sharp = _balls_from_mass(opened, origin, ball, r, peak)
+        if sharp and not any(f.streak_px.any() for f in sharp):
+            return sharp
+    return found
 
 
-def _open_lines(mass: F32, r: float) -> F32:
-    """The share image (h, w) without lines narrower than half a ball radius.
+def _attached(mass: F32, r: float) -> bool:
+    """True when a share image (h, w) holds something of the ball's colour against it.
+
+    That is more mass than a ball, and longer than a disc of radius ``r`` px (a
+    slightly blurred ball is as long, but keeps a ball's mass).
+    """
+    moments = _moments(mass)
+    if moments is None or float(mass.sum()) < _ATTACHED_MASS * math.pi * r * r:
+        return False
+    l2, l1, _ = _eig2(moments[1])
+    return math.sqrt(max(3.0 * (l1 - l2), 0.0)) > _ELONGATED * r
+
+
+def _open_lines(mass: F32, r: float, width: float = 0.25) -> F32:
+    """The share image (h, w) without lines narrower than ``2 width`` ball radii.
 
     A chalk line (balkline, anchor) or the cue lying against a ball has its colour and
-    would pull the centre and look like a streak; an opening by a disc of half a radius
-    removes them and leaves a ball's disc, or its streak, as it was (a flat-topped
+    would pull the centre and look like a streak; an opening by a disc of ``width``
+    ball radii removes them and leaves a ball's disc, or its streak, as it was (a flat-topped
     convex shape wider than the disc survives an opening unchanged). Where the
     opening takes more than a quarter of the mass, the image is kept as it was.
     """
-    k = 2 * max(1, int(0.25 * r)) + 1
+    k = 2 * max(1, int(width * r)) + 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     opened = np.asarray(cv2.morphologyEx(mass, cv2.MORPH_OPEN, disc), np.float32)
     # A ball cut thin (half under the cushion nose, a faint fast streak) would go too.
@@ -412,7 +440,7 @@ def _balls_from_image(
     l2, l1, vecs = _eig2(cov)
     half = math.sqrt(max(3.0 * (l1 - l2), 0.0))
     moving = False
-    if half > 0.35 * r and not (half > r and peak > 0.9):
+    if half > _ELONGATED * r and not (half > r and peak > 0.9):
         # A mark on a ball (the red's logo) skews the moments; a streak is also longer.
         # A long streak is faint: a long bright shape is a ball with a line or cue on it.
         vs, us = np.nonzero(mass > 0.3)

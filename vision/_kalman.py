@@ -40,6 +40,7 @@ REST_SPEED_MM_S = 5.0  # a still window: fitted speed below this ...
 REST_SPREAD_MM = 3.0  # ... and every measurement within this of their mean
 REST_EXIT_MM = 4.0  # a measurement this far (plus noise) from the rest mean starts motion
 REST_SHIFT_MM = 0.7  # the latest still window this far from the rest mean: re-anchor
+REST_SCATTER_MM = 0.2  # least scatter assumed of measurements about a creep's line
 DRIFT_SAMPLES = 3  # this many measurements walking steadily away from rest: it moves ...
 DRIFT_MM = 3.0  # ... once the last is this far (plus noise) from the rest mean
 STREAK_SIGMA = 0.3  # centre uncertainty along a blur streak, fraction of its half-length
@@ -292,15 +293,19 @@ class BallFilter:
 
     def _reanchor(self, sigma_mm: float) -> None:
         # A stopping ball creeps its last millimetres slower than the rest test can see:
-        # when the latest window's mean has left the rest mean, restart from that window.
+        # when the line through the latest window ends off the rest mean, restart from
+        # where it ends (the window's mean would lag a creep by half a window), and look
+        # again half a window later. The end of a least-squares line has a noise of
+        # 2 s / sqrt(n), with s the points' own scatter about it (the gate's ``sigma_mm``
+        # is a bound for any detection, several times a sharp ball's scatter).
         n = len(self.recent)
-        if self.rest_n < 2 * n or self.rest_n % (n // 2 or 1):
+        if self.rest_n < n + n // 2 or self.rest_n % (n // 2 or 1):
             return
-        wx = sum(r[1] for r in self.recent) / n
-        wy = sum(r[2] for r in self.recent) / n
+        ex, ey, scatter = _line_end(self.recent)
+        noise = min(sigma_mm, max(scatter, REST_SCATTER_MM))
         mx, my = self.xy_mm
-        if math.hypot(wx - mx, wy - my) > REST_SHIFT_MM + 3.0 * sigma_mm / math.sqrt(n):
-            self.rest_sum, self.rest_n = [wx * n, wy * n], n
+        if math.hypot(ex - mx, ey - my) > REST_SHIFT_MM + 6.0 * noise / math.sqrt(n):
+            self.rest_sum, self.rest_n = [ex * n, ey * n], n
 
     def start_moving(self, xy_mm: XY | None = None) -> None:
         """Leave rest mode (at ``xy_mm`` if given); the filter re-learns the velocity."""
@@ -328,6 +333,23 @@ class BallFilter:
 
 def _diag(pos: float, vel: float) -> list[list[float]]:
     return [[pos, 0, 0, 0], [0, pos, 0, 0], [0, 0, vel, 0], [0, 0, 0, vel]]
+
+
+def _line_end(pts: deque[tuple[float, float, float]]) -> tuple[float, float, float]:
+    """Where a least-squares line through ``(t_s, x_mm, y_mm)`` points is at the last time.
+
+    Returns (x_mm, y_mm, RMS distance in mm of the points from the line).
+    """
+    n = len(pts)
+    tm = sum(p[0] for p in pts) / n
+    xm, ym = sum(p[1] for p in pts) / n, sum(p[2] for p in pts) / n
+    stt = sum((p[0] - tm) ** 2 for p in pts)
+    vx = sum((p[0] - tm) * (p[1] - xm) for p in pts) / stt if stt > 0.0 else 0.0
+    vy = sum((p[0] - tm) * (p[2] - ym) for p in pts) / stt if stt > 0.0 else 0.0
+    sq = sum((p[1] - xm - vx * (p[0] - tm)) ** 2 + (p[2] - ym - vy * (p[0] - tm)) ** 2
+             for p in pts)  # fmt: skip
+    dt = pts[-1][0] - tm
+    return xm + vx * dt, ym + vy * dt, math.sqrt(sq / n)
 
 
 def _still(recent: deque[tuple[float, float, float]], sigma_mm: float) -> bool:

@@ -130,6 +130,29 @@ def test_streak_gives_mid_exposure_centre_and_direction(
     assert found.score[0] < 0.8
 
 
+@pytest.mark.parametrize("angle_deg", [20.0, 135.0, 250.0])
+def test_cue_ferrule_against_a_resting_ball_leaves_its_centre(
+    detector: ColourDetector, angle_deg: float
+) -> None:
+    """The cue's white ferrule (about 0.6 ball radii wide) touching the white at the
+    stroke: the ball is still where it was, not pulled towards the cue or a streak."""
+    image = _cloth(6)
+    centre = np.array([350.3, 260.6])
+    r = _radius(*centre)
+    d = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
+    vv, uu = np.mgrid[0:H, 0:W]
+    along = (uu - centre[0]) * d[0] + (vv - centre[1]) * d[1]
+    across = -(uu - centre[0]) * d[1] + (vv - centre[1]) * d[0]
+    shaft = (np.abs(across) < 0.35 * r) & (along > r - 1.0)
+    image[shaft & (along < 2.2 * r)] = COLOURS[Ball.WHITE] * 0.97  # the ferrule
+    image[shaft & (along >= 2.2 * r) & (along < 9.0 * r)] = (90.0, 170.0, 215.0)  # wood
+    _paint(image, _coverage([tuple(centre)], r, (H, W)), COLOURS[Ball.WHITE])
+    found = detector.detect(_u8(image))
+    assert found.ball == (Ball.WHITE,)
+    assert np.hypot(*(found.uv_px[0] - centre)) < 0.4
+    assert np.all(found.streak_px[0] == 0.0)
+
+
 def test_touching_balls_are_split(detector: ColourDetector) -> None:
     image = _cloth(4)
     r = _radius(300.0, 250.0)

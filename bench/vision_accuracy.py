@@ -31,10 +31,14 @@ RESULTS = ROOT / "bench" / "results"
 # hard_three_cushion: a run along a cushion hid the next touch of it; 3c-third-cushion-
 # late: a grazing arrival cut short by the ball contact that followed; balkline_47_2:
 # a cue against a resting ball and a ball rolling over a chalk line taken for streaks).
+# Later the same day: 3c-kiss/green (the cue's ferrule against the white at the stroke
+# pulled its centre 7.7 mm) and recorded_33 (a ball creeping to a stop at 10 mm/s was
+# held 5 mm behind by the rest mean); /look3 was rendered after those two changes.
 TUNING = {
     "three_cushion_match", "three-cushion-match", "3c-along-cushion", "hard_three_cushion",
-    "3c-third-cushion-late", "balkline_47_2",
+    "3c-third-cushion-late", "balkline_47_2", "3c-kiss/green", "recorded_33",
 }  # fmt: skip
+_LOOKS = {"fresh2": "/green", "fresh3": "/look3"}
 _LABELS = {"misses": "missed", "extras": "false event", "flagged": "doubtful event (review)",
            "verdict_diffs": "verdict"}  # fmt: skip
 
@@ -42,7 +46,7 @@ _LABELS = {"misses": "missed", "extras": "false event", "flagged": "doubtful eve
 def clips() -> list[Path]:
     """Every clip with a truth file beside it."""
     found = sorted((ROOT / "sample_videos").glob("*.mp4"))
-    for folder in ("", "fresh", "fresh2"):
+    for folder in ("", "fresh", "fresh2", "fresh3"):
         found += sorted((ROOT / "out" / "bench" / folder).glob("*.mp4"))
     return [c for c in found if c.with_suffix(".json").exists()]
 
@@ -82,11 +86,14 @@ def main() -> None:
     # --only TEXT: analyse only the clips whose name holds TEXT, keep the other rows.
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     kept = json.loads((RESULTS / "vision_accuracy.json").read_text()) if only else []
+    for r in kept:  # a clip looked at since it was measured is tuning from then on
+        r["set"] = "tuning" if r["clip"] in TUNING else "held-out"
     rows = []
     for clip in clips():
         # fresh2: the scenarios again through another camera and look, rendered after
-        # the tuning (green cloth, dim, tilted, k1 -0.12, score graphic, 60 fps).
-        name = clip.stem + ("/green" if clip.parent.name == "fresh2" else "")
+        # the tuning (green cloth, dim, tilted, k1 -0.12, score graphic, 60 fps);
+        # fresh3: a third look at 1080p (out/bench/fresh3/render.sh).
+        name = clip.stem + _LOOKS.get(clip.parent.name, "")
         if only is not None and only not in name:
             rows += [r for r in kept if r["clip"] == name]
             continue

@@ -11,11 +11,13 @@ with three balls numpy's per-call overhead would cost more than the arithmetic.
 :class:`BallFilter` is a constant-velocity Kalman filter in table mm with rolling
 deceleration and cushion bounces in the prediction, and a rest mode: a ball whose recent
 measurements stay within a few mm is at rest, its position is then the running mean of
-the measurements since it stopped (sub-mm; restarted when a last slow creep shows), and
-it never moves without a measurement. It leaves rest on two measurements in a row off
-the rest mean, or as soon as three walk steadily away from it (a gentle start stays
-inside the exit gate for several frames); the rest test then starts afresh, and
-:attr:`BallFilter.released` tells the tracker which measurements were motion.
+the measurements since it stopped (sub-mm; restarted where the line through the latest
+measurements ends when a last slow creep shows, and released into motion when that line
+is faster than a creep), and it never moves without a measurement. It leaves rest on
+two measurements in a row off the rest mean, or as soon as three walk steadily away
+from it (a gentle start stays inside the exit gate for several frames); the rest test
+then starts afresh, and :attr:`BallFilter.released` tells the tracker which
+measurements were motion.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ REST_SPREAD_MM = 3.0  # ... and every measurement within this of their mean
 REST_EXIT_MM = 4.0  # a measurement this far (plus noise) from the rest mean starts motion
 REST_SHIFT_MM = 0.7  # the latest still window this far from the rest mean: re-anchor
 REST_SCATTER_MM = 0.2  # least scatter assumed of measurements about a creep's line
+CREEP_MAX_MM_S = 20.0  # a ball "at rest" found going faster than this rolls: release it
 DRIFT_SAMPLES = 3  # this many measurements walking steadily away from rest: it moves ...
 DRIFT_MM = 3.0  # ... once the last is this far (plus noise) from the rest mean
 STREAK_SIGMA = 0.3  # centre uncertainty along a blur streak, fraction of its half-length
@@ -301,11 +304,15 @@ class BallFilter:
         n = len(self.recent)
         if self.rest_n < n + n // 2 or self.rest_n % (n // 2 or 1):
             return
-        ex, ey, scatter = _line_end(self.recent)
+        (ex, ey), (vx, vy), scatter = _line_fit(self.recent)
         noise = min(sigma_mm, max(scatter, REST_SCATTER_MM))
         mx, my = self.xy_mm
-        if math.hypot(ex - mx, ey - my) > REST_SHIFT_MM + 6.0 * noise / math.sqrt(n):
-            self.rest_sum, self.rest_n = [ex * n, ey * n], n
+        if math.hypot(ex - mx, ey - my) <= REST_SHIFT_MM + 6.0 * noise / math.sqrt(n):
+            return
+        if math.hypot(vx, vy) > CREEP_MAX_MM_S:  # no creep: the ball rolls
+            self._release(n)
+            return
+        self.rest_sum, self.rest_n = [ex * n, ey * n], n
 
     def start_moving(self, xy_mm: XY | None = None) -> None:
         """Leave rest mode (at ``xy_mm`` if given); the filter re-learns the velocity."""
@@ -335,10 +342,11 @@ def _diag(pos: float, vel: float) -> list[list[float]]:
     return [[pos, 0, 0, 0], [0, pos, 0, 0], [0, 0, vel, 0], [0, 0, 0, vel]]
 
 
-def _line_end(pts: deque[tuple[float, float, float]]) -> tuple[float, float, float]:
-    """Where a least-squares line through ``(t_s, x_mm, y_mm)`` points is at the last time.
+def _line_fit(pts: deque[tuple[float, float, float]]) -> tuple[XY, XY, float]:
+    """A least-squares line through ``(t_s, x_mm, y_mm)`` points.
 
-    Returns (x_mm, y_mm, RMS distance in mm of the points from the line).
+    Returns where it is at the last time (x_mm, y_mm), its velocity (mm/s) and the RMS
+    distance (mm) of the points from it.
     """
     n = len(pts)
     tm = sum(p[0] for p in pts) / n
@@ -346,10 +354,9 @@ def _line_end(pts: deque[tuple[float, float, float]]) -> tuple[float, float, flo
     stt = sum((p[0] - tm) ** 2 for p in pts)
     vx = sum((p[0] - tm) * (p[1] - xm) for p in pts) / stt if stt > 0.0 else 0.0
     vy = sum((p[0] - tm) * (p[2] - ym) for p in pts) / stt if stt > 0.0 else 0.0
-    sq = sum((p[1] - xm - vx * (p[0] - tm)) ** 2 + (p[2] - ym - vy * (p[0] - tm)) ** 2
-             for p in pts)  # fmt: skip
+    sq = sum((p[1] - xm - vx * (p[0] - tm)) ** 2 + (p[2] - ym - vy * (p[0] - tm)) ** 2 for p in pts)
     dt = pts[-1][0] - tm
-    return xm + vx * dt, ym + vy * dt, math.sqrt(sq / n)
+    return (xm + vx * dt, ym + vy * dt), (vx, vy), math.sqrt(sq / n)
 
 
 def _still(recent: deque[tuple[float, float, float]], sigma_mm: float) -> bool:

@@ -50,3 +50,17 @@ def test_a_creeping_ball_is_followed_within_a_few_millimetres() -> None:
         err = np.hypot(*(xy[30:] - truth[30:]).T)
         assert err.max() < 3.0, err.max()
         assert np.median(err) < 1.0
+
+
+def test_a_ball_rolling_off_slowly_from_rest_is_released() -> None:
+    """At rest, then off at 45 mm/s: faster than any creep, so it is motion (not a rest
+    mean dragged along behind it), and the filter stays on it."""
+    still = np.tile([[700.0, 400.0]], (90, 1))
+    t = np.arange(1, 121) / FPS
+    roll = np.c_[700.0 - 45.0 * t, 400.0 + 5.0 * t]
+    truth = np.r_[still, roll]
+    for seed in range(3):
+        xy, rest = _run(truth, seed)
+        assert rest[60:90].all() and not rest[-60:].any()
+        err = np.hypot(*(xy[90:] - truth[90:]).T)
+        assert np.percentile(err, 95) < 3.0, np.percentile(err, 95)

@@ -72,7 +72,8 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
             store.close()
 
     about = "The referee's table: matches, calls, live state, history."
-    app = FastAPI(title="carom-referee", version="1", lifespan=lifespan, description=about)
+    app = FastAPI(title="carom-referee", version="1", lifespan=lifespan, description=about,
+                  docs_url=None, redoc_url=None)  # fmt: skip
     app.state.table, app.state.tokens, app.state.settings = table, tokens, settings
     app.include_router(api_router)
     app.include_router(history_router)

@@ -25,6 +25,9 @@ PAGES = {
     "/console": "console.html",
     "/wizard": "wizard.html",
     "/history": "history.html",
+    # The API reference, drawn from /openapi.json by a local script (FastAPI's own
+    # /docs loads Swagger UI from a CDN, which a club's network may not reach).
+    "/docs": "api.html",
 }
 
 _SECURITY_HEADERS = {

@@ -386,6 +386,30 @@ def test_a_live_review_is_replayed_and_settled_from_the_console(
     board.close()
 
 
+def test_api_reference_is_drawn_from_the_schema_without_internet(
+    fed_pages: Pages, fed: RunningServer
+) -> None:
+    """/docs lists every endpoint of /openapi.json and loads nothing from elsewhere."""
+    page = fed_pages.context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url))
+    page.on("pageerror", lambda exc: fed_pages.errors.append(f"/docs: {exc}"))
+    page.goto(fed.url + "/docs")
+    page.locator("#status.ok").wait_for()
+    spec = page.request.get(fed.url + "/openapi.json").json()
+    want = {(path, method) for path, ops in spec["paths"].items() for method in ops}
+    shown = page.locator("section.api-op")
+    assert {
+        (s.get_attribute("data-path"), s.get_attribute("data-method")) for s in shown.all()
+    } == want
+    assert len(want) >= 15
+    create = page.locator('section.api-op[data-path="/api/matches"][data-method="post"]')
+    assert "discipline" in create.inner_text()  # the body's fields, from the schema
+    assert asked and all(url.startswith(fed.url) for url in asked), asked
+    shot(page, "api_reference", full_page=False)
+    page.close()
+
+
 def _wait_fit(page: Any, n: int) -> None:
     """Wait for the wizard's refit number ``n``; a refused fit fails with its reason."""
     page.wait_for_function(

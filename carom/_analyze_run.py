@@ -23,10 +23,10 @@ from vision import (
     Analyzer,
     AnalyzerSettings,
     Frame,
-    PinCheck,
     Tracker,
     analyze_frames,
     make_detector,
+    make_pin_check,
     open_source,
 )
 
@@ -57,7 +57,9 @@ def build_analyzer(
     detector = make_detector(opts.detector, calib, first.image_bgr, balls, warn=warn)
     tracker = Tracker(calib, balls, fps=fps)
     pins = calib.geometry.pins_mm(opts.discipline)
-    pin_check = PinCheck.learn(calib, pin_frame.image_bgr, pins) if pins else None
+    pin_check = (
+        make_pin_check(opts.detector, calib, pin_frame.image_bgr, pins, warn=warn) if pins else None
+    )
     return Analyzer(
         calib, detector, tracker, discipline=opts.discipline, pin_check=pin_check,
         settings=settings,

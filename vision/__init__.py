@@ -13,6 +13,7 @@ from vision._detect import ColourDetector, Detector, ball_radius_px, surface_pol
 from vision._events import extract_events
 from vision._learned import AutoDetector, LearnedDetector, load_or_fallback, make_detector
 from vision._learned_model import MODEL_PATH, BallModel, ModelError
+from vision._learned_pins import PINS_MODEL_PATH, LearnedPinCheck, PinModel, make_pin_check
 from vision._motion import frozen_cushions, frozen_pairs, is_lag, moving_mask, shot_span
 from vision._pinevents import PinSeries, pin_events
 from vision._pins import PinCheck
@@ -39,6 +40,7 @@ from vision._types import (
 
 __all__ = [
     "MODEL_PATH",
+    "PINS_MODEL_PATH",
     "AnalyzedShot",
     "Analyzer",
     "AnalyzerSettings",
@@ -54,8 +56,10 @@ __all__ = [
     "FrameSource",
     "ImageSource",
     "LearnedDetector",
+    "LearnedPinCheck",
     "ModelError",
     "PinCheck",
+    "PinModel",
     "PinSeries",
     "ScoredEvent",
     "SegmentSettings",
@@ -77,6 +81,7 @@ __all__ = [
     "is_placement",
     "load_or_fallback",
     "make_detector",
+    "make_pin_check",
     "moving_mask",
     "open_source",
     "pin_events",

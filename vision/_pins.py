@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from calibration import Calibration
 from referee import Pin
-from vision._detect import ball_radius_px
+from vision._detect import Pixels, ball_radius_px
 from vision._types import U8, Detections, VisionError
 
 __all__ = ["PinCheck"]
@@ -37,6 +37,20 @@ _PIN_TOP_MM = 40.0  # height at which the pin's top is looked for (parallax)
 def _lightness(image_bgr: U8) -> NDArray[np.float32]:
     lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2Lab)
     return np.asarray(cv2.blur(lab[..., 0], (3, 3)), dtype=np.float32)
+
+
+def _light_patch(image_bgr: Pixels, ui: int, vi: int, half: int) -> NDArray[np.float32]:
+    """Smoothed lightness (2 half + 1, 2 half + 1) around pixel (ui, vi), inside the image.
+
+    Only the patch and a one-pixel margin for the 3 x 3 blur are converted: the same
+    values as converting the whole frame (where the margin meets the frame's edge, the
+    blur reflects there in both cases), for a few hundred pixels instead of a frame.
+    """
+    h, w = image_bgr.shape[:2]
+    y0, x0 = max(vi - half - 1, 0), max(ui - half - 1, 0)
+    sub = image_bgr[y0 : min(vi + half + 2, h), x0 : min(ui + half + 2, w)]
+    light = _lightness(np.ascontiguousarray(sub))
+    return light[vi - half - y0 : vi + half + 1 - y0, ui - half - x0 : ui + half + 1 - x0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,23 +92,22 @@ class PinCheck:
         threshold = max(_MIN_CONTRAST, 0.5 * float(np.median(seen))) if seen else _MIN_CONTRAST
         return cls(spots, reach, draft.ring_px, threshold, r_ball)
 
-    def contrast(self, image_bgr: U8) -> dict[Pin, float]:
+    def contrast(self, image_bgr: Pixels) -> dict[Pin, float]:
         """Per pin, the brightest lightness near the spot minus the ring's median."""
-        light = _lightness(image_bgr)
-        return {pin: self._measure(light, u, v)[0] for pin, (u, v) in self.spots_px.items()}
+        return {pin: self._measure(image_bgr, u, v)[0] for pin, (u, v) in self.spots_px.items()}
 
-    def _measure(self, light: NDArray[np.float32], u: float, v: float) -> tuple[float, float]:
+    def _measure(self, image_bgr: Pixels, u: float, v: float) -> tuple[float, float]:
         """(contrast, shape) of the bright thing at a spot; NaN off the image.
 
         ``shape`` is 0 for a small round blob centred on the spot and grows with its
         elongation and its offset (in reach radii): a pin lying near its spot is a bar.
         """
         outer = self.ring_px[1]
-        h, w = light.shape
+        h, w = image_bgr.shape[:2]
         ui, vi = round(u), round(v)
         if not (outer <= ui < w - outer and outer <= vi < h - outer):
             return math.nan, math.nan
-        patch = light[vi - outer : vi + outer + 1, ui - outer : ui + outer + 1]
+        patch = _light_patch(image_bgr, ui, vi, outer)
         vv, uu = np.mgrid[-outer : outer + 1, -outer : outer + 1]
         dist = np.hypot(uu + ui - u, vv + vi - v)
         base = float(np.median(patch[(dist >= self.ring_px[0]) & (dist <= outer)]))
@@ -107,14 +120,16 @@ class PinCheck:
         l2, l1 = np.linalg.eigvalsh(np.cov(pts.T) + 0.25 * np.eye(2))
         return contrast, max(math.sqrt(l1 / l2) - 1.0, 0.0) + offset
 
-    def check(self, image_bgr: U8, detections: Detections | None = None) -> dict[Pin, bool]:
-        """Per pin, True if standing; pins hidden by a detected ball are left out."""
-        light = _lightness(image_bgr)
+    def check(self, image_bgr: Pixels, detections: Detections | None = None) -> dict[Pin, bool]:
+        """Per pin, True if standing; pins hidden by a detected ball are left out.
+
+        Only the patches around the spots are converted to lightness, not the frame.
+        """
         out = {}
         for pin, (u, v) in self.spots_px.items():
             if detections is not None and self._hidden(pin, detections):
                 continue
-            contrast, shape = self._measure(light, u, v)
+            contrast, shape = self._measure(image_bgr, u, v)
             out[pin] = bool(contrast > self.threshold and shape < _MAX_SHAPE)
         return out
 

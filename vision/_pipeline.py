@@ -86,7 +86,8 @@ class Analyzer:
             self.guide.record(step, was_full=windows is None)
         self.last_step, self.last_t_s = step, frame.t_s
         if self.pin_check is not None:
-            self.pins.add(frame.t_s, self.pin_check.check(frame.image_bgr, detections))
+            # The pin checks cut patches around the spots: planes convert only those.
+            self.pins.add(frame.t_s, self.pin_check.check(frame.image, detections))
         xy = {b: (float(x), float(y)) for b, (x, y) in zip(step.balls, step.xy_mm, strict=True)}
         transition = self.segmenter.update(frame.t_s, xy)
         if transition is Transition.CLOSED:

@@ -55,6 +55,9 @@ PIN_CROP = 32
 #: Height above the cloth whose image the crop is centred on, mm.
 PIN_Z_MM = 12.0
 _STANDING = 0.5  # probability above which a pin stands
+#: ``auto``: between these probabilities the network is unsure and the contrast rule
+#: decides (a pin lying on its own spot, small in the picture, scores 0.3-0.6).
+_UNSURE = (0.3, 0.7)
 _KINDS = ("color", "onnx", "auto")
 
 
@@ -180,6 +183,25 @@ class LearnedPinCheck(PinCheck):
         return {p: bool(q > _STANDING) for p, q in zip(pins, prob, strict=True)}
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class AutoPinCheck(LearnedPinCheck):
+    """The network where it is sure, the contrast rule where it is not.
+
+    The contrast rule fails in dim light, and then confidently (every standing pin
+    below its threshold), where the network is sure; the network hesitates over a pin
+    lying across its own spot, where the rule's shape test is clear.
+    """
+
+    def check(self, image_bgr: Pixels, detections: Detections | None = None) -> dict[Pin, bool]:
+        """Per pin, True if standing; pins hidden by a detected ball are left out."""
+        learned = LearnedPinCheck.check(self, image_bgr, detections)
+        unsure = [p for p in learned if _UNSURE[0] <= self.last_p[p] <= _UNSURE[1]]
+        if not unsure:
+            return learned
+        rule = PinCheck.check(self, image_bgr, detections)
+        return {p: rule.get(p, up) if p in unsure else up for p, up in learned.items()}
+
+
 def make_pin_check(
     kind: str,
     calibration: Calibration,
@@ -189,7 +211,10 @@ def make_pin_check(
     warn: Callable[[str], None] | None = None,
     model_path: Path = PINS_MODEL_PATH,
 ) -> PinCheck:
-    """The pin check for detector ``kind``: ``color`` the contrast rule, else the network.
+    """The pin check for detector ``kind`` (``color``, ``onnx`` or ``auto``).
+
+    ``color``: the contrast rule; ``onnx``: the network; ``auto``: the network where it
+    is sure, the rule where it is not (:class:`AutoPinCheck`).
 
     The contrast rule is learned from ``frame_bgr`` (pins standing) in every case; a
     missing or corrupt model gives it alone and ``warn`` gets the one line.
@@ -208,4 +233,7 @@ def make_pin_check(
         if warn is not None:
             warn(f"warning: {exc}; using the contrast pin check")
         return rule
-    return LearnedPinCheck.of(rule, model, calibration, frame_bgr, pins)
+    learned = LearnedPinCheck.of(rule, model, calibration, frame_bgr, pins)
+    if kind == "auto":
+        return AutoPinCheck(**{f: getattr(learned, f) for f in learned.__dataclass_fields__})
+    return learned

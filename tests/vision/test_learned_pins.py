@@ -168,3 +168,25 @@ def _whole_frame_contrast(check: PinCheck, whole: np.ndarray) -> dict[Pin, float
         base = float(np.median(patch[(dist >= check.ring_px[0]) & (dist <= outer)]))
         out[pin] = float(patch[dist <= check.reach_px].max()) - base
     return out
+
+
+def test_auto_asks_the_rule_only_where_the_network_is_unsure(renders) -> None:
+    """``auto``: each pin is the network's call where its probability is outside the
+    unsure band, and the contrast rule's call inside it (same frames, real pixels)."""
+    from vision._learned_pins import _UNSURE, AutoPinCheck
+
+    asked = 0
+    for calib, frames in renders:
+        auto = make_pin_check("auto", calib, frames[0], PINS)
+        rule = make_pin_check("color", calib, frames[0], PINS)
+        assert isinstance(auto, AutoPinCheck)
+        for image in frames:
+            got, by_rule = auto.check(image), rule.check(image)
+            for pin, up in got.items():
+                p = auto.last_p[pin]
+                if _UNSURE[0] <= p <= _UNSURE[1]:
+                    asked += 1
+                    assert up == by_rule[pin], (pin, p)
+                else:
+                    assert up == (p > 0.5), (pin, p)
+    assert asked < len(renders) * len(STATES) * len(PINS)  # the network mostly decides

@@ -139,6 +139,7 @@ class Capture:
         self._read = self._dropped = self._reconnects = 0
         self._error = ""
         self._last_frame_mono = clock()
+        self._last_take_mono = clock()  # the consumer's last get (lossless back-pressure)
         self._last_t_s: float | None = None
         self._t0 = clock()
         self._thread = threading.Thread(target=self._run, name=f"capture {spec}", daemon=True)
@@ -170,6 +171,7 @@ class Capture:
             if not self._queue:
                 return None
             item = self._queue.popleft()
+            self._last_take_mono = self._clock()
             self._cond.notify_all()  # room for a lossless reader
             return item
 
@@ -183,8 +185,13 @@ class Capture:
         """State and counters now; a live source silent for ``stall_s`` reads as lost."""
         with self._cond:
             state = self._state
-            waiting = self.settings.pace == 0 and len(self._queue) >= self.settings.queue_max
-            silent = self._clock() - self._last_frame_mono > self.settings.stall_s
+            lossless = self.settings.pace == 0
+            waiting = lossless and len(self._queue) >= self.settings.queue_max
+            # Lossless, the reader waits for room: a consumer busy for a second (learning
+            # the table, closing a shot) is not a silent camera. Silence counts from the
+            # later of the last frame and the last frame taken.
+            since = max(self._last_frame_mono, self._last_take_mono if lossless else 0.0)
+            silent = self._clock() - since > self.settings.stall_s
             if state is CaptureState.LIVE and silent and not waiting:
                 state = CaptureState.LOST
             error = self._error or ("no frame for a while" if state is CaptureState.LOST else "")

@@ -102,6 +102,23 @@ def test_lossless_mode_waits_for_the_consumer_instead_of_dropping() -> None:
     assert capture.status().frames_dropped == 0
 
 
+def test_a_busy_lossless_consumer_is_not_a_lost_camera() -> None:
+    """Lossless, a consumer busy longer than ``stall_s`` (learning the table, closing a
+    shot) then taking a frame: the status right after the take is not "lost", though
+    the reader has not delivered a frame for that long (it was waiting for room)."""
+    capture = Capture("x.mp4", CaptureSettings(pace=0, queue_max=2, stall_s=0.2),
+                      opener=lambda _s: _frames(20)).start()  # fmt: skip
+    states = []
+    try:
+        for _ in range(4):
+            time.sleep(0.5)  # busy: the queue stays full, the reader waits
+            assert capture.get(1.0) is not None
+            states.append(capture.status().state)  # before the reader refills
+    finally:
+        capture.stop()
+    assert CaptureState.LOST not in states, states
+
+
 def test_a_failing_camera_is_reopened_with_backoff_and_its_times_stay_continuous() -> None:
     tries: list[float] = []
 

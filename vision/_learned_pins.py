@@ -233,7 +233,5 @@ def make_pin_check(
         if warn is not None:
             warn(f"warning: {exc}; using the contrast pin check")
         return rule
-    learned = LearnedPinCheck.of(rule, model, calibration, frame_bgr, pins)
-    if kind == "auto":
-        return AutoPinCheck(**{f: getattr(learned, f) for f in learned.__dataclass_fields__})
-    return learned
+    check = AutoPinCheck if kind == "auto" else LearnedPinCheck
+    return check.of(rule, model, calibration, frame_bgr, pins)

@@ -161,7 +161,8 @@ class ColourModel:
             return -1.0
         direction = self.prototypes[k] - self.cloth
         reach = float(direction @ direction)
-        mean = pixels.mean(axis=0) - self.cloth
+        # OpenCV's mean of the (n, 1, 3) view: numpy's along the short axis is slow.
+        mean = np.array(cv2.mean(pixels.reshape(-1, 1, 3))[:3]) - self.cloth
         resid = mean - float(mean @ direction) / reach * direction
         if float(np.linalg.norm(resid)) > _MATCH * math.sqrt(reach):
             return -1.0
@@ -171,7 +172,9 @@ class ColourModel:
     @staticmethod
     def weighted(lab: NDArray[Any]) -> F32:
         """OpenCV 8-bit Lab pixels (..., 3) as weighted Lab float32 (see :func:`weighted_lab`)."""
-        out: F32 = lab.astype(np.float32) * _LAB_SCALE - _LAB_SHIFT
+        out: F32 = lab.astype(np.float32)
+        out *= _LAB_SCALE  # in place: the same arithmetic, no temporaries
+        out -= _LAB_SHIFT
         return out
 
     def cloth_distance(self, wlab: F32) -> F32:
@@ -195,9 +198,26 @@ class ColourModel:
         a = np.clip(alpha, 0.0, 1.5)
         # The squared distance to line k is |diff|^2 + a (a dd - 2 dots); the first
         # term is the same for every line, so only the second decides the nearest.
-        label = np.argmin(a * (a * dd - 2.0 * dots), axis=1).astype(np.int8)
-        label[np.einsum("ij,ij->i", diff, diff) <= self.threshold**2] = -1
+        label = _first_min(a * (a * dd - 2.0 * dots))
+        sq = diff * diff
+        label[sq[:, 0] + sq[:, 1] + sq[:, 2] <= self.threshold**2] = -1
         return label, alpha
+
+
+def _first_min(q: NDArray[np.floating[Any]]) -> NDArray[np.int8]:
+    """Column of the smallest value in each row of ``q`` (n, k), the first one on ties.
+
+    ``np.argmin`` along the short axis of a few columns is several times slower than
+    these k - 1 column comparisons.
+    """
+    cols = q.T
+    best = cols[0].copy()
+    label = np.zeros(len(best), np.int8)
+    for j in range(1, len(cols)):
+        better = cols[j] < best
+        label[better] = j
+        np.minimum(best, cols[j], out=best)
+    return label
 
 
 def ball_share(alpha: F32) -> F32:

@@ -159,6 +159,12 @@ class ColourDetector:
     #: ``detect`` takes a :class:`YuvImage` and converts only what it looks at.
     reads_planes: ClassVar[bool] = True
 
+    #: The largest expected ball radius on the table, in full-resolution pixels.
+    max_radius_px: float = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "max_radius_px", float(np.nanmax(self.radius_small)))
+
     @classmethod
     def learn(
         cls,
@@ -235,20 +241,22 @@ class ColourDetector:
 
     def _windows(self, near: F64, reach: F64) -> list[tuple[int, int, int, int]]:
         """Disjoint boxes (x0, y0, x1, y1) on the shrunk image covering every window."""
+        # Plain floats: for three balls numpy's call overhead is most of the cost.
         s = self.scale
         hs, ws = self.surface_small.shape
-        cell = np.clip(np.floor((near + 0.5) / s).astype(np.int64), 0, [ws - 1, hs - 1])
-        ok = np.all(np.isfinite(near), axis=1) & np.isfinite(reach)
-        radius = np.nan_to_num(self.radius_small[cell[:, 1], cell[:, 0]], nan=0.0)
-        half = (reach + 3.0 * np.maximum(radius, float(np.nanmax(self.radius_small)) * 0.5)) / s
-        lo = np.floor((near + 0.5) / s - half[:, None]) - 1
-        hi = np.ceil((near + 0.5) / s + half[:, None]) + 1
-        boxes = [
-            (max(int(a), 0), max(int(b), 0), min(int(c), ws), min(int(d), hs))
-            for (a, b), (c, d), good in zip(lo, hi, ok, strict=True)
-            if good
-        ]
-        return _merge_boxes([b for b in boxes if b[0] < b[2] and b[1] < b[3]])
+        floor_r = self.max_radius_px * 0.5
+        boxes = []
+        for (u, v), far in zip(near.tolist(), reach.tolist(), strict=True):
+            if not (math.isfinite(u) and math.isfinite(v) and math.isfinite(far)):
+                continue
+            cu, cv = (u + 0.5) / s, (v + 0.5) / s
+            r = float(self.radius_small[min(max(int(cv), 0), hs - 1), min(max(int(cu), 0), ws - 1)])
+            half = (far + 3.0 * max(r if math.isfinite(r) else 0.0, floor_r)) / s
+            bx0, by0 = max(math.floor(cu - half) - 1, 0), max(math.floor(cv - half) - 1, 0)
+            bx1, by1 = min(math.ceil(cu + half) + 1, ws), min(math.ceil(cv + half) + 1, hs)
+            if bx0 < bx1 and by0 < by1:
+                boxes.append((bx0, by0, bx1, by1))
+        return _merge_boxes(boxes)
 
     def _search(self, image_bgr: Pixels, box: tuple[int, int, int, int]) -> list[_Found]:
         """Balls whose blobs lie in ``box`` (x0, y0, x1, y1) of the shrunk image."""
@@ -312,9 +320,11 @@ class ColourDetector:
         gate_small = cv2.dilate(blob, self._kernel5)
         gate = cv2.resize(gate_small, None, fx=s, fy=s, interpolation=cv2.INTER_NEAREST)
         gate = gate[: roi.shape[0], : roi.shape[1]]
-        vs, us = np.nonzero(gate)
-        # Lab of the gate's pixels only: the ROI's other pixels are never looked at.
-        pixels = self.model.weighted(cv2.cvtColor(roi, cv2.COLOR_BGR2Lab)[vs, us])
+        # Flat indices of the gate's pixels: one-axis gathers and scatters are a third
+        # of the cost of (row, column) pairs. Lab of the gate's pixels only is used.
+        idx = np.flatnonzero(gate)
+        lab = cv2.cvtColor(roi, cv2.COLOR_BGR2Lab).reshape(-1, 3)[idx]
+        pixels = self.model.weighted(lab)
         label, alpha = self.model.classify(pixels)
         out: list[_Found] = []
         counts = np.bincount(label + 1, minlength=len(self.model.balls) + 1)[1:]
@@ -329,11 +339,11 @@ class ColourDetector:
             # faint to be foreground), a highlight or a shaded side nearer another
             # colour; not those of another ball present in the blob.
             core2d = np.zeros(gate.shape, np.uint8)
-            core2d[vs[core], us[core]] = 1
-            near = cv2.dilate(core2d, self._kernel5)[vs, us] > 0
+            core2d.reshape(-1)[idx[core]] = 1
+            near = cv2.dilate(core2d, self._kernel5).reshape(-1)[idx] > 0
             # The shares as an image: OpenCV's moments then cost one call, not ten.
             mass = np.zeros(gate.shape, np.float32)
-            mass[vs, us] = ball_share(alpha[:, c]) * (near & (core | ~in_present))
+            mass.reshape(-1)[idx] = ball_share(alpha[:, c]) * (near & (core | ~in_present))
             ball = self.model.balls[c]
             out += _ball_or_streak(mass, (x0 * s, y0 * s), ball, r, peak)
         return out
@@ -445,19 +455,18 @@ def _balls_from_image(
         # A long streak is faint: a long bright shape is a ball with a line or cue on it.
         vs, us = np.nonzero(mass > 0.3)
         if len(us) > 2:
-            extent = np.ptp(np.c_[us - centre[0], vs - centre[1]] @ vecs, axis=0)
+            du, dv = us - centre[0], vs - centre[1]
+            across = du * vecs[0, 0] + dv * vecs[1, 0]
+            along = du * vecs[0, 1] + dv * vecs[1, 1]
+            extent = float(np.ptp(along)) - float(np.ptp(across))
             # Blur spreads a ball but keeps its mass: much more is a ball and a cue.
-            moving = bool(extent[1] - extent[0] > 0.5 * r) and balls <= _STREAK_MASS
+            moving = extent > 0.5 * r and balls <= _STREAK_MASS
     if not moving:
         # Keep the disc: a chalk line or the cue touching the ball is no part of it.
-        du2 = (np.arange(mass.shape[1]) - centre[0]) ** 2
-        for _ in range(_DISC_ITERATIONS):
-            dv2 = (np.arange(mass.shape[0])[:, None] - centre[1]) ** 2
-            moments = _moments(mass * (du2 + dv2 < (r + 1.0) ** 2))
-            if moments is None:
-                return []
-            centre, cov = moments
-            du2 = (np.arange(mass.shape[1]) - centre[0]) ** 2
+        kept = _on_disc(mass, centre, cov, r)
+        if kept is None:
+            return []
+        centre, cov = kept
         l2, l1, vecs = _eig2(cov)
     # A stick is thin and long; a blurred ball whose faint rim went to the cloth can
     # be as thin across but is hardly longer than it is wide (a disc has l1 = l2).
@@ -469,6 +478,28 @@ def _balls_from_image(
     streak = vecs[:, 1] * half if moving else np.zeros(2)
     score = max(0.0, 1.0 - abs(balls - 1.0)) / (1.0 + float(np.hypot(*streak)) / (2.0 * r))
     return [_Found(centre + origin, ball, score, r, streak)]
+
+
+def _on_disc(mass: F32, centre: F64, cov: F64, r: float) -> tuple[F64, F64] | None:
+    """Moments of the share image (h, w) re-centred on the disc of radius ``r`` + 1 px.
+
+    Up to ``_DISC_ITERATIONS`` times: the disc round the centre, the moments of the
+    mass inside it, the new centre. A disc that covers the same pixels as the last
+    one gives the same moments again, so the loop ends there.
+    """
+    u = np.arange(mass.shape[1], dtype=np.float64)
+    v = np.arange(mass.shape[0], dtype=np.float64)[:, None]
+    last: B1 | None = None
+    for _ in range(_DISC_ITERATIONS):
+        disc = (u - centre[0]) ** 2 + (v - centre[1]) ** 2 < (r + 1.0) ** 2
+        if last is not None and np.array_equal(disc, last):
+            break
+        moments = _moments(mass * disc)
+        if moments is None:
+            return None
+        centre, cov = moments
+        last = disc
+    return centre, cov
 
 
 def _same_balls(a: list[_Found], b: list[_Found], tol_px: float = 0.1) -> bool:
@@ -513,7 +544,11 @@ def _eig2(cov: F64) -> tuple[float, float, F64]:
 
 def _within(uv_px: F64, near: F64, reach: F64) -> bool:
     """True when ``uv_px`` (2,) is within ``reach`` (k,) of one of ``near`` (k, 2)."""
-    return bool(np.any(np.hypot(*(near - uv_px).T) <= reach))
+    u, v = float(uv_px[0]), float(uv_px[1])
+    return any(
+        math.hypot(u - a, v - b) <= far
+        for (a, b), far in zip(near.tolist(), reach.tolist(), strict=True)
+    )
 
 
 def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:

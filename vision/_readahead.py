@@ -11,6 +11,7 @@ overlap. Measured on the 1080p60 bench clip: docs/vision.md "Speed".
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Iterator
@@ -39,8 +40,14 @@ class ReadAhead(Generic[T]):
     released on the reading thread before the caller goes on.
     """
 
-    def __init__(self, items: Iterator[T], depth: int) -> None:
+    def __init__(self, items: Iterator[T], depth: int, nice: int = 0) -> None:
+        """``nice`` > 0 lowers the reading thread's scheduling priority by that much.
+
+        The threads it starts inherit it (FFmpeg's decoder threads, created when the
+        reader opens the codec), so the consumer is served first.
+        """
         self._items = items
+        self._nice = nice
         self._buffer: queue.Queue[T | _End] = queue.Queue(maxsize=depth)
         self._gone = threading.Event()
         self.thread = threading.Thread(target=self._run, name="read-ahead", daemon=True)
@@ -57,6 +64,7 @@ class ReadAhead(Generic[T]):
 
     def _run(self) -> None:
         error: BaseException | None = None
+        _lower_priority(self._nice)
         try:
             for item in self._items:
                 if not self._put(item):
@@ -92,3 +100,14 @@ class ReadAhead(Generic[T]):
             return
         self._gone.set()
         self.thread.join(timeout_s)
+
+
+def _lower_priority(nice: int) -> None:
+    """Lower the calling thread's priority by ``nice`` (Linux: per thread); else nothing."""
+    if nice <= 0 or not hasattr(os, "setpriority"):
+        return
+    try:
+        now = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), min(now + nice, 19))
+    except OSError:
+        pass  # not allowed here (a sandbox): the decoder competes as before

@@ -322,3 +322,35 @@ def test_guided_search_on_sample_video_matches_full_search() -> None:
         full = detector.detect(image)
         near = full.uv_px + rng.uniform(-6.0, 6.0, full.uv_px.shape)
         _assert_same(guided.detect(image, near, np.full(len(full), 10.0)), full)
+
+
+def test_guided_search_skips_predictions_it_cannot_place(detector: ColourDetector) -> None:
+    """A ball never seen (NaN) or with no reach gets no window; the others are searched."""
+    image, truth = _three_balls(25)
+    near = np.array([truth[Ball.WHITE], [np.nan, np.nan], truth[Ball.RED]])
+    found = detector.detect(image, near, np.array([10.0, 10.0, np.nan]))
+    assert found.ball == (Ball.WHITE,)
+
+
+def test_disc_recentring_stops_only_when_the_disc_stops_changing() -> None:
+    """Stopping early gives the moments that all the iterations give."""
+    from vision._detect import _DISC_ITERATIONS, _moments, _on_disc
+
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        mass = np.zeros((40, 48), np.float32)
+        cu, cv, r = rng.uniform(16, 30), rng.uniform(14, 24), rng.uniform(6, 11)
+        vv, uu = np.mgrid[0:40, 0:48]
+        mass[(uu - cu) ** 2 + (vv - cv) ** 2 < r * r] = 1.0
+        mass[int(cv), int(cu) :] += rng.uniform(0.0, 1.0)  # a cue or chalk line on it
+        start = _moments(mass)
+        assert start is not None
+        centre, cov = start
+        for _ in range(_DISC_ITERATIONS):  # the loop as it was, without the early stop
+            disc = (uu - centre[0]) ** 2 + (vv - centre[1]) ** 2 < (r + 1.0) ** 2
+            moments = _moments(mass * disc)
+            assert moments is not None
+            centre, cov = moments
+        got = _on_disc(mass, *start, r)
+        assert got is not None
+        assert np.array_equal(got[0], centre) and np.array_equal(got[1], cov)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -67,3 +69,46 @@ def test_a_whole_video_ends_with_its_last_frame() -> None:
     source = open_source(SAMPLE)
     n = sum(1 for _ in source)
     assert n == source.n_frames_expected and n == source.frames_read
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice is Linux's")
+def test_the_reader_and_the_threads_it_starts_run_below_the_consumer() -> None:
+    """The decoder's own threads are started by the reader and inherit its priority."""
+    seen: dict[str, int] = {}
+
+    def nice_now() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    def items() -> Iterator[int]:
+        seen["reader"] = nice_now()
+        child = threading.Thread(target=lambda: seen.setdefault("child", nice_now()))
+        child.start()
+        child.join()
+        yield 1
+
+    assert list(ReadAhead(items(), depth=2, nice=5)) == [1]
+    mine = nice_now()
+    assert seen == {"reader": min(mine + 5, 19), "child": min(mine + 5, 19)}
+    assert list(ReadAhead(iter([2]), depth=2)) == [2] and nice_now() == mine
+
+
+def test_video_decoder_threads_run_at_the_decoder_priority() -> None:
+    """FFmpeg's frame threads (named ``av:...``) carry the reader's lower priority."""
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("needs /proc")
+    from vision._source import DECODER_NICE
+
+    source = open_source(SAMPLE)
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    names: dict[str, int] = {}
+    for frame in source:
+        if frame.frame_idx == 10:
+            for stat in Path("/proc/self/task").glob("*/stat"):
+                text = stat.read_text()
+                name = text[text.index("(") + 1 : text.rindex(")")]
+                names[name] = int(text[text.rindex(")") + 2 :].split()[16])
+            break
+    source.close()
+    decoder = {n: v for n, v in names.items() if n.startswith("av:")}
+    assert decoder, f"no decoder threads among {sorted(names)}"
+    assert set(decoder.values()) == {min(mine + DECODER_NICE, 19)}

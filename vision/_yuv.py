@@ -83,7 +83,14 @@ class YuvImage:
         if (y1 - y0) * (x1 - x0) > _WHOLE * h * w:
             return self.bgr()[y0:y1:sy, x0:x1:sx]
         wy0, _, wx0, _, win = self._window(y0, y1, x0, x1)
-        return win[y0 - wy0 : y1 - wy0 : sy, x0 - wx0 : x1 - wx0 : sx]
+        part = win[y0 - wy0 : y1 - wy0, x0 - wx0 : x1 - wx0]
+        if sy == sx > 1 and part.shape[0] % sy == 0 and part.shape[1] % sx == 0:
+            # The same pixels as part[::s, ::s], contiguous, and several times faster:
+            # numpy copies 3-byte pixels at a stride slowly, and whatever reads them
+            # next (the foreground test) would copy them anyway.
+            h_s, w_s = part.shape[0] // sy, part.shape[1] // sx
+            return np.asarray(cv2.resize(part, (w_s, h_s), interpolation=cv2.INTER_NEAREST))
+        return part[::sy, ::sx]
 
     def _sampled(self, y0: int, y1: int, x0: int, x1: int, s: int) -> U8:
         """Every ``s``-th pixel of rows y0..y1, columns x0..x1, converting only those.
@@ -91,11 +98,19 @@ class YuvImage:
         Each sampled luma value is repeated 2 x 2 under its own chroma sample, so the
         I420 conversion of that small picture gives exactly the sampled pixels.
         """
-        rows, cols = np.arange(y0, y1, s), np.arange(x0, x1, s)
         y_small = self._y[y0:y1:s, x0:x1:s]
-        y2 = np.repeat(np.repeat(y_small, 2, axis=0), 2, axis=1)
-        ix = np.ix_(rows // 2, cols // 2)
-        return _i420_to_bgr(y2, self._u[ix], self._v[ix])[::2, ::2]
+        h_s, w_s = y_small.shape
+        # Nearest-pixel resizes repeat and pick pixels as np.repeat and [::2] would,
+        # several times faster on 3-byte pixels.
+        y2 = cv2.resize(y_small, (2 * w_s, 2 * h_s), interpolation=cv2.INTER_NEAREST)
+        if s % 2 == 0 and y0 % 2 == 0 and x0 % 2 == 0:  # chroma rows/columns at a stride
+            c = (slice(y0 // 2, None, s // 2), slice(x0 // 2, None, s // 2))
+            u, v = self._u[c][:h_s, :w_s], self._v[c][:h_s, :w_s]
+        else:
+            ix = np.ix_(np.arange(y0, y1, s) // 2, np.arange(x0, x1, s) // 2)
+            u, v = self._u[ix], self._v[ix]
+        bgr2 = _i420_to_bgr(y2, u, v)
+        return np.asarray(cv2.resize(bgr2, (w_s, h_s), interpolation=cv2.INTER_NEAREST))
 
     def _window(self, y0: int, y1: int, x0: int, x1: int) -> tuple[int, int, int, int, U8]:
         """The last converted window if it holds rows y0..y1, columns x0..x1, else a new one.

@@ -48,6 +48,14 @@ def test_any_window_equals_the_crop_of_the_whole(
         assert np.array_equal(got, want)
 
 
+def test_a_shrunk_window_comes_contiguous() -> None:
+    """The detector's shrunk search windows: one contiguous block (what it reads next)."""
+    i420 = _planes(64, 80)
+    whole = cv2.cvtColor(i420, cv2.COLOR_YUV2BGR_I420)
+    got = YuvImage.from_i420(i420)[8:40:4, 12:60:4]
+    assert got.flags.c_contiguous and np.array_equal(got, whole[8:40:4, 12:60:4])
+
+
 def test_nested_windows_reuse_one_conversion_and_stay_exact() -> None:
     i420 = _planes(64, 80)
     whole = cv2.cvtColor(i420, cv2.COLOR_YUV2BGR_I420)

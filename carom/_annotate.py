@@ -21,7 +21,6 @@ from numpy.typing import NDArray
 
 from calibration import Calibration
 from carom._diagram import BALL_COLOURS, DOUBT, dashes, event_label, is_doubtful
-from carom.synth._video import default_bitrate, open_video
 from referee import Ball, BallContact, Call, Cushion, CushionContact
 from vision._types import Frame, ScoredEvent, VideoError
 
@@ -140,6 +139,10 @@ class AnnotatedWriter:
         flash_s: float = 0.5,
         doubtful_below: float = 0.5,
     ) -> None:
+        # Imported here: the synth package (the renderer) costs 0.2 s to import, and
+        # ``carom analyze`` without --annotate never writes a video.
+        from carom.synth._video import default_bitrate, open_video
+
         rate = bitrate_bps if bitrate_bps is not None else 2 * default_bitrate(size_px, fps)
         self._sink = open_video(path, fps, size_px, codec=codec, bitrate_bps=rate)
         self._size, self._calib = size_px, calibration

@@ -25,7 +25,7 @@ F64 = NDArray[np.float64]
 class Guide:
     """Feed tracker steps; ``windows()`` gives (near_px (k, 2), reach_px (k,)) or None."""
 
-    def __init__(self, calibration: Calibration, full_every: int = 30) -> None:
+    def __init__(self, calibration: Calibration, full_every: int = 60) -> None:
         self.calibration = calibration
         self.full_every = full_every
         radius_mm = calibration.geometry.radius_mm

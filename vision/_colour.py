@@ -103,11 +103,17 @@ class ColourModel:
     _dirs32: F32 = field(init=False, repr=False, compare=False)
     _reach32: F32 = field(init=False, repr=False, compare=False)
 
+    _coarse_yuv: F32 = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         dirs = (self.prototypes - self.cloth).astype(np.float32)
         object.__setattr__(self, "_cloth32", self.cloth.astype(np.float32))
         object.__setattr__(self, "_dirs32", dirs)
         object.__setattr__(self, "_reach32", (dirs * dirs).sum(axis=1))
+        # The same affine map from the video's Y, U, V: BGR is affine in them.
+        linear = self.coarse[:, :3].astype(np.float64) @ _BGR_FROM_YUV
+        offset = self.coarse[:, 3] - linear @ _YUV_ZERO
+        object.__setattr__(self, "_coarse_yuv", np.c_[linear, offset].astype(np.float32))
 
     @classmethod
     def learn(
@@ -137,6 +143,18 @@ class ColourModel:
     def foreground(self, image_bgr: U8) -> B1:
         """Pixels (h, w) of a BGR image far from the cloth, by the coarse colour distance."""
         diff = cv2.transform(image_bgr.astype(np.float32), self.coarse)
+        d2 = cv2.transform(cv2.multiply(diff, diff), np.ones((1, 3), np.float32))
+        out: B1 = d2 > self.coarse_threshold**2
+        return out
+
+    def foreground_yuv(self, image_yuv: U8) -> B1:
+        """:meth:`foreground` of pixels (h, w, 3) given as video Y, U, V (BT.601, 4:2:0).
+
+        No BGR conversion: the coarse distance is affine in Y, U, V too. Equal to the
+        BGR test but where a conversion would clip a channel (a highlight brighter
+        than 255) or round it (a pixel within a grey level of the threshold).
+        """
+        diff = cv2.transform(image_yuv.astype(np.float32), self._coarse_yuv)
         d2 = cv2.transform(cv2.multiply(diff, diff), np.ones((1, 3), np.float32))
         out: B1 = d2 > self.coarse_threshold**2
         return out
@@ -202,6 +220,18 @@ class ColourModel:
         sq = diff * diff
         label[sq[:, 0] + sq[:, 1] + sq[:, 2] <= self.threshold**2] = -1
         return label, alpha
+
+
+#: OpenCV's limited-range BT.601 YUV -> BGR (its fixed-point constants, 20 bits):
+#: rows B, G, R; columns Y, U, V, applied to (Y - 16, U - 128, V - 128).
+_BGR_FROM_YUV = (
+    np.array(
+        [[1220542, 2116026, 0], [1220542, -409993, -852492], [1220542, 0, 1673527]],
+        np.float64,
+    )
+    / 2**20
+)
+_YUV_ZERO = np.array([16.0, 128.0, 128.0])
 
 
 def _first_min(q: NDArray[np.floating[Any]]) -> NDArray[np.int8]:

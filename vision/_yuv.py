@@ -92,6 +92,19 @@ class YuvImage:
             return np.asarray(cv2.resize(part, (w_s, h_s), interpolation=cv2.INTER_NEAREST))
         return part[::sy, ::sx]
 
+    def planes_sampled(self, y0: int, y1: int, x0: int, x1: int, s: int) -> U8 | None:
+        """Every ``s``-th pixel of rows y0..y1, columns x0..x1 as (h, w, 3) Y, U, V values.
+
+        No conversion: each sampled luma value with its own chroma sample. None when
+        the chroma samples do not fall on a stride (``s`` odd, or y0 or x0 odd).
+        """
+        if s % 2 or y0 % 2 or x0 % 2:
+            return None
+        y_small = self._y[y0:y1:s, x0:x1:s]
+        h_s, w_s = y_small.shape
+        c = (slice(y0 // 2, None, s // 2), slice(x0 // 2, None, s // 2))
+        return np.asarray(cv2.merge([y_small, self._u[c][:h_s, :w_s], self._v[c][:h_s, :w_s]]))
+
     def _sampled(self, y0: int, y1: int, x0: int, x1: int, s: int) -> U8:
         """Every ``s``-th pixel of rows y0..y1, columns x0..x1, converting only those.
 
@@ -102,7 +115,8 @@ class YuvImage:
         h_s, w_s = y_small.shape
         # Nearest-pixel resizes repeat and pick pixels as np.repeat and [::2] would,
         # several times faster on 3-byte pixels.
-        y2 = cv2.resize(y_small, (2 * w_s, 2 * h_s), interpolation=cv2.INTER_NEAREST)
+        twice = cv2.resize(y_small, (2 * w_s, 2 * h_s), interpolation=cv2.INTER_NEAREST)
+        y2: U8 = np.asarray(twice, dtype=np.uint8)
         if s % 2 == 0 and y0 % 2 == 0 and x0 % 2 == 0:  # chroma rows/columns at a stride
             c = (slice(y0 // 2, None, s // 2), slice(x0 // 2, None, s // 2))
             u, v = self._u[c][:h_s, :w_s], self._v[c][:h_s, :w_s]

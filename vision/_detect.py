@@ -18,6 +18,10 @@ one axis is a motion streak: the centroid is the mid-exposure position and, for 
 of variance ``r^2/4`` moving uniformly, the half length is ``sqrt(3 (l1 - l2))`` from
 the eigenvalues of the spread. Thin shapes (a cue) are dropped.
 
+From a decoded video frame (:class:`YuvImage`) the shrunk image is never converted:
+its Y, U, V samples (each with its own chroma sample) go through the same affine
+distance, which is affine in Y, U, V too; only the blobs are converted to BGR.
+
 Guided search: given predicted centres and how far each ball may have gone, only
 windows around them (grown by three ball radii, merged where they overlap) are shrunk
 and searched, with everything else the same; a ball wholly inside a window gives the

@@ -92,10 +92,9 @@ def test_the_reader_and_the_threads_it_starts_run_below_the_consumer() -> None:
     assert list(ReadAhead(iter([2]), depth=2)) == [2] and nice_now() == mine
 
 
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc for threads")
 def test_video_decoder_threads_run_at_the_decoder_priority() -> None:
     """FFmpeg's frame threads (named ``av:...``) carry the reader's lower priority."""
-    if not Path("/proc/self/task").is_dir():
-        pytest.skip("needs /proc")
     from vision._source import DECODER_NICE
 
     source = open_source(SAMPLE)

@@ -5,11 +5,18 @@ Sources: [000 "Открытая партия", "Кадре 47/1", "Свобод�
 Theory of operation. Restricted regions come from the table size, in table mm (x head ->
 foot, y left -> right, as in :mod:`referee._table`):
 
-* Balkline ``balkline-LINE/N``: chalk lines LINE cm from every cushion (``52`` means
-  52.5 cm), not scaled: the name already gives the distance on the table it is played on
-  (35/x and 52/x are the tournament-table versions). Two lines of one axis closer than a
-  ball diameter, or crossing, merge into one line at the middle, so 71 cm on a 1420 mm
-  wide table gives 3 x 2 = 6 zones and 47 cm gives 3 x 3 = 9. Zones are named
+* Balkline ``balkline-LINE/N``: chalk lines parallel to every cushion. The name gives
+  the distance on the table it is named for, and other tables take it in proportion
+  ([000 "Рамочные партии"]: 47 and 71 are "на каком расстоянии в см следует проводить
+  линии на большом биллиарде"; on the tournament table "разделение игрового поля
+  устанавливается точно в соотношении к большому биллиарду", 35/x and 52/x being 47/x and
+  71/x with lines "в 35 или 52,5 см"). So 47 and 71 are cm on the 2840 mm match table
+  and 35 and 52 (52.5 cm) cm on the 2100 mm tournament table (52.5 = 71 x 2100 / 2840),
+  and a line lies at ``LINE x length_mm / reference length`` from every cushion (one
+  factor, so it stays equally far from all four, as on the named table). Two lines of
+  one axis closer than a ball diameter, or crossing, merge into one line at the middle,
+  so 71 cm on a 1420 mm wide table gives 3 x 2 = 6 zones and 47 cm gives 3 x 3 = 9.
+  Zones are named
   ``<row>-<column>``: rows ``head``, ``middle``, ``foot`` (``head``, ``foot`` when the
   lines across the table merged), columns ``left``, ``centre``, ``right`` (``left``,
   ``right`` after a merge). The zone touching no cushion (``middle-centre``) is free when
@@ -69,11 +76,19 @@ from referee._options import RuleOptions
 from referee._shot import Carry, Shot, ShotContext
 from referee._table import XY, Table
 
-__all__ = ["Corner", "Rect", "Region", "regions_for", "zone_rule_for"]
+__all__ = ["Corner", "Rect", "Region", "balkline_mm", "regions_for", "zone_rule_for"]
 
-#: Balkline distance from the cushions by the number in the discipline's name.
-_LINE_MM = {"47": 470.0, "71": 710.0, "35": 350.0, "52": 525.0}
 _MATCH_LENGTH_MM = 2840.0
+_TOURNAMENT_LENGTH_MM = 2100.0
+#: Balkline distance from the cushions by the number in the discipline's name, in mm on
+#: the table that name is for (its length in mm): 47/x and 71/x the match table, 35/x and
+#: 52/x the tournament table.
+_LINE_MM = {
+    "47": (470.0, _MATCH_LENGTH_MM),
+    "71": (710.0, _MATCH_LENGTH_MM),
+    "35": (350.0, _TOURNAMENT_LENGTH_MM),
+    "52": (525.0, _TOURNAMENT_LENGTH_MM),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,20 +168,35 @@ def _straight_rail(shot: Shot, ctx: ShotContext, carom: Carom) -> ZoneCall:
 def regions_for(discipline: Discipline, table: Table, options: RuleOptions) -> tuple[Region, ...]:
     """The regions of ``discipline`` on ``table``: zones first, then anchor squares.
 
-    Straight rail gives the four corners when ``options.corner_zone_limit`` is set.
+    Balklines, anchor squares and corner legs are scaled to ``table`` by its length (see
+    the module docstring). Straight rail gives the four corners when
+    ``options.corner_zone_limit`` is set.
     """
     scale = table.length_mm / _MATCH_LENGTH_MM
     if discipline is Discipline.STRAIGHT_RAIL:
         if options.corner_zone_limit is None:
             return ()
         return _corners(table, options.corner_zone_mm * scale)
-    line_mm = _LINE_MM[discipline.value.removeprefix("balkline-").split("/")[0]]
+    line_mm = balkline_mm(discipline, table)
     x_lines = _lines(table.length_mm, line_mm, table.ball_diameter_mm)
     y_lines = _lines(table.width_mm, line_mm, table.ball_diameter_mm)
     zones = _zones(table, x_lines, y_lines, free_centre=options.centre_zone_free)
     if not options.anchor_squares:
         return zones
     return zones + _anchors(table, x_lines, y_lines, options.anchor_square_mm * scale)
+
+
+def balkline_mm(discipline: Discipline, table: Table) -> float:
+    """How far the balklines of ``discipline`` lie from every cushion of ``table``, in mm.
+
+    The distance the name gives on the table it is named for, scaled by the lengths:
+    ``balkline-47/2`` on a 2100 mm table is 470 x 2100 / 2840 = 347.5 mm, ``balkline-35/2``
+    on it 350 mm. Lines that would cross merge (:func:`regions_for`).
+    """
+    if not discipline.is_balkline:
+        raise RulesError(f"{discipline} has no balklines")
+    named_mm, named_length_mm = _LINE_MM[discipline.value.removeprefix("balkline-").split("/")[0]]
+    return named_mm * table.length_mm / named_length_mm
 
 
 def _lines(extent_mm: float, line_mm: float, merge_mm: float) -> tuple[float, ...]:

@@ -6,6 +6,8 @@ import dataclasses
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee import (
     MATCH_TABLE,
@@ -22,10 +24,12 @@ from referee import (
     judge,
 )
 from referee._table import XY
-from referee._zones import Rect, regions_for, zone_rule_for
+from referee._zones import Rect, balkline_mm, regions_for, zone_rule_for
 
 W, Y, R = Ball.WHITE, Ball.YELLOW, Ball.RED
-SMALL = Table(length_mm=2100.0, width_mm=1050.0)
+SMALL = Table(length_mm=2100.0, width_mm=1050.0)  # the tournament table of 35/x and 52/x
+NINE_FOOT = Table(length_mm=2540.0, width_mm=1270.0)
+BALKLINES = [d for d in Discipline if d.is_balkline]
 CAROM = (BallContact(t_s=0.4, balls=(W, R)), BallContact(t_s=0.9, balls=(W, Y)))
 
 
@@ -53,6 +57,105 @@ def anchors(discipline: Discipline, table: Table = MATCH_TABLE) -> list[Rect]:
 )
 def test_zone_count(discipline: Discipline, table: Table, count: int) -> None:
     assert len(zones(discipline, table)) == count
+
+
+def _lines_of(rects: list[Rect], axis: int, extent_mm: float) -> list[float]:
+    """The inner zone borders along one axis (0: x, across the length; 1: y)."""
+    edges = {edge for r in rects for edge in (r.x_mm, r.y_mm)[axis]}
+    return sorted(e for e in edges if 0.0 < e < extent_mm)
+
+
+# docs/shot-log.md "table": 47 and 71 cm on the 2840 mm table, 35 and 52.5 cm on the
+# 2100 mm one, scaled by the length; lines of one axis that would cross become one.
+@pytest.mark.parametrize(
+    ("discipline", "table", "x_lines", "y_lines"),
+    [
+        (Discipline.BALKLINE_47_2, MATCH_TABLE, [470.0, 2370.0], [470.0, 950.0]),
+        (Discipline.BALKLINE_47_2, SMALL, [347.535, 1752.465], [347.535, 702.465]),
+        (Discipline.BALKLINE_47_1, NINE_FOOT, [420.352, 2119.648], [420.352, 849.648]),
+        (Discipline.BALKLINE_71_2, MATCH_TABLE, [710.0, 2130.0], [710.0]),
+        (Discipline.BALKLINE_71_2, SMALL, [525.0, 1575.0], [525.0]),
+        (Discipline.BALKLINE_71_2, NINE_FOOT, [635.0, 1905.0], [635.0]),
+        (Discipline.BALKLINE_35_2, SMALL, [350.0, 1750.0], [350.0, 700.0]),
+        (Discipline.BALKLINE_35_1, NINE_FOOT, [423.333, 2116.667], [423.333, 846.667]),
+        (Discipline.BALKLINE_35_1, MATCH_TABLE, [473.333, 2366.667], [473.333, 946.667]),
+        (Discipline.BALKLINE_52_2, SMALL, [525.0, 1575.0], [525.0]),
+        (Discipline.BALKLINE_52_1, NINE_FOOT, [635.0, 1905.0], [635.0]),
+        (Discipline.BALKLINE_52_1, MATCH_TABLE, [710.0, 2130.0], [710.0]),
+    ],
+)
+def test_balklines_are_named_for_one_table_and_scaled_to_the_others(
+    discipline: Discipline, table: Table, x_lines: list[float], y_lines: list[float]
+) -> None:
+    rects = zones(discipline, table)
+    assert _lines_of(rects, 0, table.length_mm) == pytest.approx(x_lines, abs=1e-3)
+    assert _lines_of(rects, 1, table.width_mm) == pytest.approx(y_lines, abs=1e-3)
+    assert balkline_mm(discipline, table) == pytest.approx(x_lines[0], abs=1e-3)
+
+
+@pytest.mark.parametrize("table", [SMALL, NINE_FOOT])
+def test_anchor_squares_stand_on_the_cushions_centred_on_the_scaled_lines(table: Table) -> None:
+    side = 178.0 * table.length_mm / 2840.0  # 131.6 mm on 2100, 159.2 mm on 2540
+    line = 470.0 * table.length_mm / 2840.0
+    length, width = table.length_mm, table.width_mm
+    got = {a.name: (a.x_mm, a.y_mm) for a in anchors(Discipline.BALKLINE_47_2, table)}
+    want = {
+        "anchor-left-head": ((line - side / 2, line + side / 2), (0.0, side)),
+        "anchor-right-foot": ((length - line - side / 2, length - line + side / 2),
+                              (width - side, width)),
+        "anchor-head-right": ((0.0, side), (width - line - side / 2, width - line + side / 2)),
+        "anchor-foot-left": ((length - side, length), (line - side / 2, line + side / 2)),
+    }  # fmt: skip
+    assert len(got) == 8
+    for name, (xs, ys) in want.items():
+        assert got[name][0] == pytest.approx(xs) and got[name][1] == pytest.approx(ys), name
+    # 71/2 on the 2540 table: the lines along it merged in the middle, one square each end.
+    merged = {a.name: a for a in anchors(Discipline.BALKLINE_71_2, NINE_FOOT)}
+    assert merged["anchor-head-centre"].y_mm == pytest.approx((555.4, 714.6), abs=0.01)
+
+
+def test_balkline_distance_is_only_for_balkline() -> None:
+    with pytest.raises(RulesError, match="straight-rail has no balklines"):
+        balkline_mm(Discipline.STRAIGHT_RAIL, MATCH_TABLE)
+
+
+_LENGTHS = st.floats(min_value=1000.0, max_value=4000.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(BALKLINES), _LENGTHS, st.floats(min_value=0.35, max_value=1.0))
+def test_zones_tile_the_table_symmetrically_whatever_its_size(
+    discipline: Discipline, length_mm: float, aspect: float
+) -> None:
+    table = Table(length_mm=length_mm, width_mm=max(250.0, length_mm * aspect))
+    rects = zones(discipline, table)
+    area = sum((r.x_mm[1] - r.x_mm[0]) * (r.y_mm[1] - r.y_mm[0]) for r in rects)
+    assert area == pytest.approx(table.length_mm * table.width_mm)
+    assert all(r.x_mm[0] < r.x_mm[1] and r.y_mm[0] < r.y_mm[1] for r in rects)
+    counts = []
+    for axis, extent in ((0, table.length_mm), (1, table.width_mm)):
+        lines = _lines_of(rects, axis, extent)
+        assert lines == pytest.approx([extent - x for x in reversed(lines)])  # mirror image
+        assert len(lines) in (1, 2)
+        counts.append(len(lines) + 1)
+    assert len(rects) == counts[0] * counts[1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(BALKLINES), _LENGTHS)
+def test_on_a_two_by_one_table_lines_and_anchors_keep_their_share_of_the_length(
+    discipline: Discipline, length_mm: float
+) -> None:
+    table = Table(length_mm=length_mm, width_mm=length_mm / 2.0)
+    named = 2840.0 if discipline.value[9:11] in ("47", "71") else 2100.0
+    share = balkline_mm(discipline, MATCH_TABLE) / 2840.0
+    assert balkline_mm(discipline, table) / length_mm == pytest.approx(share)
+    assert balkline_mm(discipline, Table(named, named / 2.0)) == pytest.approx(
+        {"47": 470.0, "71": 710.0, "35": 350.0, "52": 525.0}[discipline.value[9:11]]
+    )
+    for square in anchors(discipline, table):
+        sides = (square.x_mm[1] - square.x_mm[0], square.y_mm[1] - square.y_mm[0])
+        assert sides == pytest.approx((178.0 * length_mm / 2840.0,) * 2)
 
 
 def test_nine_zones_have_a_free_centre_unless_the_option_says_no() -> None:

@@ -3,6 +3,7 @@
 Standard library only: no clock, no files, no pixels. See ``README.md`` for a tour.
 """
 
+from referee._break import HEAD_STRING_REACH_MM, BreakCall, LayoutCheck, check_break_layout
 from referee._config import DEFAULT_TARGETS, MatchConfig
 from referee._errors import CaromError, IllegalMoveError, RulesError, ShotLogError, UnknownBallError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
@@ -10,6 +11,7 @@ from referee._lag import Lag, LagResult, judge_lag
 from referee._match import (
     Match,
     apply_correction,
+    apply_join,
     apply_lag,
     apply_shot,
     new_match,
@@ -29,8 +31,16 @@ from referee._names import (
 from referee._options import RuleOptions
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext
-from referee._shotlog import FORMAT, ShotLog, parse_event, parse_shot, parse_shot_log
+from referee._shotlog import (
+    FORMAT,
+    ShotLog,
+    parse_event,
+    parse_shot,
+    parse_shot_log,
+    parse_start,
+)
 from referee._shotlog_write import event_json, shot_json
+from referee._start import StartState
 from referee._state import (
     AuditEntry,
     Correction,
@@ -56,10 +66,12 @@ __all__ = [
     "CALL_FOULS",
     "DEFAULT_TARGETS",
     "FORMAT",
+    "HEAD_STRING_REACH_MM",
     "MATCH_TABLE",
     "AuditEntry",
     "Ball",
     "BallContact",
+    "BreakCall",
     "Call",
     "CaromError",
     "Carry",
@@ -74,6 +86,7 @@ __all__ = [
     "IllegalMoveError",
     "Lag",
     "LagResult",
+    "LayoutCheck",
     "Match",
     "MatchConfig",
     "MatchResult",
@@ -97,13 +110,16 @@ __all__ = [
     "ShotRecord",
     "Spot",
     "Standing",
+    "StartState",
     "Table",
     "UnknownBallError",
     "Verdict",
     "apply_correction",
+    "apply_join",
     "apply_lag",
     "apply_shot",
     "average_text",
+    "check_break_layout",
     "event_json",
     "judge",
     "judge_lag",
@@ -112,6 +128,7 @@ __all__ = [
     "parse_event",
     "parse_shot",
     "parse_shot_log",
+    "parse_start",
     "shot_context",
     "shot_json",
     "standings",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from referee._errors import RulesError, UnknownBallError
 from referee._names import Ball, Discipline
 from referee._options import RuleOptions
+from referee._start import StartState
 from referee._table import MATCH_TABLE, Table
 
 __all__ = ["DEFAULT_TARGETS", "MatchConfig"]
@@ -34,6 +35,8 @@ class MatchConfig:
     7-pin starting count (300 or 500 usually). ``equalizing`` gives the player who
     did not break an equalizing inning when the breaker reaches the target first;
     ``equalizing_from_break`` starts it from the break position (UMB practice).
+    ``start`` joins a match in progress (score, turn, set when the record begins);
+    ``None``: the record starts with the match (a lag, or ``first_player`` breaks).
     """
 
     discipline: Discipline
@@ -48,6 +51,7 @@ class MatchConfig:
     start_count: int | None = None
     table: Table = MATCH_TABLE
     options: RuleOptions = field(default_factory=RuleOptions)
+    start: StartState | None = None
 
     def __post_init__(self) -> None:
         a, b = self.players
@@ -65,6 +69,8 @@ class MatchConfig:
             raise RulesError(f"sets must be an odd number (best of N), got {self.sets}")
         if self.innings_limit is not None and self.innings_limit < 1:
             raise RulesError(f"innings_limit must be at least 1, got {self.innings_limit}")
+        if self.start is not None:
+            self.start.check(self.players, self.sets)
 
     def _check_balls(self) -> None:
         if self.discipline is Discipline.PIN_CAROM_7:
@@ -89,6 +95,12 @@ class MatchConfig:
         if self.discipline is Discipline.PIN_CAROM_7:
             return Ball.RED
         return self.cue_balls[player]
+
+    def owner_of(self, ball: Ball) -> str | None:
+        """The player whose cue ball ``ball`` is (``None``: nobody's, or both's in 7-pin)."""
+        if self.discipline is Discipline.PIN_CAROM_7:
+            return None
+        return next((p for p, b in self.cue_balls.items() if b == ball), None)
 
     @property
     def countdown_from(self) -> int | None:

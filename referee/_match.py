@@ -4,17 +4,18 @@ Theory of operation. A match is a sequence of immutable :class:`MatchState`
 snapshots. Each input is a pure transition: it either returns a new state or
 raises a :class:`RulesError` subclass and changes nothing (h11's discipline)::
 
-    LAG ──lag decided──> PLAYING ──shot / correction──> PLAYING ──last game won──> OVER
+    LAG ──lag decided / join──> PLAYING ──shot / correction──> PLAYING ──last game won──> OVER
      └──lag again──> LAG
 
-Within PLAYING a shot is judged by the discipline's rule (:func:`referee.judge`),
-its points go to the shooter's run (fouls' points to the opponent in five-pins,
-penalties to the shooter's count in the 7-pin game) and, when the verdict ends
-the inning, the turn passes. After every input the game-end rules run: target
-reached (equalizing inning for the player who did not break, if enabled), the
-inning limit, the 7-pin count at exactly zero. A finished game is a set; when a
-player has won the majority of ``sets`` the match is over. The next set is
-broken by the other player (alternate breaks).
+A record that did not see the match start joins it instead of the lag
+(:func:`apply_join`, or ``MatchConfig.start``): the score and turn it knows, the
+rest unknown. Within PLAYING, before a shot is judged, :mod:`referee._turn_and_break`
+says who plays it (the stroke's cue ball when nobody is known at the table) and
+whether it is a break (the balls' layout, never an assumption). The discipline's
+rule (:func:`referee.judge`) judges it, its points go to the shooter's run (fouls'
+points to the opponent in five-pins, penalties to the shooter's count in the
+7-pin game) and, when the verdict ends the inning, the turn passes. After every
+input the game-end rules of :mod:`referee._game_end` run.
 
 :class:`Match` is a small mutable shell around these functions that keeps the
 history, so the last input can be undone; undo and corrections are recorded in
@@ -25,29 +26,50 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from referee._break import BreakCall
 from referee._config import MatchConfig
 from referee._errors import IllegalMoveError, UnknownBallError
+from referee._game_end import cut_to_target, game_end, join_notes, target_reached
+from referee._join import joined_state
 from referee._lag import Lag, LagResult, judge_lag
 from referee._names import Ball, Discipline, NextPosition
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext
+from referee._start import StartState
 from referee._state import (
     AuditEntry,
     Correction,
     CorrectionKind,
-    GameResult,
     MatchState,
     Phase,
     Score,
     ShotRecord,
 )
+from referee._turn_and_break import TurnCall, decide_break, whose_stroke
 from referee._verdict import Verdict
 
-__all__ = ["Match", "apply_correction", "apply_lag", "apply_shot", "new_match", "shot_context"]
+__all__ = [
+    "Match",
+    "apply_correction",
+    "apply_join",
+    "apply_lag",
+    "apply_shot",
+    "new_match",
+    "shot_context",
+]
 
 
 def new_match(config: MatchConfig) -> MatchState:
-    """The state before the first input: waiting for the lag unless a breaker is set."""
+    """The state before the first input: waiting for the lag unless a breaker is set.
+
+    With ``config.start`` the record joins a match in progress (``first_player``,
+    if given, is then the player at the table when ``start`` names none).
+    """
+    if config.start is not None:
+        start = config.start
+        if start.shooter is None and config.first_player is not None:
+            start = replace(start, shooter=config.first_player)
+        return joined_state(config, start)
     scores = {p: Score() for p in config.players}
     sets_won = dict.fromkeys(config.players, 0)
     if config.first_player is None:
@@ -72,8 +94,18 @@ def apply_lag(state: MatchState, lag: Lag) -> tuple[LagResult, MatchState]:
         return result, replace(state, version=state.version + 1)
     breaker = result.breaker or result.winner
     return result, replace(
-        state, phase=Phase.PLAYING, breaker=breaker, shooter=breaker, version=state.version + 1
-    )
+        state, phase=Phase.PLAYING, breaker=breaker, shooter=breaker,
+        next_position=NextPosition.BREAK, break_due=True, version=state.version + 1,
+    )  # fmt: skip
+
+
+def apply_join(state: MatchState, start: StartState) -> MatchState:
+    """No lag was seen: join the match as ``start`` describes it (from the LAG phase)."""
+    if state.phase is not Phase.LAG:
+        raise IllegalMoveError("the match is already under way; undo to join it differently")
+    start.check(state.config.players, state.config.sets)
+    joined = joined_state(state.config, start, version=state.version + 1)
+    return replace(joined, audit=state.audit)
 
 
 def shot_context(state: MatchState) -> ShotContext:
@@ -107,16 +139,25 @@ def shot_context(state: MatchState) -> ShotContext:
 def _shooter(state: MatchState) -> str:
     if state.phase is Phase.LAG:
         raise IllegalMoveError("the lag is not decided yet: record the lag or set first_player")
-    if state.phase is Phase.OVER or state.shooter is None:
+    if state.phase is Phase.OVER:
         raise IllegalMoveError("the match is over: no more shots (undo to reopen it)")
+    if state.shooter is None:
+        raise IllegalMoveError("nobody is known at the table yet: the next stroke's ball tells")
     return state.shooter
 
 
 def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
-    """Judge ``shot`` for the player at the table and move the match on."""
-    ctx = shot_context(state)
-    shooter = _shooter(state)
-    verdict = judge(shot, ctx)
+    """Judge ``shot`` for the player at the table and move the match on.
+
+    Who plays and whether it is a break come from :mod:`referee._turn_and_break`.
+    """
+    if state.phase is not Phase.PLAYING:
+        _shooter(state)  # raises the phase's error
+    turn, state = whose_stroke(state, shot)
+    shooter = turn.shooter
+    call = decide_break(state, shot)
+    ctx = replace(shot_context(state), is_break=call.is_break)
+    verdict = _with_calls(judge(shot, ctx), turn, call)
     opponent = state.config.opponent(shooter)
     scores = dict(state.scores)
     scores[shooter] = _stroke(scores[shooter], verdict)
@@ -136,7 +177,11 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
         must_attempt=_must_attempt(state.must_attempt, shooter, shot, verdict),
         version=state.version + 1,
     )
-    after, note = _game_end(moved, shooter, verdict)
+    moved, cut = (
+        cut_to_target(moved) if moved.config.discipline.alternates_every_stroke else (moved, "")
+    )
+    after, note = game_end(moved, shooter, verdict)
+    after = replace(after, break_due=after.next_position is NextPosition.BREAK)
     record = ShotRecord(
         index=shot.index,
         player=shooter,
@@ -146,9 +191,17 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
         run=_last_run(moved.scores[shooter]) if ends else moved.scores[shooter].current_run,
         set_index=state.set_index,
         game_over=after.set_index != state.set_index or after.phase is Phase.OVER,
-        note=note,
+        note=join_notes(turn.note, cut, note),
+        is_break=call.is_break,
+        break_why=call.why,
     )
     return record, after
+
+
+def _with_calls(verdict: Verdict, turn: TurnCall, call: BreakCall) -> Verdict:
+    """The verdict with the turn's and the break's review and announcements added."""
+    review = verdict.review or turn.review or call.review
+    return replace(verdict, review=review, announcements=call.faults + verdict.announcements)
 
 
 def _must_attempt(
@@ -175,116 +228,7 @@ def _stroke(score: Score, verdict: Verdict) -> Score:
         current_run=score.current_run + verdict.points,
         penalties=score.penalties + verdict.penalty,
     )
-    return _close_inning(score) if verdict.inning_ends else score
-
-
-def _close_inning(score: Score) -> Score:
-    if not score.in_inning:
-        return score
-    return replace(score, runs=(*score.runs, score.current_run), current_run=0, in_inning=False)
-
-
-def _game_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchState, str]:
-    """Apply the game-end rules after a stroke by ``shooter``; returns a note."""
-    cfg = state.config
-    if cfg.countdown_from is not None:
-        if verdict.wins_game:
-            return _finish_game(state, shooter, f"{shooter} wins the game")
-        return state, ""
-    note = ""
-    if cfg.discipline.alternates_every_stroke:
-        state, note = _cut_to_target(state)
-    reached = [p for p in cfg.players if state.scores[p].points >= cfg.target[p]]
-    if state.equalizing:
-        return _equalizing_end(state, shooter, verdict, reached)
-    if reached:
-        return _target_reached(state, reached[0], note)
-    limit = cfg.innings_limit
-    closes_round = verdict.inning_ends and shooter != state.breaker
-    if limit and closes_round and state.scores[shooter].innings >= limit:
-        return _finish_on_points(state, f"inning limit {limit} reached")
-    return state, note
-
-
-def _cut_to_target(state: MatchState) -> tuple[MatchState, str]:
-    """Five-pins [rules.md §6]: a total past the target is cut back to the target."""
-    scores = dict(state.scores)
-    for p, target in state.config.target.items():
-        over = scores[p].points - target
-        if over > 0:
-            s = scores[p]
-            scores[p] = replace(s, points=target, corrected=s.corrected - over)
-            return replace(state, scores=scores), f"{p}'s total cut back to the target {target}"
-    return state, ""
-
-
-def _target_reached(state: MatchState, player: str, note: str) -> tuple[MatchState, str]:
-    cfg = state.config
-    breaker = state.breaker or player
-    other = cfg.opponent(breaker)
-    behind = state.scores[other].innings < state.scores[breaker].innings
-    if player == breaker and cfg.equalizing and behind:
-        scores = dict(state.scores)
-        scores[breaker] = _close_inning(scores[breaker])
-        start = NextPosition.BREAK if cfg.equalizing_from_break else NextPosition.PLAY_ON
-        moved = replace(
-            state, scores=scores, shooter=other, equalizing=True, next_position=start, carry=Carry()
-        )
-        return moved, _join(note, f"{breaker} reached the target: equalizing inning for {other}")
-    return _finish_game(state, player, _join(note, f"{player} reached the target"))
-
-
-def _equalizing_end(
-    state: MatchState, shooter: str, verdict: Verdict, reached: list[str]
-) -> tuple[MatchState, str]:
-    breaker = state.breaker or shooter
-    other = state.config.opponent(breaker)
-    if other in reached:
-        return _finish_game(state, None, f"{other} equalized: draw")
-    if shooter == other and verdict.inning_ends:
-        return _finish_game(state, breaker, f"{other} did not equalize: {breaker} wins")
-    return state, ""
-
-
-def _finish_on_points(state: MatchState, why: str) -> tuple[MatchState, str]:
-    a, b = state.config.players
-    pa, pb = state.scores[a].points, state.scores[b].points
-    winner = None if pa == pb else (a if pa > pb else b)
-    return _finish_game(state, winner, f"{why}: " + (f"{winner} wins" if winner else "draw"))
-
-
-def _join(a: str, b: str) -> str:
-    return f"{a}; {b}" if a else b
-
-
-def _finish_game(state: MatchState, winner: str | None, note: str) -> tuple[MatchState, str]:
-    """Close the game (set); start the next set or end the match."""
-    cfg = state.config
-    scores = {p: _close_inning(s) for p, s in state.scores.items()}
-    result = GameResult(
-        winner=winner,
-        points={p: s.points for p, s in scores.items()},
-        innings={p: s.innings for p, s in scores.items()},
-        high_run={p: s.high_run for p, s in scores.items()},
-    )
-    sets_won = dict(state.sets_won)
-    if winner is not None:
-        sets_won[winner] += 1
-    games = (*state.games, result)
-    decided = winner is not None and sets_won[winner] > cfg.sets // 2
-    if decided or cfg.sets == 1:
-        over = replace(
-            state, phase=Phase.OVER, scores=scores, sets_won=sets_won, games=games,
-            shooter=None, winner=winner, draw=winner is None, equalizing=False,
-        )  # fmt: skip
-        return over, _join(note, f"match over: {winner} wins" if winner else "match over: draw")
-    breaker = cfg.opponent(state.breaker or cfg.players[0])
-    fresh = replace(
-        state, scores={p: Score() for p in cfg.players}, sets_won=sets_won, games=games,
-        set_index=state.set_index + 1, breaker=breaker, shooter=breaker, equalizing=False,
-        next_position=NextPosition.BREAK, carry=Carry(), last_inning_ended_by=None,
-    )  # fmt: skip
-    return fresh, _join(note, f"set {state.set_index + 1} to {winner or 'nobody (draw)'}")
+    return score.closed() if verdict.inning_ends else score
 
 
 def apply_correction(state: MatchState, correction: Correction) -> MatchState:
@@ -301,7 +245,7 @@ def apply_correction(state: MatchState, correction: Correction) -> MatchState:
     else:
         if state.shooter != player:
             raise IllegalMoveError(f"correction: only {state.shooter} (at the table) may ask")
-        moved = replace(state, next_position=NextPosition.BREAK, carry=Carry())
+        moved = replace(state, next_position=NextPosition.BREAK, break_due=True, carry=Carry())
         detail = f"break position for {player}"
     if correction.note:
         detail += f" ({correction.note})"
@@ -323,7 +267,7 @@ def _correct_points(state: MatchState, player: str, points: int) -> tuple[MatchS
     if state.config.countdown_from is None and not state.equalizing:
         reached = [p for p in state.config.players if scores[p].points >= state.config.target[p]]
         if reached:
-            moved, _ = _target_reached(moved, reached[0], "")
+            moved, _ = target_reached(moved, reached[0], "")
     return moved, f"{points:+d} points to {player}"
 
 
@@ -337,7 +281,7 @@ def _correct_turn(state: MatchState, player: str) -> tuple[MatchState, str]:
         scores[player] = replace(s, runs=s.runs[:-1], current_run=s.runs[-1], in_inning=True)
         detail = f"turn back to {player}: inning resumed"
     else:
-        scores[current] = _close_inning(scores[current])
+        scores[current] = scores[current].closed()
         detail = f"turn to {player}"
     moved = replace(state, scores=scores, shooter=player, last_inning_ended_by=None, carry=Carry())
     return moved, detail
@@ -375,6 +319,12 @@ class Match:
         result, state = apply_lag(self.state, lag)
         self._push(state, f"lag: {result.reason}")
         return result
+
+    def join(self, start: StartState) -> MatchState:
+        """No lag was seen: join the match in progress as ``start`` describes it."""
+        state = apply_join(self.state, start)
+        self._push(state, "join the match in progress")
+        return state
 
     def play(self, shot: Shot) -> ShotRecord:
         """Judge and record a shot."""

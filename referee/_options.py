@@ -60,6 +60,19 @@ class RuleOptions:
     #: read ("cushion" contacts, repeats allowed).
     cushion_repeat_merge_s: float = 0.0
 
+    # --- the break and the turn ---
+    #: §3: the balls stand in the break layout (a stroke is judged as the break)
+    #: when every ball is within this distance of its place; farther is play.
+    break_recognise_mm: float = 75.0
+    #: §3: a recognised break layout with a ball farther than this from its place
+    #: is announced as a wrong break position (measurement error is 2-5 mm).
+    break_layout_mm: float = 15.0
+    #: §1, §4: the ball that moved first names the shooter. A camera cannot tell a
+    #: wrong-ball foul from a turn it did not see pass, so a change of shooter the
+    #: rules did not give is marked for review instead of called a foul. False: the
+    #: rules' shooter plays, and the other player's ball is the wrong-ball foul.
+    follow_cue_ball: bool = False
+
     # --- zones ---
     #: §5 balkline: the zone touching no cushion (the centre of the 47/x and 35/x
     #: tables) is free of restriction, as in UMB and American practice. False:

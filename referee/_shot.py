@@ -26,6 +26,8 @@ class Shot:
     up at the start (``None``: all pins of the discipline). ``doubt`` is a shot-level
     reason for review that no single event carries. ``safety`` is a person's
     declaration that the stroke was an intentional safety [rules.md §4].
+    ``is_break``: a person or the log says the stroke is (or is not) a break;
+    ``None``: the match decides from the start positions (rules.md §3).
     """
 
     index: int
@@ -39,6 +41,7 @@ class Shot:
     pins_standing: frozenset[Pin] | None = None
     doubt: str | None = None
     safety: bool = False
+    is_break: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,19 +20,23 @@ from referee._lag import Lag
 from referee._names import CALL_FOULS, Ball, Cushion, Discipline, Foul, Pin, Pocket
 from referee._options import RuleOptions
 from referee._shot import Shot, TimedXY
+from referee._start import StartState
 from referee._table import XY, Table
 
-__all__ = ["FORMAT", "ShotLog", "parse_event", "parse_shot", "parse_shot_log"]
+__all__ = ["FORMAT", "ShotLog", "parse_event", "parse_shot", "parse_shot_log", "parse_start"]
 
 FORMAT = "carom-shots/1"
 _TOP = {"format", "table", "discipline", "match", "lag", "shots"}
 _SHOT = {
     "index", "start_s", "end_s", "cue_ball", "events", "start_positions_mm",
-    "end_positions_mm", "paths_mm", "pins_standing", "doubt", "safety",
+    "end_positions_mm", "paths_mm", "pins_standing", "doubt", "safety", "break",
 }  # fmt: skip
 _MATCH = {
     "players", "cue_balls", "first_player", "target", "innings_limit", "sets",
-    "equalizing", "equalizing_from_break", "start_count", "rules",
+    "equalizing", "equalizing_from_break", "start_count", "rules", "start",
+}  # fmt: skip
+_START = {
+    "board", "innings", "run", "shooter", "breaker", "set_index", "sets_won", "next_break",
 }  # fmt: skip
 #: Written by ``carom analyze`` for people and tools; read, checked, not judged.
 _SHOT_INFO = {"verdict"}
@@ -105,6 +109,7 @@ def _match(obj: Obj, discipline: Discipline, table: Table) -> MatchConfig:
     first = obj.get("first_player", None)
     limit = obj.get("innings_limit", None)
     start = obj.get("start_count", None)
+    joined = obj.get("start", None)
     target_raw = obj.get("target", MatchConfig.default_target(discipline))
     values: dict[str, Any] = {
         "discipline": discipline,
@@ -123,6 +128,7 @@ def _match(obj: Obj, discipline: Discipline, table: Table) -> MatchConfig:
         "options": RuleOptions.from_mapping(
             dict(Obj(obj.get("rules", {}), obj.at("rules")).data), obj.at("rules")
         ),
+        "start": None if joined is None else parse_start(joined, obj.at("start"), players),
     }
     try:
         return MatchConfig(**values)
@@ -142,6 +148,7 @@ def parse_shot(data: Any, where: str) -> Shot:
     end_s = obj.get("end_s", None)
     pins = obj.get("pins_standing", None)
     doubt = obj.get("doubt", None)
+    is_break = obj.get("break", None)
     return Shot(
         index=ask_int(obj.get("index"), obj.at("index"), lo=0),
         cue_ball=ask_enum(Ball, obj.get("cue_ball"), obj.at("cue_ball")),
@@ -156,7 +163,37 @@ def parse_shot(data: Any, where: str) -> Shot:
         pins_standing=None if pins is None else _pins(pins, obj.at("pins_standing")),
         doubt=None if doubt is None else ask_str(doubt, obj.at("doubt")),
         safety=ask_bool(obj.get("safety", False), obj.at("safety")),
+        is_break=None if is_break is None else ask_bool(is_break, obj.at("break")),
     )
+
+
+def parse_start(data: Any, where: str, players: tuple[str, ...]) -> StartState:
+    """The state of a match joined in progress (``match.start``, the match file's ``start``)."""
+    obj = Obj(data, where, _START)
+
+    def counts(key: str) -> dict[str, int]:
+        sub = Obj(obj.get(key, {}), obj.at(key), set(players))
+        return {p: ask_int(v, sub.at(p), lo=0) for p, v in sub.data.items()}
+
+    def player(key: str) -> str | None:
+        value = obj.get(key, None)
+        if value is None:
+            return None
+        name = ask_str(value, obj.at(key))
+        if name not in players:
+            raise ShotLogError(f"{obj.at(key)}: {show(name)} is not one of the players")
+        return name
+
+    next_break = obj.get("next_break", None)
+    start = StartState(
+        board=counts("board"), innings=counts("innings"),
+        run=ask_int(obj.get("run", 0), obj.at("run"), lo=0),
+        shooter=player("shooter"), breaker=player("breaker"),
+        set_index=ask_int(obj.get("set_index", 0), obj.at("set_index"), lo=0),
+        sets_won=counts("sets_won"),
+        next_break=None if next_break is None else ask_bool(next_break, obj.at("next_break")),
+    )  # fmt: skip
+    return start
 
 
 def _xy(value: Any, where: str) -> XY:

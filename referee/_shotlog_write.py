@@ -57,4 +57,6 @@ def shot_json(shot: Shot) -> dict[str, Any]:
         out["doubt"] = shot.doubt
     if shot.safety:
         out["safety"] = True
+    if shot.is_break is not None:
+        out["break"] = shot.is_break
     return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from referee._config import MatchConfig
@@ -35,11 +35,12 @@ class Phase(StrEnum):
 class Score:
     """One player's score in the current game (set).
 
-    Invariant: ``points == sum(runs) + current_run + awarded + corrected``.
+    Invariant: ``points == sum(runs) + current_run + awarded + corrected + carried``.
     ``runs`` are the finished innings' runs (own strokes only); ``awarded`` comes
     from the opponent's fouls (five-pins); ``corrected`` from referee corrections
-    and the five-pins cut back to the target. ``penalties`` are the 7-pin game's
-    penalty points, added to the remaining count.
+    and the five-pins cut back to the target; ``carried`` is what the record
+    started with when it joined a match in progress. ``penalties`` are the 7-pin
+    game's penalty points, added to the remaining count.
     """
 
     points: int = 0
@@ -48,6 +49,7 @@ class Score:
     current_run: int = 0
     awarded: int = 0
     corrected: int = 0
+    carried: int = 0
     penalties: int = 0
     in_inning: bool = False
 
@@ -55,6 +57,12 @@ class Score:
     def high_run(self) -> int:
         """The longest run, the current one included."""
         return max((*self.runs, self.current_run), default=0)
+
+    def closed(self) -> Score:
+        """This score with the inning under way (if any) finished."""
+        if not self.in_inning:
+            return self
+        return replace(self, runs=(*self.runs, self.current_run), current_run=0, in_inning=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +112,11 @@ class AuditEntry:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ShotRecord:
-    """A judged shot as the match saw it: who shot, the verdict, the board after it."""
+    """A judged shot as the match saw it: who shot, the verdict, the board after it.
+
+    ``is_break``: it was judged as a break; ``break_why``: the rule that said so
+    (the shot log, the balls' layout, the match's position), in one sentence.
+    """
 
     index: int
     player: str
@@ -115,6 +127,8 @@ class ShotRecord:
     set_index: int
     game_over: bool
     note: str = ""
+    is_break: bool = False
+    break_why: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -125,6 +139,10 @@ class MatchState:
     ``equalizing`` is true during the equalizing inning; ``must_attempt`` holds the
     players whose last inning ended with a declared safety or a foul (safety rule);
     ``version`` grows with every accepted input (shot, lag, correction, undo).
+    ``next_position`` is the position the rules give the next stroke;
+    ``break_due`` is true when the match itself established that it is the break
+    (after the lag, a new set, a break-position ruling), false at the start of a
+    record that may have joined a match in progress.
     """
 
     config: MatchConfig
@@ -136,6 +154,7 @@ class MatchState:
     set_index: int = 0
     games: tuple[GameResult, ...] = ()
     next_position: NextPosition = NextPosition.BREAK
+    break_due: bool = False
     carry: Carry = field(default_factory=Carry)
     equalizing: bool = False
     shots_played: int = 0

@@ -154,7 +154,7 @@ def test_replaying_a_log_twice_gives_identical_results(
 def _invariants(match: Match) -> None:
     state = match.state
     for player, s in state.scores.items():
-        assert s.points == sum(s.runs) + s.current_run + s.awarded + s.corrected, player
+        assert s.points == sum(s.runs) + s.current_run + s.awarded + s.corrected + s.carried, player
         assert s.innings == len(s.runs) + (1 if s.in_inning else 0)
     stats = match_stats(state)
     for p in state.config.players:

@@ -41,6 +41,7 @@ from referee import (
     RulesError,
     Shot,
     ShotLogError,
+    StartState,
     Table,
     parse_shot_log,
 )
@@ -89,8 +90,10 @@ def test_schema_rule_options_equal_rule_options_fields() -> None:
 def test_schema_objects_have_the_readers_fields() -> None:
     assert set(SCHEMA["properties"]) == _TOP
     assert set(DEFS["shot"]["properties"]) == _SHOT | _SHOT_INFO
-    assert {f.name for f in fields(Shot)} == _SHOT
+    # ``break`` is a Python keyword: the field is ``Shot.is_break``.
+    assert {f.name for f in fields(Shot)} - {"is_break"} | {"break"} == _SHOT
     assert set(DEFS["match"]["properties"]) == _MATCH
+    assert set(DEFS["start"]["properties"]) == {f.name for f in fields(StartState)}
     assert set(DEFS["table"]["properties"]) == {f.name for f in fields(Table)}
     assert set(DEFS["lag"]["properties"]) == {f.name for f in fields(Lag)}
     assert SCHEMA["properties"]["format"]["const"] == FORMAT

@@ -1,0 +1,183 @@
+"""Is this stroke a break? Recognised from where the balls stand, never assumed [rules.md §3].
+
+Theory of operation. A stroke is a break when the balls stand in the discipline's
+break layout before it. Two distances decide, both rule options
+(``docs/rules-options.md``):
+
+* ``break_recognise_mm`` (loose): every ball the layout places is within this
+  distance of its place. A layout this close is the break position a referee set
+  up, perhaps carelessly; anything farther is ordinary play.
+* ``break_layout_mm`` (strict): a recognised layout with a ball farther than this
+  from its rule place is a *wrong* break position, announced the way a referee
+  would (it is still judged as the break).
+
+The layouts, table mm (x from the head cushion, y from the left cushion):
+
+* three-cushion, one-cushion, straight rail, balkline: red on the foot spot, the
+  non-breaker's ball on the head spot, the breaker's ball on the head string
+  within 152.4 mm (6 in) of the head spot;
+* five-pins: red on its spot (centre of the top half), the non-breaker's ball on
+  the top spot, the breaker's ball anywhere in the bottom (head) half;
+* 7-pin carom: one white beside each spot pin (spot 1, spot 3), the red (cue ball)
+  in the house behind the head string.
+
+The breaker's ball is the cue ball of the stroke (the ball that moved first).
+Which rule applied is said in one sentence (``BreakCall.why``) that the report shows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from referee._names import Ball, Discipline, Spot
+from referee._options import RuleOptions
+from referee._table import XY, Table
+
+__all__ = ["HEAD_STRING_REACH_MM", "BreakCall", "LayoutCheck", "check_break_layout"]
+
+#: [rules.md §3]: the breaker's ball lies on the head string within 6 in of the head spot.
+HEAD_STRING_REACH_MM = 152.4
+#: 7-pin: a white "beside" its spot pin: centre within this many ball diameters of it.
+_BESIDE_DIAMETERS = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutCheck:
+    """The balls before a stroke against the break layout.
+
+    ``recognised``: they stand in the break layout (within ``break_recognise_mm``);
+    ``faults``: what is wrong with a recognised layout (empty when it is right);
+    ``detail``: one sentence with the measured distances.
+    """
+
+    recognised: bool
+    faults: tuple[str, ...]
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class BreakCall:
+    """Whether a stroke is judged as a break, and which rule said so.
+
+    ``faults`` are wrong-layout announcements; ``review`` is set when the evidence
+    disagrees with what the match expected (a break was due, the balls say play).
+    """
+
+    is_break: bool
+    why: str
+    faults: tuple[str, ...] = ()
+    review: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Where one ball belongs: a point (``reach_mm`` 0) or a region around it."""
+
+    name: str
+    prep: str
+    xy_mm: XY
+    reach_mm: float = 0.0
+    #: 'disc': within reach of the point; 'string': on the line x = x0 with
+    #: |y - y0| <= reach; 'behind': x <= x0 (a half or the house).
+    shape: str = "disc"
+
+    def miss_mm(self, xy: XY) -> float:
+        """How far ``xy`` lies outside this place (0 inside)."""
+        x0, y0 = self.xy_mm
+        x, y = xy
+        if self.shape == "string":
+            return math.hypot(x - x0, max(0.0, abs(y - y0) - self.reach_mm))
+        if self.shape == "behind":
+            return max(0.0, x - x0)
+        return max(0.0, math.dist(xy, self.xy_mm) - self.reach_mm)
+
+
+def _places(discipline: Discipline, table: Table) -> tuple[_Place, _Place, _Place]:
+    """(breaker's place, the other ball's place, the third ball's place)."""
+    head, foot = table.spot(Spot.HEAD), table.spot(Spot.FOOT)
+    if discipline is Discipline.FIVE_PINS:
+        return (
+            _Place("the bottom half", "in", (table.length_mm / 2.0, head[1]), shape="behind"),
+            _Place("the top spot", "on", table.spot(Spot.TOP)),
+            _Place("its spot", "on", table.spot(Spot.RED_FIVE_PINS)),
+        )
+    if discipline is Discipline.PIN_CAROM_7:
+        beside = _BESIDE_DIAMETERS * table.ball_diameter_mm
+        return (
+            _Place("the house", "in", head, shape="behind"),
+            _Place("spot 1", "beside", table.spot(Spot.SPOT1), beside),
+            _Place("spot 3", "beside", table.spot(Spot.SPOT3), beside),
+        )
+    return (
+        _Place("the head string", "on", head, HEAD_STRING_REACH_MM, shape="string"),
+        _Place("the head spot", "on", head),
+        _Place("the foot spot", "on", foot),
+    )
+
+
+def _roles(
+    discipline: Discipline, positions: Mapping[Ball, XY], breaker: Ball
+) -> tuple[XY, XY, XY] | None:
+    """Positions of (breaker's ball, other ball, third ball), or None if one is missing."""
+    if discipline is Discipline.PIN_CAROM_7:
+        whites = [positions.get(Ball.WHITE1), positions.get(Ball.WHITE2)]
+        red = positions.get(Ball.RED)
+        if red is None or None in whites:
+            return None
+        w1, w2 = (w for w in whites if w is not None)
+        near, far = (w1, w2) if w1[0] <= w2[0] else (w2, w1)
+        return red, near, far
+    if breaker not in positions or Ball.RED not in positions:
+        return None
+    others = [b for b in positions if b not in (breaker, Ball.RED)]
+    if len(others) != 1:
+        return None
+    return positions[breaker], positions[others[0]], positions[Ball.RED]
+
+
+def check_break_layout(
+    discipline: Discipline,
+    table: Table,
+    positions_mm: Mapping[Ball, XY],
+    breaker: Ball,
+    options: RuleOptions,
+) -> LayoutCheck | None:
+    """Compare the balls before a stroke with the break layout; ``None`` if a ball is unknown.
+
+    ``breaker`` is the stroke's cue ball. Recognition does not care which cue ball
+    stands where (a layout with the two cue balls swapped is still the break
+    position, set up wrongly); the check does.
+    """
+    roles = _roles(discipline, positions_mm, breaker)
+    if roles is None:
+        return None
+    places = _places(discipline, table)
+    misses = [p.miss_mm(xy) for p, xy in zip(places, roles, strict=True)]
+    swapped = [p.miss_mm(xy) for p, xy in zip(places, (roles[1], roles[0], roles[2]), strict=True)]
+    loose = options.break_recognise_mm
+    recognised = max(misses) <= loose or max(swapped) <= loose
+    names = _role_names(discipline, positions_mm, breaker)
+    detail = ", ".join(
+        f"{n} {m:.0f} mm from {p.name}" if m >= 0.5 else f"{n} {p.prep} {p.name}"
+        for n, p, m in zip(names, places, misses, strict=True)
+    )
+    faults = tuple(
+        f"wrong break position: {n} is {m:.0f} mm from {p.prep} {p.name} "
+        f"(at most {options.break_layout_mm:.0f} mm)"
+        for n, p, m in zip(names, places, misses, strict=True)
+        if recognised and m > options.break_layout_mm
+    )
+    return LayoutCheck(recognised=recognised, faults=faults, detail=detail)
+
+
+def _role_names(
+    discipline: Discipline, positions: Mapping[Ball, XY], breaker: Ball
+) -> tuple[str, str, str]:
+    if discipline is Discipline.PIN_CAROM_7:
+        w1, w2 = positions[Ball.WHITE1], positions[Ball.WHITE2]
+        near, far = ("white1", "white2") if w1[0] <= w2[0] else ("white2", "white1")
+        return "the red", near, far
+    other = next(b for b in positions if b not in (breaker, Ball.RED))
+    return f"{breaker} (the breaker's ball)", str(other), "the red"

@@ -46,12 +46,14 @@ def render_clip(
     truth_path: Path | None = None,
     extra: Mapping[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    lag: Mapping[str, Any] | None = None,
 ) -> Clip:
     """Render ``duration_s`` seconds of ``motion`` to ``video_path`` and a truth file.
 
     The truth goes to ``truth_path`` (default: the video path with ``.json``); see
     :mod:`carom.synth._truth` for its format. ``events`` and ``verdicts`` are copied
-    into it as given: the exact contact times and the expected verdicts.
+    into it as given: the exact contact times and the expected verdicts; ``lag`` is
+    the truth of a lag the clip opens with (winner, reason, faults, events).
     ``progress(frames_done, n_frames)`` is called after every frame.
     """
     renderer = Renderer(camera, scene, settings)
@@ -80,7 +82,8 @@ def render_clip(
              else None, "fps": s.fps, "width_px": width, "height_px": height,
              "n_frames": n_frames}  # fmt: skip
     truth = truth_json(camera=camera, look=renderer.scene.look, settings=s, frames=frames,
-                       video=video, events=events, verdicts=verdicts, extra=extra)  # fmt: skip
+                       video=video, events=events, verdicts=verdicts, extra=extra,
+                       lag=lag)  # fmt: skip
     out = truth_path or video_path.with_suffix(".json")
     write_truth(out, truth)
     return Clip(video_path, out, n_frames, 1000 * render_s / n_frames, 1000 * encode_s / n_frames)

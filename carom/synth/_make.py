@@ -2,7 +2,8 @@
 
 The one function both ``carom synth`` and the sample-clip script call. A source is
 a sequence (several strokes judged by the referee, :mod:`carom.synth._samples`),
-a single-stroke scenario (:mod:`carom.synth._catalogue`), or a real recorded shot
+a single-stroke scenario (:mod:`carom.synth._catalogue`), a lag
+(:mod:`carom.synth._lag`; a sequence may also open with one), or a real recorded shot
 (replayed motion, no events known). Three files come out: ``NAME.mp4``,
 ``NAME.json`` (the truth: camera, table, per-frame positions in mm and px, events,
 expected verdicts) and, when events are known, ``NAME.shots.json`` (a
@@ -166,8 +167,9 @@ def make_clip(
         settings=look.settings(camera.fps, seed, graphic), strokes=_strokes(motion),
         events=motion.events if isinstance(motion, Sequence) else (),
         verdicts=_verdicts(motion), bitrate_bps=bitrate, extra=extra, progress=progress,
+        lag=motion.lag.to_json() if isinstance(motion, Sequence) and motion.lag else None,
     )  # fmt: skip
-    n = len(motion.played) if isinstance(motion, Sequence) else 1
+    n = len(motion.motions) if isinstance(motion, Sequence) else 1
     return MadeClip(clip, shots_path, duration, n)
 
 
@@ -262,6 +264,10 @@ def shot_log(seq: Sequence) -> dict[str, Any]:
             doc["pins_standing"] = sorted(str(pin) for pin in s.pins_standing)
         shots.append(doc)
     cfg = seq.config
+    lag = {}
+    if seq.lag is not None:
+        full = seq.lag.to_json()
+        lag = {"lag": {k: full[k] for k in ("events", "start_positions_mm", "end_positions_mm")}}
     return {
         "format": FORMAT,
         "table": {"length_mm": table.length_mm, "width_mm": table.width_mm,
@@ -271,15 +277,17 @@ def shot_log(seq: Sequence) -> dict[str, Any]:
                   "cue_balls": {p: str(b) for p, b in cfg.cue_balls.items()},
                   "first_player": cfg.first_player, "target": dict(cfg.target),
                   "equalizing": cfg.equalizing},
+        **lag,
         "shots": shots,
     }  # fmt: skip
 
 
 def source_names() -> tuple[str, ...]:
-    """Every name ``carom synth`` accepts: sample sequences, then scenarios."""
+    """Every name ``carom synth`` accepts: sample sequences, scenarios, then lags."""
+    from carom.synth._lag import lag_names
     from carom.synth._samples import sequence_names
 
-    return (*sequence_names(), *scenario_names())
+    return (*sequence_names(), *scenario_names(), *lag_names())
 
 
 def motion_for(name: str, progress: Progress | None = None) -> Sequence:
@@ -290,5 +298,10 @@ def motion_for(name: str, progress: Progress | None = None) -> Sequence:
         return sequence(name, progress)
     if name in scenario_names():
         return single_stroke(scenario(name))
+    from carom.synth._lag import lag_names, lag_scenario
+    from carom.synth._sequence import lag_sequence
+
+    if name in lag_names():
+        return lag_sequence(lag_scenario(name))
     known = ", ".join(source_names())
     raise RenderError(f"unknown scenario {name!r} (known: {known})")

@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from carom.synth._lag import lag_scenario
 from carom.synth._make import CameraSettings, LookSettings
 from carom.synth._scenarios import Search, scenario
 from carom.synth._sequence import Beat, Sequence, SequenceSpec, play_sequence
@@ -94,6 +95,15 @@ def _specs() -> dict[str, SequenceSpec]:
             beats=(_from_scenario("3c-along-cushion", "along-cushion"),
                    _from_scenario("3c-third-cushion-late", "third-cushion-close"),
                    Beat("point", _ARM_GRID, setup=_ARM_SETUP)),
+        ),
+        SequenceSpec(
+            name="three-cushion-lag-match",
+            description="three-cushion from the lag: yellow (B) wins the lag and breaks "
+                        "with a point, then a miss, then white (A) scores",
+            discipline=Discipline.THREE_CUSHION, start_mm=_OPEN, lag=lag_scenario("lag-clean"),
+            beats=(Beat("clean-point", scenario("3c-break").search),
+                   Beat("miss", _grid(3, 2.0, (2.5, 3.5))),
+                   Beat("point", _grid(5, 2.0, (2.5, 3.5)))),
         ),
     ]  # fmt: skip
     return {s.name: s for s in specs}

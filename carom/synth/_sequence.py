@@ -10,6 +10,8 @@ re-spotted as the verdict says, the break position or ball in hand is set up, an
 the next stroke starts from there. The result is one motion over the whole clip
 (:class:`Sequence`: the renderer's motion and pin source), the events on the clip's
 time line, and a ``carom-shots/1`` shot log that ``carom score`` judges the same way.
+A sequence may open with a lag (:mod:`carom.synth._lag`): its winner breaks, from the
+break position, and the beats follow.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from carom.synth._catalogue import SHAPES
+from carom.synth._lag import LagScenario, PlayedLag, play_lag
 from carom.synth._params import JumpOff, PhysicsParams, SimulationError
 from carom.synth._scenarios import Scenario, Search, five_pins_layout, grid_strokes
 from carom.synth._sim import simulate
@@ -47,7 +50,7 @@ from referee import (
     shot_context,
 )
 
-__all__ = ["Beat", "Sequence", "SequenceSpec", "play_sequence"]
+__all__ = ["Beat", "Sequence", "SequenceSpec", "lag_sequence", "play_sequence"]
 
 XY = tuple[float, float]
 F64 = NDArray[np.float64]
@@ -96,7 +99,8 @@ class SequenceSpec:
     """A scripted sequence. Positions in table mm; times in seconds.
 
     ``lead_s`` is the time before each stroke (the player steps in), ``hold_s``
-    the time the balls rest before the next set-up.
+    the time the balls rest before the next set-up. ``lag``: a lag is played first
+    (from its own set-up, not ``start_mm``) and its winner breaks.
     """
 
     name: str
@@ -109,6 +113,7 @@ class SequenceSpec:
     lead_s: float = 1.5
     hold_s: float = 0.7
     paths_hz: float | None = None
+    lag: LagScenario | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,18 +134,25 @@ class Sequence:
     played: tuple[Played, ...]
     layouts: tuple[Mapping[Ball, XY], ...]
     config: MatchConfig
+    lag: PlayedLag | None = None
+
+    @property
+    def motions(self) -> tuple[tuple[float, Simulation], ...]:
+        """``(t0_s, simulation)`` of the lag (if any) and every stroke, in clip order."""
+        lag = () if self.lag is None else ((self.lag.t0_s, self.lag.sim),)
+        return lag + tuple((p.t0_s, p.sim) for p in self.played)
 
     @property
     def duration_s(self) -> float:
         """Clip length: the last stroke, its rest, and the hold after it."""
-        last = self.played[-1]
-        return last.t0_s + last.sim.duration_s + self.spec.hold_s
+        t0, sim = self.motions[-1]
+        return t0 + sim.duration_s + self.spec.hold_s
 
     @property
     def events(self) -> tuple[Event, ...]:
         """Every event on the clip time line (seconds from the clip start)."""
         return tuple(
-            dataclasses.replace(e, t_s=p.t0_s + e.t_s) for p in self.played for e in p.sim.events
+            dataclasses.replace(e, t_s=t0 + e.t_s) for t0, sim in self.motions for e in sim.events
         )
 
     def positions_mm(self, t_s: F64) -> dict[Ball, F64]:
@@ -148,13 +160,14 @@ class Sequence:
         t = np.asarray(t_s, dtype=np.float64)
         balls = {b for layout in self.layouts for b in layout}
         out = {b: np.full((t.size, 2), np.nan) for b in balls}
-        self._fill_layout(out, t, t < self.played[0].t0_s, self.layouts[0])
-        for k, p in enumerate(self.played):
-            end = self.played[k + 1].t0_s if k + 1 < len(self.played) else np.inf
-            window = (t >= p.t0_s) & (t < end)
-            moving = window & (t - p.t0_s <= p.sim.duration_s + self.spec.hold_s)
+        motions = self.motions
+        self._fill_layout(out, t, t < motions[0][0], self.layouts[0])
+        for k, (t0, sim) in enumerate(motions):
+            end = motions[k + 1][0] if k + 1 < len(motions) else np.inf
+            window = (t >= t0) & (t < end)
+            moving = window & (t - t0 <= sim.duration_s + self.spec.hold_s)
             if moving.any():
-                for b, xy in p.sim.positions_mm(t[moving] - p.t0_s).items():
+                for b, xy in sim.positions_mm(t[moving] - t0).items():
                     out[b][moving] = xy
             self._fill_layout(
                 out, t, window & ~moving, self.layouts[min(k + 1, len(self.layouts) - 1)]
@@ -171,10 +184,10 @@ class Sequence:
 
     def pins_mm(self, t_s: float) -> dict[Pin, tuple[float, float, bool]]:
         """Pins at clip time ``t_s``: as the current stroke left them, re-stood after it."""
-        for p in reversed(self.played):
-            if t_s >= p.t0_s:
-                if t_s - p.t0_s <= p.sim.duration_s + self.spec.hold_s:
-                    return p.sim.pins_mm(t_s - p.t0_s)
+        for t0, sim in reversed(self.motions):
+            if t_s >= t0:
+                if t_s - t0 <= sim.duration_s + self.spec.hold_s:
+                    return sim.pins_mm(t_s - t0)
                 break
         spots = (
             five_pins_layout(self.spec.table)
@@ -184,8 +197,12 @@ class Sequence:
         return {pin: (x, y, True) for pin, (x, y) in spots.items()}
 
     def stroke_times(self) -> list[tuple[float, Ball]]:
-        """(t_s, cue ball) of every stroke, for the player's arm and cue."""
-        return [(p.t0_s, p.sim.stroke.cue_ball) for p in self.played]
+        """(t_s, cue ball) of every stroke (both of a lag), for the players' arms and cues."""
+        lag = []
+        if self.lag is not None:
+            lag = [(self.lag.t0_s, self.lag.sim.stroke.cue_ball)]
+            lag += [(self.lag.t0_s + dt, s.cue_ball) for dt, s in self.lag.sim.also]
+        return lag + [(p.t0_s, p.sim.stroke.cue_ball) for p in self.played]
 
 
 def play_sequence(spec: SequenceSpec, params: PhysicsParams | None = None) -> Sequence:
@@ -197,13 +214,19 @@ def play_sequence(spec: SequenceSpec, params: PhysicsParams | None = None) -> Se
     a, b = spec.cue_balls
     config = MatchConfig(
         discipline=spec.discipline, players=("A", "B"), cue_balls={"A": a, "B": b},
-        target={"A": 999, "B": 999}, first_player="A", equalizing=False, table=spec.table,
+        target={"A": 999, "B": 999}, first_player=None if spec.lag else "A", equalizing=False,
+        table=spec.table,
     )  # fmt: skip
     match = Match(config)
     layout: dict[Ball, XY] = dict(spec.start_mm)
     layouts: list[Mapping[Ball, XY]] = [dict(layout)]
     played: list[Played] = []
     t0 = spec.lead_s
+    lag = None
+    if spec.lag is not None:
+        lag, layout = _lag_first(spec, spec.lag, match, t0, params)
+        layouts = [dict(spec.lag.positions_mm), dict(layout)]
+        t0 += lag.sim.duration_s + spec.hold_s + spec.lead_s
     for index, beat in enumerate(spec.beats):
         if beat.setup:
             layout = _set_up(beat, match)
@@ -214,7 +237,25 @@ def play_sequence(spec: SequenceSpec, params: PhysicsParams | None = None) -> Se
         layout = _next_layout(spec, sim, record.verdict, match)
         layouts.append(dict(layout))
         t0 += sim.duration_s + spec.hold_s + spec.lead_s
-    return Sequence(spec, tuple(played), tuple(layouts), config)
+    return Sequence(spec, tuple(played), tuple(layouts), config, lag)
+
+
+def _lag_first(
+    spec: SequenceSpec, sc: LagScenario, match: Match, t0_s: float, params: PhysicsParams | None
+) -> tuple[PlayedLag, dict[Ball, XY]]:
+    """Play the lag into ``match``; the layout after it: the break position (or the rest)."""
+    if sc.discipline is not spec.discipline or spec.cue_balls != (Ball.WHITE, Ball.YELLOW):
+        raise SimulationError(f"sequence {spec.name}: the lag must be of its discipline")
+    lag = play_lag(sc, t0_s, params)
+    match.lag(lag.lag)
+    state = match.state
+    if state.shooter is None or lag.result.winner is None:
+        if spec.beats:
+            raise SimulationError(f"sequence {spec.name}: the lag must have a winner")
+        return lag, dict(lag.sim.end_positions_mm)
+    breaker = state.config.ball_of(state.shooter)
+    other = state.config.ball_of(state.config.opponent(state.shooter))
+    return lag, break_layout(spec.discipline, spec.table, breaker, other)
 
 
 def _search(
@@ -325,3 +366,13 @@ def single_stroke(sc: Scenario, lead_s: float = 1.5, hold_s: float = 1.0) -> Seq
     record, _ = apply_shot(state, shot)
     layouts = (dict(sc.positions_mm), dict(sim.end_positions_mm))
     return Sequence(spec, (Played(lead_s, sim, record, shot),), layouts, config)
+
+
+def lag_sequence(sc: LagScenario, lead_s: float = 1.5, hold_s: float = 1.0) -> Sequence:
+    """A clip of the lag ``sc`` alone (no strokes after it), judged by the referee."""
+    spec = SequenceSpec(
+        name=sc.name, description=sc.description, discipline=sc.discipline,
+        start_mm=sc.positions_mm, beats=(), table=sc.table, lead_s=lead_s, hold_s=hold_s,
+        lag=sc,
+    )  # fmt: skip
+    return play_sequence(spec)

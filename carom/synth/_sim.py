@@ -17,6 +17,9 @@ Events for the referee are recorded as they happen, with two rules:
 * a scripted jump (:class:`JumpOff`) turns the chosen cushion contact into
   that contact plus an :class:`OffTable` at the same instant.
 
+A second ball may be struck later (``also``: the lag, where both players strike at
+about the same time): its strike is one more candidate event at a fixed time.
+
 Caps on the number of steps and on the time raise :class:`SimulationError`.
 """
 
@@ -81,7 +84,7 @@ class _Track:
 @dataclass(frozen=True, slots=True)
 class _Next:
     t_s: float
-    kind: str  # "phase", "pair", "cushion", "pin", "pocket"
+    kind: str  # "phase", "pair", "cushion", "pin", "pocket", "strike"
     ball: Ball
     other: Ball | Cushion | Pin | Pocket | None = None
 
@@ -96,6 +99,7 @@ class _World:
     pockets: dict[Pocket, np.ndarray]
     jump_off: tuple[JumpOff, ...]
     pin_spots_mm: dict[Pin, XY]
+    pending: list[tuple[float, Stroke]] = field(default_factory=list)
     t_s: float = 0.0
     events: list[Event] = field(default_factory=list)
     last_contact: dict[tuple[Ball, Ball | Cushion], float] = field(default_factory=dict)
@@ -109,6 +113,8 @@ class _World:
 
     def candidates(self) -> Iterator[_Next]:
         live = self.live()
+        for t_s, stroke in self.pending:
+            yield _Next(t_s, "strike", stroke.cue_ball)
         for b in live:
             seg = self.tracks[b].now
             if seg.moving and math.isfinite(seg.end_s):
@@ -177,6 +183,15 @@ class _World:
             case "pocket", Pocket() as pocket:
                 self.events.append(Pocketed(t_s=self.t_s, ball=nxt.ball, pocket=pocket))
                 self._remove(nxt.ball)
+            case "strike", _:
+                self._strike(nxt.ball)
+
+    def _strike(self, ball: Ball) -> None:
+        stroke = next(s for t, s in self.pending if s.cue_ball == ball)
+        self.pending = [(t, s) for t, s in self.pending if s.cue_ball != ball]
+        if self.tracks[ball].removed_s is None:
+            v, w = _impulse.strike(stroke, self.r_m)
+            self._restart(ball, BallState(self._state(ball).r_m, v, w))
 
     def _state(self, ball: Ball) -> BallState:
         return self.tracks[ball].now.state(self.t_s)
@@ -249,8 +264,9 @@ def simulate(
     pins: Mapping[Pin, XY] | None = None,
     pockets: Mapping[Pocket, XY] | None = None,
     jump_off: JumpOff | Sequence[JumpOff] = (),
+    also: Sequence[tuple[float, Stroke]] = (),
 ) -> Simulation:
-    """Simulate one stroke until every ball has stopped.
+    """Simulate one stroke (and any later strikes) until every ball has stopped.
 
     Args:
         positions_mm: ball centres in table mm (x from the head cushion, y from the
@@ -263,6 +279,8 @@ def simulate(
         pockets: pocket circle centres in table mm (pocket table), radius
             ``params.pocket_radius_mm``.
         jump_off: scripted jumps off the table at a given cushion contact.
+        also: further strikes ``(t_s, stroke)`` of other balls, ``t_s`` >= 0 seconds
+            after ``stroke`` (the lag: the second player strikes a moment later).
 
     Returns:
         The simulation: events and trajectories.
@@ -273,12 +291,27 @@ def simulate(
     params = PhysicsParams() if params is None else params
     jumps = (jump_off,) if isinstance(jump_off, JumpOff) else tuple(jump_off)
     world = _build(positions_mm, stroke, table, params, pins or {}, pockets or {}, jumps)
+    world.pending = _later_strikes(positions_mm, stroke, also)
     steps = 0
     while world.step():
         steps += 1
         if steps > params.max_events:
             raise SimulationError(f"more than max_events={params.max_events} steps")
-    return _result(world, positions_mm, stroke)
+    return _result(world, positions_mm, stroke, tuple(also))
+
+
+def _later_strikes(
+    positions_mm: Mapping[Ball, XY], stroke: Stroke, also: Sequence[tuple[float, Stroke]]
+) -> list[tuple[float, Stroke]]:
+    struck = [stroke.cue_ball, *(s.cue_ball for _, s in also)]
+    if len(set(struck)) != len(struck):
+        raise SimulationError(f"also: each ball may be struck once, got {struck}")
+    for t_s, s in also:
+        if s.cue_ball not in positions_mm:
+            raise SimulationError(f"also: struck ball {s.cue_ball} has no position")
+        if not (math.isfinite(t_s) and t_s >= 0.0):
+            raise SimulationError(f"also: strike time must be >= 0 s, got {t_s}")
+    return sorted(also, key=lambda ts: ts[0])
 
 
 def _build(
@@ -337,7 +370,12 @@ def _check_placement(
             raise SimulationError(f"{a} and {b} overlap: centres {math.dist(pa, pb):.3f} mm apart")
 
 
-def _result(world: _World, positions_mm: Mapping[Ball, XY], stroke: Stroke) -> Simulation:
+def _result(
+    world: _World,
+    positions_mm: Mapping[Ball, XY],
+    stroke: Stroke,
+    also: tuple[tuple[float, Stroke], ...],
+) -> Simulation:
     stacks = {
         b: SegmentStack.of(tr.segments, math.inf if tr.removed_s is None else tr.removed_s)
         for b, tr in world.tracks.items()
@@ -356,4 +394,5 @@ def _result(world: _World, positions_mm: Mapping[Ball, XY], stroke: Stroke) -> S
         pin_spots_mm=world.pin_spots_mm,
         removed_s=removed,
         stacks=stacks,
+        also=also,
     )

@@ -115,6 +115,7 @@ class Simulation:
         pins_standing: pins up at the start (a pin whose spot a ball covers is off).
         pin_spots_mm: where those pins stand, table mm.
         removed_s: balls that left the table or were pocketed, with the time.
+        also: later strikes of other balls ``(t_s, stroke)`` (the lag's second ball).
     """
 
     events: tuple[Event, ...]
@@ -127,6 +128,7 @@ class Simulation:
     pin_spots_mm: Mapping[Pin, tuple[float, float]]
     removed_s: Mapping[Ball, float]
     stacks: Mapping[Ball, SegmentStack] = field(repr=False)
+    also: tuple[tuple[float, Stroke], ...] = ()
 
     @property
     def balls(self) -> tuple[Ball, ...]:

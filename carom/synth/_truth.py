@@ -12,6 +12,9 @@ Format ``carom-synth-truth/1`` (JSON)::
                  "pins": {"center": {"xy_mm": [x, y], "standing": true}, ...}}],
      "events": [<shot-log event objects: kind, t_s, ...>],
      "verdicts": [<whatever the caller passes: the referee's expected verdicts>],
+     "lag": {"winner": "A" | "B" | null, "breaker", "reason", "faults": {"A": [...]},
+             "cue_balls", "strokes", "events", "start_positions_mm",
+             "end_positions_mm", "t_s", "end_s"},   # only when the clip opens with a lag
      "extra": {...}}
 
 A frame's ``t_s`` is the middle of its exposure; ``uv_px`` is the projection of the
@@ -99,8 +102,10 @@ def truth_json(
     events: Sequence[Event] = (),
     verdicts: Sequence[Mapping[str, Any]] = (),
     extra: Mapping[str, Any] | None = None,
+    lag: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole truth document (see the module docstring); ``frames`` from frame_json."""
+    opening = {} if lag is None else {"lag": dict(lag)}
     return {
         "format": TRUTH_FORMAT,
         "video": dict(video) | {"exposure_s": settings.exposure, "seed": settings.seed},
@@ -109,6 +114,7 @@ def truth_json(
         "frames": list(frames),
         "events": [event_json(e) for e in sorted(events, key=lambda e: e.t_s)],
         "verdicts": [dict(v) for v in verdicts],
+        **opening,
         "extra": dict(extra or {}),
     }
 

@@ -11,6 +11,7 @@ analysis and live mode share it.
 from vision._build import build_shot, rest_position
 from vision._detect import ColourDetector, Detector, ball_radius_px, surface_polygon_px
 from vision._events import extract_events
+from vision._lag import lag_of
 from vision._learned import AutoDetector, LearnedDetector, load_or_fallback, make_detector
 from vision._learned_model import MODEL_PATH, BallModel, ModelError
 from vision._learned_pins import PINS_MODEL_PATH, LearnedPinCheck, PinModel, make_pin_check
@@ -79,6 +80,7 @@ __all__ = [
     "frozen_pairs",
     "is_lag",
     "is_placement",
+    "lag_of",
     "load_or_fallback",
     "make_detector",
     "make_pin_check",

@@ -5,8 +5,9 @@ either side, so sensor noise of a ball at rest does not read as motion) exceeds 
 threshold; a long gap between samples with almost no displacement is a rest (real
 trackers keep only the first and last sample of a rest). A shot starts when the first
 ball (the cue ball) starts moving and ends when the last ball stops. A lag is two cue
-balls struck at about the same time with the red untouched. Frozen balls are read off
-rest positions: two centres ``2R`` apart, a centre ``R`` from a cushion nose.
+balls struck at about the same time, neither by the other, before the red moves.
+Frozen balls are read off rest positions: two centres ``2R`` apart, a centre ``R``
+from a cushion nose.
 """
 
 from __future__ import annotations
@@ -96,31 +97,36 @@ def is_lag(
     within_s: float = 0.5,
     speed_mm_s: float = MOVING_MM_S,
     object_ball: Ball = Ball.RED,
+    radius_mm: float = 30.75,
 ) -> bool:
     """True for a lag: two balls set off within ``within_s`` and the object ball stays.
 
-    One ball cannot have set the other off so soon unless they were close: the two
-    starts must also be farther apart than either ball could travel in between.
+    The first two balls to move must be two balls other than ``object_ball``, set off
+    within ``within_s`` of each other, and not by each other: their centres stay more
+    than ``2 * radius_mm`` + 30 mm apart from the first start until just after the
+    second (a stroke that sends the cue ball into the other ball brings them to 2R at
+    the second start). The object ball may move later: a lag ball that touches the red
+    loses the lag, which the referee decides from the events.
     """
     starts = {}
     for ball, track in tracks.items():
         span = _moves(track, speed_mm_s)
         if span is not None:
             starts[ball] = span[0]
-    if object_ball in starts or len(starts) != 2:
+    if len(starts) < 2:
         return False
-    (a, ta), (b, tb) = sorted(starts.items(), key=lambda kv: kv[1])
-    if tb - ta > within_s:
+    (a, ta), (b, tb), *_ = sorted(starts.items(), key=lambda kv: kv[1])
+    if object_ball in (a, b) or tb - ta > within_s:
         return False
-    pa = _position_at(tracks[a], tb)
-    pb = _position_at(tracks[b], tb)
-    return bool(np.linalg.norm(pa - pb) > 150.0)
+    t = np.linspace(ta, tb + 0.1, 25)
+    gap = np.linalg.norm(_positions_at(tracks[a], t) - _positions_at(tracks[b], t), axis=1)
+    return bool(np.nanmin(gap) > 2.0 * radius_mm + 30.0)
 
 
-def _position_at(track: BallTrack, t_s: float) -> F64:
+def _positions_at(track: BallTrack, t_s: F64) -> F64:
     ok = np.all(np.isfinite(track.xy_mm), axis=1)
     t, xy = track.t_s[ok], track.xy_mm[ok]
-    return np.array([np.interp(t_s, t, xy[:, 0]), np.interp(t_s, t, xy[:, 1])])
+    return np.column_stack((np.interp(t_s, t, xy[:, 0]), np.interp(t_s, t, xy[:, 1])))
 
 
 def frozen_pairs(

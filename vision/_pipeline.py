@@ -145,7 +145,8 @@ class Analyzer:
             doubt=doubt, path_step_s=self.settings.path_step_s,
         )  # fmt: skip
         self.n_shots += 1
-        return [AnalyzedShot(shot=shot, scored=tuple(scored), tracks=tracks, lag=is_lag(tracks))]
+        lag = is_lag(tracks, radius_mm=geometry.radius_mm)
+        return [AnalyzedShot(shot=shot, scored=tuple(scored), tracks=tracks, lag=lag)]
 
 
 def is_placement(tracks: Mapping[Ball, BallTrack], radius_mm: float) -> bool:

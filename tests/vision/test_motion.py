@@ -57,7 +57,7 @@ def _rolling(
     return BallTrack.from_samples(t, np.asarray(p0) + dt * np.asarray(v))
 
 
-def test_lag_is_two_cue_balls_struck_together_red_untouched() -> None:
+def test_lag_is_two_cue_balls_struck_together_before_the_red() -> None:
     t = np.arange(0.0, 3.0, 1 / 30)
     red = _rolling(t, 99.0, (2000.0, 700.0), (0.0, 0.0))
     lag = {
@@ -70,8 +70,12 @@ def test_lag_is_two_cue_balls_struck_together_red_untouched() -> None:
     assert not is_lag(one)
     late = {**lag, Ball.YELLOW: _rolling(t, 2.0, (300.0, 1000.0), (800.0, 0.0))}
     assert not is_lag(late)
+    # The red may move later (a lag ball touched it: the referee calls that a fault),
+    # but a red among the first two balls to move makes it a stroke.
     red_hit = {**lag, Ball.RED: _rolling(t, 1.0, (2000.0, 700.0), (100.0, 0.0))}
-    assert not is_lag(red_hit)
+    assert is_lag(red_hit)
+    red_first = {**lag, Ball.RED: _rolling(t, 0.6, (2000.0, 700.0), (100.0, 0.0))}
+    assert not is_lag(red_first)
 
 
 def test_frozen_pairs_and_cushions() -> None:

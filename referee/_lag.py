@@ -2,10 +2,10 @@
 
 Both players shoot their cue balls at once from behind the head string to the
 foot cushion and back; the ball that stops nearer the head cushion wins. A lag is
-lost when the ball crosses into the opponent's half (seen as a contact with the
-other lag ball, a touch of the far long cushion, or a rest in the other half),
-never touches the foot cushion, leaves the table or touches the red; in five-pins
-also when it knocks a pin or touches a long cushion. Both lose, or a tie within
+lost when the ball crosses into the opponent's half (seen as a touch of the far long
+cushion, a rest in the other half, or a contact with the other lag ball unless that
+one is seen across by itself), never touches the foot cushion, leaves the table or
+touches the red; in five-pins also when it knocks a pin or touches a long cushion. Both lose, or a tie within
 ``TIE_MM``: lag again. The winner chooses who breaks (default: the winner).
 """
 
@@ -101,7 +101,7 @@ def _faults(lag: Lag, config: MatchConfig, player: str) -> tuple[str, ...]:
         out.append("left the table")
     if Ball.RED in touched:
         out.append("touched the red")
-    if other in touched or _crossed(lag, config, ball, cushions):
+    if _crossed(lag, config, ball) or (other in touched and not _crossed(lag, config, other)):
         out.append("crossed into the opponent's half")
     if config.discipline is Discipline.FIVE_PINS:
         if filter_events(mine, by_type(PinDown)):
@@ -111,7 +111,16 @@ def _faults(lag: Lag, config: MatchConfig, player: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _crossed(lag: Lag, config: MatchConfig, ball: Ball, cushions: set[Cushion]) -> bool:
+def _crossed(lag: Lag, config: MatchConfig, ball: Ball) -> bool:
+    """Shown across by itself: a touch of the far long cushion or a rest in the other half.
+
+    A contact of the two lag balls shows that one of them crossed; it counts against a
+    ball unless the other one is shown across by itself (then that one crossed into
+    its opponent's half and hit the ball there), else against both.
+    """
+    cushions = {
+        e.cushion for e in filter_events(lag.events, by_ball(ball)) if isinstance(e, CushionContact)
+    }
     start = lag.start_positions_mm.get(ball)
     if start is None:
         return False

@@ -26,6 +26,7 @@ def _report_shots(run: AnalyzeRun) -> list[ReportShot]:
                 verdict=verdict, score_after={} if record is None else dict(record.score_after),
                 start_s=shot.start_s or 0.0, end_s=shot.end_s or 0.0,
                 review=None if verdict is None else verdict.review,
+                break_rule="" if record is None else record.break_why,
             )
         )  # fmt: skip
     return out

@@ -39,6 +39,7 @@ class ReportShot:
         start_s: Cue strike time in seconds of the video.
         end_s: Time every ball stopped, seconds of the video.
         review: Why a person should look again beyond the verdict's own review, if any.
+        break_rule: Whether the shot was judged as a break and which rule said so.
     """
 
     index: int
@@ -51,6 +52,7 @@ class ReportShot:
     start_s: float = 0.0
     end_s: float = 0.0
     review: str | None = None
+    break_rule: str = ""
 
 
 _CSS = """
@@ -99,6 +101,8 @@ def _verdict_block(s: ReportShot) -> str:
     lines += [f"<strong>REVIEW:</strong> {_e(r)}" for r in reviews if not v or r != v.review]
     if v is not None:
         lines += [_e(a) for a in v.announcements]
+    if s.break_rule:
+        lines.append(f"judged as {_e(s.break_rule)}")
     score = _score_text(s.score_after)
     if score:
         lines.append(f"score after: {_e(score)}")

@@ -95,6 +95,8 @@ def record_json(record: ShotRecord) -> dict[str, Any]:
         ],
         "announcements": list(v.announcements),
         "note": record.note,
+        "break": record.is_break,
+        "break_rule": record.break_why,
     }
 
 

@@ -23,6 +23,8 @@ def _shot_line(r: ShotRecord, players: tuple[str, str]) -> list[str]:
     turn = "  (turn passes)" if v.inning_ends else ""
     lines = [f"{r.index:>4}  {r.player:<10} {r.inning:>6}  {pts:<12} {board:<11} {v.reason}{turn}"]
     indent = " " * 6
+    if r.is_break or r.index == 0:
+        lines.append(f"{indent}{r.break_why}")
     if v.review:
         lines.append(f"{indent}REVIEW: {v.review}")
     lines.extend(f"{indent}re-spot {s.ball} on the {s.spot} spot" for s in v.respots)

@@ -39,7 +39,7 @@ from referee._shotlog import (
     parse_shot_log,
     parse_start,
 )
-from referee._shotlog_write import event_json, shot_json
+from referee._shotlog_write import event_json, shot_json, start_json
 from referee._start import StartState
 from referee._state import (
     AuditEntry,
@@ -132,4 +132,5 @@ __all__ = [
     "shot_context",
     "shot_json",
     "standings",
+    "start_json",
 ]

@@ -41,6 +41,8 @@ __all__ = ["HEAD_STRING_REACH_MM", "BreakCall", "LayoutCheck", "check_break_layo
 HEAD_STRING_REACH_MM = 152.4
 #: 7-pin: a white "beside" its spot pin: centre within this many ball diameters of it.
 _BESIDE_DIAMETERS = 1.5
+#: How a distance outside a place is said, by the place's preposition.
+_AWAY = {"on": "off", "in": "outside", "beside": "too far from"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +51,8 @@ class LayoutCheck:
 
     ``recognised``: they stand in the break layout (within ``break_recognise_mm``);
     ``faults``: what is wrong with a recognised layout (empty when it is right);
-    ``detail``: one sentence with the measured distances.
+    ``detail``: the measured distances (every ball's when recognised, else the
+    farthest ball's).
     """
 
     recognised: bool
@@ -159,12 +162,14 @@ def check_break_layout(
     loose = options.break_recognise_mm
     recognised = max(misses) <= loose or max(swapped) <= loose
     names = _role_names(discipline, positions_mm, breaker)
-    detail = ", ".join(
+    said = [
         f"{n} {m:.0f} mm from {p.name}" if m >= 0.5 else f"{n} {p.prep} {p.name}"
         for n, p, m in zip(names, places, misses, strict=True)
-    )
+    ]
+    # A layout far from the break: the ball farthest from its place says enough.
+    detail = ", ".join(said) if recognised else said[misses.index(max(misses))]
     faults = tuple(
-        f"wrong break position: {n} is {m:.0f} mm from {p.prep} {p.name} "
+        f"wrong break position: {n} is {m:.0f} mm {_AWAY[p.prep]} {p.name} "
         f"(at most {options.break_layout_mm:.0f} mm)"
         for n, p, m in zip(names, places, misses, strict=True)
         if recognised and m > options.break_layout_mm

@@ -1,6 +1,7 @@
 """Write ``carom-shots/1`` objects: the mirror of :mod:`referee._shotlog`.
 
-``parse_shot(shot_json(s))`` gives back ``s`` (a test holds this).
+``parse_shot(shot_json(s))`` gives back ``s``, and ``parse_start(start_json(s))``
+gives back ``s`` (tests hold this).
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ from typing import Any
 
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
 from referee._shot import Shot
+from referee._start import StartState
 
-__all__ = ["event_json", "shot_json"]
+__all__ = ["event_json", "shot_json", "start_json"]
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -59,4 +61,20 @@ def shot_json(shot: Shot) -> dict[str, Any]:
         out["safety"] = True
     if shot.is_break is not None:
         out["break"] = shot.is_break
+    return out
+
+
+def start_json(start: StartState) -> dict[str, Any]:
+    """``match.start`` of a shot log (and a match file's ``start``): only what is known."""
+    out: dict[str, Any] = {}
+    for key in ("board", "innings", "sets_won"):
+        value = getattr(start, key)
+        if value:
+            out[key] = dict(value)
+    for key, default in (("run", 0), ("set_index", 0)):
+        if getattr(start, key) != default:
+            out[key] = getattr(start, key)
+    for key in ("shooter", "breaker", "next_break"):
+        if getattr(start, key) is not None:
+            out[key] = getattr(start, key)
     return out

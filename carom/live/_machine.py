@@ -38,7 +38,9 @@ from referee import (
     Phase,
     Shot,
     ShotRecord,
+    StartState,
     apply_correction,
+    apply_join,
     apply_lag,
     apply_shot,
 )
@@ -79,6 +81,13 @@ class LagStep:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinStep:
+    """No lag was seen: join the match in progress (unknown shooter: the ball tells)."""
+
+    start: StartState
+
+
+@dataclass(frozen=True, slots=True)
 class PlayStep:
     """Judge and record a shot; ``info`` is kept for the export, not judged."""
 
@@ -98,7 +107,7 @@ class UndoStep:
     """Take back the referee's last input."""
 
 
-Op = LagStep | PlayStep | CorrectStep
+Op = LagStep | JoinStep | PlayStep | CorrectStep
 Step = Op | UndoStep
 
 
@@ -182,6 +191,8 @@ class Machine:
             stack.append(state)
             if isinstance(step, LagStep):
                 _, state = apply_lag(state, step.lag)
+            elif isinstance(step, JoinStep):
+                state = apply_join(state, step.start)
             elif isinstance(step, PlayStep):
                 record, state = apply_shot(state, step.shot)
                 records.append(record)
@@ -209,8 +220,7 @@ class Machine:
                 steps = [LagStep(lag)]
                 return self._plan(f"lag: {result.reason}", steps, video_t_s=video_t_s,
                                   action=self._action("the lag", steps))  # fmt: skip
-            first = self.match.state.config.players[0]
-            steps.append(LagStep(Lag(winner=first)))
+            steps.append(JoinStep(StartState()))
         shot = replace(shot, index=len(self.match.records))
         return self._plan_judged(steps, shot, info, video_t_s, "", hold=self.paused)
 
@@ -326,6 +336,8 @@ class Machine:
             self.before.append(self.match.state)
             if isinstance(step, LagStep):
                 self.lag = self.match.lag(step.lag)
+            elif isinstance(step, JoinStep):
+                self.match.join(step.start)
             elif isinstance(step, PlayStep):
                 records.append(self.match.play(step.shot))
             else:

@@ -64,18 +64,17 @@ def _verdict_key(v: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def _truth_verdicts(video: Path, truth: dict[str, Any]) -> list[dict[str, Any]]:
-    """The verdicts of the truth's own shot log, judged as a match (A breaks).
+    """The verdicts of the truth's own shot log, judged as ``carom analyze`` judges.
 
-    A single-stroke scenario's truth verdict is the stroke judged alone; in a match
-    the first stroke is the break, with its own rules. Judging the truth's shot log
-    the way ``carom analyze`` judges the video compares like with like.
+    The same match set-up as :func:`check_clip` gives analyze (A first, the turn
+    following the cue ball), so like is compared with like.
     """
     log = video.with_name(video.stem + ".shots.json")
     if not log.exists():
         return list(truth["verdicts"])
     doc = json.loads(log.read_text())
     doc["match"] = {"players": ["A", "B"], "cue_balls": {"A": "white", "B": "yellow"},
-                    "first_player": "A"}  # fmt: skip
+                    "first_player": "A", "rules": {"follow_cue_ball": True}}  # fmt: skip
     return [record_json(r) for r in score_document(doc).match.records]
 
 

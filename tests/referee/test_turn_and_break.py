@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee import (
     Ball,
@@ -25,6 +27,8 @@ from referee import (
     Shot,
     StartState,
     parse_shot_log,
+    parse_start,
+    start_json,
 )
 from tests.referee.factories import R, W, Y, config, miss, point, three_cushion_events
 
@@ -78,7 +82,7 @@ def test_a_wrong_break_layout_is_announced_and_judged_as_the_break() -> None:
     record = Match(config(first="A")).play(_at(point(0, W), layout))
     assert record.is_break and record.verdict.points == 1
     assert record.verdict.announcements[0] == (
-        "wrong break position: the red is 30 mm from on the foot spot (at most 15 mm)"
+        "wrong break position: the red is 30 mm off the foot spot (at most 15 mm)"
     )
 
 
@@ -227,3 +231,20 @@ def test_five_pins_board_shows_the_total_cut_back_to_the_target() -> None:
     record = match.play(Shot(index=0, cue_ball=W, events=events))
     assert record.verdict.points == 4
     assert record.score_after["A"] == 5
+
+
+_COUNTS = st.dictionaries(st.sampled_from(["A", "B"]), st.integers(0, 500), max_size=2)
+
+
+@given(
+    board=_COUNTS, innings=_COUNTS, run=st.integers(0, 9),
+    shooter=st.sampled_from(["A", "B"]), breaker=st.none() | st.sampled_from(["A", "B"]),
+    next_break=st.none() | st.booleans(),
+)  # fmt: skip
+def test_start_json_round_trips(
+    board: dict[str, int], innings: dict[str, int], run: int, shooter: str,
+    breaker: str | None, next_break: bool | None,
+) -> None:  # fmt: skip
+    start = StartState(board=board, innings=innings, run=run, shooter=shooter,
+                       breaker=breaker, next_break=next_break)  # fmt: skip
+    assert parse_start(start_json(start), "start", ("A", "B")) == start

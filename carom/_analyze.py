@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from calibration import Calibration, CalibrationError, load_calibration
+from carom._match_file import MatchFile
 from carom._score import ScoreRun, record_json
 from referee import (
     FORMAT,
@@ -54,6 +55,10 @@ class AnalyzeOptions:
     #: ``color`` (colour rules), ``onnx`` (the learned model alone) or ``auto`` (the
     #: model only where the colour detector is unsure); see docs/detector.md.
     detector: str = "auto"
+    #: The rest of the set-up (cue balls, handicaps, sets, rule options, the start of a
+    #: match joined in progress ...): the match file and the flags over it. The fields
+    #: above win where they differ (``match_config``).
+    match: MatchFile = field(default_factory=MatchFile)
 
 
 @dataclass(slots=True)
@@ -75,22 +80,36 @@ class AnalyzeRun:
         return ScoreRun(self.match, self.lag, self.error)
 
 
-def balls_for(discipline: Discipline) -> tuple[Ball, Ball, Ball]:
-    """The three balls on the table in ``discipline``."""
+def balls_for(
+    discipline: Discipline, cue_balls: Mapping[str, Ball] | None = None
+) -> tuple[Ball, Ball, Ball]:
+    """The three balls on the table in ``discipline``.
+
+    The dotted white instead of the yellow when ``cue_balls`` name it (the
+    traditional white, dotted-white and red set).
+    """
     if discipline is Discipline.PIN_CAROM_7:
         return (Ball.RED, Ball.WHITE1, Ball.WHITE2)
+    if cue_balls and Ball.DOTTED in cue_balls.values():
+        return (Ball.WHITE, Ball.DOTTED, Ball.RED)
     return (Ball.WHITE, Ball.YELLOW, Ball.RED)
 
 
 def match_config(opts: AnalyzeOptions) -> MatchConfig:
-    """The match set-up: player 1 plays white, player 2 yellow, race to the default."""
-    a, b = opts.players
-    cue = {} if opts.discipline is Discipline.PIN_CAROM_7 else {a: Ball.WHITE, b: Ball.YELLOW}
-    target = opts.target or MatchConfig.default_target(opts.discipline)
-    return MatchConfig(
-        discipline=opts.discipline, players=opts.players, cue_balls=cue,
-        target={a: target, b: target}, first_player=opts.first_player, table=opts.table,
-    )  # fmt: skip
+    """The referee's set-up: ``opts.match`` under ``opts``' other fields.
+
+    The discipline, table, players, first player and target of ``opts`` win. A
+    camera names the shooter: ``follow_cue_ball`` is on unless the match file sets it
+    (docs/rules-options.md).
+    """
+    match = opts.match
+    if match.players != opts.players:
+        match = match.renamed(opts.players)
+    first = opts.first_player if opts.first_player is not None else match.first_player
+    target = dict.fromkeys(opts.players, opts.target) if opts.target else match.target
+    match = replace(match, discipline=opts.discipline, table=opts.table, first_player=first,
+                    target=target)  # fmt: skip
+    return match.config(camera=True)
 
 
 def calibration_for(

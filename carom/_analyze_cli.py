@@ -9,19 +9,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from carom._match_file import TABLE_PRESETS, parse_table
+from carom._match_flags import add_match_options, parse_discipline
+
 if TYPE_CHECKING:
     from carom._analyze import AnalyzeRun
-    from referee import Table
 
-__all__ = ["TABLE_PRESETS", "add_parser", "parse_table", "run"]
-
-#: ``--table`` names: playing surface (length, width) mm, ball diameter mm.
-TABLE_PRESETS: dict[str, tuple[float, float, float]] = {
-    "match": (2840.0, 1420.0, 61.5),
-    "small": (2764.0, 1382.0, 61.5),
-    "large": (3072.0, 1536.0, 61.5),
-    "pyramid": (3550.0, 1775.0, 68.0),
-}
+__all__ = ["TABLE_PRESETS", "add_parser", "parse_discipline", "parse_table", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,14 +30,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("video", type=Path, help="video file (MP4, MKV, AVI ...)")
     p.add_argument("--calibration", type=Path, help="calibration file from carom calibrate")
-    p.add_argument("--table", default="match",
-                   help="table preset (" + ", ".join(TABLE_PRESETS) + ") or LENGTHxWIDTH in mm; "
-                   "default match = 2840x1420")  # fmt: skip
-    p.add_argument("--discipline", default="three-cushion", help="the game (three-cushion)")
     p.add_argument("--out", type=Path, help="output folder (default: carom-analysis/VIDEO-NAME)")
-    p.add_argument("--players", default="A,B", help="the two players, breaker's side first: A,B")
-    p.add_argument("--first", help="the player who breaks (default: the lag, else the first)")
-    p.add_argument("--target", type=int, help="points to win (default by discipline)")
     p.add_argument("--annotate", action="store_true", help="also write an annotated MP4")
     p.add_argument("--json", action="store_true", help="quiet; print a JSON summary")
     add_detector_option(p)
@@ -51,6 +38,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--fast-decode", action="store_true",
         help="skip H.264 deblocking while decoding (faster; see docs/vision.md)",
     )  # fmt: skip
+    add_match_options(p)
 
 
 def add_detector_option(p: argparse.ArgumentParser) -> None:
@@ -62,54 +50,17 @@ def add_detector_option(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def parse_table(text: str, discipline: Any = None) -> Table:
-    """A preset name or ``LENGTHxWIDTH`` (mm) -> the table; one-line error otherwise."""
-    from referee import CaromError, Discipline, Table
-
-    key = text.strip().lower()
-    if key == "match" and discipline is Discipline.PIN_CAROM_7:
-        key = "pyramid"
-    if key in TABLE_PRESETS:
-        length, width, ball = TABLE_PRESETS[key]
-        return Table(length_mm=length, width_mm=width, ball_diameter_mm=ball)
-    try:
-        length, width = (float(v) for v in key.split("x"))
-        return Table(length_mm=length, width_mm=width)
-    except (ValueError, CaromError):
-        names = ", ".join(TABLE_PRESETS)
-        raise CaromError(
-            f"--table: expected a preset ({names}) or LENGTHxWIDTH in mm like 2840x1420, "
-            f"got {text!r}"
-        ) from None
-
-
-def parse_discipline(text: str) -> Any:
-    """``--discipline`` as a :class:`referee.Discipline`; a one-line error if unknown."""
-    from referee import CaromError, Discipline
-
-    try:
-        return Discipline(text)
-    except ValueError:
-        names = ", ".join(d.value for d in Discipline)
-        raise CaromError(f"--discipline: unknown {text!r} (one of: {names})") from None
-
-
 def _options(args: argparse.Namespace) -> Any:
     from carom._analyze import AnalyzeOptions
-    from referee import CaromError
+    from carom._match_flags import match_from_args, table_of
 
-    discipline = parse_discipline(args.discipline)
-    players = tuple(p.strip() for p in args.players.split(","))
-    if len(players) != 2 or not all(players) or players[0] == players[1]:
-        raise CaromError(f"--players: expected two different names like A,B, got {args.players!r}")
-    if args.first is not None and args.first not in players:
-        raise CaromError(f"--first: {args.first!r} is not one of the players {args.players}")
+    match = match_from_args(args)
     out = args.out or Path("carom-analysis") / args.video.stem
     return AnalyzeOptions(
-        video=args.video, out=out, table=parse_table(args.table, discipline),
-        discipline=discipline, calibration=args.calibration, players=players,
-        first_player=args.first, target=args.target, annotate=args.annotate,
-        fast_decode=args.fast_decode, detector=args.detector,
+        video=args.video, out=out, table=table_of(match), discipline=match.discipline,
+        calibration=args.calibration, players=match.players, first_player=match.first_player,
+        annotate=args.annotate, fast_decode=args.fast_decode, detector=args.detector,
+        match=match,
     )  # fmt: skip
 
 

@@ -1,0 +1,187 @@
+"""The match options of ``carom analyze``, ``live`` and ``serve``: ``--match`` and flags.
+
+One syntax in every command: ``--players A,B`` (two words, ``--players A B``, mean the
+same), ``--first NAME``, ``--target N`` or ``--target A=40,B=30`` (handicap),
+``--discipline``, ``--table``, and for a match joined in progress ``--start-score
+A=12,B=7``, ``--start-innings A=10,B=9``, ``--start-shooter NAME``, ``--start-run N``,
+``--start-breaker NAME``, ``--start-set N`` (counted from 1), ``--start-sets-won A=1,B=0``
+and ``--start-break yes|no``. A flag overrides the file; ``--players`` renames the
+file's players in order. Each error is one line naming the flag and the fix.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from carom._match_file import (
+    MatchFile,
+    MatchFileError,
+    default_table,
+    load_match_file,
+    parse_table,
+)
+from referee import Discipline, StartState, Table
+
+__all__ = [
+    "add_match_options",
+    "match_from_args",
+    "parse_discipline",
+    "parse_players",
+    "parse_scores",
+    "table_of",
+]
+
+_START_FLAGS = ("start_score", "start_innings", "start_shooter", "start_run",
+                "start_breaker", "start_set", "start_sets_won", "start_break")  # fmt: skip
+
+
+def add_match_options(p: argparse.ArgumentParser) -> None:
+    """``--match`` and the flags that override it (analyze, live and serve)."""
+    p.add_argument("--match", type=Path, metavar="FILE",
+                   help="match file (TOML, or JSON; docs/match-file.md); the flags below "
+                   "override it")  # fmt: skip
+    p.add_argument("--discipline", help="the game (default three-cushion)")
+    p.add_argument("--table", help="table preset (match, small, large, pyramid) or "
+                   "LENGTHxWIDTH in mm (default match = 2840x1420)")  # fmt: skip
+    p.add_argument("--players", nargs="+", metavar="A,B",
+                   help="the two players, comma-separated (A B works too); player 1 plays "
+                   "white, player 2 yellow (default A,B)")  # fmt: skip
+    p.add_argument("--first", metavar="NAME",
+                   help="the player who breaks (default: the lag; none seen: joined in "
+                   "progress)")  # fmt: skip
+    p.add_argument(
+        "--target",
+        metavar="N|A=N,B=M",
+        help="points to win: one number, or one per player (default by discipline)",
+    )
+    g = p.add_argument_group("joining a match in progress (the file's [start])")
+    g.add_argument("--start-score", metavar="A=N,B=M", help="what the scoreboard shows")
+    g.add_argument("--start-innings", metavar="A=N,B=M", help="innings each player has begun")
+    g.add_argument("--start-shooter", metavar="NAME", help="who is at the table")
+    g.add_argument("--start-run", metavar="N", help="points of the inning under way")
+    g.add_argument("--start-breaker", metavar="NAME", help="who broke this game")
+    g.add_argument("--start-set", metavar="N", help="the set under way, counted from 1")
+    g.add_argument("--start-sets-won", metavar="A=N,B=M", help="sets won so far")
+    g.add_argument("--start-break", choices=("yes", "no"),
+                   help="the first stroke is a break (yes) or not (no); default: the balls "
+                   "tell")  # fmt: skip
+
+
+def match_from_args(args: argparse.Namespace) -> MatchFile:
+    """The match file of ``--match`` (or the defaults) with the flags over it.
+
+    Raises:
+        MatchFileError: the file or a flag is wrong (one line naming it).
+    """
+    match = load_match_file(args.match) if args.match is not None else MatchFile()
+    if args.discipline is not None:
+        match = replace(match, discipline=parse_discipline(args.discipline))
+    if args.players is not None:
+        match = match.renamed(parse_players(args.players))
+    if args.table is not None:
+        match = replace(match, table=parse_table(args.table, match.discipline))
+    if args.first is not None:
+        match = replace(match, first_player=_player(args.first, "--first", match))
+    if args.target is not None:
+        match = replace(match, target=_target(args.target, match.players))
+    if any(getattr(args, k) is not None for k in _START_FLAGS):
+        match = replace(match, start=_start(args, match))
+    try:
+        return match.checked()
+    except MatchFileError as exc:
+        where = f"--match {args.match} with the flags" if args.match else "the flags"
+        raise MatchFileError(f"{exc} (from {where})") from None
+
+
+def table_of(match: MatchFile) -> Table:
+    """The match's table (the discipline's when the file and flags name none)."""
+    return match.table or default_table(match.discipline)
+
+
+def parse_discipline(text: str) -> Discipline:
+    """``--discipline`` as a :class:`referee.Discipline`; a one-line error if unknown."""
+    try:
+        return Discipline(text)
+    except ValueError:
+        names = ", ".join(d.value for d in Discipline)
+        raise MatchFileError(f"--discipline: unknown {text!r} (one of: {names})") from None
+
+
+def parse_players(words: list[str]) -> tuple[str, str]:
+    """``--players A,B`` (or ``A B``): two different non-empty names."""
+    names = [n.strip() for w in words for n in w.split(",")] if len(words) == 1 else words
+    names = [n.strip() for n in names]
+    if len(names) != 2 or not all(names) or names[0] == names[1] or any("," in n for n in names):
+        given = " ".join(words)
+        raise MatchFileError(
+            f"--players: expected two different names like A,B (or A B), got {given!r}"
+        )
+    return names[0], names[1]
+
+
+def parse_scores(text: str, flag: str, players: tuple[str, str]) -> dict[str, int]:
+    """``A=12,B=7``: a whole number >= 0 for some or all players."""
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        name, eq, value = part.partition("=")
+        name = name.strip()
+        if not eq or not _digits(value):
+            raise MatchFileError(f"{flag}: expected NAME=N,NAME=N like "
+                                 f"{players[0]}=12,{players[1]}=7, got {text!r}")  # fmt: skip
+        if name not in players or name in out:
+            raise MatchFileError(f"{flag}: {name!r} is not one of the players "
+                                 f"{players[0]}, {players[1]} (or is given twice)")  # fmt: skip
+        out[name] = int(value)
+    return out
+
+
+def _digits(text: str) -> bool:
+    return text.strip().isascii() and text.strip().isdigit()
+
+
+def _number(text: str, flag: str, lo: int) -> int:
+    if not _digits(text) or int(text) < lo:
+        raise MatchFileError(f"{flag}: expected a whole number >= {lo}, got {text!r}")
+    return int(text)
+
+
+def _player(name: str, flag: str, match: MatchFile) -> str:
+    if name not in match.players:
+        a, b = match.players
+        raise MatchFileError(f"{flag}: {name!r} is not one of the players {a}, {b} "
+                             "(names as in --players or the match file)")  # fmt: skip
+    return name
+
+
+def _target(text: str, players: tuple[str, str]) -> dict[str, int]:
+    if "=" not in text:
+        return dict.fromkeys(players, _number(text, "--target", 1))
+    target = parse_scores(text, "--target", players)
+    if set(target) != set(players) or 0 in target.values():
+        raise MatchFileError(f"--target: give both players at least 1 point, like "
+                             f"{players[0]}=40,{players[1]}=30; got {text!r}")  # fmt: skip
+    return target
+
+
+def _start(args: argparse.Namespace, match: MatchFile) -> StartState:
+    """The file's ``start`` (or none) with each ``--start-*`` flag given over it."""
+    start = match.start or StartState()
+    players = match.players
+    changes: dict[str, Any] = {}
+    for flag, key in (("score", "board"), ("innings", "innings"), ("sets_won", "sets_won")):
+        if (text := getattr(args, f"start_{flag}")) is not None:
+            given = parse_scores(text, "--start-" + flag.replace("_", "-"), players)
+            changes[key] = {**getattr(start, key), **given}
+    for flag in ("shooter", "breaker"):
+        if (name := getattr(args, f"start_{flag}")) is not None:
+            changes[flag] = _player(name, f"--start-{flag}", match)
+    if args.start_run is not None:
+        changes["run"] = _number(args.start_run, "--start-run", 0)
+    if args.start_set is not None:
+        changes["set_index"] = _number(args.start_set, "--start-set", 1) - 1
+    if args.start_break is not None:
+        changes["next_break"] = args.start_break == "yes"
+    return replace(start, **changes)

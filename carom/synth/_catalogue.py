@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from carom.synth._catalogue7 import SEVEN_SHAPES, seven_pin_scenarios
 from carom.synth._params import JumpOff, Stroke
 from carom.synth._scenarios import (
     PYRAMID_TABLE,
@@ -167,7 +168,9 @@ def _headings(centre: float, span: float, step: float) -> tuple[float, ...]:
 @functools.cache
 def catalogue() -> dict[str, Scenario]:
     """Every registered scenario by name."""
-    scenarios = [*_three_cushion(), *_three_cushion_hard(), *_pins_and_pockets()]
+    scenarios = [
+        *_three_cushion(), *_three_cushion_hard(), *_pins_and_pockets(), *seven_pin_scenarios()
+    ]  # fmt: skip
     return {s.name: s for s in scenarios}
 
 
@@ -353,4 +356,5 @@ SHAPES: dict[str, Callable[[Simulation, Verdict], bool]] = {
     "cue-off": _cue_off,
     "pins-by-opponent": _pins_by_opponent,
     "pins-first": _pins_first,
+    **SEVEN_SHAPES,
 }

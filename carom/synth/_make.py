@@ -115,7 +115,11 @@ class LookSettings:
 
     def scene(self, table: Table, discipline: Discipline | None = None) -> Scene:
         """The scene: table look with the cloth and chalk marks, lamps scaled by ``light``."""
-        base = Scene(look=TableLook.with_cloth(self.cloth, table=table, discipline=discipline))
+        look = TableLook.with_cloth(
+            self.cloth, table=table, discipline=discipline,
+            pockets=discipline is Discipline.PIN_CAROM_7,  # played on a pocket table
+        )  # fmt: skip
+        base = Scene(look=look)
         lamps = tuple(replace(lamp, power=lamp.power * self.light) for lamp in base.lamps)
         return replace(base, lamps=lamps, ambient=min(1.0, base.ambient * self.light))
 

@@ -11,9 +11,10 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from carom.synth._catalogue7 import START_MM
 from carom.synth._lag import lag_scenario
 from carom.synth._make import CameraSettings, LookSettings
-from carom.synth._scenarios import Search, scenario
+from carom.synth._scenarios import PYRAMID_TABLE, Search, scenario
 from carom.synth._sequence import Beat, Sequence, SequenceSpec, play_sequence
 from referee import Ball, Discipline
 
@@ -105,6 +106,18 @@ def _specs() -> dict[str, SequenceSpec]:
                    Beat("miss", _grid(3, 2.0, (2.5, 3.5))),
                    Beat("point", _grid(5, 2.0, (2.5, 3.5)))),
         ),
+        SequenceSpec(
+            name="seven-pins-match",
+            description="7-pin game on a pocket table: a direct break on white2, pins knocked "
+                        "by a white after a cushion, a carom that pockets a white, the red "
+                        "knocking a pin (penalty)",
+            discipline=Discipline.PIN_CAROM_7, table=PYRAMID_TABLE,
+            start_mm=((R, (500.0, 450.0)), *START_MM.items()),
+            beats=(Beat("break7", _grid(1, 0.5, (2.5, 3.5), sides=(0.0,))),
+                   Beat("white-pins", _grid(2, 1.0, (2.5, 3.5))),
+                   Beat("white-pocketed", _grid(3, 1.0, (2.5, 3.5))),
+                   Beat("cue-pin", _grid(4, 1.0, (1.5, 2.5)))),
+        ),
     ]  # fmt: skip
     return {s.name: s for s in specs}
 
@@ -175,5 +188,12 @@ SAMPLES: dict[str, Sample] = {
         14,
         "hard: green cloth, dim light with sensor gain noise, 2.3 m wide lens with strong "
         "distortion, tilt and roll, 60 fps, the player's arm over the balls",
+    ),
+    "seven_pins_match": Sample(
+        "seven-pins-match",
+        CameraSettings(height_m=3.2),
+        LookSettings(cloth="blue"),
+        15,
+        "blue cloth, 3.2 m over the 3.55 m pyramid table, six pockets, seven pins",
     ),
 }

@@ -136,6 +136,11 @@ class TableLook:
     ``cushion_width_mm`` outwards, then the wooden rail ``rail_width_mm`` with the
     diamonds on its centre line. The floor lies ``floor_depth_mm`` below the cloth.
 
+    ``pockets``: a pocket (Russian pyramid) table: six dark holes of
+    ``pocket_radius_mm`` around the pocket centres of :meth:`TableGeometry.pockets_mm`
+    (the nose corners and the middles of the long cushions), cut through the cloth,
+    the cushions and the rail.
+
     ``discipline`` chooses the chalk marks (``None``: the head, centre and foot spots
     only); ``options`` are the rule options that shape them (anchor-square size,
     straight-rail corner zones). Chalk lines are ``chalk_width_mm`` wide and laid over
@@ -163,6 +168,9 @@ class TableLook:
     options: RuleOptions = field(default_factory=RuleOptions)
     chalk_width_mm: float = 4.5
     chalk_opacity: float = 0.75
+    pockets: bool = False
+    pocket_radius_mm: float = 62.0
+    pocket: RGB = (10, 10, 12)
 
     def __post_init__(self) -> None:
         _check("chalk_width_mm", self.chalk_width_mm, 1.0, 20.0)
@@ -172,6 +180,7 @@ class TableLook:
         _check("rail_width_mm", self.rail_width_mm, 40.0, 400.0)
         _check("rail_height_mm", self.rail_height_mm, self.cushion_height_mm, 100.0)
         _check("floor_depth_mm", self.floor_depth_mm, 300.0, 1500.0)
+        _check("pocket_radius_mm", self.pocket_radius_mm, 20.0, 150.0)
 
     @classmethod
     def with_cloth(cls, cloth: str | RGB, **kwargs: object) -> TableLook:
@@ -196,6 +205,7 @@ class TableLook:
             cushion_width_mm=self.cushion_width_mm,
             rail_width_mm=self.rail_width_mm,
             rail_height_mm=self.rail_height_mm,
+            pockets=self.pockets,
         )
 
     def diamonds_mm(self) -> F64:

@@ -27,7 +27,14 @@ from numpy.typing import NDArray
 from carom.synth._catalogue import SHAPES
 from carom.synth._lag import LagScenario, PlayedLag, play_lag
 from carom.synth._params import JumpOff, PhysicsParams, SimulationError
-from carom.synth._scenarios import Scenario, Search, five_pins_layout, grid_strokes
+from carom.synth._scenarios import (
+    Scenario,
+    Search,
+    five_pins_layout,
+    grid_strokes,
+    pyramid_pockets,
+    seven_pins_layout,
+)
 from carom.synth._sim import simulate
 from carom.synth._trajectory import Simulation
 from referee import (
@@ -189,11 +196,7 @@ class Sequence:
                 if t_s - t0 <= sim.duration_s + self.spec.hold_s:
                     return sim.pins_mm(t_s - t0)
                 break
-        spots = (
-            five_pins_layout(self.spec.table)
-            if self.spec.discipline is Discipline.FIVE_PINS
-            else {}
-        )
+        spots = pin_spots(self.spec.discipline, self.spec.table)
         return {pin: (x, y, True) for pin, (x, y) in spots.items()}
 
     def stroke_times(self) -> list[tuple[float, Ball]]:
@@ -212,8 +215,10 @@ def play_sequence(spec: SequenceSpec, params: PhysicsParams | None = None) -> Se
         SimulationError: a beat's shape was not found on its grid.
     """
     a, b = spec.cue_balls
+    seven = spec.discipline is Discipline.PIN_CAROM_7  # both players shoot the red
     config = MatchConfig(
-        discipline=spec.discipline, players=("A", "B"), cue_balls={"A": a, "B": b},
+        discipline=spec.discipline, players=("A", "B"),
+        cue_balls={} if seven else {"A": a, "B": b},
         target={"A": 999, "B": 999}, first_player=None if spec.lag else "A", equalizing=False,
         table=spec.table,
     )  # fmt: skip
@@ -268,10 +273,14 @@ def _search(
 ) -> tuple[Simulation, Shot]:
     ctx = shot_context(match.state)
     want = shape(beat.shape)
-    pins = _pins_standing(spec, layout)
+    pins = pin_spots(spec.discipline, spec.table) or None  # re-stood before every stroke
+    pockets = pyramid_pockets(spec.table) if spec.discipline is Discipline.PIN_CAROM_7 else None
     for stroke in grid_strokes(ctx.cue_ball, beat.search):
         try:
-            sim = simulate(layout, stroke, spec.table, params, pins=pins, jump_off=beat.jump_off)
+            sim = simulate(
+                layout, stroke, spec.table, params, pins=pins, pockets=pockets,
+                jump_off=beat.jump_off,
+            )  # fmt: skip
         except SimulationError:
             continue  # an unlucky grid point (caps); the next one will do
         shot = sim.to_shot(index, paths_hz=spec.paths_hz)
@@ -288,10 +297,13 @@ def _set_up(beat: Beat, match: Match) -> dict[Ball, XY]:
     return {roles[role]: xy for role, xy in beat.setup}
 
 
-def _pins_standing(spec: SequenceSpec, layout: Mapping[Ball, XY]) -> dict[Pin, XY] | None:
-    if spec.discipline is not Discipline.FIVE_PINS:
-        return None
-    return five_pins_layout(spec.table)  # re-stood before every stroke; covered ones drop out
+def pin_spots(discipline: Discipline, table: Table) -> dict[Pin, XY]:
+    """The pins standing before each stroke: five-pins, the 7-pin game, else none."""
+    if discipline is Discipline.FIVE_PINS:
+        return five_pins_layout(table)
+    if discipline is Discipline.PIN_CAROM_7:
+        return seven_pins_layout(table)
+    return {}
 
 
 def _next_layout(

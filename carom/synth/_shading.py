@@ -156,7 +156,17 @@ def _albedo(hit: F64, look: TableLook, masks: tuple[B, ...], footprint_mm: F64) 
     _marks(out, hit, is_rail, look.diamonds_mm(), look.diamond_radius_mm, look.diamond)
     _chalk_lines(out, hit, is_cloth, footprint_mm, look)
     _marks(out, hit, is_cloth, look.spots_mm(), look.spot_radius_mm, look.spot)
+    _pockets(out, hit, look)
     return out
+
+
+def _pockets(out: F64, hit: F64, look: TableLook) -> None:
+    """Cut the pocket holes (a pocket table) through every surface of ``out`` (m, 3)."""
+    r = look.pocket_radius_mm
+    for cx, cy in look.geometry().pockets_mm().values():
+        d = np.hypot(hit[:, 0] - cx, hit[:, 1] - cy)
+        cover = np.clip(r + 0.5 - d, 0.0, 1.0)[:, None]  # a 1 mm anti-aliasing ramp
+        out[:] = out * (1.0 - cover) + linear_bgr(look.pocket) * cover
 
 
 def _wood_grain(xyz: F64, look: TableLook) -> F64:

@@ -27,7 +27,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration._camera import CalibrationError
-from referee import MATCH_TABLE, CaromError, Cushion, Discipline, Pin, Pocket, RuleOptions, Spot
+from referee import (
+    MATCH_TABLE,
+    Ball,
+    CaromError,
+    Cushion,
+    Discipline,
+    Pin,
+    Pocket,
+    RuleOptions,
+    Spot,
+)
 from referee import Table as RefereeTable
 from referee._zones import Corner, Rect, Region, regions_for
 
@@ -214,6 +224,16 @@ class TableGeometry:
         king = cross.pop(Pin.CENTER)
         spots = {Pin.SPOT1: self.spot_mm(Spot.SPOT1), Pin.SPOT3: self.spot_mm(Spot.SPOT3)}
         return {Pin.KING: king, **cross, **spots}
+
+    def seven_pins_whites_mm(self) -> dict[Ball, XY]:
+        """7-pin game: the whites' starting places [rules.md §7], table mm.
+
+        white1 beside the spot 1 pin, white2 beside the spot 3 pin, on the long axis a
+        ball's diameter toward the near short cushion (the referee re-spots them there).
+        """
+        (x1, y1), (x3, y3) = self.spot_mm(Spot.SPOT1), self.spot_mm(Spot.SPOT3)
+        d = self.ball_diameter_mm
+        return {Ball.WHITE1: (x1 - d, y1), Ball.WHITE2: (x3 + d, y3)}
 
     def pins_mm(self, discipline: Discipline) -> dict[Pin, XY]:
         """The pin spots of ``discipline``: five-pins, the 7-pin game, else none."""

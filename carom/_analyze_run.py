@@ -19,7 +19,7 @@ from carom._analyze import (
     write_json_atomic,
 )
 from carom._annotate_pass import FrameLog, annotate_video
-from referee import CaromError, Match
+from referee import CaromError, Discipline, Match
 from vision import (
     AnalyzedShot,
     Analyzer,
@@ -63,7 +63,10 @@ def build_analyzer(
     cv2.setNumThreads(1)
     balls = balls_for(opts.discipline)
     detector = make_detector(opts.detector, calib, first.image_bgr, balls, warn=warn)
-    tracker = Tracker(calib, balls, fps=fps)
+    # The 7-pin whites look alike: named by their starting places, then by continuity.
+    seven = opts.discipline is Discipline.PIN_CAROM_7
+    start = calib.geometry.seven_pins_whites_mm() if seven else None
+    tracker = Tracker(calib, balls, fps=fps, start_mm=start)
     pins = calib.geometry.pins_mm(opts.discipline)
     pin_check = (
         make_pin_check(opts.detector, calib, pin_frame.image_bgr, pins, warn=warn) if pins else None

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration import (
+    PYRAMID_TABLE,
     Calibration,
     CalibrationError,
     CalibrationMethod,
@@ -203,7 +204,10 @@ def calibrate_frame(
     [index, u, v], see :func:`calibration.fit_from_points`); with ``lens`` (from
     :func:`lens_from_checkerboards`) the lens stays fixed and only the pose is fitted.
     """
-    geometry = TableGeometry(table)
+    # The 7-pin game is played on the pyramid pocket table: pocketed balls are found by
+    # its pockets.
+    pockets = discipline is Discipline.PIN_CAROM_7 or table == PYRAMID_TABLE
+    geometry = TableGeometry(table, pockets=pockets)
     fixed = None if lens is None else (lens[0], lens[1])
     if corners is None:
         if diamonds:

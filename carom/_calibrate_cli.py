@@ -31,7 +31,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--out", type=Path, default=Path("calibration.json"), help="calibration file")
     p.add_argument("--overlay", type=Path, help="overlay image (default: OUT with _overlay.png)")
     p.add_argument("--frame", type=int, default=0, help="frame index in a video (0)")
-    p.add_argument("--table", default="2840x1420", help="playing surface LENGTHxWIDTH in mm")
+    p.add_argument("--table", default="2840x1420",
+                   help="playing surface LENGTHxWIDTH in mm, or a preset: match, small, large, "
+                   "pyramid (the 7-pin pocket table, 3550x1775)")  # fmt: skip
     p.add_argument("--discipline", help="draw this discipline's lines on the overlay")
     p.add_argument("--corners", help="marked corners 'u,v;u,v;u,v;u,v' px, for tables auto misses")
     p.add_argument(
@@ -49,16 +51,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _table(text: str) -> Table:
-    from calibration import CalibrationError
-    from referee import Table
+    from carom._analyze_cli import parse_table
 
-    try:
-        length, width = (float(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise CalibrationError(
-            f"--table: expected LENGTHxWIDTH in mm, e.g. 2840x1420, got {text!r}"
-        ) from None
-    return Table(length_mm=length, width_mm=width)
+    return parse_table(text)  # a preset (match, pyramid, ...) or LENGTHxWIDTH
 
 
 def run(args: argparse.Namespace) -> int:

@@ -26,7 +26,14 @@ from numpy.typing import NDArray
 from referee import Ball
 from vision._types import U8, VisionError
 
-__all__ = ["DEFAULT_PROTOTYPES", "L_WEIGHT", "ColourModel", "ball_share", "weighted_lab"]
+__all__ = [
+    "DEFAULT_PROTOTYPES",
+    "L_WEIGHT",
+    "ColourModel",
+    "ball_share",
+    "colour_classes",
+    "weighted_lab",
+]
 
 F64 = NDArray[np.float64]
 F32 = NDArray[np.float32]
@@ -41,6 +48,19 @@ DEFAULT_PROTOTYPES: Mapping[Ball, tuple[float, float, float]] = {
     Ball.YELLOW: (190.0, 17.0, 55.0),
     Ball.RED: (115.0, 52.0, 20.0),
 }
+#: Balls that look alike, by the colour class a detector reports for them: the 7-pin
+#: game's two whites are plain white balls; the tracker names them by continuity.
+_LOOKS_LIKE: Mapping[Ball, Ball] = {Ball.WHITE1: Ball.WHITE, Ball.WHITE2: Ball.WHITE}
+
+
+def colour_classes(balls: tuple[Ball, ...]) -> tuple[Ball, ...]:
+    """The colour classes a detector needs for ``balls`` (look-alikes once), in order.
+
+    ``(red, white1, white2)`` -> ``(red, white)``: two identical whites are one class.
+    """
+    return tuple(dict.fromkeys(_LOOKS_LIKE.get(b, b) for b in balls))
+
+
 _MIN_THRESHOLD = 18.0  # weighted-Lab units: lamp gradients and shadows stay below
 _MAD_K = 6.0
 _MATCH = 0.3  # foreground beyond this many robust sigmas of the cloth
@@ -130,6 +150,7 @@ class ColourModel:
         """
         if int(surface.sum()) < 100:
             raise VisionError("colour model: the playing surface covers < 100 pixels; recalibrate")
+        balls = colour_classes(balls)
         missing = [b for b in balls if b not in prototypes]
         if missing:
             raise VisionError(f"colour model: no colour known for ball {missing[0]}")

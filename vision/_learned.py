@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 
 from calibration import Calibration
 from referee import Ball
+from vision._colour import colour_classes
 from vision._detect import (
     ColourDetector,
     Detector,
@@ -376,6 +377,7 @@ def make_detector(
     """
     if kind not in KINDS:
         raise VisionError(f"detector: unknown kind {kind!r}; use one of {', '.join(KINDS)}")
+    balls = colour_classes(balls)  # the 7-pin whites are one class: the tracker names them
     if kind == "color":
         return ColourDetector.learn(calibration, first_frame_bgr, balls=balls)
     detector, warning = load_or_fallback(

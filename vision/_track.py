@@ -15,7 +15,8 @@ after the player's arm, a ball put back by hand) needs consecutive sightings at
 consistent places within a gate that grows with the time unseen: two when the new
 motion starts where the ball was, three when not (that one is flagged); the sightings
 are then written back into the history. Two balls of one colour class (white and
-dotted white) are told apart by continuity alone, from ``start_mm`` if given.
+dotted white; the 7-pin game's white1 and white2, both reported as white) are told
+apart by continuity alone, named from ``start_mm`` (the nearest start) if given.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ CONTACT_COST = 25.0  # a jump next to a moving ball (collision), taken at once
 SWAP_MARGIN = 6.0  # an assignment with two balls exchanged this close in cost: ambiguous
 FAR_MM = 120.0  # re-acquired this far from where its new motion started: flagged
 NEW_TRACK_MM = 4000.0  # a ball never seen, start unknown: costs as if this far away
+POCKET_GONE_S = 0.1  # unseen this long after running into a pocket's reach: pocketed
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +124,7 @@ class _Track:
     before: XY | None = None  # position at the previous frame (for contact tests)
     v_before: XY = (0.0, 0.0)  # velocity at the previous frame
     far: bool = False  # the last re-acquisition was far from where the ball had been
+    speed_seen: float = 0.0  # filter speed when last seen, mm/s
     frames: list[int] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     xys: list[tuple[float, float]] = field(default_factory=list)
@@ -164,6 +167,7 @@ class Tracker:
         self._start = dict(start_mm or {})
         self._tracks = [_Track(b) for b in balls]
         self._same = _same_classes(tuple(balls))
+        self._pockets = list(geo.pockets_mm().values())
         self._last: tuple[int, float] | None = None
 
     @property
@@ -197,6 +201,7 @@ class Tracker:
         ambiguous = [False] * len(self._tracks)
         used = self._match(frame_idx, t_s, meas, seen, ambiguous)
         self._reacquire(frame_idx, t_s, meas, used, seen, ambiguous)
+        self._pocketed(t_s)
         return self._record(frame_idx, t_s, seen, ambiguous)
 
     # --- measurements ---
@@ -283,7 +288,24 @@ class Tracker:
             # it did start: its first steps were real, not the rest mean
             self._backfill_times(tr, list(tr.filt.recent)[-tr.filt.released : -1])
         tr.t_seen, tr.xy_seen, tr.pending = t_s, z.xy_mm, []
+        tr.speed_seen = tr.filt.speed_mm_s
         return True
+
+    def _pocketed(self, t_s: float) -> None:
+        """A ball that ran into a pocket's reach and stayed unseen is gone: no filter.
+
+        It is no longer predicted (it would roll on to a stop beside the pocket and
+        could take a look-alike's detection there); found again, it is a new sighting,
+        first looked for at its start (a pocketed 7-pin white is put back there).
+        """
+        for tr in self._tracks:
+            if tr.filt is None or tr.xy_seen is None or t_s - tr.t_seen < POCKET_GONE_S:
+                continue
+            reach = 4.0 * self.radius_mm + tr.speed_seen * POCKET_GONE_S
+            if tr.speed_seen > 100.0 and any(
+                math.dist(tr.xy_seen, p) < reach for p in self._pockets
+            ):
+                tr.filt, tr.pending = None, []
 
     def _collide(self, dt: float) -> None:
         """Where two balls' straight paths meet within the frame, they collided.
@@ -393,6 +415,7 @@ class Tracker:
         tr.filt.update(z.xy_mm, z.noise_mm2, t_s, z.blur_mm)
         self._backfill(tr, tr.pending[:-1])
         tr.pending, tr.t_seen, tr.xy_seen = [], t_s, z.xy_mm
+        tr.speed_seen = tr.filt.speed_mm_s
         return True
 
     @staticmethod
@@ -456,7 +479,9 @@ class Tracker:
 def _same_classes(balls: tuple[Ball, ...]) -> dict[Ball, tuple[Ball, ...]]:
     """Labels a detector gives interchangeably: the white-ish balls it cannot tell apart."""
     same: dict[Ball, tuple[Ball, ...]] = {}
-    groups = [(Ball.WHITE1, Ball.WHITE2)]
+    groups: list[tuple[Ball, ...]] = []
+    if Ball.WHITE1 in balls or Ball.WHITE2 in balls:  # 7-pin: detectors call both white
+        groups.append((Ball.WHITE1, Ball.WHITE2, Ball.WHITE))
     if Ball.DOTTED in balls:
         groups.append((Ball.WHITE, Ball.DOTTED))
     for group in groups:

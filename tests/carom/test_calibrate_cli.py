@@ -59,7 +59,7 @@ def test_a_frame_without_a_table_is_a_clear_error(tmp_path: Path) -> None:
     ("args", "needle"),
     [
         (["calibrate", "/no/such.mp4"], "no such file"),
-        (["calibrate", str(SAMPLE), "--table", "big"], "--table: expected LENGTHxWIDTH"),
+        (["calibrate", str(SAMPLE), "--table", "big"], "--table: expected a preset"),
         (["calibrate", str(SAMPLE), "--corners", "1,2;3"], "--corners: expected 4 points"),
         (["calibrate", str(SAMPLE), "--diamonds", "3:1"], "--diamonds: expected 'i:u,v"),
         (["calibrate", str(SAMPLE), "--diamonds", "3:1,2"], "--diamonds needs --corners"),

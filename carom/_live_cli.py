@@ -60,6 +60,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--clock-warning", type=float, default=10.0, metavar="S")
     p.add_argument("--extensions", type=int, default=2, help="time-outs per player per game")
     p.add_argument("--extension-s", type=float, default=40.0, metavar="S")
+    p.add_argument("--shot-clock-expiry", choices=["warn", "foul"], default="warn",
+                   help="when the shot clock runs out: warn (show it; a referee may call the "
+                   "foul shot_clock) or foul (the stroke begun after it is that foul; the "
+                   "inning passes). The rules set no time: see docs/live.md")  # fmt: skip
     p.add_argument("--rest-s", type=float, default=LIVE_REST_S, metavar="S",
                    help="stillness ending a shot (0.15; analyze: 0.6)")  # fmt: skip
     p.add_argument("--window-s", type=float, default=LIVE_WINDOW_S, metavar="S",
@@ -129,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     """Carry out ``carom live``; CaromError (one line) on bad input."""
     from carom._analyze import now_iso
     from carom.live._capture import Capture, CaptureSettings
-    from carom.live._clock import ClockSettings, ShotClock
+    from carom.live._clock import ClockExpiry, ClockSettings, ShotClock
     from carom.live._metrics import BoardSink, LiveMetrics
     from carom.live._runner import LiveRunner, read_keyboard
     from carom.live._session import LiveSession, LiveSetup
@@ -142,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
         enabled=args.shot_clock > 0, length_s=args.shot_clock or 40.0,
         warning_s=min(args.clock_warning, args.shot_clock or 40.0),
         extensions=args.extensions, extension_s=args.extension_s,
+        expiry=ClockExpiry(args.shot_clock_expiry),
     ))  # fmt: skip
     store = MatchStore(args.db)
     try:

@@ -111,6 +111,9 @@ class Foul(StrEnum):
     MISCUE = "miscue"
     BALLS_MOVING = "balls_moving"
     ILLEGAL_JUMP = "illegal_jump"
+    # The stroke began after the shot clock ran out: called by a person, or by live mode's
+    # clock with ``shot_clock_expiry = "foul"`` (the rule texts set no time; docs/live.md).
+    SHOT_CLOCK = "shot_clock"
     # Seen by the camera.
     WRONG_BALL = "wrong_ball"
     CUE_BALL_OFF_TABLE = "cue_ball_off_table"
@@ -146,6 +149,7 @@ CALL_FOULS: frozenset[Foul] = frozenset(
         Foul.MISCUE,
         Foul.BALLS_MOVING,
         Foul.ILLEGAL_JUMP,
+        Foul.SHOT_CLOCK,
         Foul.JUMP_OVER_PINS,
         Foul.WRONG_BALL,
     }

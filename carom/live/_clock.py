@@ -10,17 +10,28 @@ the match session (it is a recorded call), the clock only says whether one may b
 The repository's rules (``../shared/rules.md``, ``docs/rules-options.md``) say nothing
 about a shot clock, so every value is an option. The defaults follow common
 three-cushion tournament practice: 40 s a shot, a warning when 10 s are left, two
-extensions of 40 s per player per game.
+extensions of 40 s per player per game. What running out means is an option too
+(:class:`ClockExpiry`): shown only (``warn``, the default: a referee may call the foul
+``shot_clock``), or the stroke begun after time ran out is that foul (``foul``); the
+clock only answers whether a stroke is :meth:`ShotClock.late`, live mode calls the foul.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 
 from referee import CaromError
 
-__all__ = ["ClockReading", "ClockSettings", "ShotClock"]
+__all__ = ["ClockExpiry", "ClockReading", "ClockSettings", "ShotClock"]
+
+
+class ClockExpiry(StrEnum):
+    """What the shot clock running out does (``shot_clock_expiry``)."""
+
+    WARN = "warn"  # shown (0, expired), nothing more: a person may call ``shot_clock``
+    FOUL = "foul"  # the stroke begun after time ran out is the foul ``shot_clock``
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -32,6 +43,7 @@ class ClockSettings:
     warning_s: float = 10.0
     extension_s: float = 40.0
     extensions: int = 2  # per player per game
+    expiry: ClockExpiry = ClockExpiry.WARN
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.length_s) and 1.0 <= self.length_s <= 999.0):
@@ -40,6 +52,9 @@ class ClockSettings:
             raise CaromError(f"shot clock warning {self.warning_s} s: use 0..length")
         if not 0.0 <= self.extension_s <= 999.0 or not 0 <= self.extensions <= 99:
             raise CaromError("shot clock extensions: 0..99 of 0..999 s each")
+        if not isinstance(self.expiry, ClockExpiry):
+            choices = ", ".join(e.value for e in ClockExpiry)
+            raise CaromError(f"shot clock expiry {self.expiry!r}: use one of {choices}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +84,40 @@ class ShotClock:
             self._deadline_s = t_s + self.settings.length_s
 
     def stop(self) -> None:
-        """A stroke started (or the match waits): no clock runs."""
+        """The match waits (a review, a pause, the end): no clock runs."""
         self._deadline_s = None
+
+    def late(self, t_s: float) -> bool:
+        """True when a stroke starting at ``t_s`` is the foul ``shot_clock``.
+
+        That is: the clock runs, its time is up at ``t_s`` and ``expiry`` is ``foul``.
+        """
+        return self.settings.expiry is ClockExpiry.FOUL and self.read(t_s).expired
+
+    def stroke(self, t_s: float) -> bool:
+        """A stroke started at ``t_s``: the clock stops; returns :meth:`late` before that."""
+        late = self.late(t_s)
+        self.stop()
+        return late
 
     def may_extend(self, used: int) -> bool:
         """True when a player who used ``used`` extensions this game may take one more."""
         return self.settings.enabled and used < self.settings.extensions
+
+    def check_extension(self, player: str, used: int, t_s: float) -> None:
+        """Refuse a time-out of ``player`` (who used ``used`` this game) called at ``t_s``.
+
+        Raises:
+            CaromError: no extension is left, or (expiry ``foul``) time is already up:
+                the stroke is the foul whatever is called now.
+        """
+        if not self.may_extend(used):
+            raise CaromError(f"timeout: {player} has no extension left this game")
+        if self.late(t_s):
+            raise CaromError(
+                f"timeout: {player}'s time is up; the next stroke is a shot-clock foul "
+                "(a time-out must be called before the clock runs out)"
+            )
 
     def extend(self, t_s: float) -> None:
         """A time-out was called at ``t_s``: ``extension_s`` more (starts it if stopped)."""

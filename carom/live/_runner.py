@@ -36,13 +36,13 @@ from calibration import Calibration, DriftCheck, load_calibration
 from carom._analyze import AnalyzeOptions, now_iso, write_json_atomic
 from carom._analyze_run import build_analyzer
 from carom._scoreboard_cli import event_of
-from carom.live._calls import HELP, HelpRequest, ReviewDecision, TimeoutCall, parse_line
+from carom.live._calls import HELP, FoulCall, HelpRequest, ReviewDecision, TimeoutCall, parse_line
 from carom.live._capture import Capture, Captured, CaptureState
-from carom.live._clock import ClockReading, ShotClock
+from carom.live._clock import ClockExpiry, ClockReading, ShotClock
 from carom.live._metrics import BoardSink, LiveMetrics
 from carom.live._session import LiveSession, SessionUpdate
 from hardware import EventKind, EventMessage, snapshot_from_state
-from referee import CaromError, MatchConfig, Phase
+from referee import CaromError, Foul, MatchConfig, Phase
 from vision import AnalyzedShot, Analyzer, AnalyzerSettings, SegmentSettings
 
 __all__ = ["LiveRunner", "read_keyboard"]
@@ -52,6 +52,7 @@ _RESUME_LEARN_FRAMES = 5
 _DRIFT_STRIKES = 2
 _SETTLE_S = 1.0
 CAMERA_LOST = "camera lost: the match waits"
+TIME_UP = "time up: the stroke is a foul"
 
 
 def read_keyboard(stream: TextIO, lines: queue.Queue[str | None]) -> threading.Thread:
@@ -135,7 +136,9 @@ class LiveRunner:
         self._armed_t_s = 0.0
         self._tail = False
         self._shown_paused: str | None = session.paused
-        self._backlog: collections.deque[AnalyzedShot] = collections.deque()
+        self._backlog: collections.deque[tuple[AnalyzedShot, bool]] = collections.deque()
+        self._late = False  # the stroke under way began after the shot clock ran out
+        self._hold = False  # a late shot is judged: the board waits for its foul
         self._now_t_s = 0.0
         self._next_status = time.monotonic() + status_every_s
         session.subscribe(self._on_update)
@@ -177,8 +180,9 @@ class LiveRunner:
         was_open = self.analyzer.segmenter.is_open
         shots = self.analyzer.feed(frame)
         self.metrics.frame_done()
-        if not was_open and self.analyzer.segmenter.is_open:
-            self.clock.stop()  # a stroke started
+        if not was_open and self.analyzer.segmenter.is_open:  # a stroke started
+            playing = self.session.state.phase is Phase.PLAYING
+            self._late = self.clock.stroke(frame.t_s) and playing
             self._tail = frame.t_s < self._armed_t_s
             self._show(None)
         for shot in shots:
@@ -187,7 +191,7 @@ class LiveRunner:
                 self._say(f"motion at {shot.shot.start_s:.1f} s began unseen: not scored")
                 continue
             stop_t_s = shot.shot.end_s if shot.shot.end_s is not None else frame.t_s
-            self._submit(shot, _Closing(item.captured_mono_s, frame.t_s, stop_t_s))
+            self._submit(shot, _Closing(item.captured_mono_s, frame.t_s, stop_t_s), self._late)
         self._drift_check(frame.t_s, frame.image_bgr)
         self._tick(frame.t_s)
 
@@ -223,37 +227,59 @@ class LiveRunner:
         span = times[-1] - times[0] if len(times) > 1 else 0.0
         return (len(times) - 1) / span if span > 0 else 30.0
 
-    def _submit(self, analyzed: AnalyzedShot, closing: _Closing | None = None) -> None:
-        """Score a shot; while a review waits, shots queue behind it in order."""
+    def _submit(
+        self, analyzed: AnalyzedShot, closing: _Closing | None = None, late: bool = False
+    ) -> None:
+        """Score a shot (``late``: begun after the shot clock ran out, expiry ``foul``).
+
+        While a review waits, shots queue behind it in order.
+        """
         shot = analyzed.shot
         if self._drift_reason is not None:
             self._say(f"shot at {shot.start_s:.1f} s not scored: {self._drift_reason}")
             return
         if self.session.pending is not None or self._backlog:
-            self._backlog.append(analyzed)
+            self._backlog.append((analyzed, late))
             self._say(f"shot at {shot.start_s:.1f} s waits: a review must be decided first")
             return
-        self._judge(analyzed, closing)
+        self._judge(analyzed, closing, late)
 
-    def _judge(self, analyzed: AnalyzedShot, closing: _Closing | None) -> None:
+    def _judge(self, analyzed: AnalyzedShot, closing: _Closing | None, late: bool) -> None:
         shot = analyzed.shot
         end_s = shot.end_s if shot.end_s is not None else self._now_t_s
         self._closing = closing  # timed only when judged at once (not after a wait)
         # numbered in the match, not by this process's analyser (which restarts on resume)
         numbered = dataclasses.replace(shot, index=len(self.session.records))
+        self._hold = late  # one verdict on the board (the foul), not the shot and then it
         try:
             analyzed = dataclasses.replace(analyzed, shot=numbered)
             self.session.submit(analyzed, video_t_s=end_s, now_iso=now_iso())
+            if late:
+                self._clock_foul()
         except CaromError as exc:
             self._say(f"shot at {shot.start_s:.1f} s not judged: {exc}")
         finally:
-            self._closing = None
+            self._closing, self._hold = None, False
         self._start_clock(end_s)  # all balls stopped: the next player's clock
+
+    def _clock_foul(self) -> None:
+        """The shot just judged began after time ran out: the clock calls ``shot_clock``.
+
+        Recorded as a call (``who`` = ``shot clock``), so ``undo`` takes back the foul
+        alone, as it does a person's call.
+        """
+        self._hold = False
+        try:
+            self.session.call(FoulCall(Foul.SHOT_CLOCK), who="shot clock", now_iso=now_iso())
+        except CaromError as exc:
+            self._say(f"shot-clock foul not called: {exc}")
+            self._show(None)
 
     def _drain_backlog(self) -> None:
         """After a decision: judge the shots that waited behind the review, in order."""
         while self._backlog and self.session.pending is None:
-            self._judge(self._backlog.popleft(), None)
+            analyzed, late = self._backlog.popleft()
+            self._judge(analyzed, None, late)
 
     def _start_clock(self, t_s: float) -> None:
         waiting = self.session.pending is not None or self.session.paused is not None
@@ -265,7 +291,7 @@ class LiveRunner:
         """The source ended: close a shot still open (review), wait for decisions."""
         if self.analyzer is not None and not self._tail:
             for shot in self.analyzer.finish():
-                self._submit(shot)
+                self._submit(shot, None, self._late)
         while (self.session.pending is not None or self._backlog) and not self.keyboard_done:
             self._commands(wait_s=0.1)
         self._status_line(force=True)
@@ -308,9 +334,7 @@ class LiveRunner:
         players = self.config.players
         who = call.player or self.session.state.shooter or players[0]
         used = self.session.timeouts_used()[players.index(who)]
-        if not self.clock.may_extend(used):
-            self._say(f"timeout: {who} has no extension left this game")
-            return
+        self.clock.check_extension(who, used, self._now_t_s)  # raises: said by _command
         self.session.call(TimeoutCall(who), who="keyboard", now_iso=now_iso())
         self.clock.extend(self._now_t_s)
         self._show(None)
@@ -342,7 +366,7 @@ class LiveRunner:
         for analyzed in shots:
             doubt = "the camera was lost during the shot"
             shot = dataclasses.replace(analyzed.shot, doubt=doubt)
-            self._submit(dataclasses.replace(analyzed, shot=shot))
+            self._submit(dataclasses.replace(analyzed, shot=shot), None, self._late)
 
     def _drift_check(self, t_s: float, image: Any) -> None:
         if self._drift is None or self.drift_every_s <= 0 or t_s < self._drift_next_s:
@@ -366,10 +390,17 @@ class LiveRunner:
 
     def _tick(self, t_s: float) -> None:
         reading = self.clock.read(t_s)
-        if reading != self._reading:
-            self._show(None)
+        if reading == self._reading:
+            return
+        event = None
+        running_out = reading.expired and not self._reading.expired
+        if running_out and self.clock.settings.expiry is ClockExpiry.FOUL:
+            event = EventMessage(EventKind.FOUL, self._active(self.session.snapshot()), TIME_UP)
+        self._show(event)
 
     def _on_update(self, update: SessionUpdate) -> None:
+        if self._hold:
+            return  # the shot-clock foul on this shot follows at once: show that one
         event: EventMessage | None = None
         players = self.config.players
         on_written = None

@@ -65,7 +65,7 @@ class WebRunner(LiveRunner):
     def __init__(self, *args: Any, on_change: OnChange, **kw: Any) -> None:
         self.jobs: queue.Queue[_Job] = queue.Queue()
         self.on_change = on_change
-        self._shown_clock: tuple[bool, bool] = (False, False)
+        self._shown_clock: tuple[bool, bool, bool] = (False, False, False)
         self._ring: collections.deque[tuple[float, np.ndarray]] = collections.deque()
         self._next_keep_t_s = 0.0
         self.replay: tuple[float, list[np.ndarray]] = (REPLAY_FPS, [])
@@ -101,8 +101,7 @@ class WebRunner(LiveRunner):
             players = self.config.players
             who = call.player or self.session.state.shooter or players[0]
             used = self.session.timeouts_used()[players.index(who)]
-            if not self.clock.may_extend(used):
-                raise LiveError(f"timeout: {who} has no extension left this game")
+            self.clock.check_extension(who, used, self._now_t_s)
             self.session.call(TimeoutCall(who), who="web", now_iso=now_iso())
             self.clock.extend(self._now_t_s)
             self._show(None)
@@ -116,7 +115,8 @@ class WebRunner(LiveRunner):
         self, event: Any, on_written: Any = None, update: SessionUpdate | None = None
     ) -> None:
         super()._show(event, on_written, update)
-        shown = (self._reading.left_s is not None, self._reading.warning)
+        r = self._reading
+        shown = (r.left_s is not None, r.warning, r.expired)
         if shown != self._shown_clock:
             self._shown_clock = shown
             self.on_change(None)
@@ -247,9 +247,9 @@ class CameraRig:
         runner = self.runner
         if runner is None or not runner.clock.settings.enabled:
             return None
-        r = runner.reading()
-        left = float(r.left_s) if r.left_s is not None else runner.clock.settings.length_s
-        return ClockView(left, r.left_s is not None, r.warning)
+        r, settings = runner.reading(), runner.clock.settings
+        left = float(r.left_s) if r.left_s is not None else settings.length_s
+        return ClockView(left, r.left_s is not None, r.warning, r.expired, str(settings.expiry))
 
     def replay_jpegs(self) -> tuple[float, list[bytes]]:
         """The pending shot's frames as JPEG bytes (empty: no review, or no frames)."""

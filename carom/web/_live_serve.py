@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from carom.live import LiveSession
+from carom.live._clock import ClockExpiry
 from carom.live._runner import LiveRunner
 from carom.web._live import CameraRig, WebRunner
 from carom.web._serve import RunningServer, bind, serve_in_thread
@@ -76,7 +77,8 @@ class LiveWeb:
 
 def start_for_live(args: argparse.Namespace, session: LiveSession, config: Any) -> LiveWeb:
     """``carom live --serve``: serve ``session`` (its clock options from ``args``)."""
-    setup = MatchSetup(config, args.shot_clock or None, args.extensions)
+    expiry = ClockExpiry(args.shot_clock_expiry)
+    setup = MatchSetup(config, args.shot_clock or None, args.extensions, expiry)
     return serve_live(args, session, setup)
 
 

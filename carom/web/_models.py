@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from carom.live import DecisionKind, FoulCall, PersonCall, ReviewDecision, TimeoutCall, UndoCall
+from carom.live._clock import ClockExpiry
 from referee import Ball, Correction, CorrectionKind, Discipline, Foul, MatchConfig
 
 __all__ = ["CallIn", "MatchIn", "call_value"]
@@ -30,6 +31,9 @@ class MatchIn(_Strict):
     equalizing_inning: bool = True
     shot_clock_s: Annotated[float, Field(ge=1, le=999)] | None = 40.0
     timeouts_per_game: Annotated[int, Field(ge=0, le=99)] = 2
+    #: What the shot clock running out does: "warn" (shown only) or "foul" (the stroke
+    #: begun after it is the foul ``shot_clock``); docs/live.md, "Shot clock".
+    shot_clock_expiry: ClockExpiry = ClockExpiry.WARN
     first: Name | None = None
 
     @model_validator(mode="after")
@@ -61,7 +65,7 @@ class MatchIn(_Strict):
 #: The fouls a person may call (``referee.CALL_FOULS``; a test keeps them equal).
 CallableFoul = Literal[
     "balls_moving", "double_hit", "foot", "illegal_jump", "jump_over_pins", "miscue", "push",
-    "touch", "wrong_ball",
+    "shot_clock", "touch", "wrong_ball",
 ]  # fmt: skip
 Points = Annotated[int, Field(ge=-10000, le=10000)]
 

@@ -85,7 +85,7 @@ def create_match(body: MatchIn, table: TableDep) -> dict[str, Any]:
         config = body.config()
     except CaromError as exc:
         raise HTTPException(422, f"{exc}; fix the match set-up") from None
-    setup = MatchSetup(config, body.shot_clock_s, body.timeouts_per_game)
+    setup = MatchSetup(config, body.shot_clock_s, body.timeouts_per_game, body.shot_clock_expiry)
     return table.create_match(setup)
 
 

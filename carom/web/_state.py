@@ -18,16 +18,23 @@ __all__ = ["ClockView", "record_doc", "state_doc", "verdict_word"]
 
 @dataclass(frozen=True, slots=True)
 class ClockView:
-    """The shot clock as shown: seconds left (float), running, warning."""
+    """The shot clock as shown: seconds left (float), running, warning, time up.
+
+    ``expiry``: what running out does, ``"warn"`` (shown only) or ``"foul"`` (the stroke
+    begun after it is the foul ``shot_clock``).
+    """
 
     remaining_s: float
     running: bool
     warning: bool
+    expired: bool = False
+    expiry: str = "warn"
 
     def doc(self) -> dict[str, Any]:
         """The STATE ``shot_clock`` object."""
         return {"remaining_s": round(self.remaining_s, 1), "running": self.running,
-                "warning": self.warning}  # fmt: skip
+                "warning": self.warning, "expired": self.expired,
+                "expiry": self.expiry}  # fmt: skip
 
 
 def verdict_word(verdict: Verdict) -> str:

@@ -20,11 +20,13 @@ import json
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from carom._analyze import now_iso
 from carom.live import (
+    FoulCall,
     LiveError,
     LiveSession,
     LiveSetup,
@@ -34,10 +36,10 @@ from carom.live import (
     SessionUpdate,
     TimeoutCall,
 )
-from carom.live._clock import ClockSettings, ShotClock
+from carom.live._clock import ClockExpiry, ClockSettings, ShotClock
 from carom.web._sse import Broadcaster, Message, sse_bytes
 from carom.web._state import ClockView, state_doc
-from referee import MatchConfig, Phase
+from referee import Foul, MatchConfig, Phase
 
 if TYPE_CHECKING:
     from carom.web._live import CameraRig
@@ -55,11 +57,15 @@ class ConflictError(LiveError):
 
 @dataclass(frozen=True, slots=True)
 class MatchSetup:
-    """A new match: the referee set-up plus the live options the web takes."""
+    """A new match: the referee set-up plus the live options the web takes.
+
+    ``shot_clock_expiry``: what the clock running out does (docs/live.md, "Shot clock").
+    """
 
     config: MatchConfig
     shot_clock_s: float | None = 40.0
     timeouts_per_game: int = 2
+    shot_clock_expiry: ClockExpiry = ClockExpiry.WARN
 
     def clock(self) -> ShotClock:
         """A fresh shot clock for this match."""
@@ -68,7 +74,8 @@ class MatchSetup:
         return ShotClock(ClockSettings(enabled=on, length_s=length,
                                        warning_s=min(10.0, length),
                                        extensions=self.timeouts_per_game,
-                                       extension_s=length))  # fmt: skip
+                                       extension_s=length,
+                                       expiry=self.shot_clock_expiry))  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -87,6 +94,7 @@ class Table:
     def __init__(self, store: MatchStore, broadcaster: Broadcaster,
                  rig: CameraRig | None = None) -> None:  # fmt: skip
         self.store, self.broadcaster, self.rig = store, broadcaster, rig
+        self.now: Callable[[], float] = time.monotonic  # the console clock's time (s)
         self.session: LiveSession | None = None
         self.setup: MatchSetup | None = None
         self.clock: ShotClock | None = None  # the console's clock (no camera)
@@ -225,10 +233,10 @@ class Table:
             player = call.player or session.state.shooter or ""
             players = session.state.config.players
             used = session.timeouts_used()[players.index(player)] if player in players else 0
-            if self.clock.settings.enabled and not self.clock.may_extend(used):
-                raise ConflictError(f"timeout: {player} has no extension left this game")
+            if self.clock.settings.enabled:
+                self.clock.check_extension(player, used, self.now())
             session.call(call, who=who, now_iso=now)
-            self.clock.extend(time.monotonic())
+            self.clock.extend(self.now())
             return
         session.call(call, who=who, now_iso=now)
 
@@ -245,10 +253,12 @@ class Table:
             session = self.need_session()
             if self.rig is not None:
                 raise ConflictError("the camera pipeline scores this table's shots")
-            if self.clock is not None:
-                self.clock.stop()
+            late = self.clock is not None and self.clock.stroke(self.now())
+            late = late and session.state.phase is Phase.PLAYING
             try:
                 session.submit(analyzed, video_t_s=video_t_s, now_iso=now_iso())
+                if late:  # begun after time ran out, expiry "foul": as live mode's clock
+                    session.call(FoulCall(Foul.SHOT_CLOCK), who="shot clock", now_iso=now_iso())
             finally:
                 self._restart_clock(session)
             return self._published(_Note(None, barrier=True))
@@ -260,7 +270,7 @@ class Table:
         if waiting or session.state.phase is not Phase.PLAYING:
             self.clock.stop()
         else:
-            self.clock.start(time.monotonic())
+            self.clock.start(self.now())
 
     def need_session(self) -> LiveSession:
         if self.session is None:
@@ -317,9 +327,10 @@ class Table:
         clock = self.clock
         if clock is None or not clock.settings.enabled:
             return None
-        reading = clock.read(time.monotonic())
+        reading = clock.read(self.now())
         left = float(reading.left_s) if reading.left_s is not None else clock.settings.length_s
-        return ClockView(left, reading.left_s is not None, reading.warning)
+        return ClockView(left, reading.left_s is not None, reading.warning, reading.expired,
+                         str(clock.settings.expiry))  # fmt: skip
 
     def _clock_doc(self) -> dict[str, Any] | None:
         view = self._clock_view()

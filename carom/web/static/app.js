@@ -143,6 +143,11 @@
     title(name) { return String(name || "").replace(/[-_]/g, " "); },
   };
 
+  /* Time is up on a running clock: the server said so, or the local count reached 0. */
+  function timeUp(clock, remaining) {
+    return !!clock && clock.running && (clock.expired || remaining <= 0);
+  }
+
   /* The shot clock runs down between two STATE messages: render(clock, remaining_s) 5x a second. */
   function shotClock(render) {
     let clock = null, at = 0;
@@ -164,5 +169,5 @@
     return (ok) => { node.classList.toggle("live", ok); node.textContent = ok ? "live" : "reconnecting"; };
   }
 
-  window.Carom = { el, api, ApiError, live, shotClock, token, setToken, tokenDialog, requireToken, fmt, setStatus, connBadge };
+  window.Carom = { el, api, ApiError, live, shotClock, timeUp, token, setToken, tokenDialog, requireToken, fmt, setStatus, connBadge };
 })();

@@ -5,7 +5,7 @@
   const $ = (id) => document.getElementById(id);
   // referee.CALL_FOULS: what a person may call (what a camera cannot see).
   const FOULS = ["double_hit", "push", "touch", "foot", "miscue", "balls_moving", "illegal_jump",
-    "wrong_ball", "jump_over_pins"];
+    "wrong_ball", "shot_clock", "jump_over_pins"];
   const PIN_GAMES = ["five-pins", "pin-carom-7"];
   let current = null;
 
@@ -46,8 +46,22 @@
       equalizing_inning: $("f-equalizing").checked,
       shot_clock_s: clock ? clock : null, first: first ? players[Number(first) - 1] : null,
       timeouts_per_game: numberOrNull("f-timeouts") ?? 2,
+      shot_clock_expiry: $("f-expiry").value,
     };
   }
+
+  const clockLine = Carom.shotClock((c, remaining) => {
+    const rule = c && c.expiry === "foul" ? "a foul when time is up" : "a warning when time is up";
+    let text = "";
+    if (c && Carom.timeUp(c, remaining)) {
+      text = c.expiry === "foul" ? "shot clock: time up, the stroke is a foul (undo takes it back)"
+        : "shot clock: time up (warning only; the foul shot_clock is a call)";
+    } else if (c) {
+      text = `shot clock ${c.running ? fmt.clock(remaining) + " s" : "stopped"} · ${rule}`;
+    }
+    $("clock-line").textContent = text;
+    $("clock-line").className = c && Carom.timeUp(c, remaining) ? "muted time-up" : "muted";
+  });
 
   function call(body, label) { return act(label, "POST", "/api/calls", body); }
 
@@ -107,6 +121,7 @@
     $("verdict").textContent = shot ? `Shot ${fmt.shotNo(shot.n)} · ${shot.shooter}: ${shot.verdict}${shot.verdict === "point" ? " +" + shot.points : ""}` : "–";
     $("verdict").className = "con-verdict" + (shot ? " verdict-" + shot.verdict : "");
     $("reason").textContent = shot ? shot.reason : "";
+    clockLine(match && match.shot_clock);
     renderCalls(match);
     renderReview(state.pending_review);
   }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from carom.live._clock import ClockReading, ClockSettings, ShotClock
+from carom.live._clock import ClockExpiry, ClockReading, ClockSettings, ShotClock
 from referee import CaromError
 
 
@@ -44,9 +44,42 @@ def test_options_and_off() -> None:
     assert short.read(24.5) == ClockReading(6) and short.read(25.5).warning
 
 
+@pytest.mark.parametrize("expiry", list(ClockExpiry))
+def test_a_stroke_after_time_ran_out_is_late_only_when_expiry_is_foul(expiry: ClockExpiry) -> None:
+    clock = ShotClock(ClockSettings(length_s=20, warning_s=5, expiry=expiry))
+    assert not clock.late(100.0)  # no clock runs: nothing is late
+    clock.start(0.0)
+    assert not clock.stroke(19.9) and not clock.running  # in time
+    clock.start(30.0)
+    assert clock.read(50.0).expired
+    assert clock.late(50.0) is (expiry is ClockExpiry.FOUL)
+    assert clock.stroke(55.0) is (expiry is ClockExpiry.FOUL)
+    assert not clock.running and not clock.late(56.0)  # the stroke stopped it
+
+
+def test_a_time_out_must_come_before_time_is_up_when_expiry_is_foul() -> None:
+    foul = ShotClock(ClockSettings(length_s=20, warning_s=5, expiry=ClockExpiry.FOUL))
+    foul.start(0.0)
+    foul.check_extension("Ann", 0, 19.0)  # in time: allowed
+    foul.extend(19.0)
+    with pytest.raises(CaromError, match="Ann's time is up"):
+        foul.check_extension("Ann", 1, 60.0)
+    with pytest.raises(CaromError, match="Ann has no extension left"):
+        foul.check_extension("Ann", 2, 1.0)
+    warn = ShotClock(ClockSettings(length_s=20, warning_s=5))
+    warn.start(0.0)
+    warn.check_extension("Ann", 0, 60.0)  # warn: a late time-out is the referee's business
+
+
 @pytest.mark.parametrize(
     "bad",
-    [{"length_s": 0.5}, {"length_s": float("nan")}, {"warning_s": 50.0}, {"extensions": -1}],
+    [
+        {"length_s": 0.5},
+        {"length_s": float("nan")},
+        {"warning_s": 50.0},
+        {"extensions": -1},
+        {"expiry": "penalty"},
+    ],
 )
 def test_bad_settings_are_refused_in_one_line(bad: dict[str, float]) -> None:
     with pytest.raises(CaromError, match="shot clock") as err:

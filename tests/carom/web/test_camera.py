@@ -93,3 +93,26 @@ def test_a_camera_without_a_calibration_is_refused(tmp_path: Path) -> None:
 
     with pytest.raises(CaromError, match="calibration"):
         make_app(tmp_path, camera=str(SAMPLE))
+
+
+def test_the_console_option_foul_makes_the_camera_s_late_stroke_a_foul(tmp_path: Path) -> None:
+    """shot_clock_expiry "foul" from the console: the runner's clock (video time) runs out
+    1 s after the first frame, A strikes at 1.5 s: the point is a foul, B's inning."""
+    calibration = write_truth_calibration(tmp_path / "calibration.json")
+    clip = first_seconds(tmp_path / "clip.mp4")
+    app = make_app(tmp_path, camera=str(clip), calibration=calibration, pace=0.0)
+    srv = serve_in_thread(app)
+    try:
+        body = {"players": ["A", "B"], "first": "A", "shot_clock_s": 1,
+                "shot_clock_expiry": "foul"}  # fmt: skip
+        r = httpx2.post(srv.url + "/api/matches", json=body, headers=AUTH, timeout=30)
+        assert r.status_code == 201, r.text
+        assert r.json()["match"]["shot_clock"]["expiry"] == "foul"
+        final = _wait(srv.url, lambda s: s["camera"] == "ended")
+        shot, match = final["last_shot"], final["match"]
+        assert isinstance(shot, dict) and isinstance(match, dict)
+        assert (shot["n"], shot["shooter"], shot["fouls"]) == (0, "A", ["shot_clock"])
+        assert [p["board"] for p in match["players"]] == [0, 0]  # the truth: A 1
+        assert match["shooter"] == "B"
+    finally:
+        srv.stop()

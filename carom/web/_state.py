@@ -52,13 +52,20 @@ def diagram_url(match_id: int, n: int) -> str:
 
 
 def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
-    """One judged shot: its number, shooter, points, verdict word, reason, diagram."""
+    """One judged shot: its number, shooter, points, verdict word, reason, diagram.
+
+    ``break``/``break_rule``: judged as a break or not and the rule that said so;
+    ``announcements`` (frozen balls, a wrong break position) and ``note`` (who was
+    found at the table, the end of a game) as the scoresheet prints them.
+    """
     v = record.verdict
     return {
         "n": record.index, "shooter": record.player, "points": v.points,
         "verdict": verdict_word(v), "reason": v.reason, "fouls": [str(f) for f in v.fouls],
         "score_after": dict(record.score_after), "inning": record.inning, "run": record.run,
-        "diagram_url": diagram_url(match_id, record.index),
+        "diagram_url": diagram_url(match_id, record.index), "break": record.is_break,
+        "break_rule": record.break_why, "announcements": list(v.announcements),
+        "note": record.note, "review": v.review,
     }  # fmt: skip
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from carom.live import LiveSession
-from referee import Match, Phase
-from tests.carom.live.shotpool import example_inputs, example_log
+from referee import Ball, BallContact, Cushion, CushionContact, Match, Phase, Shot
+from tests.carom.live.shotpool import analyzed, example_inputs, example_log
 from tests.carom.web._web import AUTH, PLAYERS, client, db_dump, feed_until_review, new_match, table
 
 
@@ -38,14 +38,14 @@ def test_a_new_match_needs_the_token(tmp_path: Path) -> None:
 
 def test_one_match_at_a_time_and_closing_keeps_it_resumable(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        first = new_match(c, targets={"Ann": 30, "Bob": 20}, inning_limit=50)
+        first = new_match(c, target={"Ann": 30, "Bob": 20}, innings_limit=50)
         r = c.post("/api/matches", json={"players": ["Cy", "Di"]}, headers=AUTH)
         assert r.status_code == 409 and "close" in r.json()["detail"]
         c.post("/api/calls", json={"kind": "correction", "player": "Ann", "points": 3},
                headers=AUTH).raise_for_status()  # fmt: skip
         closed = c.post("/api/matches/close", headers=AUTH).json()
         assert closed["match"] is None
-        again = new_match(c, targets={"Ann": 30, "Bob": 20}, inning_limit=50)
+        again = new_match(c, target={"Ann": 30, "Bob": 20}, innings_limit=50)
         assert again["match"]["id"] == first["match"]["id"]  # the same set-up resumes
         assert again["match"]["players"][0]["points"] == 3
         other = c.post("/api/matches/close", headers=AUTH)
@@ -64,7 +64,7 @@ def test_shots_fed_like_the_camera_score_as_the_referee_does(tmp_path: Path) -> 
     a, b = log.match.players
     with client(tmp_path) as c:
         t = table(c)
-        new_match(c, players=[a, b], targets=dict(log.match.target), first=breaker)
+        new_match(c, players=[a, b], target=dict(log.match.target), first_player=breaker)
         versions = []
         inning, shooter = 1, breaker
         for shot in example_inputs()[1:]:  # the lag is not needed: the first player breaks
@@ -91,7 +91,7 @@ def test_shots_fed_like_the_camera_score_as_the_referee_does(tmp_path: Path) -> 
 
 def test_calls_change_the_match_and_undo_takes_them_back(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        new_match(c, shot_clock_s=30, timeouts_per_game=1)
+        new_match(c, clock={"length_s": 30, "extensions": 1})
 
         def call(**body: object) -> dict:
             r = c.post("/api/calls", json=body, headers=AUTH)
@@ -120,7 +120,7 @@ def test_calls_change_the_match_and_undo_takes_them_back(tmp_path: Path) -> None
 def test_a_review_waits_for_the_person_and_the_decision_scores_it(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         t = table(c)
-        new_match(c, targets={"Ann": 999, "Bob": 999})
+        new_match(c, target=999)
         held = feed_until_review(t)
         pending = held["pending_review"]
         assert c.get("/api/review").json()["pending"] == pending
@@ -190,12 +190,16 @@ def test_refused_calls_change_nothing_in_the_database(tmp_path: Path) -> None:
 def test_bad_match_set_ups_are_422_with_the_field_named(tmp_path: Path) -> None:
     cases = {
         "players": {"players": ["Ann"]},
-        "two different": {"players": ["Ann", "Ann"]},
-        "targets": {"players": PLAYERS, "targets": {"Ann": 10}},
+        "2 different": {"players": ["Ann", "Ann"]},
+        "target": {"players": PLAYERS, "target": {"Ann": 10}},
         "sets": {"players": PLAYERS, "sets": 2},
-        "first": {"players": PLAYERS, "first": "Zed"},
+        "first_player": {"players": PLAYERS, "first_player": "Zed"},
         "discipline": {"players": PLAYERS, "discipline": "snooker"},
-        "shot_clock_s": {"players": PLAYERS, "shot_clock_s": 0},
+        "clock.length_s": {"players": PLAYERS, "clock": {"length_s": "40"}},
+        "clock: shot clock length": {"players": PLAYERS, "clock": {"length_s": 0}},
+        "rules.follow_the_ball": {"players": PLAYERS, "rules": {"follow_the_ball": True}},
+        "start.shooter": {"players": PLAYERS, "start": {"shooter": "Zed"}},
+        "cue_balls": {"players": PLAYERS, "cue_balls": {"Ann": "white", "Bob": "white"}},
     }
     with client(tmp_path) as c:
         before = db_dump(tmp_path / "web.db")
@@ -232,7 +236,7 @@ def test_history_exports_diagrams_and_player_stats(tmp_path: Path) -> None:
     log = example_log()
     a, b = log.match.players
     with client(tmp_path) as c:
-        new_match(c, players=[a, b], targets=dict(log.match.target), first=_breaker())
+        new_match(c, players=[a, b], target=dict(log.match.target), first_player=_breaker())
         feed_example(c)
         match_id = c.get("/api/state").json()["match"]["id"]
         listed = c.get("/api/matches").json()
@@ -287,3 +291,37 @@ def test_the_callable_fouls_are_the_referees() -> None:
     from referee import CALL_FOULS
 
     assert set(get_args(CallableFoul)) == {f.value for f in CALL_FOULS}
+
+
+def test_the_state_says_whether_a_shot_was_a_break_and_why(tmp_path: Path) -> None:
+    w, y, r = Ball.WHITE, Ball.YELLOW, Ball.RED
+    yellow_first = (
+        BallContact(t_s=0.3, balls=(w, y)),
+        CushionContact(t_s=0.8, ball=w, cushion=Cushion.FOOT),
+        CushionContact(t_s=1.3, ball=w, cushion=Cushion.LEFT),
+        CushionContact(t_s=1.8, ball=w, cushion=Cushion.HEAD),
+        BallContact(t_s=2.4, balls=(w, r)),
+    )
+    layout = {w: (710.0, 557.6), y: (710.0, 690.0), r: (2130.0, 710.0)}  # yellow 20 mm off
+    with client(tmp_path) as c:
+        t = table(c)
+        new_match(c, first_player="Ann")
+        brk = t.submit_shot(analyzed(Shot(index=0, cue_ball=w, events=yellow_first,
+                                          start_positions_mm=layout)))["last_shot"]  # fmt: skip
+        assert brk["break"] is True and brk["fouls"] == ["break_wrong_ball_first"]
+        assert brk["break_rule"].startswith("a break: the balls stand in the break layout")
+        assert brk["announcements"] == [
+            "wrong break position: yellow is 20 mm off the head spot (at most 15 mm)"
+        ]
+        open_table = {w: (600.0, 300.0), r: (1000.0, 500.0), y: (2300.0, 1100.0)}
+        events = (
+            BallContact(t_s=0.3, balls=(y, w)),
+            CushionContact(t_s=0.8, ball=y, cushion=Cushion.FOOT),
+            CushionContact(t_s=1.3, ball=y, cushion=Cushion.LEFT),
+            CushionContact(t_s=1.8, ball=y, cushion=Cushion.HEAD),
+            BallContact(t_s=2.4, balls=(y, r)),
+        )
+        second = Shot(index=1, cue_ball=y, events=events, start_positions_mm=open_table)
+        play = t.submit_shot(analyzed(second))["last_shot"]
+        assert play["break"] is False and play["points"] == 1 and play["shooter"] == "Bob"
+        assert play["break_rule"].startswith("play: the balls are not in the break layout")

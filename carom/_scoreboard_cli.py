@@ -24,7 +24,7 @@ from hardware import (
     ScoreboardLink,
     snapshot_from_state,
 )
-from referee import CaromError, Discipline, Match, Phase, ShotRecord, parse_shot_log
+from referee import WRONG_BREAK, CaromError, Discipline, Match, Phase, ShotRecord, parse_shot_log
 
 __all__ = [
     "add_emulator_parser",
@@ -141,7 +141,16 @@ def event_of(record: ShotRecord, players: tuple[str, str], over: bool) -> EventM
         kind = EventKind.POINT
     else:
         kind = EventKind.MISS
-    return EventMessage(kind, who, v.reason or str(kind))
+    return EventMessage(kind, who, _board_line(v.announcements) or v.reason or str(kind))
+
+
+def _board_line(announcements: tuple[str, ...]) -> str:
+    """A wrong break position, said short enough for a board (else '')."""
+    wrong = next((a for a in announcements if a.startswith(WRONG_BREAK)), "")
+    short = wrong.split(" (at most")[0].replace(WRONG_BREAK, "wrong break")
+    for long, brief in ((" is ", " "), ("the ", ""), ("too far from", "from")):
+        short = short.replace(long, brief)
+    return short
 
 
 def replay_to_scoreboard(

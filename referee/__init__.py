@@ -3,7 +3,13 @@
 Standard library only: no clock, no files, no pixels. See ``README.md`` for a tour.
 """
 
-from referee._break import HEAD_STRING_REACH_MM, BreakCall, LayoutCheck, check_break_layout
+from referee._break import (
+    HEAD_STRING_REACH_MM,
+    WRONG_BREAK,
+    BreakCall,
+    LayoutCheck,
+    check_break_layout,
+)
 from referee._config import DEFAULT_TARGETS, MatchConfig
 from referee._errors import CaromError, IllegalMoveError, RulesError, ShotLogError, UnknownBallError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
@@ -68,6 +74,7 @@ __all__ = [
     "FORMAT",
     "HEAD_STRING_REACH_MM",
     "MATCH_TABLE",
+    "WRONG_BREAK",
     "AuditEntry",
     "Ball",
     "BallContact",

@@ -35,7 +35,16 @@ from referee._names import Ball, Discipline, Spot
 from referee._options import RuleOptions
 from referee._table import XY, Table
 
-__all__ = ["HEAD_STRING_REACH_MM", "BreakCall", "LayoutCheck", "check_break_layout"]
+__all__ = [
+    "HEAD_STRING_REACH_MM",
+    "WRONG_BREAK",
+    "BreakCall",
+    "LayoutCheck",
+    "check_break_layout",
+]
+
+#: How every wrong-layout announcement begins (boards and pages pick them out by it).
+WRONG_BREAK = "wrong break position"
 
 #: [rules.md §3]: the breaker's ball lies on the head string within 6 in of the head spot.
 HEAD_STRING_REACH_MM = 152.4
@@ -169,7 +178,7 @@ def check_break_layout(
     # A layout far from the break: the ball farthest from its place says enough.
     detail = ", ".join(said) if recognised else said[misses.index(max(misses))]
     faults = tuple(
-        f"wrong break position: {n} is {m:.0f} mm {_AWAY[p.prep]} {p.name} "
+        f"{WRONG_BREAK}: {n.split(' (')[0]} is {m:.0f} mm {_AWAY[p.prep]} {p.name} "
         f"(at most {options.break_layout_mm:.0f} mm)"
         for n, p, m in zip(names, places, misses, strict=True)
         if recognised and m > options.break_layout_mm

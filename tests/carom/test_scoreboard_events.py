@@ -1,0 +1,34 @@
+"""What a judged shot flashes on the board: a wrong break position is said there too."""
+
+from __future__ import annotations
+
+from carom._scoreboard_cli import event_of
+from hardware import EventKind
+from referee import Ball, BallContact, Match, Shot
+from tests.referee.factories import R, W, Y, config, three_cushion_events
+
+BREAK = {W: (710.0, 557.6), Y: (710.0, 710.0), R: (2130.0, 710.0)}
+
+
+def _first_event(layout: dict[Ball, tuple[float, float]]) -> tuple[EventKind, str]:
+    shot = Shot(index=0, cue_ball=W, events=three_cushion_events(W, R, Y),
+                start_positions_mm=layout)  # fmt: skip
+    event = event_of(Match(config(first="A")).play(shot), ("A", "B"), over=False)
+    return event.kind, event.text
+
+
+def test_a_break_from_the_right_layout_shows_the_verdict() -> None:
+    assert _first_event(BREAK) == (EventKind.POINT, "point: red then yellow after 3 cushions")
+
+
+def test_a_wrong_break_position_is_announced_on_the_board() -> None:
+    kind, text = _first_event({**BREAK, Y: (740.0, 710.0)})
+    assert kind is EventKind.POINT
+    assert text == "wrong break: yellow 30 mm off head spot"
+    assert len(text) <= 40
+
+
+def test_a_miss_from_play_shows_the_reason() -> None:
+    shot = Shot(index=0, cue_ball=W, events=(BallContact(t_s=0.2, balls=(W, R)),))
+    event = event_of(Match(config(first="A")).play(shot), ("A", "B"), over=False)
+    assert event.kind is EventKind.MISS and event.text.startswith("missed the second ball")

@@ -394,7 +394,8 @@ class LiveRunner:
             return
         event = None
         running_out = reading.expired and not self._reading.expired
-        if running_out and self.clock.settings.expiry is ClockExpiry.FOUL:
+        playing = self.session.state.phase is Phase.PLAYING  # a lag stroke is never late
+        if running_out and playing and self.clock.settings.expiry is ClockExpiry.FOUL:
             event = EventMessage(EventKind.FOUL, self._active(self.session.snapshot()), TIME_UP)
         self._show(event)
 

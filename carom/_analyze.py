@@ -24,16 +24,19 @@ from referee import (
     Ball,
     CaromError,
     Discipline,
-    Lag,
     LagResult,
     Match,
     MatchConfig,
     Phase,
+    RuleOptions,
     ShotRecord,
+    StartState,
     Table,
+    event_json,
     shot_json,
+    start_json,
 )
-from vision import AnalyzedShot, open_source
+from vision import AnalyzedShot, lag_of, open_source
 
 __all__ = ["AnalyzeOptions", "AnalyzeRun", "balls_for", "match_config"]
 
@@ -174,22 +177,35 @@ def _calibration_frames(video: Path, frame_30: Any | None = None) -> Iterator[An
 
 
 def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
-    """Feed one analysed shot to the match (a lag decides the break)."""
+    """Feed one analysed shot to the match.
+
+    A lag seen before the first stroke decides who breaks. Without one the match is
+    joined in progress (the first stroke's cue ball names the player at the table,
+    its layout says whether it is a break): nothing is assumed.
+    """
     state = run.match.state
-    if state.phase is Phase.LAG:
-        if analyzed.lag:
-            shot = analyzed.shot
-            lag = Lag(events=shot.events, start_positions_mm=shot.start_positions_mm,
-                      end_positions_mm=shot.end_positions_mm)  # fmt: skip
+    lag = lag_of(analyzed)
+    if lag is not None and not run.match.records:
+        if state.phase is Phase.LAG:
             run.lag = run.match.lag(lag)
             return None
-        first = run.options.players[0]
-        run.lag = run.match.lag(Lag(winner=first))
-        run.notes.append(f"no lag seen before the first stroke: {first} breaks (use --first)")
+        run.notes.append(f"a lag was seen, but {state.shooter} was set to break: lag not judged")
+        return None
+    if state.phase is Phase.LAG:
+        run.match.join(StartState())
+        run.notes.append(
+            "no lag seen: the match is joined in progress (the first stroke's cue ball names "
+            "the player at the table; the balls' layout says whether it is a break)"
+        )
     if run.match.state.phase is Phase.OVER:
         run.notes.append(f"shot {analyzed.shot.index}: played after the match ended; not judged")
         return None
-    return run.match.play(_renumbered(analyzed, len(run.match.records)))
+    record = run.match.play(_renumbered(analyzed, len(run.match.records)))
+    if record.index == 0 and "following the video" in record.note:
+        said = record.note.split(": following the video")[0]
+        run.notes.append(f"--first contradicts the video ({said}): following the video; "
+                         f"use --first {record.player}")  # fmt: skip
+    return record
 
 
 def _renumbered(analyzed: AnalyzedShot, index: int) -> Any:
@@ -219,18 +235,53 @@ def shots_document(run: AnalyzeRun) -> dict[str, Any]:
         "table": {"length_mm": cfg.table.length_mm, "width_mm": cfg.table.width_mm,
                   "ball_diameter_mm": cfg.table.ball_diameter_mm},
         "discipline": str(cfg.discipline),
-        "match": {"players": list(cfg.players), "first_player": _first_player(run)},
+        "match": _match_doc(run),
         "shots": shots,
     }  # fmt: skip
-    if cfg.cue_balls:
-        out["match"]["cue_balls"] = {p: str(b) for p, b in cfg.cue_balls.items()}
+    if (lag := _lag_doc(run)) is not None:
+        out["lag"] = lag
     return out
 
 
-def _first_player(run: AnalyzeRun) -> str | None:
-    if run.lag is not None and run.lag.breaker is not None:
-        return run.lag.breaker
-    return run.match.state.config.first_player
+def _match_doc(run: AnalyzeRun) -> dict[str, Any]:
+    """The log's ``match``: set-up, the rule options that differ, how the record began.
+
+    ``carom score`` on the log then replays the very same match: the lag (its
+    events), or the join of a match in progress (``start``).
+    """
+    cfg = run.match.state.config
+    doc: dict[str, Any] = {"players": list(cfg.players), "first_player": cfg.first_player}
+    if cfg.cue_balls:
+        doc["cue_balls"] = {p: str(b) for p, b in cfg.cue_balls.items()}
+    if len(set(cfg.target.values())) == 1:
+        doc["target"] = next(iter(cfg.target.values()))
+    else:
+        doc["target"] = dict(cfg.target)
+    defaults = RuleOptions().as_dict()
+    rules = {k: v for k, v in cfg.options.as_dict().items() if defaults[k] != v}
+    if rules:
+        doc["rules"] = rules
+    start = cfg.start if cfg.start is not None else (StartState() if _joined(run) else None)
+    if start is not None:
+        doc["start"] = start_json(start)
+    return doc
+
+
+def _joined(run: AnalyzeRun) -> bool:
+    """The match was joined in progress because no lag was seen."""
+    return run.lag is None and run.match.state.config.first_player is None
+
+
+def _lag_doc(run: AnalyzeRun) -> dict[str, Any] | None:
+    lags = [a.shot for a, r in run.shots if a.lag and r is None]
+    if run.lag is None or not lags:
+        return None
+    lag = lags[-1]  # the one that decided (an undecided lag is played again)
+    return {
+        "events": [event_json(e) for e in lag.events],
+        "start_positions_mm": {str(b): list(xy) for b, xy in lag.start_positions_mm.items()},
+        "end_positions_mm": {str(b): list(xy) for b, xy in lag.end_positions_mm.items()},
+    }
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:

@@ -34,9 +34,13 @@ RESULTS = ROOT / "bench" / "results"
 # Later the same day: 3c-kiss/green (the cue's ferrule against the white at the stroke
 # pulled its centre 7.7 mm) and recorded_33 (a ball creeping to a stop at 10 mm/s was
 # held 5 mm behind by the rest mean); /look3 was rendered after those two changes.
+# 7-pin (2026-12-01): seven_pins_match (a pocketed white was predicted on beside the
+# pocket and took the other white's detection: the tracker now drops a ball that runs
+# into a pocket) and 7pin-white-pins (looked at for the pin checks; nothing changed).
 TUNING = {
     "three_cushion_match", "three-cushion-match", "3c-along-cushion", "hard_three_cushion",
     "3c-third-cushion-late", "balkline_47_2", "3c-kiss/green", "recorded_33",
+    "seven_pins_match", "7pin-white-pins",
 }  # fmt: skip
 _LOOKS = {"fresh2": "/green", "fresh3": "/look3"}
 _LABELS = {"misses": "missed", "extras": "false event", "flagged": "doubtful event (review)",

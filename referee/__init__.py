@@ -10,7 +10,7 @@ from referee._break import (
     LayoutCheck,
     check_break_layout,
 )
-from referee._config import DEFAULT_TARGETS, MatchConfig
+from referee._config import DEFAULT_TARGETS, MAX_PLAYERS, MatchConfig
 from referee._errors import CaromError, IllegalMoveError, RulesError, ShotLogError, UnknownBallError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
 from referee._lag import Lag, LagResult, judge_lag
@@ -66,6 +66,7 @@ from referee._stats import (
     standings,
 )
 from referee._table import MATCH_TABLE, Table
+from referee._turn_and_break import cue_ball_due
 from referee._verdict import Respot, Verdict
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "FORMAT",
     "HEAD_STRING_REACH_MM",
     "MATCH_TABLE",
+    "MAX_PLAYERS",
     "WRONG_BREAK",
     "AuditEntry",
     "Ball",
@@ -127,6 +129,7 @@ __all__ = [
     "apply_shot",
     "average_text",
     "check_break_layout",
+    "cue_ball_due",
     "event_json",
     "judge",
     "judge_lag",

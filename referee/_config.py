@@ -1,4 +1,13 @@
-"""How a match is set up: discipline, players, balls, targets, sets, options."""
+"""How a match is set up: discipline, players, balls, targets, sets, options.
+
+Two players or more [rules.md §1]. ``players`` is the order of play. With two
+players each keeps a cue ball for the whole match (``cue_balls``). With more,
+either every player keeps a ball (an even number of players, ``cue_balls`` given
+for all of them), or the two whites rotate: each stroke (or, by default, each
+inning) is played with the white that was not the cue ball of the previous one
+(``rotation_balls``; the rule option ``rotate_cue_ball_every_stroke``). Five-pins
+stays a two-player game: its fouls give their points to the opponent [§6].
+"""
 
 from __future__ import annotations
 
@@ -11,7 +20,11 @@ from referee._options import RuleOptions
 from referee._start import StartState
 from referee._table import MATCH_TABLE, Table
 
-__all__ = ["DEFAULT_TARGETS", "MatchConfig"]
+__all__ = ["DEFAULT_TARGETS", "MAX_PLAYERS", "MatchConfig"]
+
+#: The most players one match takes (a scoreboard shows them all).
+MAX_PLAYERS = 8
+_CUE_BALLS = frozenset({Ball.WHITE, Ball.YELLOW, Ball.DOTTED})
 
 #: Points per game (or per set) when the log names none; the 7-pin game counts
 #: down from ``start_count`` instead.
@@ -27,8 +40,11 @@ _BALKLINE_TARGET = 200
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchConfig:
-    """A match between two players.
+    """A match between two or more players, who play in the order of ``players``.
 
+    ``cue_balls`` maps each player to the cue ball they keep; empty when the two
+    whites ``rotation_balls`` rotate (three players or more, see the module doc;
+    the 7-pin game: everybody plays the red and it is not used).
     ``target`` maps each player to the points they need per game or set (handicap
     when they differ). ``first_player`` breaks first; ``None`` means a lag decides.
     ``sets`` is the N of best-of-N sets (1: a single game). ``start_count`` is the
@@ -40,7 +56,7 @@ class MatchConfig:
     """
 
     discipline: Discipline
-    players: tuple[str, str]
+    players: tuple[str, ...]
     cue_balls: Mapping[str, Ball]
     target: Mapping[str, int]
     first_player: str | None = None
@@ -52,17 +68,17 @@ class MatchConfig:
     table: Table = MATCH_TABLE
     options: RuleOptions = field(default_factory=RuleOptions)
     start: StartState | None = None
+    rotation_balls: tuple[Ball, Ball] = (Ball.WHITE, Ball.YELLOW)
 
     def __post_init__(self) -> None:
-        a, b = self.players
-        if not a or not b or a == b:
-            raise RulesError(f"players must be two different names, got {self.players!r}")
+        self._check_players()
+        shown = ", ".join(repr(p) for p in self.players)
         for name in (*self.cue_balls, *self.target):
             if name not in self.players:
-                raise UnknownBallError(f"player {name!r} is not one of {a!r}, {b!r}")
+                raise UnknownBallError(f"player {name!r} is not one of {shown}")
         self._check_balls()
         if self.first_player is not None and self.first_player not in self.players:
-            raise UnknownBallError(f"first_player {self.first_player!r} is not one of {a!r}, {b!r}")
+            raise UnknownBallError(f"first_player {self.first_player!r} is not one of {shown}")
         if any(t <= 0 for t in self.target.values()) or set(self.target) != set(self.players):
             raise RulesError("target must give every player a positive number of points")
         if self.sets < 1 or self.sets % 2 == 0:
@@ -72,35 +88,104 @@ class MatchConfig:
         if self.start is not None:
             self.start.check(self.players, self.sets)
 
-    def _check_balls(self) -> None:
-        if self.discipline is Discipline.PIN_CAROM_7:
-            return  # both players shoot the red; cue_balls is not used
-        if set(self.cue_balls) != set(self.players):
-            raise RulesError("cue_balls must name a cue ball for each player")
-        balls = set(self.cue_balls.values())
-        allowed = {Ball.WHITE, Ball.YELLOW, Ball.DOTTED}
-        if len(balls) != 2 or not balls <= allowed or balls == {Ball.YELLOW, Ball.DOTTED}:
+    def _check_players(self) -> None:
+        n = len(self.players)
+        if not 2 <= n <= MAX_PLAYERS:
+            raise RulesError(f"players: 2 to {MAX_PLAYERS} names, got {n}: {self.players!r}")
+        if not all(self.players) or len(set(self.players)) != n:
+            raise RulesError(f"players must be different names, got {self.players!r}")
+        if n > 2 and self.discipline is Discipline.FIVE_PINS:
             raise RulesError(
-                "cue_balls must be white and yellow (or white and dotted), one per player"
+                f"five-pins is a two-player game (a foul's points go to the opponent, "
+                f"rules.md §6), got {n} players"
             )
 
-    def opponent(self, player: str) -> str:
-        """The other player."""
+    def _check_balls(self) -> None:
+        if self.discipline is Discipline.PIN_CAROM_7:
+            return  # everybody shoots the red; cue_balls is not used
+        _check_pair(set(self.rotation_balls), "rotation_balls")
+        n = len(self.players)
+        if n > 2 and not self.cue_balls:
+            return  # the whites rotate
+        if set(self.cue_balls) != set(self.players):
+            raise RulesError(
+                "cue_balls must name a cue ball for each player"
+                + ("" if n == 2 else " (or none: the two whites rotate)")
+            )
+        if n % 2:
+            raise RulesError(
+                f"with an odd number of players ({n}) the cue balls rotate (rules.md §1): "
+                "give no cue_balls"
+            )
+        _check_pair(set(self.cue_balls.values()), "cue_balls")
+
+    @property
+    def rotates(self) -> bool:
+        """The two whites rotate between the players (no player keeps a ball)."""
+        return self.discipline is not Discipline.PIN_CAROM_7 and not self.cue_balls
+
+    @property
+    def cue_ball_pair(self) -> tuple[Ball, Ball]:
+        """The two cue balls in play, the white first (the 7-pin game: the red twice)."""
+        if self.discipline is Discipline.PIN_CAROM_7:
+            return (Ball.RED, Ball.RED)
+        balls = set(self.cue_balls.values()) if self.cue_balls else set(self.rotation_balls)
+        (other,) = balls - {Ball.WHITE}
+        return (Ball.WHITE, other)
+
+    def other_cue_ball(self, ball: Ball) -> Ball:
+        """The cue ball of the pair that is not ``ball`` (the other white)."""
+        a, b = self.cue_ball_pair
+        return b if ball == a else a
+
+    def next_player(self, player: str) -> str:
+        """The player after ``player`` in the order of play (wrapping round)."""
+        i = self._index(player)
+        return self.players[(i + 1) % len(self.players)]
+
+    def previous_player(self, player: str) -> str:
+        """The player before ``player`` in the order of play (wrapping round)."""
+        i = self._index(player)
+        return self.players[i - 1]
+
+    def order_from(self, player: str) -> tuple[str, ...]:
+        """The players in the order of play, starting with ``player``."""
+        i = self._index(player)
+        return self.players[i:] + self.players[:i]
+
+    def _index(self, player: str) -> int:
         if player not in self.players:
             raise UnknownBallError(f"player {player!r} is not in this match")
-        return self.players[1] if player == self.players[0] else self.players[0]
+        return self.players.index(player)
+
+    def opponent(self, player: str) -> str:
+        """The other player of a two-player match (RulesError with more players)."""
+        if len(self.players) != 2:
+            raise RulesError(
+                f"{len(self.players)} players: nobody is the opponent; next_player gives the turn"
+            )
+        i = self._index(player)
+        return self.players[1 - i]
 
     def ball_of(self, player: str) -> Ball:
-        """The player's cue ball (the red in the 7-pin game)."""
+        """The cue ball ``player`` keeps (the red in the 7-pin game).
+
+        RulesError when the whites rotate: the match state says which ball is due
+        (:func:`referee.cue_ball_due`).
+        """
+        self._index(player)
         if self.discipline is Discipline.PIN_CAROM_7:
             return Ball.RED
+        if self.rotates:
+            raise RulesError(f"{player} keeps no cue ball: the whites rotate (rules.md §1)")
         return self.cue_balls[player]
 
     def owner_of(self, ball: Ball) -> str | None:
-        """The player whose cue ball ``ball`` is (``None``: nobody's, or both's in 7-pin)."""
-        if self.discipline is Discipline.PIN_CAROM_7:
+        """The only player whose cue ball ``ball`` is (``None``: nobody's, or shared)."""
+        owners = [p for p, b in self.cue_balls.items() if b == ball]
+        if self.discipline is Discipline.PIN_CAROM_7 or len(owners) != 1:
             return None
-        return next((p for p, b in self.cue_balls.items() if b == ball), None)
+        return owners[0]
 
     @property
     def countdown_from(self) -> int | None:
@@ -113,3 +198,9 @@ class MatchConfig:
     def default_target(cls, discipline: Discipline) -> int:
         """The target used when a log gives none."""
         return DEFAULT_TARGETS.get(discipline, _BALKLINE_TARGET)
+
+
+def _check_pair(balls: set[Ball], what: str) -> None:
+    if len(balls) != 2 or not balls <= _CUE_BALLS or balls == {Ball.YELLOW, Ball.DOTTED}:
+        each = ", one per player" if what == "cue_balls" else ""
+        raise RulesError(f"{what} must be white and yellow (or white and dotted){each}")

@@ -1,14 +1,21 @@
 """How a game (set) ends: the target, the equalizing inning, the inning limit, sets.
 
 After every stroke :func:`game_end` applies the game-end rules [rules.md §5-7]:
-the 7-pin count at exactly zero, the target reached (an equalizing inning for the
-player who did not break, if enabled), the inning limit. A finished game is a set;
-when a player has won the majority of ``sets`` the match is over, else the next
-set is broken by the other player (alternate breaks).
+the 7-pin count at exactly zero, the target reached, the inning limit. Players
+take their innings in the order of play from the breaker; a *round* is one inning
+each. A player who reaches the target before the round is complete gives every
+player after him who has played fewer innings an equalizing inning (if enabled):
+when the last of them is done the game ends, won by the one player at the target
+or drawn between all who reached it. The inning limit closes the game when a round
+closes (nobody has played fewer innings than the player whose inning ended); the
+most points win, a tie at the top is a draw. A finished game is a set; when a
+player has won the majority of ``sets`` the match is over, else the next set is
+broken by the next player in the order (alternate breaks with two players).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from referee._names import NextPosition
@@ -26,14 +33,15 @@ def game_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchSt
         if verdict.wins_game:
             return _finish_game(state, shooter, f"{shooter} wins the game")
         return state, ""
-    reached = [p for p in cfg.players if state.scores[p].points >= cfg.target[p]]
     if state.equalizing:
-        return _equalizing_end(state, shooter, verdict, reached)
+        return _equalizing_end(state, shooter, verdict)
+    reached = [p for p in cfg.players if state.scores[p].points >= cfg.target[p]]
     if reached:
         return target_reached(state, reached[0], "")
     limit = cfg.innings_limit
-    closes_round = verdict.inning_ends and shooter != state.breaker
-    if limit and closes_round and state.scores[shooter].innings >= limit:
+    innings = state.scores[shooter].innings
+    closes_round = verdict.inning_ends and all(s.innings >= innings for s in state.scores.values())
+    if limit and closes_round and innings >= limit:
         return _finish_on_points(state, f"inning limit {limit} reached")
     return state, ""
 
@@ -51,40 +59,56 @@ def cut_to_target(state: MatchState) -> tuple[MatchState, str]:
 
 
 def target_reached(state: MatchState, player: str, note: str) -> tuple[MatchState, str]:
+    """``player`` reached the target: equalizing innings for those behind, or the game."""
     cfg = state.config
-    breaker = state.breaker or player
-    other = cfg.opponent(breaker)
-    behind = state.scores[other].innings < state.scores[breaker].innings
-    if player == breaker and cfg.equalizing and behind:
+    mine = state.scores[player].innings
+    behind = tuple(q for q in cfg.order_from(player)[1:] if state.scores[q].innings < mine)
+    if cfg.equalizing and behind:
         scores = dict(state.scores)
-        scores[breaker] = scores[breaker].closed()
+        scores[player] = scores[player].closed()
         start = NextPosition.BREAK if cfg.equalizing_from_break else NextPosition.PLAY_ON
         moved = replace(
-            state, scores=scores, shooter=other, equalizing=True, next_position=start, carry=Carry()
-        )
-        return moved, join_notes(
-            note, f"{breaker} reached the target: equalizing inning for {other}"
-        )
+            state, scores=scores, shooter=behind[0], equalizing=True, to_equalize=behind,
+            next_position=start, carry=Carry(),
+        )  # fmt: skip
+        who = ", ".join(behind)
+        return moved, join_notes(note, f"{player} reached the target: equalizing inning for {who}")
     return _finish_game(state, player, join_notes(note, f"{player} reached the target"))
 
 
-def _equalizing_end(
-    state: MatchState, shooter: str, verdict: Verdict, reached: list[str]
-) -> tuple[MatchState, str]:
-    breaker = state.breaker or shooter
-    other = state.config.opponent(breaker)
-    if other in reached:
-        return _finish_game(state, None, f"{other} equalized: draw")
-    if shooter == other and verdict.inning_ends:
-        return _finish_game(state, breaker, f"{other} did not equalize: {breaker} wins")
-    return state, ""
+def _equalizing_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchState, str]:
+    """During the equalizing innings: the next one, or the end of the game."""
+    cfg = state.config
+    at_target = state.scores[shooter].points >= cfg.target[shooter]
+    if not (at_target or verdict.inning_ends):
+        return state, ""
+    rest = tuple(p for p in state.to_equalize if p != shooter)
+    if rest:
+        scores = dict(state.scores)
+        scores[shooter] = scores[shooter].closed()
+        start = NextPosition.BREAK if cfg.equalizing_from_break else state.next_position
+        moved = replace(
+            state, scores=scores, shooter=rest[0], to_equalize=rest, next_position=start,
+            carry=Carry(),
+        )  # fmt: skip
+        return moved, f"equalizing inning for {rest[0]}"
+    reached = [p for p in cfg.players if state.scores[p].points >= cfg.target[p]]
+    two = len(cfg.players) == 2
+    if len(reached) == 1:
+        (winner,) = reached
+        why = f"{shooter} did not equalize" if two else "the equalizing innings are over"
+        return _finish_game(state, winner, f"{why}: {winner} wins")
+    why = f"{shooter} equalized" if two else f"{', '.join(reached)} level at the target"
+    return _finish_game(state, None, f"{why}: draw", tied=reached)
 
 
 def _finish_on_points(state: MatchState, why: str) -> tuple[MatchState, str]:
-    a, b = state.config.players
-    pa, pb = state.scores[a].points, state.scores[b].points
-    winner = None if pa == pb else (a if pa > pb else b)
-    return _finish_game(state, winner, f"{why}: " + (f"{winner} wins" if winner else "draw"))
+    top = max(s.points for s in state.scores.values())
+    tops = [p for p in state.config.players if state.scores[p].points == top]
+    if len(tops) == 1:
+        return _finish_game(state, tops[0], f"{why}: {tops[0]} wins")
+    level = "" if len(tops) == len(state.config.players) else f" between {', '.join(tops)}"
+    return _finish_game(state, None, f"{why}: draw{level}", tied=tops)
 
 
 def join_notes(*notes: str) -> str:
@@ -92,7 +116,9 @@ def join_notes(*notes: str) -> str:
     return "; ".join(n for n in notes if n)
 
 
-def _finish_game(state: MatchState, winner: str | None, note: str) -> tuple[MatchState, str]:
+def _finish_game(
+    state: MatchState, winner: str | None, note: str, tied: Sequence[str] = ()
+) -> tuple[MatchState, str]:
     """Close the game (set); start the next set or end the match."""
     cfg = state.config
     scores = {p: s.closed() for p, s in state.scores.items()}
@@ -110,15 +136,16 @@ def _finish_game(state: MatchState, winner: str | None, note: str) -> tuple[Matc
     if decided or cfg.sets == 1:
         over = replace(
             state, phase=Phase.OVER, scores=scores, sets_won=sets_won, games=games,
-            shooter=None, winner=winner, draw=winner is None, equalizing=False,
+            shooter=None, winner=winner, draw=winner is None, equalizing=False, to_equalize=(),
+            tied=() if winner is not None else tuple(tied),
         )  # fmt: skip
         return over, join_notes(
             note, f"match over: {winner} wins" if winner else "match over: draw"
         )
-    breaker = cfg.opponent(state.breaker or cfg.players[0])
+    breaker = cfg.next_player(state.breaker or cfg.players[0])
     fresh = replace(
         state, scores={p: Score() for p in cfg.players}, sets_won=sets_won, games=games,
         set_index=state.set_index + 1, breaker=breaker, shooter=breaker, equalizing=False,
-        next_position=NextPosition.BREAK, carry=Carry(), last_inning_ended_by=None,
+        to_equalize=(), next_position=NextPosition.BREAK, carry=Carry(), last_inning_ended_by=None,
     )  # fmt: skip
     return fresh, join_notes(note, f"set {state.set_index + 1} to {winner or 'nobody (draw)'}")

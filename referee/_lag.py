@@ -5,8 +5,10 @@ foot cushion and back; the ball that stops nearer the head cushion wins. A lag i
 lost when the ball crosses into the opponent's half (seen as a touch of the far long
 cushion, a rest in the other half, or a contact with the other lag ball unless that
 one is seen across by itself), never touches the foot cushion, leaves the table or
-touches the red; in five-pins also when it knocks a pin or touches a long cushion. Both lose, or a tie within
-``TIE_MM``: lag again. The winner chooses who breaks (default: the winner).
+touches the red; in five-pins also when it knocks a pin or touches a long cushion.
+Both lose, or a tie within ``TIE_MM``: lag again. The winner chooses who breaks
+(default: the winner). A lag by events is played by two players; with more, give
+its winner.
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ def judge_lag(lag: Lag, config: MatchConfig) -> LagResult:
         return LagResult(lag.winner, breaker, {}, f"{lag.winner} won the lag (entered)")
     if config.discipline is Discipline.PIN_CAROM_7:
         raise RulesError("lag: the 7-pin game has no lag by events; give lag.winner")
+    if len(config.players) != 2:
+        n = len(config.players)
+        raise RulesError(f"lag: a lag by events is played by two, not {n} players; give lag.winner")
     faults = {p: _faults(lag, config, p) for p in config.players}
     clean = [p for p in config.players if not faults[p]]
     if not clean:

@@ -45,7 +45,7 @@ from referee._state import (
     Score,
     ShotRecord,
 )
-from referee._turn_and_break import TurnCall, decide_break, whose_stroke
+from referee._turn_and_break import TurnCall, cue_ball_due, decide_break, whose_stroke
 from referee._verdict import Verdict
 
 __all__ = [
@@ -108,8 +108,12 @@ def apply_join(state: MatchState, start: StartState) -> MatchState:
     return replace(joined, audit=state.audit)
 
 
-def shot_context(state: MatchState) -> ShotContext:
-    """The context the next stroke is judged in."""
+def shot_context(state: MatchState, cue_ball: Ball | None = None) -> ShotContext:
+    """The context the next stroke is judged in.
+
+    ``cue_ball``: the ball the stroke is judged as the shooter's own; default the
+    ball due (:func:`referee.cue_ball_due`), or the white when either may be played.
+    """
     cfg, shooter = state.config, _shooter(state)
     if cfg.discipline is Discipline.PIN_CAROM_7:
         return ShotContext(
@@ -124,10 +128,11 @@ def shot_context(state: MatchState) -> ShotContext:
             remaining=state.board(shooter),
             start_count=cfg.countdown_from,
         )
+    cue = cue_ball or cue_ball_due(state) or cfg.cue_ball_pair[0]
     return ShotContext(
         discipline=cfg.discipline,
-        cue_ball=cfg.ball_of(shooter),
-        opponent_ball=cfg.ball_of(cfg.opponent(shooter)),
+        cue_ball=cue,
+        opponent_ball=cfg.other_cue_ball(cue),
         table=cfg.table,
         is_break=state.next_position is NextPosition.BREAK,
         options=cfg.options,
@@ -156,20 +161,23 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
     turn, state = whose_stroke(state, shot)
     shooter = turn.shooter
     call = decide_break(state, shot)
-    ctx = replace(shot_context(state), is_break=call.is_break)
+    ctx = replace(shot_context(state, turn.cue_ball), is_break=call.is_break)
     verdict = _with_calls(judge(shot, ctx), turn, call)
-    opponent = state.config.opponent(shooter)
+    cfg = state.config
+    incoming = cfg.next_player(shooter)  # five-pins (two players): the opponent
     scores = dict(state.scores)
     scores[shooter] = _stroke(scores[shooter], verdict)
     if verdict.opponent_points:
-        o = scores[opponent]
+        o = scores[incoming]
         gift = verdict.opponent_points
-        scores[opponent] = replace(o, points=o.points + gift, awarded=o.awarded + gift)
+        scores[incoming] = replace(o, points=o.points + gift, awarded=o.awarded + gift)
     ends = verdict.inning_ends
+    played = shot.cue_ball if shot.cue_ball in cfg.cue_ball_pair else turn.cue_ball
     moved = replace(
         state,
         scores=scores,
-        shooter=opponent if ends else shooter,
+        last_cue_ball=played,
+        shooter=incoming if ends else shooter,
         carry=Carry() if ends else verdict.carry,
         next_position=verdict.next_position,
         shots_played=state.shots_played + 1,
@@ -275,7 +283,7 @@ def _correct_turn(state: MatchState, player: str) -> tuple[MatchState, str]:
     if state.shooter == player:
         raise IllegalMoveError(f"correction: {player} is already at the table")
     scores = dict(state.scores)
-    current = state.shooter or state.config.opponent(player)
+    current = state.shooter or state.config.previous_player(player)
     if state.last_inning_ended_by == player and scores[player].runs:
         s = scores[player]
         scores[player] = replace(s, runs=s.runs[:-1], current_run=s.runs[-1], in_inning=True)

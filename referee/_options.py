@@ -72,6 +72,11 @@ class RuleOptions:
     #: rules did not give is marked for review instead of called a foul. False: the
     #: rules' shooter plays, and the other player's ball is the wrong-ball foul.
     follow_cue_ball: bool = False
+    #: §1 [001 §6]: with the whites rotating (an odd number of players, three or
+    #: more), every stroke is played with the white that was not the cue ball of
+    #: the previous stroke, within an inning too. False: the incoming player takes
+    #: the white the previous player did not finish with and keeps it for the inning.
+    rotate_cue_ball_every_stroke: bool = False
 
     # --- zones ---
     #: §5 balkline: the zone touching no cushion (the centre of the 47/x and 35/x

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from referee._config import MatchConfig
+from referee._config import MAX_PLAYERS, MatchConfig
 from referee._errors import RulesError, ShotLogError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
 from referee._jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
@@ -87,7 +87,7 @@ def _table(data: Any) -> Table:
         raise ShotLogError(f"table: {exc}") from None
 
 
-def _per_player(value: Any, where: str, players: tuple[str, str]) -> dict[str, int]:
+def _per_player(value: Any, where: str, players: tuple[str, ...]) -> dict[str, int]:
     if isinstance(value, Mapping):
         obj = Obj(value, where, set(players))
         return {p: ask_int(obj.get(p), obj.at(p), lo=1) for p in players}
@@ -95,17 +95,37 @@ def _per_player(value: Any, where: str, players: tuple[str, str]) -> dict[str, i
     return dict.fromkeys(players, n)
 
 
-def _match(obj: Obj, discipline: Discipline, table: Table) -> MatchConfig:
+def _players(obj: Obj) -> tuple[str, ...]:
     names = ask_list(obj.get("players"), obj.at("players"))
-    if len(names) != 2:
-        raise ShotLogError(f"{obj.at('players')}: expected 2 player names, got {len(names)}")
-    players = (ask_str(names[0], obj.at("players[0]")), ask_str(names[1], obj.at("players[1]")))
-    if players[0] == players[1]:
+    if not 2 <= len(names) <= MAX_PLAYERS:
         raise ShotLogError(
-            f"{obj.at('players')}: expected 2 different names, got {show(players[0])} twice"
+            f"{obj.at('players')}: expected 2 to {MAX_PLAYERS} player names, got {len(names)}"
         )
-    balls_obj = Obj(obj.get("cue_balls", {}), obj.at("cue_balls"), set(players))
-    cue_balls = {p: ask_enum(Ball, v, balls_obj.at(p)) for p, v in balls_obj.data.items()}
+    players = tuple(ask_str(n, obj.at(f"players[{i}]")) for i, n in enumerate(names))
+    for i, name in enumerate(players):
+        if name in players[:i]:
+            raise ShotLogError(
+                f"{obj.at('players')}: expected different names, got {show(name)} twice"
+            )
+    return players
+
+
+def _cue_balls(obj: Obj, players: tuple[str, ...]) -> dict[str, Any]:
+    """``cue_balls``: player -> ball (each keeps one), or a list of the two whites that rotate."""
+    value = obj.get("cue_balls", {})
+    if isinstance(value, list):
+        where = obj.at("cue_balls")
+        if len(value) != 2:
+            raise ShotLogError(f"{where}: expected the 2 rotating cue balls, got {len(value)}")
+        pair = tuple(ask_enum(Ball, v, f"{where}[{i}]") for i, v in enumerate(value))
+        return {"cue_balls": {}, "rotation_balls": pair}
+    balls_obj = Obj(value, obj.at("cue_balls"), set(players))
+    balls = {p: ask_enum(Ball, v, balls_obj.at(p)) for p, v in balls_obj.data.items()}
+    return {"cue_balls": balls}
+
+
+def _match(obj: Obj, discipline: Discipline, table: Table) -> MatchConfig:
+    players = _players(obj)
     first = obj.get("first_player", None)
     limit = obj.get("innings_limit", None)
     start = obj.get("start_count", None)
@@ -114,7 +134,7 @@ def _match(obj: Obj, discipline: Discipline, table: Table) -> MatchConfig:
     values: dict[str, Any] = {
         "discipline": discipline,
         "players": players,
-        "cue_balls": cue_balls,
+        **_cue_balls(obj, players),
         "target": _per_player(target_raw, obj.at("target"), players),
         "first_player": None if first is None else ask_str(first, obj.at("first_player")),
         "innings_limit": None if limit is None else ask_int(limit, obj.at("innings_limit"), lo=1),
@@ -297,7 +317,7 @@ _EVENT_BUILDERS = {
 }
 
 
-def _lag(data: Any, players: tuple[str, str]) -> Lag:
+def _lag(data: Any, players: tuple[str, ...]) -> Lag:
     obj = Obj(
         data, "lag", {"winner", "breaker", "events", "start_positions_mm", "end_positions_mm"}
     )

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from referee._config import MatchConfig
-from referee._names import NextPosition
+from referee._names import Ball, NextPosition
 from referee._shot import Carry
 from referee._verdict import Verdict
 
@@ -142,7 +142,12 @@ class MatchState:
     ``next_position`` is the position the rules give the next stroke;
     ``break_due`` is true when the match itself established that it is the break
     (after the lag, a new set, a break-position ruling), false at the start of a
-    record that may have joined a match in progress.
+    record that may have joined a match in progress. ``to_equalize``: during the
+    equalizing inning, the players still owed one, the one at the table first.
+    ``last_cue_ball``: the ball the previous stroke was played with (the whites
+    rotate by it with three players or more; ``None``: no stroke seen yet).
+    ``tied``: the players who share a drawn match (both of two; with more players
+    those level at the top).
     """
 
     config: MatchConfig
@@ -157,9 +162,12 @@ class MatchState:
     break_due: bool = False
     carry: Carry = field(default_factory=Carry)
     equalizing: bool = False
+    to_equalize: tuple[str, ...] = ()
     shots_played: int = 0
     winner: str | None = None
     draw: bool = False
+    tied: tuple[str, ...] = ()
+    last_cue_ball: Ball | None = None
     last_inning_ended_by: str | None = None
     must_attempt: frozenset[str] = frozenset()
     audit: tuple[AuditEntry, ...] = ()

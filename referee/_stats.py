@@ -4,7 +4,9 @@ Averages are points per inning with three decimals, truncated (not rounded), as
 scoresheets print them. The general average (GA) is points over innings across
 an event; the best average (BA) is the best single-match average in a match
 the player won or drew; HR is the high run. Standings order players by match
-points (2 a win, 1 a draw), then GA, BA, HR.
+points (2 a win, 1 a draw, 0 a loss), then GA, BA, HR. With more than two players
+in a match, a draw gives 1 to the players who share it (``MatchResult.tied``) and
+0 to the others.
 """
 
 from __future__ import annotations
@@ -60,13 +62,17 @@ def match_stats(state: MatchState) -> dict[str, PlayerStats]:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    """A finished match for the standings: per-player points, innings, high run."""
+    """A finished match for the standings: per-player points, innings, high run.
 
-    players: tuple[str, str]
+    ``winner`` ``None`` is a draw, shared by ``tied`` (empty: by every player).
+    """
+
+    players: tuple[str, ...]
     points: Mapping[str, int]
     innings: Mapping[str, int]
     high_run: Mapping[str, int]
     winner: str | None
+    tied: tuple[str, ...] = ()
 
     @classmethod
     def from_state(cls, state: MatchState) -> MatchResult:
@@ -78,12 +84,13 @@ class MatchResult:
             innings={p: s.innings for p, s in stats.items()},
             high_run={p: s.high_run for p, s in stats.items()},
             winner=state.winner,
+            tied=state.tied,
         )
 
     def match_points(self, player: str) -> int:
-        """2 for a win, 1 for a draw, 0 for a loss."""
+        """2 for a win, 1 for a share of a draw, 0 for a loss."""
         if self.winner is None:
-            return 1
+            return 1 if not self.tied or player in self.tied else 0
         return 2 if self.winner == player else 0
 
 
@@ -128,7 +135,7 @@ def _add(prev: Standing | None, player: str, result: MatchResult) -> Standing:
     base = prev or Standing(player, 0, 0, 0, 0, Fraction(0), 0)
     innings = result.innings[player]
     avg = Fraction(result.points[player], innings) if innings else Fraction(0)
-    counts_for_ba = result.winner in (None, player)
+    counts_for_ba = result.match_points(player) > 0  # won or drew
     return Standing(
         player=player,
         matches=base.matches + 1,

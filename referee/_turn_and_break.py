@@ -10,6 +10,11 @@ both are read from the stroke itself:
   the record's first stroke that is the set-up contradicting the video, said once
   in the shot's note; later it is a change of shooter the rules did not give (a
   point the camera saw that was not one, a wrong-ball foul), marked for review.
+  With three players or more the ball names nobody (the whites rotate, or players
+  share a ball): the expected shooter plays, an unknown one is assumed (the first
+  in the order) and the shot marked for review, as in the 7-pin game.
+* **With which ball.** :func:`cue_ball_due`: the player's own, or with rotating
+  whites the one the previous stroke did not use.
 * **Is it a break.** The shot's own ``is_break`` (a person or a log said so)
   wins; else the start positions decide (:mod:`referee._break`); without them
   the match's position does (``next_position``: the break at a game's start).
@@ -22,20 +27,46 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from referee._break import BreakCall, check_break_layout
-from referee._names import NextPosition
+from referee._names import Ball, Discipline, NextPosition
 from referee._shot import Carry, Shot
 from referee._state import MatchState
 
-__all__ = ["TurnCall", "decide_break", "whose_stroke"]
+__all__ = ["TurnCall", "cue_ball_due", "decide_break", "whose_stroke"]
 
 
 @dataclass(frozen=True, slots=True)
 class TurnCall:
-    """Who plays the stroke; ``note`` is said once, ``review`` asks a person to look."""
+    """Who plays the stroke, with which ball; ``note`` is said once, ``review`` asks a person.
+
+    ``cue_ball`` is the ball the stroke is judged as the shooter's own: another
+    ball played is the wrong-ball foul.
+    """
 
     shooter: str
+    cue_ball: Ball
     note: str = ""
     review: str | None = None
+
+
+def cue_ball_due(state: MatchState) -> Ball | None:
+    """The ball the player at the table is to play; ``None``: nobody known, or either white.
+
+    A player keeps a ball (two players, or every player given one) or, when the
+    whites rotate [rules.md §1], plays the white that was not the cue ball of the
+    previous stroke; by default the player keeps it for his inning (rule option
+    ``rotate_cue_ball_every_stroke``). Before any stroke is seen either white may be
+    played (the breaker chooses, as the lag winner does with two players).
+    """
+    cfg, shooter = state.config, state.shooter
+    if shooter is None:
+        return None
+    if not cfg.rotates:
+        return cfg.ball_of(shooter)
+    last = state.last_cue_ball
+    if last is None:
+        return None
+    keeps = state.scores[shooter].in_inning and not cfg.options.rotate_cue_ball_every_stroke
+    return last if keeps else cfg.other_cue_ball(last)
 
 
 def whose_stroke(state: MatchState, shot: Shot) -> tuple[TurnCall, MatchState]:
@@ -43,28 +74,73 @@ def whose_stroke(state: MatchState, shot: Shot) -> tuple[TurnCall, MatchState]:
     cfg = state.config
     expected, owner = state.shooter, cfg.owner_of(shot.cue_ball)
     if expected is None:
-        if owner is None:
-            first = cfg.players[0]
-            why = f"nobody known at the table and both play the {shot.cue_ball}"
-            call = TurnCall(first, review=f"{why}: {first} assumed (correct the turn if not)")
-            return call, replace(state, shooter=first)
-        note = f"{owner} at the table: the first stroke is played with {shot.cue_ball}"
-        return TurnCall(owner, note=note), replace(state, shooter=owner)
-    if owner is None or owner == expected or not cfg.options.follow_cue_ball:
-        return TurnCall(expected), state
+        return _first_seen(state, shot)
+    two = len(cfg.players) == 2
+    if not two or owner is None or owner == expected or not cfg.options.follow_cue_ball:
+        return _ball_played(state, expected, shot), state
     moved = _hand_over(state, expected, owner)
+    ball = cfg.ball_of(owner)
     if state.shots_played == 0:
         mine = cfg.ball_of(expected)
         note = (
             f"the video shows {owner}'s {shot.cue_ball} played first, not {expected}'s {mine}: "
             f"following the video (set {owner} as the first player, or swap the cue balls)"
         )
-        return TurnCall(owner, note=note), moved
+        return TurnCall(owner, ball, note=note), moved
     review = (
         f"{owner} plays the {shot.cue_ball} although the rules had {expected} at the table: "
         f"check the last stroke's verdict, or call a wrong-ball foul"
     )
-    return TurnCall(owner, review=review), moved
+    return TurnCall(owner, ball, review=review), moved
+
+
+def _first_seen(state: MatchState, shot: Shot) -> tuple[TurnCall, MatchState]:
+    """Nobody known at the table: the ball names its one owner, else the first is assumed."""
+    cfg = state.config
+    ball = shot.cue_ball
+    owners = [p for p in cfg.players if cfg.cue_balls.get(p) == ball and not cfg.rotates]
+    if cfg.discipline is Discipline.PIN_CAROM_7:
+        owners = []
+    if len(owners) == 1:
+        (owner,) = owners
+        moved = replace(state, shooter=owner)
+        note = f"{owner} at the table: the first stroke is played with {ball}"
+        return replace(_ball_played(moved, owner, shot), note=note), moved
+    first = owners[0] if owners else cfg.players[0]
+    n = len(cfg.players)
+    if cfg.discipline is Discipline.PIN_CAROM_7:
+        why = f"both play the {ball}" if n == 2 else f"all {n} play the {ball}"
+    elif cfg.rotates:
+        why = f"the whites rotate among the {n} players"
+    elif owners:
+        why = f"{len(owners)} players play the {ball}"
+    else:
+        why = f"nobody plays the {ball}"
+    review = f"nobody known at the table and {why}: {first} assumed (correct the turn if not)"
+    moved = replace(state, shooter=first)
+    return replace(_ball_played(moved, first, shot), review=review), moved
+
+
+def _ball_played(state: MatchState, shooter: str, shot: Shot) -> TurnCall:
+    """The ball ``shooter`` is judged with: the ball due, or the white played when free.
+
+    With three players or more the ball cannot name the shooter (the whites rotate,
+    or several players share one), so with ``follow_cue_ball`` the other white
+    played keeps the expected shooter, is judged as his ball and is marked for
+    review; without it, it is the wrong-ball foul.
+    """
+    cfg = state.config
+    due, pair = cue_ball_due(state), cfg.cue_ball_pair
+    if due is None:  # the whites rotate and no stroke was seen yet: either white
+        return TurnCall(shooter, shot.cue_ball if shot.cue_ball in pair else pair[0])
+    other_white = shot.cue_ball != due and shot.cue_ball in pair
+    if not other_white or len(cfg.players) == 2 or not cfg.options.follow_cue_ball:
+        return TurnCall(shooter, due)
+    review = (
+        f"{shooter} plays the {shot.cue_ball} although the {due} was due: check the last "
+        f"stroke's verdict (whose inning it was), or call a wrong-ball foul"
+    )
+    return TurnCall(shooter, shot.cue_ball, review=review)
 
 
 def _hand_over(state: MatchState, old: str, new: str) -> MatchState:

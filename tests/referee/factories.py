@@ -15,6 +15,7 @@ from referee import (
     MatchConfig,
     Shot,
     ShotRecord,
+    cue_ball_due,
 )
 
 W, Y, R = Ball.WHITE, Ball.YELLOW, Ball.RED
@@ -33,6 +34,25 @@ def config(
         players=("A", "B"),
         cue_balls={"A": W, "B": Y},
         target=targets,
+        first_player=first,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def many(
+    players: str = "ABC",
+    discipline: Discipline = Discipline.THREE_CUSHION,
+    *,
+    target: int = 3,
+    first: str | None = "A",
+    **kw: object,
+) -> MatchConfig:
+    """A match of one-letter players in that order; the whites rotate unless given."""
+    return MatchConfig(
+        discipline=discipline,
+        players=tuple(players),
+        cue_balls=kw.pop("cue_balls", {}),  # type: ignore[arg-type]
+        target=dict.fromkeys(players, target),
         first_player=first,
         **kw,  # type: ignore[arg-type]
     )
@@ -71,7 +91,7 @@ def drive(match: Match, script: str) -> list[ShotRecord]:
     for ch in script.replace(" ", ""):
         state = match.state
         assert state.shooter is not None
-        cue = state.config.ball_of(state.shooter)
+        cue = cue_ball_due(state) or state.config.cue_ball_pair[0]
         index = state.shots_played
         shot = {"p": point, "m": miss, "f": foul}[ch](index, cue)
         records.append(match.play(shot))

@@ -26,10 +26,13 @@ from referee import (
     PinDown,
     Pocket,
     Pocketed,
+    RuleOptions,
     RulesError,
     Shot,
+    ShotRecord,
     UnknownBallError,
     Verdict,
+    cue_ball_due,
     judge,
     match_stats,
     shot_context,
@@ -198,3 +201,85 @@ def test_illegal_input_never_changes_the_score(data: st.DataObject, discipline: 
             raise AssertionError("illegal input was accepted")
         assert match.state is before and len(match.records) == n
     _invariants(match)
+
+
+# --- two players or more -----------------------------------------------------------
+
+
+@st.composite
+def many_player_configs(draw: st.DrawFn) -> MatchConfig:
+    """2-5 players; balls kept (two, or an even number given balls) or rotating."""
+    n = draw(st.integers(2, 5))
+    players = tuple("ABCDE"[:n])
+    discipline = draw(
+        st.sampled_from([d for d in Discipline if n == 2 or d is not Discipline.FIVE_PINS])
+    )
+    keep = discipline is not Discipline.PIN_CAROM_7 and (
+        n == 2 or (n % 2 == 0 and draw(st.booleans()))
+    )
+    cue_balls = {p: (Ball.WHITE, Ball.YELLOW)[i % 2] for i, p in enumerate(players)} if keep else {}
+    options = RuleOptions(
+        follow_cue_ball=n > 2 and draw(st.booleans()),
+        rotate_cue_ball_every_stroke=draw(st.booleans()),
+    )
+    return MatchConfig(
+        discipline=discipline, players=players, cue_balls=cue_balls,
+        target=dict.fromkeys(players, 4), first_player="A", sets=3,
+        innings_limit=draw(st.sampled_from([None, 2, 5])), equalizing=draw(st.booleans()),
+        options=options,
+    )  # fmt: skip
+
+
+def _due_by_rule(cfg: MatchConfig, prev: ShotRecord | None, ball: Ball | None, nxt: str) -> Ball:
+    """rules.md §1 restated: the white the previous stroke did not use, kept for the inning."""
+    if not cfg.rotates:
+        return cfg.ball_of(nxt)
+    assert ball is not None and prev is not None
+    same_inning = prev.player == nxt and not prev.verdict.inning_ends and not prev.game_over
+    if same_inning and not cfg.options.rotate_cue_ball_every_stroke:
+        return ball
+    return cfg.other_cue_ball(ball)
+
+
+def _check_turn(cfg: MatchConfig, prev: ShotRecord, record: ShotRecord) -> None:
+    """The turn passes to the next player in order; sets are broken in turn."""
+    if record.set_index == prev.set_index:
+        allowed = {cfg.next_player(prev.player)} | (
+            set() if prev.verdict.inning_ends else {prev.player}
+        )
+        assert record.player in allowed, (prev, record)
+
+
+@FAST
+@given(data=st.data(), cfg=many_player_configs())
+def test_any_number_of_players_takes_turns_and_rotates_the_whites(
+    data: st.DataObject, cfg: MatchConfig
+) -> None:
+    match = Match(cfg)
+    prev: ShotRecord | None = None
+    played: Ball | None = None
+    breakers = [match.state.breaker]
+    for recipe in data.draw(st.lists(event_recipes(cfg.discipline), max_size=30)):
+        state = match.state
+        if state.phase is Phase.OVER:
+            break
+        assert state.shooter is not None
+        due = cue_ball_due(state)
+        if prev is not None and cfg.discipline is not Discipline.PIN_CAROM_7:
+            assert due == _due_by_rule(cfg, prev, played, state.shooter)
+        if state.set_index != (prev.set_index if prev else 0):
+            breakers.append(state.breaker)
+        shot = shot_for(match, recipe, wrong_ball=data.draw(st.sampled_from([False] * 5 + [True])))
+        record = match.play(shot)
+        if prev is not None:
+            _check_turn(cfg, prev, record)
+        prev, played = record, shot.cue_ball
+        innings = [s.innings for s in match.state.scores.values()]
+        assert max(innings) - min(innings) <= 1
+    assert breakers == [
+        cfg.players[i % len(cfg.players)] for i in range(len(breakers))
+    ]  # each set broken by the next player
+    _invariants(match)
+    if cfg.equalizing and cfg.countdown_from is None and cfg.discipline is not Discipline.FIVE_PINS:
+        for game in match.state.games:
+            assert len(set(game.innings.values())) == 1, game  # every round completed

@@ -266,6 +266,44 @@ def five_pins_doc() -> dict[str, Any]:
     }
 
 
+def three_players_doc(cue_balls: Any = None) -> dict[str, Any]:
+    """Three players; the whites rotate (``cue_balls`` absent, or the pair as a list)."""
+    match: dict[str, Any] = {
+        "players": ["Ann", "Bob", "Cy"],
+        "target": {"Ann": 2, "Bob": 3, "Cy": 2},
+        "rules": {"rotate_cue_ball_every_stroke": False},
+    }
+    if cue_balls is not None:
+        match["cue_balls"] = cue_balls
+    second = "dotted" if cue_balls and "dotted" in cue_balls else "yellow"
+    return {
+        "format": "carom-shots/1",
+        "discipline": "one-cushion",
+        "match": match,
+        "lag": {"winner": "Bob"},
+        "shots": [
+            {"index": 0, "cue_ball": second, "events": []},
+            {"index": 1, "cue_ball": "white", "events": []},
+        ],
+    }
+
+
+def four_players_doc() -> dict[str, Any]:
+    """Four players, each keeping a ball (two share the white, two the yellow)."""
+    return {
+        "format": "carom-shots/1",
+        "discipline": "straight-rail",
+        "match": {
+            "players": ["Ann", "Bob", "Cy", "Dee"],
+            "cue_balls": {"Ann": "white", "Bob": "yellow", "Cy": "white", "Dee": "yellow"},
+            "first_player": "Ann",
+            "innings_limit": 2,
+            "start": {"board": {"Cy": 4}, "innings": {"Dee": 1}, "sets_won": {}},
+        },
+        "shots": [{"index": 0, "cue_ball": "white"}],
+    }
+
+
 def docs_examples() -> list[dict[str, Any]]:
     """The JSON examples in docs/shot-log.md that are whole documents."""
     text = (DOCS / "shot-log.md").read_text()
@@ -289,6 +327,9 @@ VALID = {
     "complete": complete_doc(),
     "seven_pin": seven_pin_doc(),
     "five_pins": five_pins_doc(),
+    "three_players": three_players_doc(),
+    "three_players_dotted": three_players_doc(["dotted", "white"]),
+    "four_players": four_players_doc(),
     **{f"docs_example_{i}": doc for i, doc in enumerate(docs_examples())},
 }
 
@@ -320,6 +361,22 @@ def test_complete_document_reads_every_field() -> None:
     assert first.paths_mm[Ball.DOTTED][1] == (10.3, 1000.0, 600.0)
     assert first.pins_standing == frozenset(Pin) - {Pin.KING, Pin.SPOT1, Pin.SPOT3}
     assert first.doubt == "camera lost the table for 0.2 s"
+
+
+def test_three_players_read_in_order_with_rotating_whites() -> None:
+    log = parse_shot_log(three_players_doc(["white", "dotted"]))
+    assert log.match.players == ("Ann", "Bob", "Cy")
+    assert log.match.rotates and log.match.cue_balls == {}
+    assert log.match.cue_ball_pair == (Ball.WHITE, Ball.DOTTED)
+    assert log.match.target == {"Ann": 2, "Bob": 3, "Cy": 2}
+    assert log.lag == Lag(winner="Bob", breaker=None)
+
+
+def test_four_players_keep_their_balls() -> None:
+    log = parse_shot_log(four_players_doc())
+    assert not log.match.rotates
+    assert log.match.ball_of("Dee") is Ball.YELLOW
+    assert log.match.start is not None and log.match.start.board == {"Cy": 4}
 
 
 def test_discipline_argument_overrides_the_document() -> None:
@@ -423,7 +480,27 @@ MALFORMED: list[tuple[str, tuple[str | int, ...], Any, str, bool]] = [
     ("empty players", ("match", "players"), [], "match.players", True),
     ("empty player name", ("match", "players", 0), "", "match.players[0]", True),
     ("player name a number", ("match", "players", 1), 7, "match.players[1]", True),
-    ("three players", ("match", "players"), ["Ann", "Bob", "Cy"], "match.players", True),
+    ("nine players", ("match", "players"), [f"P{i}" for i in range(9)], "match.players", True),
+    # Three players keeping two balls: the cue balls must be given for all or none.
+    ("three players, two balls", ("match", "players"), ["Ann", "Bob", "Cy"], "match: cue", False),
+    (
+        "three players, a ball each",
+        ("match",),
+        {
+            "players": ["Ann", "Bob", "Cy"],
+            "cue_balls": {"Ann": "white", "Bob": "yellow", "Cy": "white"},
+        },
+        "match: with an odd number of players",
+        False,
+    ),
+    ("rotating balls for two players", ("match", "cue_balls"), ["white", "yellow"], "match:", True),
+    (
+        "three rotating balls",
+        ("match", "cue_balls"),
+        ["white", "yellow", "dotted"],
+        "match.cue_balls",
+        True,
+    ),
     ("same player twice", ("match", "players"), ["Ann", "Ann"], "match.players", True),
     ("negative target", ("match", "target"), -5, "match.target", True),
     ("target a string", ("match", "target"), "40", "match.target", True),

@@ -41,12 +41,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "at real-time pace")  # fmt: skip
     p.add_argument("--calibration", required=True, type=Path, metavar="FILE",
                    help="calibration file from carom calibrate (or carom analyze)")  # fmt: skip
-    p.add_argument("--discipline", default="three-cushion", help="the game (three-cushion)")
-    p.add_argument("--players", nargs=2, default=["A", "B"], metavar=("A", "B"),
-                   help="the two players, breaker's side first (default A B)")  # fmt: skip
-    p.add_argument("--first", help="the player who breaks (default: the lag, else the first)")
-    p.add_argument("--target", type=int, help="points to win (default by discipline)")
-    p.add_argument("--table", default="match", help="table preset or LENGTHxWIDTH in mm")
+    from carom._match_flags import add_match_options
+
+    add_match_options(p)
     p.add_argument("--scoreboard", metavar="URL", help="scoreboard port (pty path, "
                    "/dev/ttyUSB0, socket://host:port)")  # fmt: skip
     p.add_argument("--scoreboard-baud", type=int, default=19200, choices=[19200, 9600])
@@ -55,12 +52,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--pace", type=float, default=1.0,
                    help="video file replay speed: 1 real time, 2 twice as fast, 0 as fast as "
                    "processed without dropping frames (tests, benchmarks)")  # fmt: skip
-    p.add_argument("--shot-clock", type=float, default=40.0, metavar="S",
-                   help="seconds a shot (40; 0 turns the clock off)")  # fmt: skip
-    p.add_argument("--clock-warning", type=float, default=10.0, metavar="S")
-    p.add_argument("--extensions", type=int, default=2, help="time-outs per player per game")
-    p.add_argument("--extension-s", type=float, default=40.0, metavar="S")
-    p.add_argument("--shot-clock-expiry", choices=["warn", "foul"], default="warn",
+    p.add_argument("--shot-clock", type=float, metavar="S",
+                   help="seconds a shot (40; 0 turns the clock off); over the match file's "
+                   "[clock]")  # fmt: skip
+    p.add_argument("--clock-warning", type=float, metavar="S", help="warning (10 s left)")
+    p.add_argument("--extensions", type=int, help="time-outs per player per game (2)")
+    p.add_argument("--extension-s", type=float, metavar="S", help="seconds a time-out adds (40)")
+    p.add_argument("--shot-clock-expiry", choices=["warn", "foul"],
                    help="when the shot clock runs out: warn (show it; a referee may call the "
                    "foul shot_clock) or foul (the stroke begun after it is that foul; the "
                    "inning passes). The rules set no time: see docs/live.md")  # fmt: skip
@@ -88,21 +86,43 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_server_options(p)
 
 
-def _config(args: argparse.Namespace) -> Any:
+def _config(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The referee's set-up and the shot clock's: the match file with the flags over it."""
     from carom._analyze import AnalyzeOptions, match_config
-    from carom._analyze_cli import parse_discipline, parse_table
+    from carom._match_flags import match_from_args, table_of
+
+    match = match_from_args(args)
+    opts = AnalyzeOptions(video=Path(args.camera), out=Path("."), table=table_of(match),
+                          discipline=match.discipline, players=match.players,
+                          first_player=match.first_player, match=match)  # fmt: skip
+    return match_config(opts), _clock(args, match.clock)
+
+
+def _clock(args: argparse.Namespace, clock: Any) -> Any:
+    """The file's ``[clock]`` with the clock flags over it (``--shot-clock 0``: off)."""
+    from dataclasses import replace
+
+    from carom.live._clock import ClockExpiry
     from referee import CaromError
 
-    discipline = parse_discipline(args.discipline)
-    players = (args.players[0].strip(), args.players[1].strip())
-    if not all(players) or players[0] == players[1]:
-        raise CaromError(f"--players: expected two different names, got {args.players!r}")
-    if args.first is not None and args.first not in players:
-        raise CaromError(f"--first: {args.first!r} is not one of the players")
-    opts = AnalyzeOptions(video=Path(args.camera), out=Path("."),
-                          table=parse_table(args.table, discipline), discipline=discipline,
-                          players=players, first_player=args.first, target=args.target)  # fmt: skip
-    return match_config(opts)
+    changes: dict[str, Any] = {}
+    if args.shot_clock is not None:
+        changes["enabled"] = args.shot_clock > 0
+        changes["length_s"] = args.shot_clock or clock.length_s
+        changes["warning_s"] = min(clock.warning_s, changes["length_s"])
+    if args.clock_warning is not None:
+        changes["warning_s"] = args.clock_warning
+    if args.extensions is not None:
+        changes["extensions"] = args.extensions
+    if args.extension_s is not None:
+        changes["extension_s"] = args.extension_s
+    if args.shot_clock_expiry is not None:
+        changes["expiry"] = ClockExpiry(args.shot_clock_expiry)
+    try:
+        return replace(clock, **changes)
+    except CaromError as exc:
+        flags = "--shot-clock, --clock-warning, --extensions, --extension-s"
+        raise CaromError(f"{flags}: {exc}") from None
 
 
 def _check_inputs(args: argparse.Namespace) -> None:
@@ -133,25 +153,20 @@ def run(args: argparse.Namespace) -> int:
     """Carry out ``carom live``; CaromError (one line) on bad input."""
     from carom._analyze import now_iso
     from carom.live._capture import Capture, CaptureSettings
-    from carom.live._clock import ClockExpiry, ClockSettings, ShotClock
+    from carom.live._clock import ShotClock
     from carom.live._metrics import BoardSink, LiveMetrics
     from carom.live._runner import LiveRunner, read_keyboard
     from carom.live._session import LiveSession, LiveSetup
     from carom.live._store import MatchStore
     from hardware import ScoreboardLink
 
-    config = _config(args)
+    config, clock_settings = _config(args)
     _check_inputs(args)
-    clock = ShotClock(ClockSettings(
-        enabled=args.shot_clock > 0, length_s=args.shot_clock or 40.0,
-        warning_s=min(args.clock_warning, args.shot_clock or 40.0),
-        extensions=args.extensions, extension_s=args.extension_s,
-        expiry=ClockExpiry(args.shot_clock_expiry),
-    ))  # fmt: skip
+    clock = ShotClock(clock_settings)
     store = MatchStore(args.db)
     try:
         session = LiveSession.open(
-            store, LiveSetup(config, args.camera, args.extensions), now_iso=now_iso()
+            store, LiveSetup(config, args.camera, clock_settings.extensions), now_iso=now_iso()
         )
         start_s = session.resume_video_t_s or 0.0
         _say_opened(session, start_s)
@@ -164,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         if args.serve:  # the web server over this session (carom/web/_live_serve.py)
             from carom.web._live_serve import start_for_live
 
-            web = start_for_live(args, session, config)
+            web = start_for_live(args, session, config, clock_settings)
         runner = (LiveRunner if web is None else web.runner_class)(
             session, capture.start(), calibration_path=args.calibration, config=config,
             board=board, clock=clock, metrics=metrics, segment=_segment(args),

@@ -336,6 +336,8 @@ def _clock(value: Any) -> ClockSettings:
             values[key] = ask_int(raw, at, lo=0)
         else:
             values[key] = ask_num(raw, at, lo=0.0)
+    if "length_s" in values and "warning_s" not in values:  # 5 s a shot: warn at 5 s
+        values["warning_s"] = min(ClockSettings().warning_s, values["length_s"])
     try:
         return ClockSettings(**values)
     except CaromError as exc:

@@ -15,7 +15,7 @@ from dataclasses import fields
 from enum import StrEnum
 from typing import Any
 
-from carom._match_file import FORMAT, TABLE_PRESETS, MatchFile
+from carom._match_file import FORMAT, TABLE_PRESETS, MatchFile, parse_table
 from carom.live._clock import ClockSettings
 from referee import Discipline, MatchConfig, RuleOptions, Table
 from referee._shotlog_write import start_json
@@ -27,7 +27,7 @@ def match_file_doc(match: MatchFile) -> dict[str, Any]:
     """The match file as a JSON-ready dict (keys in the documented order)."""
     doc: dict[str, Any] = {"format": FORMAT, "discipline": str(match.discipline)}
     if match.table is not None:
-        doc["table"] = _table_doc(match.table)
+        doc["table"] = _table_doc(match.table, match.discipline)
     doc["players"] = list(match.players)
     if match.cue_balls:
         doc["cue_balls"] = {p: str(b) for p, b in match.cue_balls.items()}
@@ -62,9 +62,10 @@ def defaults_doc() -> dict[str, Any]:
     }
 
 
-def _table_doc(table: Table) -> str | dict[str, float]:
-    for name, sizes in TABLE_PRESETS.items():
-        if sizes == (table.length_mm, table.width_mm, table.ball_diameter_mm):
+def _table_doc(table: Table, discipline: Discipline) -> str | dict[str, float]:
+    """A preset's name when it reads back as ``table`` ("match" is the pyramid in 7-pin)."""
+    for name in TABLE_PRESETS:
+        if parse_table(name, discipline) == table:
             return name
     return {f.name: getattr(table, f.name) for f in fields(Table)}
 
@@ -87,7 +88,7 @@ def from_config(config: MatchConfig, clock: ClockSettings | None = None) -> Matc
     same_balls = {p: str(v) for p, v in config.cue_balls.items()} == plain_balls
     default_target = dict.fromkeys(config.players, MatchConfig.default_target(config.discipline))
     return MatchFile(
-        discipline=config.discipline, table=config.table, players=config.players,
+        discipline=config.discipline, table=config.table, players=(a, b),
         cue_balls={} if pins or same_balls else dict(config.cue_balls),
         first_player=config.first_player,
         target={} if dict(config.target) == default_target else dict(config.target),

@@ -30,6 +30,7 @@ from referee import (
     parse_shot,
     parse_shot_log,
     shot_json,
+    start_json,
 )
 
 __all__ = [
@@ -67,6 +68,8 @@ def config_doc(config: MatchConfig) -> dict[str, Any]:
     }
     if config.cue_balls:
         match["cue_balls"] = {p: str(b) for p, b in config.cue_balls.items()}
+    if config.start is not None:  # a match joined in progress (absent: the key is as before)
+        match["start"] = start_json(config.start)
     table = config.table
     return {
         "format": FORMAT,

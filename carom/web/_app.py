@@ -49,6 +49,7 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
     from carom.web._routes_api import router as api_router
     from carom.web._routes_calib import router as calib_router
     from carom.web._routes_history import router as history_router
+    from carom.web._routes_match import router as match_router
     from carom.web._routes_pages import mount_pages
     from carom.web._wizard import Wizard
 
@@ -60,11 +61,16 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
         store.close()
         raise
     table = Table(store, Broadcaster(settings.keepalive_s, settings.max_sse_clients), rig)
+    table.default_match = settings.match
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         table.broadcaster.attach(asyncio.get_running_loop())
         table.start()
+        if settings.match is not None and settings.start_match:  # carom serve --match
+            from carom.web._routes_match import setup_for
+
+            await asyncio.to_thread(table.create_match, setup_for(table, settings.match))
         try:
             yield
         finally:
@@ -76,6 +82,7 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
                   docs_url=None, redoc_url=None)  # fmt: skip
     app.state.table, app.state.tokens, app.state.settings = table, tokens, settings
     app.include_router(api_router)
+    app.include_router(match_router)
     app.include_router(history_router)
     app.include_router(calib_router)
     app.state.wizard = Wizard(settings.camera, settings.calibration, settings.table)

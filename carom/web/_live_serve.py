@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from carom.live import LiveSession
-from carom.live._clock import ClockExpiry
+from carom.live._clock import ClockSettings
 from carom.live._runner import LiveRunner
 from carom.web._live import CameraRig, WebRunner
 from carom.web._serve import RunningServer, bind, serve_in_thread
@@ -75,11 +75,11 @@ class LiveWeb:
         self.server.stop()
 
 
-def start_for_live(args: argparse.Namespace, session: LiveSession, config: Any) -> LiveWeb:
-    """``carom live --serve``: serve ``session`` (its clock options from ``args``)."""
-    expiry = ClockExpiry(args.shot_clock_expiry)
-    setup = MatchSetup(config, args.shot_clock or None, args.extensions, expiry)
-    return serve_live(args, session, setup)
+def start_for_live(
+    args: argparse.Namespace, session: LiveSession, config: Any, clock: ClockSettings
+) -> LiveWeb:
+    """``carom live --serve``: serve ``session`` (its clock: the file's and the flags')."""
+    return serve_live(args, session, MatchSetup(config, clock))
 
 
 def serve_live(args: argparse.Namespace, session: LiveSession, setup: MatchSetup) -> LiveWeb:

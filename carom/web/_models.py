@@ -7,10 +7,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from carom.live import DecisionKind, FoulCall, PersonCall, ReviewDecision, TimeoutCall, UndoCall
-from carom.live._clock import ClockExpiry
-from referee import Ball, Correction, CorrectionKind, Discipline, Foul, MatchConfig
+from referee import Correction, CorrectionKind, Foul
 
-__all__ = ["CallIn", "MatchIn", "call_value"]
+__all__ = ["CallIn", "call_value"]
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
                                         pattern=r"^[^\x00-\x1f\x7f]+$")]  # fmt: skip
@@ -18,48 +17,6 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_max_length=200)
-
-
-class MatchIn(_Strict):
-    """A new match: ``POST /api/matches``."""
-
-    discipline: Discipline = Discipline.THREE_CUSHION
-    players: Annotated[list[Name], Field(min_length=2, max_length=2)]
-    targets: dict[Name, Annotated[int, Field(ge=1, le=10000)]] | None = None
-    inning_limit: Annotated[int, Field(ge=1, le=1000)] | None = None
-    sets: Annotated[int, Field(ge=1, le=9)] = 1
-    equalizing_inning: bool = True
-    shot_clock_s: Annotated[float, Field(ge=1, le=999)] | None = 40.0
-    timeouts_per_game: Annotated[int, Field(ge=0, le=99)] = 2
-    #: What the shot clock running out does: "warn" (shown only) or "foul" (the stroke
-    #: begun after it is the foul ``shot_clock``); docs/live.md, "Shot clock".
-    shot_clock_expiry: ClockExpiry = ClockExpiry.WARN
-    first: Name | None = None
-
-    @model_validator(mode="after")
-    def _check(self) -> MatchIn:
-        a, b = self.players
-        if a == b:
-            raise ValueError(f"players: two different names are needed, got {a!r} twice")
-        if self.sets % 2 == 0:
-            raise ValueError(f"sets: best of an odd number (1, 3, 5...), got {self.sets}")
-        if self.targets is not None and set(self.targets) != {a, b}:
-            raise ValueError(f"targets: give points for exactly {a!r} and {b!r}")
-        if self.first is not None and self.first not in (a, b):
-            raise ValueError(f"first: {self.first!r} is not one of the players")
-        return self
-
-    def config(self) -> MatchConfig:
-        """The referee's match set-up (player 1 plays white, player 2 yellow)."""
-        a, b = self.players
-        target = self.targets or dict.fromkeys((a, b), MatchConfig.default_target(self.discipline))
-        pins = self.discipline is Discipline.PIN_CAROM_7
-        return MatchConfig(
-            discipline=self.discipline, players=(a, b),
-            cue_balls={} if pins else {a: Ball.WHITE, b: Ball.YELLOW},
-            target=target, first_player=self.first, innings_limit=self.inning_limit,
-            sets=self.sets, equalizing=self.equalizing_inning,
-        )  # fmt: skip
 
 
 #: The fouls a person may call (``referee.CALL_FOULS``; a test keeps them equal).

@@ -8,9 +8,9 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from carom.web._models import CallIn, MatchIn, call_value
-from carom.web._table import MatchSetup, Table
-from referee import CaromError
+from carom.web._match_models import MatchFileIn
+from carom.web._models import CallIn, call_value
+from carom.web._table import Table
 
 __all__ = ["require_token", "router", "table_of"]
 
@@ -74,19 +74,16 @@ async def events(request: Request, table: TableDep) -> StreamingResponse:
 
 
 @router.post("/api/matches", tags=["matches"], status_code=201, dependencies=[Admin])
-def create_match(body: MatchIn, table: TableDep) -> dict[str, Any]:
-    """Start a match on the table (409 while one is being played); the new STATE.
+def create_match(body: MatchFileIn, table: TableDep) -> dict[str, Any]:
+    """Start the match a match file describes (docs/match-file.md); the new STATE.
 
-    An unfinished match with the same set-up resumes instead of starting afresh.
+    409 while one is being played; an unfinished match with the same set-up resumes
+    instead of starting afresh. Without a camera and ``first_player``, player 1
+    breaks; with a camera ``follow_cue_ball`` is on unless the file's ``rules`` say.
     """
-    if table.rig is None and body.first is None:  # no camera, no lag to watch
-        body = body.model_copy(update={"first": body.players[0]})
-    try:
-        config = body.config()
-    except CaromError as exc:
-        raise HTTPException(422, f"{exc}; fix the match set-up") from None
-    setup = MatchSetup(config, body.shot_clock_s, body.timeouts_per_game, body.shot_clock_expiry)
-    return table.create_match(setup)
+    from carom.web._routes_match import checked, setup_for
+
+    return table.create_match(setup_for(table, checked(body)))
 
 
 @router.post("/api/matches/close", tags=["matches"], dependencies=[Admin])

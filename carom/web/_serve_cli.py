@@ -13,6 +13,7 @@ import contextlib
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 __all__ = ["add_parser", "run"]
 
@@ -40,7 +41,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--calibration", metavar="FILE|auto",
                    help="calibration file of the camera; 'auto' (the default with a video "
                    "file) fits one from the video as carom analyze does")  # fmt: skip
-    p.add_argument("--table", default="match", help="table preset or LENGTHxWIDTH in mm")
+    from carom._match_flags import add_match_options
+
+    add_match_options(p)
     p.add_argument("--pace", type=float, default=1.0,
                    help="video file replay speed: 1 real time, 0 as fast as processed")  # fmt: skip
 
@@ -62,8 +65,12 @@ def add_server_options(p: argparse.ArgumentParser) -> None:
 
 
 def settings_of(args: argparse.Namespace, *, camera: str | None, calibration: Path | None,
-                pace: float) -> object:  # fmt: skip
-    """The :class:`WebSettings` of the shared options (CAROM_TOKEN presets the token)."""
+                pace: float, match: Any = None, start: bool = False) -> object:  # fmt: skip
+    """The :class:`WebSettings` of the shared options (CAROM_TOKEN presets the token).
+
+    ``match``: the console form's set-up (its table is the server's); ``start``: put
+    it on the table at start-up.
+    """
     from carom.web._settings import WebSettings
     from referee import CaromError
 
@@ -72,10 +79,11 @@ def settings_of(args: argparse.Namespace, *, camera: str | None, calibration: Pa
     for origin in args.cors:
         if origin == "*" or "://" not in origin:
             raise CaromError(f"--cors {origin!r}: give full origins like http://host:port")
-    from carom._analyze_cli import parse_table
+    from carom._match_flags import match_from_args, table_of
 
+    match = match if match is not None else match_from_args(args)
     return WebSettings(
-        table=parse_table(getattr(args, "table", "match")), db=args.db, camera=camera,
+        table=table_of(match), match=match, start_match=start, db=args.db, camera=camera,
         calibration=calibration, pace=pace,
         token=os.environ.get("CAROM_TOKEN") or None, new_token=args.new_token,
         token_file=args.token_file, cors_origins=tuple(args.cors),
@@ -109,7 +117,7 @@ def _calibration(args: argparse.Namespace) -> Path | None:
 
 def _auto_calibrate(args: argparse.Namespace) -> Path:
     from carom._analyze import AnalyzeOptions, calibration_for
-    from carom._analyze_cli import parse_table
+    from carom._match_flags import match_from_args, table_of
     from vision import VideoFileSource
 
     source = VideoFileSource(args.camera)
@@ -119,7 +127,9 @@ def _auto_calibrate(args: argparse.Namespace) -> Path:
         source.close()
     db = Path(args.db)
     out = db.parent / f"{db.stem}-calibration"
-    opts = AnalyzeOptions(video=Path(args.camera), out=out, table=parse_table(args.table))
+    match = match_from_args(args)
+    opts = AnalyzeOptions(video=Path(args.camera), out=out, table=table_of(match),
+                          discipline=match.discipline)  # fmt: skip
     calibration_for(opts, size)
     path = out / "calibration.json"
     _say(f"calibrated from the video: {path}")
@@ -132,6 +142,7 @@ def _say(text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom serve`` (until Ctrl-C); CaromError (one line) on bad input."""
+    from carom._match_flags import match_from_args
     from carom.live._capture import is_file_source
     from carom.web._app import create_app
     from carom.web._serve import bind, serve_forever
@@ -140,12 +151,14 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0.0 <= args.pace <= 100.0:
         raise CaromError(f"--pace {args.pace}: use 0 (as fast as processed) up to 100")
+    match = match_from_args(args)  # a bad --match or flag fails now, in one line
     if args.camera is not None and is_file_source(args.camera):
         VideoFileSource(args.camera).close()  # a missing file fails now, in one line
     sock = bind(args.host, args.port)
     try:
         calibration = _calibration(args)
-        settings = settings_of(args, camera=args.camera, calibration=calibration, pace=args.pace)
+        settings = settings_of(args, camera=args.camera, calibration=calibration, pace=args.pace,
+                               match=match, start=args.match is not None)  # fmt: skip
         app = create_app(settings)  # type: ignore[arg-type]
     except BaseException:
         sock.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from carom._match_file import MatchFile
 from referee import Table
 
 __all__ = ["WebSettings"]
@@ -27,7 +28,9 @@ class WebSettings:
     ``table``: the table (its size, for the calibration wizard). ``allowed_hosts``: the
     ``Host`` names a request may carry (empty: any); a loopback server allows only
     its own names, so a web page cannot reach it through DNS rebinding.
-    ``max_sse_clients``: more live streams get 503.
+    ``max_sse_clients``: more live streams get 503. ``match``: the console form's
+    set-up (``carom serve --match`` and the flags); ``start_match``: put it on the
+    table at start-up (``--match`` given).
     """
 
     db: Path
@@ -45,3 +48,5 @@ class WebSettings:
     table: Table = field(default_factory=Table)
     allowed_hosts: tuple[str, ...] = ()
     max_sse_clients: int = 2000
+    match: MatchFile | None = None
+    start_match: bool = False

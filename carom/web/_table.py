@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from carom._analyze import now_iso
+from carom._match_file import MatchFile
 from carom.live import (
     FoulCall,
     LiveError,
@@ -36,7 +37,7 @@ from carom.live import (
     SessionUpdate,
     TimeoutCall,
 )
-from carom.live._clock import ClockExpiry, ClockSettings, ShotClock
+from carom.live._clock import ClockSettings, ShotClock
 from carom.web._sse import Broadcaster, Message, sse_bytes
 from carom.web._state import ClockView, state_doc
 from referee import Foul, MatchConfig, Phase
@@ -57,25 +58,23 @@ class ConflictError(LiveError):
 
 @dataclass(frozen=True, slots=True)
 class MatchSetup:
-    """A new match: the referee set-up plus the live options the web takes.
+    """A new match: the referee set-up plus the shot clock and time-outs.
 
-    ``shot_clock_expiry``: what the clock running out does (docs/live.md, "Shot clock").
+    ``clock_settings`` is the match file's ``[clock]``; its ``extensions`` are the
+    time-outs per player per game.
     """
 
     config: MatchConfig
-    shot_clock_s: float | None = 40.0
-    timeouts_per_game: int = 2
-    shot_clock_expiry: ClockExpiry = ClockExpiry.WARN
+    clock_settings: ClockSettings = field(default_factory=ClockSettings)
+
+    @property
+    def timeouts_per_game(self) -> int:
+        """Time-outs per player per game."""
+        return self.clock_settings.extensions
 
     def clock(self) -> ShotClock:
         """A fresh shot clock for this match."""
-        on = self.shot_clock_s is not None
-        length = self.shot_clock_s or 40.0
-        return ShotClock(ClockSettings(enabled=on, length_s=length,
-                                       warning_s=min(10.0, length),
-                                       extensions=self.timeouts_per_game,
-                                       extension_s=length,
-                                       expiry=self.shot_clock_expiry))  # fmt: skip
+        return ShotClock(self.clock_settings)
 
 
 @dataclass(slots=True)
@@ -97,6 +96,7 @@ class Table:
         self.now: Callable[[], float] = time.monotonic  # the console clock's time (s)
         self.session: LiveSession | None = None
         self.setup: MatchSetup | None = None
+        self.default_match: MatchFile | None = None  # ``carom serve --match``: the form's
         self.clock: ShotClock | None = None  # the console's clock (no camera)
         self._lock = threading.RLock()  # one writer at a time (calls, new match, close)
         self._inbox: queue.Queue[_Note | None] = queue.Queue()

@@ -87,6 +87,31 @@ def test_scoring_the_written_log_again_gives_the_same_sheet(
     assert result and result[0] in done.stdout
 
 
+def test_a_match_file_gives_the_same_calls_as_the_flags(
+    analysed: tuple[subprocess.CompletedProcess[str], Path], tmp_path: Path
+) -> None:
+    """The file states the sample's set-up (its players renamed by --players, as the flags
+    do); the calls, the players and the scoresheet are those of the run with flags only."""
+    match = tmp_path / "match.toml"
+    match.write_text(
+        'format = "carom-match/1"\ndiscipline = "three-cushion"\ntable = "match"\n'
+        'players = ["Ana", "Ben"]\ncue_balls = {Ana = "white", Ben = "yellow"}\ntarget = 40\n'
+        "[rules]\nfollow_cue_ball = true\n[clock]\nlength_s = 30.0\n"
+    )
+    done = _carom("analyze", str(SAMPLE), "--match", str(match), "--players", "A,B",
+                  "--out", str(tmp_path / "out"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    flags_done, flags_out = analysed
+    mine = json.loads((tmp_path / "out" / "shots.json").read_text())
+    theirs = json.loads((flags_out / "shots.json").read_text())
+    assert [s["verdict"] for s in mine["shots"]] == [s["verdict"] for s in theirs["shots"]]
+    assert mine["match"] == theirs["match"]
+    def sheet(out: str) -> list[str]:  # less the speed and the folder written to
+        return [s for s in out.splitlines() if "real time" not in s and not s.startswith("wrote")]
+
+    assert sheet(done.stdout) == sheet(flags_done.stdout)
+
+
 class _Sections(html.parser.HTMLParser):
     def __init__(self) -> None:
         super().__init__()

@@ -25,30 +25,8 @@
     }
   }
 
-  function numberOrNull(id) {
-    const raw = $(id).value.trim();
-    return raw === "" ? null : Number(raw);
-  }
-
-  function startBody() {
-    const players = [$("f-p1").value.trim(), $("f-p2").value.trim()];
-    const t1 = numberOrNull("f-t1"), t2 = numberOrNull("f-t2");
-    // The server wants a target for both players or none: a blank one copies the other.
-    let targets = null;
-    if (t1 !== null || t2 !== null) {
-      targets = { [players[0]]: t1 !== null ? t1 : t2, [players[1]]: t2 !== null ? t2 : t1 };
-    }
-    const clock = numberOrNull("f-clock");
-    const first = $("f-first").value;
-    return {
-      discipline: $("f-discipline").value, players, targets,
-      inning_limit: numberOrNull("f-innings"), sets: numberOrNull("f-sets") || 1,
-      equalizing_inning: $("f-equalizing").checked,
-      shot_clock_s: clock ? clock : null, first: first ? players[Number(first) - 1] : null,
-      timeouts_per_game: numberOrNull("f-timeouts") ?? 2,
-      shot_clock_expiry: $("f-expiry").value,
-    };
-  }
+  // The form is the match file's structure (docs/match-file.md): static/match-form.js.
+  function startBody() { return CaromMatchForm.body(); }
 
   const clockLine = Carom.shotClock((c, remaining) => {
     const rule = c && c.expiry === "foul" ? "a foul when time is up" : "a warning when time is up";
@@ -120,7 +98,8 @@
     const shot = state.last_shot;
     $("verdict").textContent = shot ? `Shot ${fmt.shotNo(shot.n)} · ${shot.shooter}: ${shot.verdict}${shot.verdict === "point" ? " +" + shot.points : ""}` : "–";
     $("verdict").className = "con-verdict" + (shot ? " verdict-" + shot.verdict : "");
-    $("reason").textContent = shot ? shot.reason : "";
+    $("reason").textContent = shot ? [shot.reason, shot.break ? shot.break_rule : "",
+      ...(shot.announcements || []), shot.note || ""].filter(Boolean).join(" · ") : "";
     clockLine(match && match.shot_clock);
     renderCalls(match);
     renderReview(state.pending_review);
@@ -214,6 +193,7 @@
   }
 
   wire();
+  CaromMatchForm.init(status);
   render({ version: -1, camera: "none", paused: null, match: null, last_shot: null, pending_review: null });
   Carom.live(render, Carom.connBadge($("conn")));
   Carom.requireToken();

@@ -59,7 +59,7 @@ def test_a_match_created_on_the_console_is_refereed_from_the_video(tmp_path: Pat
     try:
         assert httpx2.get(srv.url + "/api/health").json()["camera"] == "ok"
         sse.next()
-        r = httpx2.post(srv.url + "/api/matches", json={"players": ["A", "B"], "first": "A"},
+        r = httpx2.post(srv.url + "/api/matches", json={"players": ["A", "B"], "first_player": "A"},
                         headers=AUTH, timeout=30)  # fmt: skip
         assert r.status_code == 201, r.text
         # a person's call while the pipeline runs goes through the runner's loop
@@ -103,8 +103,8 @@ def test_the_console_option_foul_makes_the_camera_s_late_stroke_a_foul(tmp_path:
     app = make_app(tmp_path, camera=str(clip), calibration=calibration, pace=0.0)
     srv = serve_in_thread(app)
     try:
-        body = {"players": ["A", "B"], "first": "A", "shot_clock_s": 1,
-                "shot_clock_expiry": "foul"}  # fmt: skip
+        body = {"players": ["A", "B"], "first_player": "A",
+                "clock": {"length_s": 1, "expiry": "foul"}}  # fmt: skip
         r = httpx2.post(srv.url + "/api/matches", json=body, headers=AUTH, timeout=30)
         assert r.status_code == 201, r.text
         assert r.json()["match"]["shot_clock"]["expiry"] == "foul"

@@ -44,10 +44,10 @@ class _Time:
 def _start(c: TestClient, expiry: str | None) -> tuple[_Time, dict[str, Any]]:
     now = _Time()
     table(c).now = now
-    body: dict[str, Any] = {"shot_clock_s": 20, "timeouts_per_game": 1}
+    clock: dict[str, Any] = {"length_s": 20, "extensions": 1}
     if expiry is not None:
-        body["shot_clock_expiry"] = expiry
-    return now, new_match(c, **body)
+        clock["expiry"] = expiry
+    return now, new_match(c, clock=clock)
 
 
 def _call(c: TestClient, **body: Any) -> Any:
@@ -56,9 +56,9 @@ def _call(c: TestClient, **body: Any) -> Any:
 
 def test_the_option_defaults_to_warn_and_is_checked(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        r = c.post("/api/matches", json={"players": ["Ann", "Bob"], "shot_clock_expiry": "fine"},
+        r = c.post("/api/matches", json={"players": ["Ann", "Bob"], "clock": {"expiry": "fine"}},
                    headers=AUTH)  # fmt: skip
-        assert r.status_code == 422 and "shot_clock_expiry" in r.json()["detail"]
+        assert r.status_code == 422 and "clock.expiry" in r.json()["detail"]
         _, state = _start(c, None)
         clock = state["match"]["shot_clock"]
         assert clock == {"remaining_s": 20.0, "running": True, "warning": False,

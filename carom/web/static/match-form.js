@@ -158,11 +158,13 @@
   }
 
   async function init(say) {
+    let touched = false; // what a person typed before the set-up arrived is kept
+    $("start-form").addEventListener("input", () => { touched = true; }, { once: true });
     try {
       const current = await api("GET", "/api/match-file");
       defaults = current.defaults;
       renderRules();
-      fill(current.match);
+      if (!touched) fill(current.match);
     } catch (err) {
       say("match form: " + err.message, "error");
     }

@@ -117,6 +117,7 @@ def run_json(run: ScoreRun) -> dict[str, Any]:
         "phase": str(state.phase),
         "winner": state.winner,
         "draw": state.draw,
+        "tied": list(state.tied),
         "score": {p: state.board(p) for p in state.config.players},
         "sets_won": dict(state.sets_won),
         "statistics": {

@@ -8,7 +8,7 @@ from referee import ShotRecord, match_stats
 __all__ = ["render_sheet", "render_standings"]
 
 
-def _shot_line(r: ShotRecord, players: tuple[str, str]) -> list[str]:
+def _shot_line(r: ShotRecord, players: tuple[str, ...]) -> list[str]:
     v = r.verdict
     board = " : ".join(str(r.score_after[p]) for p in players)
     if v.points or v.penalty or v.opponent_points:
@@ -40,7 +40,7 @@ def render_sheet(run: ScoreRun) -> str:
     """Every shot's verdict, then the final score and statistics, as text."""
     state = run.match.state
     cfg = state.config
-    out = [f"{cfg.discipline}: {cfg.players[0]} vs {cfg.players[1]}"]
+    out = [f"{cfg.discipline}: {' vs '.join(cfg.players)}"]
     if run.lag is not None:
         out.append(f"lag: {run.lag.reason}")
     out.append(f"{'shot':>4}  {'player':<10} {'inning':>6}  {'points':<12} {'score':<11} verdict")
@@ -51,7 +51,8 @@ def render_sheet(run: ScoreRun) -> str:
     if state.winner:
         result = f"{state.winner} wins"
     elif state.draw:
-        result = "draw"
+        shared = len(state.tied) < len(cfg.players)
+        result = f"draw between {', '.join(state.tied)}" if state.tied and shared else "draw"
     out.append(f"result: {result}")
     out.append(
         f"{'player':<10} {'score':>6} {'innings':>8} {'average':>8} {'high run':>9} {'sets':>5}"

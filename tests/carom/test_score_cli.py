@@ -109,3 +109,39 @@ def test_several_logs_add_the_standings(tmp_path: Path) -> None:
     assert table[0]["match_points"] == 4 and table[0]["general_average"] == "1.666"
     text = _carom("score", str(EXAMPLE), str(second)).stdout
     assert "standings (match points, then general average" in text
+
+
+THREE = ROOT / "examples" / "three_players_match.json"
+
+
+def test_three_players_sheet_shows_the_order_the_draw_and_every_player() -> None:
+    out = _carom("score", str(THREE))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "three-cushion: Ana vs Ben vs Cleo"
+    assert "Ana reached the target: equalizing inning for Ben, Cleo" in out.stdout
+    assert "   9  Cleo            2  0            3 : 3 : 0 " in out.stdout
+    assert "result: draw between Ana, Ben" in lines
+    rows = [line.split() for line in lines if line.split()[:1] in (["Ana"], ["Ben"], ["Cleo"])]
+    assert rows[-3:] == [
+        ["Ana", "3", "2", "1.500", "2", "0"],
+        ["Ben", "3", "2", "1.500", "2", "0"],
+        ["Cleo", "0", "2", "0.000", "0", "0"],
+    ]
+
+
+def test_three_players_json_and_standings_share_the_draw() -> None:
+    out = _carom("score", str(THREE), str(THREE), "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    match = doc["matches"][0]
+    assert match["players"] == ["Ana", "Ben", "Cleo"]
+    assert match["draw"] is True and match["tied"] == ["Ana", "Ben"]
+    assert match["score"] == {"Ana": 3, "Ben": 3, "Cleo": 0}
+    assert [s["player"] for s in match["shots"]] == [
+        "Ana", "Ana", "Ben", "Ben", "Ben", "Cleo", "Ana", "Ana", "Ben", "Cleo",
+    ]  # fmt: skip
+    points = {p: s["match_points"] for p, s in match["statistics"].items()}
+    assert points == {"Ana": 1, "Ben": 1, "Cleo": 0}
+    table = {row["player"]: row["match_points"] for row in doc["standings"]}
+    assert table == {"Ana": 2, "Ben": 2, "Cleo": 0}

@@ -22,6 +22,7 @@ from hardware import (
     ScoreboardEmulator,
     ScoreboardError,
     ScoreboardLink,
+    board_players,
     snapshot_from_state,
 )
 from referee import WRONG_BREAK, CaromError, Discipline, Match, Phase, ShotRecord, parse_shot_log
@@ -128,9 +129,15 @@ def _draw(board: list[str], out: TextIO) -> None:
     print(clear + "\n".join(board), file=out, flush=True)
 
 
-def event_of(record: ShotRecord, players: tuple[str, str], over: bool) -> EventMessage:
-    """The event message a judged shot makes on the board."""
-    v, who = record.verdict, players.index(record.player)
+def event_of(record: ShotRecord, players: tuple[str, ...], over: bool) -> EventMessage:
+    """The event message a judged shot makes on the board.
+
+    ``players``: the players in the board's slots before the shot
+    (:func:`hardware.board_players`); the event names the slot of the shot's player
+    (with 3+ players the shooter is in the first slot), 0 when not shown.
+    """
+    v = record.verdict
+    who = players.index(record.player) if record.player in players else 0
     if over:
         kind = EventKind.END
     elif v.review:
@@ -177,8 +184,6 @@ def replay_to_scoreboard(
     match = Match(log.match)
     own = link is None
     board = link or _connect(url, baud=baud)
-    players = tuple(log.match.players)
-    assert len(players) == 2
     lag = None
     try:
         board.publish(snapshot_from_state(match.state))
@@ -187,11 +192,12 @@ def replay_to_scoreboard(
         except CaromError as exc:
             return ScoreRun(match, lag, exc)
         for shot in log.shots:
+            shown = board_players(match.state) if match.state.shooter else None
             try:
                 record = match.play(shot)
             except CaromError as exc:
                 return ScoreRun(match, lag, exc)
-            _show(board, match, record, (players[0], players[1]))
+            _show(board, match, record, shown or board_players(match.state))
             time.sleep(delay_s)
         return ScoreRun(match, lag)
     finally:
@@ -215,6 +221,7 @@ def _connect(url: str, wait_s: float = 2.0, baud: int = 19200) -> ScoreboardLink
 def _show(
     board: ScoreboardLink, match: Match, record: ShotRecord, players: tuple[str, str]
 ) -> None:
+    """The snapshot after the shot; the event names the slot the shooter had before it."""
     state = match.state
     board.publish(snapshot_from_state(state, review=record.verdict.review is not None))
     board.send_event(event_of(record, players, state.phase is Phase.OVER))

@@ -21,6 +21,8 @@ __all__ = [
     "EventKind",
     "EventMessage",
     "Snapshot",
+    "board_players",
+    "board_slot",
     "board_text",
     "snapshot_from_state",
     "text_line",
@@ -236,6 +238,29 @@ class EventMessage:
         return cls(EventKind(f[0]), _parse_int("event player", f[1], 0, 1), f[2])
 
 
+def board_players(state: MatchState) -> tuple[str, str]:
+    """The two players a snapshot shows, in its two slots.
+
+    Two players: both, in order. More (rules.md §1): the player at the table in the
+    first slot and the next in the order in the second; with nobody at the table
+    (before the lag, match over) the two leaders (the 7-pin game: the lowest counts).
+    """
+    players = state.config.players
+    if len(players) == 2:
+        return players[0], players[1]
+    if state.shooter in players:
+        return state.shooter, state.config.next_player(state.shooter)
+    sign = 1 if state.config.countdown_from is not None else -1
+    first, second = sorted(players, key=lambda p: sign * state.board(p))[:2]
+    return first, second
+
+
+def board_slot(state: MatchState, player: str | None) -> int:
+    """The snapshot slot (0 or 1) ``player`` is shown in; 0 when not shown."""
+    shown = board_players(state)
+    return shown.index(player) if player in shown else 0
+
+
 def snapshot_from_state(
     state: MatchState,
     *,
@@ -247,10 +272,11 @@ def snapshot_from_state(
 
     ``review``, ``shot_clock_s`` and ``timeouts`` are not part of the referee state
     and come from the app. Before the lag nobody is at the table: ``active`` is 0.
+    With more than two players the snapshot shows :func:`board_players`.
     """
-    players = state.config.players
+    players = board_players(state)
     scores = tuple(state.scores[p] for p in players)
-    active = players.index(state.shooter) if state.shooter in players else 0
+    active = board_slot(state, state.shooter)
     return Snapshot(
         discipline=str(state.config.discipline),
         players=players,

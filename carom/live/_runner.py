@@ -41,7 +41,7 @@ from carom.live._capture import Capture, Captured, CaptureState
 from carom.live._clock import ClockExpiry, ClockReading, ShotClock
 from carom.live._metrics import BoardSink, LiveMetrics
 from carom.live._session import LiveSession, SessionUpdate
-from hardware import EventKind, EventMessage, snapshot_from_state
+from hardware import EventKind, EventMessage, board_slot, snapshot_from_state
 from referee import CaromError, Foul, MatchConfig, Phase
 from vision import AnalyzedShot, Analyzer, AnalyzerSettings, SegmentSettings
 
@@ -407,7 +407,9 @@ class LiveRunner:
         on_written = None
         if update.record is not None:
             over = update.state.phase is Phase.OVER
-            event = event_of(update.record, (players[0], players[1]), over)
+            # 3+ players: the shooter had the board's first slot (hardware.board_players)
+            shown = players if len(players) == 2 else (update.record.player,)
+            event = event_of(update.record, shown, over)
             if self._closing is not None:
                 on_written, self._closing = self._latency(self._closing), None
         if update.paused != self._shown_paused:  # paused or resumed: say which
@@ -430,8 +432,7 @@ class LiveRunner:
         return done
 
     def _active(self, update: SessionUpdate) -> int:
-        shooter = update.state.shooter
-        return self.config.players.index(shooter) if shooter in self.config.players else 0
+        return board_slot(update.state, update.state.shooter)
 
     def _show(
         self,

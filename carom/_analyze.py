@@ -50,7 +50,7 @@ class AnalyzeOptions:
     table: Table
     discipline: Discipline = Discipline.THREE_CUSHION
     calibration: Path | None = None
-    players: tuple[str, str] = ("A", "B")
+    players: tuple[str, ...] = ("A", "B")
     first_player: str | None = None
     target: int | None = None
     annotate: bool = False

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee import (
+    MAX_PLAYERS,
     Ball,
     CaromError,
     Discipline,
@@ -86,7 +87,7 @@ class MatchFile:
 
     discipline: Discipline = Discipline.THREE_CUSHION
     table: Table | None = None
-    players: tuple[str, str] = ("A", "B")
+    players: tuple[str, ...] = ("A", "B")
     cue_balls: Mapping[str, Ball] = field(default_factory=dict)
     first_player: str | None = None
     target: Mapping[str, int] = field(default_factory=dict)
@@ -108,9 +109,8 @@ class MatchFile:
 
     def config(self, *, camera: bool = False) -> MatchConfig:
         """The referee's set-up (raises RulesError on a rule of the set-up)."""
-        a, b = self.players
         pins = self.discipline is Discipline.PIN_CAROM_7
-        cue = {} if pins else dict(self.cue_balls) or {a: Ball.WHITE, b: Ball.YELLOW}
+        cue = {} if pins else dict(self.cue_balls) or _plain_balls(self.players)
         target = dict(self.target) or dict.fromkeys(
             self.players, MatchConfig.default_target(self.discipline)
         )
@@ -122,11 +122,14 @@ class MatchFile:
             options=self.options(camera=camera), start=self.start,
         )  # fmt: skip
 
-    def renamed(self, players: tuple[str, str]) -> MatchFile:
+    def renamed(self, players: tuple[str, ...]) -> MatchFile:
         """The same set-up with the players renamed in order (``--players`` over a file).
 
-        What the file says about its first player goes to ``players[0]``.
+        What the file says about its first player goes to ``players[0]``. Another
+        number of players only replaces a file that says nothing per player.
         """
+        if len(players) != len(self.players):
+            return self._other_players(players)
         old = dict(zip(self.players, players, strict=True))
 
         def keys(m: Mapping[str, Any]) -> dict[str, Any]:
@@ -143,6 +146,15 @@ class MatchFile:
         return replace(self, players=players, cue_balls=keys(self.cue_balls),
                        target=keys(self.target), first_player=name(self.first_player),
                        start=start)  # fmt: skip
+
+    def _other_players(self, players: tuple[str, ...]) -> MatchFile:
+        per_player = (self.cue_balls, self.target, self.first_player, self.start)
+        if any(per_player):
+            raise MatchFileError(
+                f"--players: {len(players)} names, but the match file sets its "
+                f"{len(self.players)} players' balls, targets, first player or start"
+            )
+        return replace(self, players=players)
 
     def checked(self) -> MatchFile:
         """``self``, after the referee's rules of the set-up (odd sets, two cue balls...)."""
@@ -256,34 +268,43 @@ def _opt(top: Obj, key: str, read: Any) -> Any:
     return None if value is None else read(value, key)
 
 
-def _players(value: Any) -> tuple[str, str]:
+def _players(value: Any) -> tuple[str, ...]:
     names = ask_list(value, "players")
-    if len(names) != 2:
-        raise MatchFileError(f"players: expected 2 player names, got {len(names)}")
-    a, b = (ask_str(n, f"players[{i}]").strip() for i, n in enumerate(names))
-    if not a or not b or a == b:
-        raise MatchFileError(f"players: expected 2 different names, got {show(a)} and {show(b)}")
-    return a, b
+    if not 2 <= len(names) <= MAX_PLAYERS:
+        raise MatchFileError(f"players: expected 2 to {MAX_PLAYERS} player names, got {len(names)}")
+    players = tuple(ask_str(n, f"players[{i}]").strip() for i, n in enumerate(names))
+    for i, name in enumerate(players):
+        if not name or name in players[:i]:
+            shown = ", ".join(show(p) for p in players)
+            raise MatchFileError(f"players: expected different names, got {shown}")
+    return players
 
 
-def _player(value: Any, key: str, players: tuple[str, str]) -> str:
+def _plain_balls(players: tuple[str, ...]) -> dict[str, Ball]:
+    """Two players: the first white, the second yellow; more: none (the whites rotate)."""
+    return {players[0]: Ball.WHITE, players[1]: Ball.YELLOW} if len(players) == 2 else {}
+
+
+def _player(value: Any, key: str, players: tuple[str, ...]) -> str:
     name = ask_str(value, key)
     if name not in players:
         raise MatchFileError(f"{key}: {show(name)} is not one of the players {list(players)}")
     return name
 
 
-def _per_player(value: Any, key: str, players: tuple[str, str], read: Any) -> dict[str, Any]:
+def _per_player(value: Any, key: str, players: tuple[str, ...], read: Any) -> dict[str, Any]:
     """A value for each player (``read(value, key)``); absent or null: none given."""
     if value is None:
         return {}
     obj = Obj(value, key, set(players))
     if set(obj.data) != set(players):
-        raise MatchFileError(f"{key}: give both players, {players[0]!r} and {players[1]!r}")
+        if len(players) == 2:
+            raise MatchFileError(f"{key}: give both players, {players[0]!r} and {players[1]!r}")
+        raise MatchFileError(f"{key}: give every player, {', '.join(map(repr, players))}")
     return {p: read(obj.data[p], obj.at(p)) for p in players}
 
 
-def _target(value: Any, players: tuple[str, str]) -> dict[str, int]:
+def _target(value: Any, players: tuple[str, ...]) -> dict[str, int]:
     if value is None:
         return {}
     if isinstance(value, Mapping):

@@ -82,13 +82,13 @@ def _changed(value: Any, default: Any) -> dict[str, Any]:
 
 def from_config(config: MatchConfig, clock: ClockSettings | None = None) -> MatchFile:
     """The match file of a referee set-up (every rule option that differs is kept)."""
-    a, b = config.players
-    plain_balls = {a: "white", b: "yellow"}
+    players = config.players
+    plain_balls = {players[0]: "white", players[1]: "yellow"} if len(players) == 2 else {}
     pins = config.discipline is Discipline.PIN_CAROM_7
     same_balls = {p: str(v) for p, v in config.cue_balls.items()} == plain_balls
     default_target = dict.fromkeys(config.players, MatchConfig.default_target(config.discipline))
     return MatchFile(
-        discipline=config.discipline, table=config.table, players=(a, b),
+        discipline=config.discipline, table=config.table, players=players,
         cue_balls={} if pins or same_balls else dict(config.cue_balls),
         first_player=config.first_player,
         target={} if dict(config.target) == default_target else dict(config.target),

@@ -23,7 +23,7 @@ from carom._match_file import (
     load_match_file,
     parse_table,
 )
-from referee import Discipline, StartState, Table
+from referee import MAX_PLAYERS, Discipline, StartState, Table
 
 __all__ = [
     "add_match_options",
@@ -110,19 +110,21 @@ def parse_discipline(text: str) -> Discipline:
         raise MatchFileError(f"--discipline: unknown {text!r} (one of: {names})") from None
 
 
-def parse_players(words: list[str]) -> tuple[str, str]:
-    """``--players A,B`` (or ``A B``): two different non-empty names."""
+def parse_players(words: list[str]) -> tuple[str, ...]:
+    """``--players A,B`` (or ``A B``; ``A,B,C`` for three): 2 to 8 different names in order."""
     names = [n.strip() for w in words for n in w.split(",")] if len(words) == 1 else words
     names = [n.strip() for n in names]
-    if len(names) != 2 or not all(names) or names[0] == names[1] or any("," in n for n in names):
+    bad = not 2 <= len(names) <= MAX_PLAYERS or not all(names) or len(set(names)) != len(names)
+    if bad or any("," in n for n in names):
         given = " ".join(words)
         raise MatchFileError(
-            f"--players: expected two different names like A,B (or A B), got {given!r}"
+            f"--players: expected 2 to {MAX_PLAYERS} different names in the order of play "
+            f"like A,B or A,B,C (or A B C), got {given!r}"
         )
-    return names[0], names[1]
+    return tuple(names)
 
 
-def parse_scores(text: str, flag: str, players: tuple[str, str]) -> dict[str, int]:
+def parse_scores(text: str, flag: str, players: tuple[str, ...]) -> dict[str, int]:
     """``A=12,B=7``: a whole number >= 0 for some or all players."""
     out: dict[str, int] = {}
     for part in text.split(","):
@@ -133,7 +135,7 @@ def parse_scores(text: str, flag: str, players: tuple[str, str]) -> dict[str, in
                                  f"{players[0]}=12,{players[1]}=7, got {text!r}")  # fmt: skip
         if name not in players or name in out:
             raise MatchFileError(f"{flag}: {name!r} is not one of the players "
-                                 f"{players[0]}, {players[1]} (or is given twice)")  # fmt: skip
+                                 f"{', '.join(players)} (or is given twice)")  # fmt: skip
         out[name] = int(value)
     return out
 
@@ -150,18 +152,18 @@ def _number(text: str, flag: str, lo: int) -> int:
 
 def _player(name: str, flag: str, match: MatchFile) -> str:
     if name not in match.players:
-        a, b = match.players
-        raise MatchFileError(f"{flag}: {name!r} is not one of the players {a}, {b} "
+        names = ", ".join(match.players)
+        raise MatchFileError(f"{flag}: {name!r} is not one of the players {names} "
                              "(names as in --players or the match file)")  # fmt: skip
     return name
 
 
-def _target(text: str, players: tuple[str, str]) -> dict[str, int]:
+def _target(text: str, players: tuple[str, ...]) -> dict[str, int]:
     if "=" not in text:
         return dict.fromkeys(players, _number(text, "--target", 1))
     target = parse_scores(text, "--target", players)
     if set(target) != set(players) or 0 in target.values():
-        raise MatchFileError(f"--target: give both players at least 1 point, like "
+        raise MatchFileError(f"--target: give every player at least 1 point, like "
                              f"{players[0]}=40,{players[1]}=30; got {text!r}")  # fmt: skip
     return target
 

@@ -187,8 +187,8 @@ def test_any_document_is_read_or_refused_with_one_line_and_the_schema_is_never_s
         ({"table": "huge"}, "table: expected a preset"),
         ({"table": {"length_mm": 100, "width_mm": 50}}, "table: table length_mm"),
         ({"table": {"length_mm": 2840, "widht_mm": 1}}, "table.widht_mm: unknown field"),
-        ({"players": ["A"]}, "players: expected 2 player names, got 1"),
-        ({"players": ["A", "A"]}, "players: expected 2 different names"),
+        ({"players": ["A"]}, "players: expected 2 to 8 player names, got 1"),
+        ({"players": ["A", "A"]}, "players: expected different names"),
         ({"players": ["A", 3]}, "players[1]: expected a non-empty string"),
         ({"cue_balls": {"A": "white", "B": "white"}}, "cue_balls: must be white and yellow"),
         ({"cue_balls": {"A": "white"}}, "cue_balls: give both players"),
@@ -273,6 +273,32 @@ def test_players_have_one_syntax_and_rename_the_files_players_in_order(tmp_path:
     assert m.start is not None and m.start.board == {"Ana": 5} and m.start.shooter == "Ana"
 
 
+def test_three_players_from_the_flags_rotate_the_whites(tmp_path: Path) -> None:
+    m = _flags("--players", "Ana,Ben,Cleo", "--first", "Cleo", "--target", "Ana=20,Ben=25,Cleo=30")
+    assert m.players == ("Ana", "Ben", "Cleo") and m.first_player == "Cleo"
+    cfg = m.config(camera=True)
+    assert cfg.rotates and cfg.cue_balls == {} and cfg.options.follow_cue_ball
+    assert cfg.target == {"Ana": 20, "Ben": 25, "Cleo": 30}
+    assert _flags("--players", "Ana", "Ben", "Cleo", "Dee").config().players == tuple(
+        ["Ana", "Ben", "Cleo", "Dee"]
+    )
+    f = tmp_path / "m.toml"
+    f.write_text('players = ["A", "B"]\ntarget = {A = 30, B = 20}\n')
+    with pytest.raises(MatchFileError, match="--players: 3 names, but the match file sets"):
+        _flags("--match", str(f), "--players", "Ana,Ben,Cleo")
+
+
+def test_a_match_file_of_four_players_keeping_balls(tmp_path: Path) -> None:
+    f = tmp_path / "m.toml"
+    f.write_text('players = ["A", "B", "C", "D"]\n'
+                 'cue_balls = {A = "white", B = "yellow", C = "white", D = "yellow"}\n')  # fmt: skip
+    cfg = _flags("--match", str(f)).config()
+    assert not cfg.rotates and cfg.ball_of("C") is Ball.WHITE
+    f.write_text('players = ["A", "B", "C"]\ncue_balls = {A = "white", B = "yellow"}\n')
+    with pytest.raises(MatchFileError, match="cue_balls: give every player, 'A', 'B', 'C'"):
+        _flags("--match", str(f))
+
+
 def test_flags_override_the_file_and_join_a_match_in_progress(tmp_path: Path) -> None:
     f = tmp_path / "m.toml"
     f.write_text('players = ["Ana", "Ben"]\ntarget = 40\nsets = 3\n[start]\nboard = {Ana = 1}\n')
@@ -292,12 +318,13 @@ def test_flags_override_the_file_and_join_a_match_in_progress(tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("argv", "start"),
     [
-        (["--players", "A"], "--players: expected two different names like A,B"),
-        (["--players", "A,B", "C"], "--players: expected two different names"),
-        (["--players", "A,A"], "--players: expected two different names"),
+        (["--players", "A"], "--players: expected 2 to 8 different names in the order of play"),
+        (["--players", ",".join("ABCDEFGHI")], "--players: expected 2 to 8 different names"),
+        (["--players", "A,B", "C"], "--players: expected 2 to 8 different names"),
+        (["--players", "A,A"], "--players: expected 2 to 8 different names"),
         (["--first", "Zed"], "--first: 'Zed' is not one of the players A, B"),
         (["--target", "0"], "--target: expected a whole number >= 1"),
-        (["--target", "A=40"], "--target: give both players"),
+        (["--target", "A=40"], "--target: give every player"),
         (["--discipline", "pool"], "--discipline: unknown 'pool'"),
         (["--table", "big"], "--table: expected a preset"),
         (["--start-score", "A12"], "--start-score: expected NAME=N,NAME=N like A=12,B=7"),

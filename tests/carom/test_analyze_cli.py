@@ -106,6 +106,7 @@ def test_a_match_file_gives_the_same_calls_as_the_flags(
     theirs = json.loads((flags_out / "shots.json").read_text())
     assert [s["verdict"] for s in mine["shots"]] == [s["verdict"] for s in theirs["shots"]]
     assert mine["match"] == theirs["match"]
+
     def sheet(out: str) -> list[str]:  # less the speed and the folder written to
         return [s for s in out.splitlines() if "real time" not in s and not s.startswith("wrote")]
 
@@ -148,6 +149,22 @@ def test_json_summary_is_quiet_and_machine_readable(short_clip: Path, tmp_path: 
     shots = json.loads((tmp_path / "shots.json").read_text())["shots"]
     assert len(shots) == 1 and "video ended" in shots[0]["doubt"]
     assert shots[0]["verdict"]["review"]
+
+
+def test_three_players_are_named_in_order_in_every_file(short_clip: Path, tmp_path: Path) -> None:
+    done = _carom("analyze", str(short_clip), "--out", str(tmp_path), "--players", "Ana,Ben,Cleo",
+                  "--first", "Cleo")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "three-cushion: Ana vs Ben vs Cleo" in done.stdout
+    log = json.loads((tmp_path / "shots.json").read_text())
+    assert log["match"]["players"] == ["Ana", "Ben", "Cleo"] and "cue_balls" not in log["match"]
+    verdict = log["shots"][0]["verdict"]
+    assert verdict["player"] == "Cleo" and set(verdict["score_after"]) == {"Ana", "Ben", "Cleo"}
+    report = (tmp_path / "report.html").read_text()
+    assert "Ana vs Ben vs Cleo" in report and "Shot 0 — Cleo" in report
+    again = _carom("score", str(tmp_path / "shots.json"))
+    assert again.returncode == 0, again.stderr
+    assert "Cleo" in again.stdout.splitlines()[2]
 
 
 def test_annotate_writes_a_playable_video(short_clip: Path, tmp_path: Path) -> None:

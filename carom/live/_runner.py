@@ -35,6 +35,7 @@ from typing import Any, TextIO
 from calibration import Calibration, DriftCheck, load_calibration
 from carom._analyze import AnalyzeOptions, now_iso, write_json_atomic
 from carom._analyze_run import build_analyzer
+from carom._match_file import MatchFile
 from carom._scoreboard_cli import event_of
 from carom.live._calls import HELP, FoulCall, HelpRequest, ReviewDecision, TimeoutCall, parse_line
 from carom.live._capture import Capture, Captured, CaptureState
@@ -208,8 +209,10 @@ class LiveRunner:
             self.calibration = load_calibration(self.calibration_path, expect_size_px=(w, h))
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
         cfg = self.config
+        seen = MatchFile(discipline=cfg.discipline, players=cfg.players, cue_balls=cfg.cue_balls)
         opts = AnalyzeOptions(video=Path(self.capture.spec), out=Path("."), table=cfg.table,
-                              discipline=cfg.discipline, detector=self.detector)  # fmt: skip
+                              discipline=cfg.discipline, detector=self.detector,
+                              match=seen)  # fmt: skip  # the dotted white, if named
         # live segment settings, if any (see docs/live.md)
         settings = None if self.segment is None else AnalyzerSettings(segment=self.segment)
         analyzer = build_analyzer(

@@ -8,6 +8,7 @@ names are carried), and every payload is ``|``-separated fields in a fixed order
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -266,17 +267,19 @@ def snapshot_from_state(
     *,
     review: bool = False,
     shot_clock_s: int | None = None,
-    timeouts: tuple[int, int] = (0, 0),
+    timeouts: Sequence[int] = (0, 0),
 ) -> Snapshot:
     """The snapshot of ``state`` (the current game of a multi-set match).
 
-    ``review``, ``shot_clock_s`` and ``timeouts`` are not part of the referee state
-    and come from the app. Before the lag nobody is at the table: ``active`` is 0.
-    With more than two players the snapshot shows :func:`board_players`.
+    ``review``, ``shot_clock_s`` and ``timeouts`` (per player, in the order of play)
+    are not part of the referee state and come from the app. Before the lag nobody
+    is at the table: ``active`` is 0. With more than two players the snapshot shows
+    :func:`board_players`.
     """
     players = board_players(state)
     scores = tuple(state.scores[p] for p in players)
     active = board_slot(state, state.shooter)
+    left = dict(zip(state.config.players, timeouts, strict=False))
     return Snapshot(
         discipline=str(state.config.discipline),
         players=players,
@@ -286,7 +289,7 @@ def snapshot_from_state(
         high_runs=(scores[0].high_run, scores[1].high_run),
         active=active,
         shot_clock_s=shot_clock_s,
-        timeouts=timeouts,
+        timeouts=(left.get(players[0], 0), left.get(players[1], 0)),
         equalizing=state.equalizing,
         review=review,
         over=state.phase is Phase.OVER,

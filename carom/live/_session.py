@@ -78,7 +78,7 @@ class SessionUpdate:
     record: ShotRecord | None = None
     pending: PendingReview | None = None
     paused: str | None = None
-    timeouts: tuple[int, int] = (0, 0)
+    timeouts: tuple[int, ...] = (0, 0)
 
 
 Sink = Callable[[SessionUpdate], None]
@@ -191,11 +191,10 @@ class LiveSession:
         """Video time (s) of the end of the last committed shot; skip frames before it."""
         return self._m.resume_video_t_s
 
-    def timeouts_used(self) -> tuple[int, int]:
-        """Time-outs used in the current game by players A and B."""
+    def timeouts_used(self) -> tuple[int, ...]:
+        """Time-outs used in the current game by each player, in the order of play."""
         state, used = self.state, self._m.timeouts
-        a, b = state.config.players
-        return (used.get((state.set_index, a), 0), used.get((state.set_index, b), 0))
+        return tuple(used.get((state.set_index, p), 0) for p in state.config.players)
 
     def snapshot(self, what: str | None = None) -> SessionUpdate:
         """The current state as an update (e.g. to tell a scoreboard at once on resume)."""

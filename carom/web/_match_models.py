@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, create
 
 from carom._match_file import MatchFile, parse_match_file
 from carom.live._clock import ClockSettings
-from referee import Discipline, RuleOptions
+from referee import MAX_PLAYERS, Discipline, RuleOptions
 
 __all__ = ["MatchFileIn", "MatchFileText", "match_of"]
 
@@ -80,7 +80,7 @@ class MatchFileIn(_Strict):
     format: Literal["carom-match/1"] = "carom-match/1"
     discipline: Annotated[Discipline, Field(strict=False)] = Discipline.THREE_CUSHION
     table: Annotated[str, Field(max_length=40)] | TableIn | None = None
-    players: Annotated[list[Name], Field(min_length=2, max_length=2)] = ["A", "B"]
+    players: Annotated[list[Name], Field(min_length=2, max_length=MAX_PLAYERS)] = ["A", "B"]
     cue_balls: dict[Name, Literal["white", "yellow", "dotted"]] | None = None
     first_player: Name | None = None
     target: Annotated[StrictInt, Field(ge=1)] | dict[Name, StrictInt] | None = None

@@ -96,7 +96,7 @@ CallIn = Annotated[
 AnyCall = FoulIn | DecisionIn | UndoIn | CorrectionIn | TimeoutIn | TurnIn | BreakIn
 
 
-def call_value(call: AnyCall, players: tuple[str, str]) -> PersonCall | ReviewDecision:
+def call_value(call: AnyCall, players: tuple[str, ...]) -> PersonCall | ReviewDecision:
     """The live session's value of a validated call (players checked against the match).
 
     Raises:
@@ -104,7 +104,7 @@ def call_value(call: AnyCall, players: tuple[str, str]) -> PersonCall | ReviewDe
     """
     player = getattr(call, "player", None)
     if player is not None and player not in players:
-        raise ValueError(f"player {player!r} is not one of {players[0]!r}, {players[1]!r}")
+        raise ValueError(f"player {player!r} is not one of {', '.join(map(repr, players))}")
     if isinstance(call, FoulIn):
         return FoulCall(Foul(call.foul))
     if isinstance(call, DecisionIn):

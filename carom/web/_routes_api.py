@@ -96,9 +96,8 @@ def close_match(table: TableDep) -> dict[str, Any]:
 def post_call(body: CallIn, table: TableDep) -> dict[str, Any]:
     """A person's call on the match on the table; the new STATE (409 if it does not fit)."""
     session = table.need_session()
-    a, b = session.state.config.players
     try:
-        value = call_value(body, (a, b))
+        value = call_value(body, session.state.config.players)
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
     return table.call(value)

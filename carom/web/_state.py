@@ -117,6 +117,7 @@ def match_doc(match_id: int, state: MatchState, timeouts: Sequence[int],
     return {
         "id": match_id, "discipline": str(cfg.discipline), "phase": str(state.phase),
         "shooter": state.shooter, "winner": state.winner, "draw": state.draw,
+        "tied": list(state.tied),
         "over": state.phase is Phase.OVER, "equalizing": state.equalizing,
         "inning": current_inning(state), "inning_limit": cfg.innings_limit,
         "set_index": state.set_index, "sets": cfg.sets,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from carom.live import LiveSession
-from referee import Ball, BallContact, Cushion, CushionContact, Match, Phase, Shot
+from referee import Ball, BallContact, Cushion, CushionContact, Match, Phase, Shot, parse_shot_log
 from tests.carom.live.shotpool import analyzed, example_inputs, example_log
 from tests.carom.web._web import AUTH, PLAYERS, client, db_dump, feed_until_review, new_match, table
+
+THREE = Path(__file__).parents[3] / "examples" / "three_players_match.json"
 
 
 def test_state_and_health_without_a_match(tmp_path: Path) -> None:
@@ -190,7 +193,7 @@ def test_refused_calls_change_nothing_in_the_database(tmp_path: Path) -> None:
 def test_bad_match_set_ups_are_422_with_the_field_named(tmp_path: Path) -> None:
     cases = {
         "players": {"players": ["Ann"]},
-        "2 different": {"players": ["Ann", "Ann"]},
+        "different names": {"players": ["Ann", "Ann"]},
         "target": {"players": PLAYERS, "target": {"Ann": 10}},
         "sets": {"players": PLAYERS, "sets": 2},
         "first_player": {"players": PLAYERS, "first_player": "Zed"},
@@ -325,3 +328,34 @@ def test_the_state_says_whether_a_shot_was_a_break_and_why(tmp_path: Path) -> No
         play = t.submit_shot(analyzed(second))["last_shot"]
         assert play["break"] is False and play["points"] == 1 and play["shooter"] == "Bob"
         assert play["break_rule"].startswith("play: the balls are not in the break layout")
+
+
+def test_three_players_state_history_and_pages(tmp_path: Path) -> None:
+    log = parse_shot_log(json.loads(THREE.read_text()))
+    with client(tmp_path) as c:
+        state = new_match(c, players=["Ana", "Ben", "Cleo"], target=3, first_player="Ana")
+        assert [p["name"] for p in state["match"]["players"]] == ["Ana", "Ben", "Cleo"]
+        shooters = []
+        for shot in log.shots:
+            shooters.append(c.get("/api/state").json()["match"]["shooter"])
+            doc = table(c).submit_shot(analyzed(shot))
+            assert doc["pending_review"] is None, doc["pending_review"]
+        assert shooters == ["Ana", "Ana", "Ben", "Ben", "Ben", "Cleo", "Ana", "Ana", "Ben", "Cleo"]
+        m = c.get("/api/state").json()["match"]
+        assert m["over"] and m["draw"] and m["tied"] == ["Ana", "Ben"]
+        assert [(p["name"], p["board"], p["innings"]) for p in m["players"]] == [
+            ("Ana", 3, 2), ("Ben", 3, 2), ("Cleo", 0, 2),
+        ]  # fmt: skip
+        detail = c.get(f"/api/matches/{m['id']}").json()
+        assert detail["players"] == ["Ana", "Ben", "Cleo"]
+        assert len(detail["scoresheet"]) == len(log.shots) and set(detail["stats"]) == {
+            "Ana", "Ben", "Cleo",
+        }  # fmt: skip
+        assert c.get(f"/api/matches/{m['id']}/export.json").json()["match"]["players"] == [
+            "Ana", "Ben", "Cleo",
+        ]  # fmt: skip
+        # The pages build one panel (one overlay row) per player from the state.
+        assert "function panels(n)" in c.get("/scoreboard").text
+        assert "function lines(n)" in c.get("/overlay").text
+        too_many = c.post("/api/matches", json={"players": list("ABCDEFGHI")}, headers=AUTH)
+        assert too_many.status_code == 422

@@ -279,9 +279,8 @@ def test_three_players_from_the_flags_rotate_the_whites(tmp_path: Path) -> None:
     cfg = m.config(camera=True)
     assert cfg.rotates and cfg.cue_balls == {} and cfg.options.follow_cue_ball
     assert cfg.target == {"Ana": 20, "Ben": 25, "Cleo": 30}
-    assert _flags("--players", "Ana", "Ben", "Cleo", "Dee").config().players == tuple(
-        ["Ana", "Ben", "Cleo", "Dee"]
-    )
+    four = _flags("--players", "Ana", "Ben", "Cleo", "Dee").config()
+    assert four.players == ("Ana", "Ben", "Cleo", "Dee") and four.rotates
     f = tmp_path / "m.toml"
     f.write_text('players = ["A", "B"]\ntarget = {A = 30, B = 20}\n')
     with pytest.raises(MatchFileError, match="--players: 3 names, but the match file sets"):
@@ -290,8 +289,8 @@ def test_three_players_from_the_flags_rotate_the_whites(tmp_path: Path) -> None:
 
 def test_a_match_file_of_four_players_keeping_balls(tmp_path: Path) -> None:
     f = tmp_path / "m.toml"
-    f.write_text('players = ["A", "B", "C", "D"]\n'
-                 'cue_balls = {A = "white", B = "yellow", C = "white", D = "yellow"}\n')  # fmt: skip
+    balls = 'cue_balls = {A = "white", B = "yellow", C = "white", D = "yellow"}\n'
+    f.write_text('players = ["A", "B", "C", "D"]\n' + balls)
     cfg = _flags("--match", str(f)).config()
     assert not cfg.rotates and cfg.ball_of("C") is Ball.WHITE
     f.write_text('players = ["A", "B", "C"]\ncue_balls = {A = "white", B = "yellow"}\n')

@@ -11,6 +11,7 @@ from referee._break import (
     check_break_layout,
 )
 from referee._config import DEFAULT_TARGETS, MAX_PLAYERS, MatchConfig
+from referee._disciplines import DISCIPLINES, BreakLayout, DisciplineRules, LagRule, rules_of
 from referee._errors import CaromError, IllegalMoveError, RulesError, ShotLogError, UnknownBallError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
 from referee._lag import Lag, LagResult, judge_lag
@@ -72,6 +73,7 @@ from referee._verdict import Respot, Verdict
 __all__ = [
     "CALL_FOULS",
     "DEFAULT_TARGETS",
+    "DISCIPLINES",
     "FORMAT",
     "HEAD_STRING_REACH_MM",
     "MATCH_TABLE",
@@ -81,6 +83,7 @@ __all__ = [
     "Ball",
     "BallContact",
     "BreakCall",
+    "BreakLayout",
     "Call",
     "CaromError",
     "Carry",
@@ -89,12 +92,14 @@ __all__ = [
     "Cushion",
     "CushionContact",
     "Discipline",
+    "DisciplineRules",
     "Event",
     "Foul",
     "GameResult",
     "IllegalMoveError",
     "Lag",
     "LagResult",
+    "LagRule",
     "LayoutCheck",
     "Match",
     "MatchConfig",
@@ -139,6 +144,7 @@ __all__ = [
     "parse_shot",
     "parse_shot_log",
     "parse_start",
+    "rules_of",
     "shot_context",
     "shot_json",
     "standings",

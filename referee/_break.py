@@ -31,6 +31,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from referee._disciplines import BreakLayout, rules_of
 from referee._names import Ball, Discipline, Spot
 from referee._options import RuleOptions
 from referee._table import XY, Table
@@ -109,13 +110,14 @@ class _Place:
 def _places(discipline: Discipline, table: Table) -> tuple[_Place, _Place, _Place]:
     """(breaker's place, the other ball's place, the third ball's place)."""
     head, foot = table.spot(Spot.HEAD), table.spot(Spot.FOOT)
-    if discipline is Discipline.FIVE_PINS:
+    layout = rules_of(discipline).break_layout
+    if layout is BreakLayout.FIVE_PINS:
         return (
             _Place("the bottom half", "in", (table.length_mm / 2.0, head[1]), shape="behind"),
             _Place("the top spot", "on", table.spot(Spot.TOP)),
             _Place("its spot", "on", table.spot(Spot.RED_FIVE_PINS)),
         )
-    if discipline is Discipline.PIN_CAROM_7:
+    if layout is BreakLayout.SEVEN_PINS:
         beside = _BESIDE_DIAMETERS * table.ball_diameter_mm
         return (
             _Place("the house", "in", head, shape="behind"),
@@ -133,9 +135,10 @@ def _roles(
     discipline: Discipline, positions: Mapping[Ball, XY], breaker: Ball
 ) -> tuple[XY, XY, XY] | None:
     """Positions of (breaker's ball, other ball, third ball), or None if one is missing."""
-    if discipline is Discipline.PIN_CAROM_7:
-        whites = [positions.get(Ball.WHITE1), positions.get(Ball.WHITE2)]
-        red = positions.get(Ball.RED)
+    if rules_of(discipline).break_layout is BreakLayout.SEVEN_PINS:
+        cue, white1, white2 = rules_of(discipline).balls
+        whites = [positions.get(white1), positions.get(white2)]
+        red = positions.get(cue)
         if red is None or None in whites:
             return None
         w1, w2 = (w for w in whites if w is not None)
@@ -189,7 +192,7 @@ def check_break_layout(
 def _role_names(
     discipline: Discipline, positions: Mapping[Ball, XY], breaker: Ball
 ) -> tuple[str, str, str]:
-    if discipline is Discipline.PIN_CAROM_7:
+    if rules_of(discipline).break_layout is BreakLayout.SEVEN_PINS:
         w1, w2 = positions[Ball.WHITE1], positions[Ball.WHITE2]
         near, far = ("white1", "white2") if w1[0] <= w2[0] else ("white2", "white1")
         return "the red", near, far

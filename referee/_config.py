@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
+from referee._disciplines import DISCIPLINES, rules_of
 from referee._errors import RulesError, UnknownBallError
 from referee._names import Ball, Discipline
 from referee._options import RuleOptions
@@ -27,15 +29,10 @@ MAX_PLAYERS = 8
 _CUE_BALLS = frozenset({Ball.WHITE, Ball.YELLOW, Ball.DOTTED})
 
 #: Points per game (or per set) when the log names none; the 7-pin game counts
-#: down from ``start_count`` instead.
-DEFAULT_TARGETS: dict[Discipline, int] = {
-    Discipline.THREE_CUSHION: 40,
-    Discipline.ONE_CUSHION: 100,
-    Discipline.STRAIGHT_RAIL: 300,
-    Discipline.FIVE_PINS: 60,
-    Discipline.PIN_CAROM_7: 300,
-}
-_BALKLINE_TARGET = 200
+#: down from ``start_count`` instead (the discipline registry's ``default_target``).
+DEFAULT_TARGETS: Mapping[Discipline, int] = MappingProxyType(
+    {d: r.default_target for d, r in DISCIPLINES.items()}
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,14 +91,16 @@ class MatchConfig:
             raise RulesError(f"players: 2 to {MAX_PLAYERS} names, got {n}: {self.players!r}")
         if not all(self.players) or len(set(self.players)) != n:
             raise RulesError(f"players must be different names, got {self.players!r}")
-        if n > 2 and self.discipline is Discipline.FIVE_PINS:
+        most = rules_of(self.discipline).max_players
+        if most is not None and n > most:
+            word = {2: "two", 3: "three", 4: "four"}.get(most, str(most))
             raise RulesError(
-                f"five-pins is a two-player game (a foul's points go to the opponent, "
-                f"rules.md §6), got {n} players"
+                f"{self.discipline} is a {word}-player game (a foul's points go to the "
+                f"opponent, rules.md §6), got {n} players"
             )
 
     def _check_balls(self) -> None:
-        if self.discipline is Discipline.PIN_CAROM_7:
+        if self.shared_cue_ball is not None:
             return  # everybody shoots the red; cue_balls is not used
         _check_pair(set(self.rotation_balls), "rotation_balls")
         n = len(self.players)
@@ -122,13 +121,13 @@ class MatchConfig:
     @property
     def rotates(self) -> bool:
         """The two whites rotate between the players (no player keeps a ball)."""
-        return self.discipline is not Discipline.PIN_CAROM_7 and not self.cue_balls
+        return self.shared_cue_ball is None and not self.cue_balls
 
     @property
     def cue_ball_pair(self) -> tuple[Ball, Ball]:
         """The two cue balls in play, the white first (the 7-pin game: the red twice)."""
-        if self.discipline is Discipline.PIN_CAROM_7:
-            return (Ball.RED, Ball.RED)
+        if (shared := self.shared_cue_ball) is not None:
+            return (shared, shared)
         balls = set(self.cue_balls.values()) if self.cue_balls else set(self.rotation_balls)
         (other,) = balls - {Ball.WHITE}
         return (Ball.WHITE, other)
@@ -174,8 +173,8 @@ class MatchConfig:
         (:func:`referee.cue_ball_due`).
         """
         self._index(player)
-        if self.discipline is Discipline.PIN_CAROM_7:
-            return Ball.RED
+        if (shared := self.shared_cue_ball) is not None:
+            return shared
         if self.rotates:
             raise RulesError(f"{player} keeps no cue ball: the whites rotate (rules.md §1)")
         return self.cue_balls[player]
@@ -183,21 +182,27 @@ class MatchConfig:
     def owner_of(self, ball: Ball) -> str | None:
         """The only player whose cue ball ``ball`` is (``None``: nobody's, or shared)."""
         owners = [p for p, b in self.cue_balls.items() if b == ball]
-        if self.discipline is Discipline.PIN_CAROM_7 or len(owners) != 1:
+        if self.shared_cue_ball is not None or len(owners) != 1:
             return None
         return owners[0]
 
     @property
+    def shared_cue_ball(self) -> Ball | None:
+        """The ball every player shoots (the 7-pin game's red); ``None``: each has one."""
+        return rules_of(self.discipline).shared_cue_ball
+
+    @property
     def countdown_from(self) -> int | None:
-        """The 7-pin starting count (default 300); ``None`` in the other games."""
-        if self.discipline is not Discipline.PIN_CAROM_7:
+        """The starting count of a count-down game (7-pin, default 300); else ``None``."""
+        rules = rules_of(self.discipline)
+        if not rules.countdown:
             return None
-        return self.start_count or DEFAULT_TARGETS[Discipline.PIN_CAROM_7]
+        return self.start_count or rules.default_target
 
     @classmethod
     def default_target(cls, discipline: Discipline) -> int:
         """The target used when a log gives none."""
-        return DEFAULT_TARGETS.get(discipline, _BALKLINE_TARGET)
+        return rules_of(discipline).default_target
 
 
 def _check_pair(balls: set[Ball], what: str) -> None:

@@ -17,10 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from referee._config import MatchConfig
+from referee._disciplines import LagRule, rules_of
 from referee._errors import RulesError
 from referee._events import BallContact, CushionContact, Event, OffTable, PinDown
 from referee._filters import by_ball, by_type, filter_events
-from referee._names import Ball, Cushion, Discipline
+from referee._names import Ball, Cushion
 from referee._table import XY
 
 __all__ = ["TIE_MM", "Lag", "LagResult", "judge_lag"]
@@ -55,8 +56,8 @@ def judge_lag(lag: Lag, config: MatchConfig) -> LagResult:
     if lag.winner is not None:
         breaker = lag.breaker or lag.winner
         return LagResult(lag.winner, breaker, {}, f"{lag.winner} won the lag (entered)")
-    if config.discipline is Discipline.PIN_CAROM_7:
-        raise RulesError("lag: the 7-pin game has no lag by events; give lag.winner")
+    if rules_of(config.discipline).lag is LagRule.ENTERED:
+        raise RulesError(f"lag: {config.discipline} has no lag by events; give lag.winner")
     if len(config.players) != 2:
         n = len(config.players)
         raise RulesError(f"lag: a lag by events is played by two, not {n} players; give lag.winner")
@@ -108,7 +109,7 @@ def _faults(lag: Lag, config: MatchConfig, player: str) -> tuple[str, ...]:
         out.append("touched the red")
     if _crossed(lag, config, ball) or (other in touched and not _crossed(lag, config, other)):
         out.append("crossed into the opponent's half")
-    if config.discipline is Discipline.FIVE_PINS:
+    if rules_of(config.discipline).lag is LagRule.FIVE_PINS:
         if filter_events(mine, by_type(PinDown)):
             out.append("knocked a pin")
         if cushions & {Cushion.LEFT, Cushion.RIGHT}:

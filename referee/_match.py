@@ -28,11 +28,12 @@ from dataclasses import replace
 
 from referee._break import BreakCall
 from referee._config import MatchConfig
+from referee._disciplines import rules_of
 from referee._errors import IllegalMoveError, UnknownBallError
 from referee._game_end import cut_to_target, game_end, join_notes, target_reached
 from referee._join import joined_state
 from referee._lag import Lag, LagResult, judge_lag
-from referee._names import Ball, Discipline, NextPosition
+from referee._names import Ball, NextPosition
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext
 from referee._start import StartState
@@ -115,12 +116,13 @@ def shot_context(state: MatchState, cue_ball: Ball | None = None) -> ShotContext
     ball due (:func:`referee.cue_ball_due`), or the white when either may be played.
     """
     cfg, shooter = state.config, _shooter(state)
-    if cfg.discipline is Discipline.PIN_CAROM_7:
+    if (shared := cfg.shared_cue_ball) is not None:
+        _, first_white, second_white = rules_of(cfg.discipline).balls
         return ShotContext(
             discipline=cfg.discipline,
-            cue_ball=Ball.RED,
-            opponent_ball=Ball.WHITE1,
-            object_ball=Ball.WHITE2,
+            cue_ball=shared,
+            opponent_ball=first_white,
+            object_ball=second_white,
             table=cfg.table,
             is_break=state.next_position is NextPosition.BREAK,
             options=cfg.options,
@@ -185,9 +187,8 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
         must_attempt=_must_attempt(state.must_attempt, shooter, shot, verdict),
         version=state.version + 1,
     )
-    moved, cut = (
-        cut_to_target(moved) if moved.config.discipline.alternates_every_stroke else (moved, "")
-    )
+    alternate = rules_of(moved.config.discipline).alternates_every_stroke
+    moved, cut = cut_to_target(moved) if alternate else (moved, "")
     after, note = game_end(moved, shooter, verdict)
     after = replace(after, break_due=after.next_position is NextPosition.BREAK)
     record = ShotRecord(

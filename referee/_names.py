@@ -94,11 +94,6 @@ class Discipline(StrEnum):
         """True for the balkline family (``balkline-LINE/N``)."""
         return self.value.startswith("balkline-")
 
-    @property
-    def alternates_every_stroke(self) -> bool:
-        """True where players shoot one stroke each, scoring or not (five-pins)."""
-        return self is Discipline.FIVE_PINS
-
 
 class Foul(StrEnum):
     """Stable foul names. The first group can only come from a person's call."""

@@ -23,7 +23,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from referee._config import DEFAULT_TARGETS
 from referee._events import BallContact, CushionContact, Event, PinDown, Pocketed
 from referee._filters import (
     by_ball,
@@ -36,12 +35,22 @@ from referee._filters import (
     first_contacts,
     off_table_balls,
 )
-from referee._names import Ball, Discipline, Foul, NextPosition, Pin, Spot
+from referee._names import Ball, Foul, NextPosition, Pin, Spot
 from referee._shot import Shot, ShotContext
 from referee._table import XY, Table
 from referee._verdict import Respot, Verdict
 
-__all__ = ["ALL_PINS", "judge_pin_carom7", "pin_knockers", "pin_value", "white_free_times"]
+__all__ = [
+    "ALL_PINS",
+    "DEFAULT_START_COUNT",
+    "judge_pin_carom7",
+    "pin_knockers",
+    "pin_value",
+    "white_free_times",
+]
+
+#: The count each player starts from when the match names none (300 or 500 usually).
+DEFAULT_START_COUNT = 300
 
 #: Points [000 7-pins §9].
 FOUL_POINTS = 5
@@ -240,7 +249,7 @@ def _ball_to_cushion(shot: Shot, ctx: ShotContext) -> bool:
 
 
 def _start_count(ctx: ShotContext) -> int:
-    return ctx.start_count or DEFAULT_TARGETS[Discipline.PIN_CAROM_7]
+    return ctx.start_count or DEFAULT_START_COUNT
 
 
 def _remaining(ctx: ShotContext) -> int:  # unknown: the start of the game

@@ -10,9 +10,8 @@ again without that event and with its time moved by its stated error, and
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
-from referee._carom_games import judge_carom_game
+from referee._disciplines import Judge, rules_of
 from referee._errors import UnknownBallError
 from referee._events import (
     BallContact,
@@ -25,40 +24,16 @@ from referee._events import (
     describe,
 )
 from referee._filters import off_table_balls
-from referee._names import Ball, Discipline, NextPosition, Pin
+from referee._names import Ball, Discipline, NextPosition
 from referee._shot import Shot, ShotContext
 from referee._spotting import frozen_announcements
 from referee._verdict import Verdict
 
-__all__ = ["PINS", "judge", "known_balls"]
-
-Judge = Callable[[Shot, ShotContext], Verdict]
-
-#: The pins each discipline stands up.
-PINS: dict[Discipline, frozenset[Pin]] = {
-    Discipline.FIVE_PINS: frozenset({Pin.CENTER, Pin.HEAD, Pin.FOOT, Pin.LEFT, Pin.RIGHT}),
-    Discipline.PIN_CAROM_7: frozenset(
-        {Pin.KING, Pin.HEAD, Pin.FOOT, Pin.LEFT, Pin.RIGHT, Pin.SPOT1, Pin.SPOT3}
-    ),
-}
+__all__ = ["judge", "known_balls"]
 
 
 def _judge_for(discipline: Discipline) -> Judge:
-    # Imported here so that each discipline module stays independent of the others.
-    if discipline is Discipline.FIVE_PINS:
-        from referee._five_pins import judge_five_pins
-
-        return judge_five_pins
-    if discipline is Discipline.PIN_CAROM_7:
-        from referee._pin_carom7 import judge_pin_carom7
-
-        return judge_pin_carom7
-    if discipline.is_balkline or discipline is Discipline.STRAIGHT_RAIL:
-        from referee._zones import zone_rule_for
-
-        rule = zone_rule_for(discipline)
-        return lambda shot, ctx: judge_carom_game(shot, ctx, rule)
-    return judge_carom_game
+    return rules_of(discipline).judge
 
 
 def known_balls(ctx: ShotContext) -> frozenset[Ball]:
@@ -78,14 +53,14 @@ def judge(shot: Shot, ctx: ShotContext) -> Verdict:
 
 def _check_names(shot: Shot, ctx: ShotContext) -> None:
     balls = known_balls(ctx)
-    pins = PINS.get(ctx.discipline, frozenset())
+    pins = rules_of(ctx.discipline).pins
     where = f"shot {shot.index}"
     named = [shot.cue_ball, *shot.start_positions_mm, *shot.end_positions_mm, *shot.paths_mm]
     for event in shot.events:
         named.extend(_balls_of(event))
         if isinstance(event, PinDown) and event.pin not in pins:
             raise UnknownBallError(f"{where}: pin '{event.pin}' is not used in {ctx.discipline}")
-        if isinstance(event, Pocketed) and ctx.discipline is not Discipline.PIN_CAROM_7:
+        if isinstance(event, Pocketed) and not rules_of(ctx.discipline).pockets:
             raise UnknownBallError(f"{where}: pocket event, but {ctx.discipline} has no pockets")
     for ball in named:
         if ball not in balls:

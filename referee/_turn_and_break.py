@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from referee._break import BreakCall, check_break_layout
-from referee._names import Ball, Discipline, NextPosition
+from referee._names import Ball, NextPosition
 from referee._shot import Carry, Shot
 from referee._state import MatchState
 
@@ -99,7 +99,7 @@ def _first_seen(state: MatchState, shot: Shot) -> tuple[TurnCall, MatchState]:
     cfg = state.config
     ball = shot.cue_ball
     owners = [p for p in cfg.players if cfg.cue_balls.get(p) == ball and not cfg.rotates]
-    if cfg.discipline is Discipline.PIN_CAROM_7:
+    if cfg.shared_cue_ball is not None:
         owners = []
     if len(owners) == 1:
         (owner,) = owners
@@ -108,7 +108,7 @@ def _first_seen(state: MatchState, shot: Shot) -> tuple[TurnCall, MatchState]:
         return replace(_ball_played(moved, owner, shot), note=note), moved
     first = owners[0] if owners else cfg.players[0]
     n = len(cfg.players)
-    if cfg.discipline is Discipline.PIN_CAROM_7:
+    if cfg.shared_cue_ball is not None:
         why = f"both play the {ball}" if n == 2 else f"all {n} play the {ball}"
     elif cfg.rotates:
         why = f"the whites rotate among the {n} players"

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from referee import (
     CALL_FOULS,
+    DISCIPLINES,
     Ball,
     BallContact,
     Call,
@@ -37,7 +38,6 @@ from referee import (
     match_stats,
     shot_context,
 )
-from referee._rules import PINS
 
 ROLES = ("cue", "opp", "obj")
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -47,7 +47,7 @@ FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 def event_recipes(draw: st.DrawFn, discipline: Discipline) -> list[tuple]:
     """Events with ball roles instead of names, so they fit any shooter."""
     kinds = ["ball", "cushion", "off", "call"]
-    if discipline in PINS:
+    if DISCIPLINES[discipline].pins:
         kinds.append("pin")
     if discipline is Discipline.PIN_CAROM_7:
         kinds.append("pocket")
@@ -69,7 +69,7 @@ def event_recipes(draw: st.DrawFn, discipline: Discipline) -> list[tuple]:
         elif kind == "call":
             extra = (draw(st.sampled_from(sorted(CALL_FOULS))),)
         elif kind == "pin":
-            pin = draw(st.sampled_from(sorted(PINS[discipline])))
+            pin = draw(st.sampled_from(sorted(DISCIPLINES[discipline].pins)))
             extra = (pin, draw(st.sampled_from([a, None])))
         else:
             extra = (a, draw(st.sampled_from(list(Pocket))))

@@ -6,7 +6,7 @@ Three sets, none used in training (training scenes are seeds 0..239):
   1280x720 and 1920x1080, 8 consecutive frames each, exact truth per ball;
 * the sample clips (``sample_videos/*.mp4``, H.264 as shipped), every frame;
 * end to end: ``carom analyze`` on the sample clips with each detector, verdicts
-  compared with the truth (``carom.synth._check.check_clip``).
+  compared with the truth (``synth._check.check_clip``).
 
 Detectors: ``color`` (full search each frame), ``auto`` (colour, then the network on
 the unsure balls, with its own memory of where each ball was), ``onnx`` (the network
@@ -38,11 +38,9 @@ from bench._machine import machine  # noqa: E402
 from calibration import Calibration, Camera, TableGeometry  # noqa: E402
 from referee import Ball, Table  # noqa: E402
 from vision import open_source  # noqa: E402
-from vision._detect import ColourDetector  # noqa: E402
-from vision._learned import AutoDetector, LearnedDetector  # noqa: E402
-from vision._learned_model import BallModel  # noqa: E402
-from vision._learned_roi import cut_roi  # noqa: E402
-from vision._types import Detections  # noqa: E402
+from vision import AutoDetector, BallModel, ColourDetector, Detections  # noqa: E402
+from vision import LearnedDetector  # noqa: E402
+from vision.detect import cut_roi  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 SIZES = ((960, 540), (1280, 720), (1920, 1080))
@@ -176,7 +174,7 @@ def sample_clip(path: Path, model: BallModel, tally: Tally) -> None:
     table = Table(length_mm=t["length_mm"], width_mm=t["width_mm"],
                   ball_diameter_mm=2 * t["ball_radius_mm"])  # fmt: skip
     calib = Calibration(TableGeometry(table=table), Camera.from_dict(truth["camera"]), "2026-11-30")
-    from vision._detect import ball_radius_px
+    from vision import ball_radius_px
 
     fps = truth["video"]["fps"]
     frames = truth["frames"]
@@ -272,7 +270,7 @@ def verdicts() -> list[dict[str, Any]]:
     """``carom analyze`` verdict agreement with truth per sample clip, colour vs auto."""
     import tempfile
 
-    from carom.synth._check import check_clip
+    from synth._check import check_clip
 
     rows = []
     for clip in sorted((ROOT / "sample_videos").glob("*.mp4")):
@@ -394,8 +392,8 @@ def speed(clip: Path) -> dict[str, Any]:
     import tempfile
 
     import carom._analyze_run as run
-    from carom.synth._check import check_clip
-    from vision._learned import make_detector
+    from synth._check import check_clip
+    from vision import make_detector
 
     made: list[Any] = []
 

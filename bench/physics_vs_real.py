@@ -6,7 +6,7 @@ Usage (from the repository root)::
         --realdata ../shared/realdata/three_cushion_match_dev.json
 
 Shots 1-30 of the recording tune, shots 31-60 validate. Every measurement goes
-through ``carom.synth`` functions that run the same way on the recording and on a
+through ``synth`` functions that run the same way on the recording and on a
 simulation sampled at 50 Hz. Prints Markdown tables; writes the rebound plot
 (``--img``, default ``docs/img/rebound_real_vs_sim.png``). ``--tune`` also runs
 the parameter grids (about a minute) and prints the chosen values.
@@ -26,7 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from carom.synth import (
+from referee import MATCH_TABLE, Ball, BallContact, Cushion
+from synth import (
     CushionHit,
     PhysicsParams,
     RealShot,
@@ -40,7 +41,6 @@ from carom.synth import (
     sample_tracks,
     simulate,
 )
-from referee import MATCH_TABLE, Ball, BallContact, Cushion
 
 TUNE, VALID = slice(0, 30), slice(30, 60)
 BINS = (0.0, 15.0, 30.0, 45.0, 60.0, 90.0)

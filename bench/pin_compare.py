@@ -33,10 +33,9 @@ from typing import Any
 import numpy as np
 
 import carom._analyze_run as analyze_run
-from carom.synth._check import check_clip
 from referee import Pin, PinDown
-from vision._learned_pins import make_pin_check
-from vision._pins import PinCheck
+from synth._check import check_clip
+from vision import PinCheck, make_pin_check
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"

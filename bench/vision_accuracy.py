@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from carom.synth._check import ClipCheck, check_clip
+from synth._check import ClipCheck, check_clip
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from carom.synth._make import Replay
-    from carom.synth._sequence import Sequence
+    from synth._make import Replay
+    from synth._sequence import Sequence
 
 __all__ = ["add_parser", "run"]
 
@@ -68,7 +68,7 @@ def _progress(name: str) -> Callable[[int, int], None]:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom synth``; raises CaromError on bad input."""
-    from carom.synth._make import (
+    from synth._make import (
         CameraSettings,
         LookSettings,
         make_clip,
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(source_names()))
         return 0
     if args.samples is not None:
-        from carom.synth._samples_run import make_samples
+        from synth._samples_run import make_samples
 
         make_samples(args.samples)
         return 0

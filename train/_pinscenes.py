@@ -22,10 +22,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration import Calibration, TableGeometry
-from carom.synth import PlayerStroke, Renderer
 from referee import Ball, Discipline, Pin
+from synth import PlayerStroke, Renderer
 from train._scenes import _PLAYER_DN, _SIZES, _camera, _scene, _settings, _speed
-from vision._learned_pins import PIN_Z_MM
+from vision.pins import PIN_Z_MM
 
 __all__ = ["PinFrame", "render_pin_scene"]
 

@@ -21,7 +21,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration import Calibration, Camera, Distortion, TableGeometry
-from carom.synth import (
+from referee import Ball, Discipline
+from synth import (
     BALL_LOOKS,
     Lamp,
     PlayerStroke,
@@ -32,8 +33,7 @@ from carom.synth import (
     ScoreGraphic,
     TableLook,
 )
-from referee import Ball, Discipline
-from vision._detect import ball_radius_px
+from vision import ball_radius_px
 
 __all__ = ["BallTruth", "TruthFrame", "render_scene"]
 

@@ -15,8 +15,8 @@ from calibration import (
     fit_camera,
     fit_lens_from_checkerboards,
 )
-from carom.synth._make import CameraSettings
 from referee import MATCH_TABLE
+from synth._make import CameraSettings
 from tests.calibration.test_fit import render, surface_errors_mm
 
 PATTERN = (9, 6)  # inner corners: a 10 x 7 board

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, CalibrationError, Camera, DriftCheck, TableGeometry
-from carom.synth import Renderer, RenderSettings, Scene, TableLook
 from referee import Ball
+from synth import Renderer, RenderSettings, Scene, TableLook
 
 # A pinhole camera over a green cloth, turned a little (the report tests use another).
 CAL = Calibration(

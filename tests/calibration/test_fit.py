@@ -15,12 +15,12 @@ from calibration import (
     fit_edges,
     fit_from_points,
 )
-from carom.synth._make import CameraSettings
-from carom.synth._props import ScoreGraphic
-from carom.synth._render import Renderer
-from carom.synth._scene import PlayerStroke, Scene, TableLook
-from carom.synth._settings import RenderSettings
 from referee import MATCH_TABLE, Ball
+from synth._make import CameraSettings
+from synth._props import ScoreGraphic
+from synth._render import Renderer
+from synth._scene import PlayerStroke, Scene, TableLook
+from synth._settings import RenderSettings
 
 R_MM = 30.75
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from calibration import CUSHIONS, PYRAMID_TABLE, CalibrationError, TableGeometry
-from carom.synth import five_pins_layout, pyramid_pockets, seven_pins_layout
-from carom.synth._scene import TableLook
 from referee import MATCH_TABLE, Discipline, Pin, RuleOptions, Spot, Table
 from referee._zones import regions_for
+from synth import five_pins_layout, pyramid_pockets, seven_pins_layout
+from synth._scene import TableLook
 
 
 def test_sizes_come_from_the_referee_table() -> None:

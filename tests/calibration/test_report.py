@@ -19,8 +19,8 @@ from calibration import (
     quality_report,
 )
 from calibration._report import CUSHION_BGR, GOOD_MAX_MM, GOOD_RMS_MM, region_of
-from carom.synth import Renderer, RenderSettings
 from referee import Ball, Discipline
+from synth import Renderer, RenderSettings
 
 
 class NoBalls:

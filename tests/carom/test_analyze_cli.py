@@ -13,8 +13,8 @@ from pathlib import Path
 import av
 import pytest
 
-from carom.synth._evaluate import truth_events
 from referee import parse_shot_log
+from synth._evaluate import truth_events
 from tests.carom.test_score_cli import _one_line_error
 
 SAMPLES = Path(__file__).parents[2] / "sample_videos"

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from calibration._geometry import TableGeometry
-from carom.synth import scenario
 from referee import Ball, BallContact, Cushion, CushionContact, OffTable, Pocket, Pocketed, Table
+from synth import scenario
 from vision._events import extract_events
 from vision._types import BallTrack, ScoredEvent
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from calibration import TableGeometry
-from carom.synth import Stroke, scenario, scenario_names, simulate
-from carom.synth._lag import lag_names, lag_scenario
-from carom.synth._trajectory import Simulation
 from referee import MATCH_TABLE, Ball, Discipline, judge_lag
+from synth import Stroke, scenario, scenario_names, simulate
+from synth._lag import lag_names, lag_scenario
+from synth._trajectory import Simulation
 from vision import AnalyzedShot, PinSeries, build_shot, extract_events, is_lag, lag_of, pin_events
 from vision._motion import shot_span
 from vision._types import BallTrack

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from carom.synth._lagcheck import LagCheck, check_lag
-from carom.synth._make import CameraSettings, LookSettings, make_clip, motion_for
+from synth._lagcheck import LagCheck, check_lag
+from synth._make import CameraSettings, LookSettings, make_clip, motion_for
 
 NAMES = ("lag-clean", "lag-crosses", "lag-red")
 

@@ -1,6 +1,6 @@
 """The learned detector: the shipped ONNX model on rendered frames, and its failures.
 
-Frames come from the synthetic renderer (``carom.synth``) at 640x360, where the truth
+Frames come from the synthetic renderer (``synth``) at 640x360, where the truth
 centres are exact: three balls at rest, then the white rolling at 2 m/s. The model is
 the file shipped in the package, run by onnxruntime; a missing or corrupt copy must
 give a one-line error and the colour detector, never a crash.
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, Camera, TableGeometry
-from carom.synth import Renderer, RenderSettings, Scene
 from referee import Ball
+from synth import Renderer, RenderSettings, Scene
 from vision._detect import ColourDetector
 from vision._learned import AutoDetector, LearnedDetector, load_or_fallback, make_detector
 from vision._learned_model import MODEL_PATH, BallModel, ModelError

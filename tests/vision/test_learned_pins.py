@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, Camera, Distortion, TableGeometry
-from carom.synth import Renderer, RenderSettings, Scene, TableLook
 from referee import Ball, Discipline, Pin
+from synth import Renderer, RenderSettings, Scene, TableLook
 from vision._learned_model import ModelError
 from vision._learned_pins import PINS_MODEL_PATH, LearnedPinCheck, PinModel, make_pin_check
 from vision._pins import PinCheck, _light_patch, _lightness

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from carom.synth import scenario
 from referee import Ball, Cushion
+from synth import scenario
 from vision._motion import frozen_cushions, frozen_pairs, is_lag, moving_mask, shot_span
 from vision._types import BallTrack
 

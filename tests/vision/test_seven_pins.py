@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from calibration import PYRAMID_TABLE, Calibration, Camera, TableGeometry
-from carom.synth._render import Renderer, RenderSettings
-from carom.synth._scene import Scene, TableLook
 from referee import Ball, Discipline, Pin
+from synth._render import Renderer, RenderSettings
+from synth._scene import Scene, TableLook
 from vision import ColourDetector, Tracker, make_pin_check
 
 FPS = 30.0

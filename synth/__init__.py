@@ -1,0 +1,129 @@
+"""Synthetic ground truth: an event-based physics simulator of carom shots.
+
+It produces every ball's trajectory and the exact contact events (the referee's
+event types) for a stroke, so a renderer can draw a clip whose verdict is known::
+
+    from synth import Stroke, simulate
+    from referee import Ball
+
+    sim = simulate({Ball.WHITE: (700, 400), Ball.RED: (1500, 1000), Ball.YELLOW: (2400, 300)},
+                   Stroke(Ball.WHITE, speed_mps=4.0, heading_deg=220.0, follow=0.2, side=-0.3))
+    sim.events                      # BallContact / CushionContact ... with exact times
+    sim.positions_mm(t_s)           # {ball: (n, 2) table mm} at the frame times
+
+Named hard cases live in a registry (:func:`scenario`); real recordings can be
+replayed through the same interface (:class:`RecordedMotion`) and measured with
+the same functions as the simulation (``docs/physics.md``).
+"""
+
+from synth._clip import Clip, render_clip
+from synth._measure import (
+    CushionHit,
+    cushion_hits,
+    motion_end_s,
+    rolling_decelerations,
+    sample_tracks,
+)
+from synth._motion import Phase
+from synth._params import JumpOff, PhysicsParams, SimulationError, Stroke
+from synth._props import ScoreGraphic
+from synth._realdata import (
+    RealShot,
+    RecordedMotion,
+    ReplayStart,
+    Track,
+    load_real_shots,
+    replay_start,
+)
+from synth._render import Renderer
+from synth._scenarios import (
+    PYRAMID_TABLE,
+    Expect,
+    Scenario,
+    Search,
+    UnknownScenarioError,
+    five_pins_layout,
+    pyramid_pockets,
+    research,
+    scenario,
+    scenario_names,
+    search_stroke,
+    seven_pins_layout,
+)
+from synth._scene import (
+    BALL_LOOKS,
+    CLOTH_COLOURS,
+    BallLook,
+    Lamp,
+    MotionSource,
+    PinSource,
+    PlayerStroke,
+    RenderError,
+    Scene,
+    TableLook,
+    default_lamps,
+)
+from synth._settings import RenderedFrame, RenderSettings
+from synth._sim import simulate
+from synth._trajectory import Simulation
+from synth._truth import TRUTH_FORMAT, event_json, frame_json, truth_json, write_truth
+from synth._video import CODECS, VideoSink, default_bitrate, open_video
+
+__all__ = [
+    "BALL_LOOKS",
+    "CLOTH_COLOURS",
+    "CODECS",
+    "PYRAMID_TABLE",
+    "TRUTH_FORMAT",
+    "BallLook",
+    "Clip",
+    "CushionHit",
+    "Expect",
+    "JumpOff",
+    "Lamp",
+    "MotionSource",
+    "Phase",
+    "PhysicsParams",
+    "PinSource",
+    "PlayerStroke",
+    "RealShot",
+    "RecordedMotion",
+    "RenderError",
+    "RenderSettings",
+    "RenderedFrame",
+    "Renderer",
+    "ReplayStart",
+    "Scenario",
+    "Scene",
+    "ScoreGraphic",
+    "Search",
+    "Simulation",
+    "SimulationError",
+    "Stroke",
+    "TableLook",
+    "Track",
+    "UnknownScenarioError",
+    "VideoSink",
+    "cushion_hits",
+    "default_bitrate",
+    "default_lamps",
+    "event_json",
+    "five_pins_layout",
+    "frame_json",
+    "load_real_shots",
+    "motion_end_s",
+    "open_video",
+    "pyramid_pockets",
+    "render_clip",
+    "replay_start",
+    "research",
+    "rolling_decelerations",
+    "sample_tracks",
+    "scenario",
+    "scenario_names",
+    "search_stroke",
+    "seven_pins_layout",
+    "simulate",
+    "truth_json",
+    "write_truth",
+]

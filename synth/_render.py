@@ -1,0 +1,344 @@
+"""The renderer: frames an overhead camera would record of a moving scene.
+
+Theory of operation. Per camera, once: the viewing ray of every pixel (lens
+distortion included), the static table traced along those rays, lit, vignetted and
+encoded to display values (BGR float32, 0..255), kept sharp and blurred by the optics,
+and a bank of sensor noise. Per frame: the frame starts as the blurred static image;
+each ball and pin is drawn in a small region of interest (ROI) only: the unblurred
+background of the ROI gets the contact shadows, then the balls are ray-traced at
+several sub-times across the exposure and averaged (motion blur), the ROI is blurred
+like the optics and pasted back without its margin. Overlapping ROIs (touching balls)
+are merged and drawn together. Then the players and cue, the lamps' flicker, shot and
+read noise, quantization and an optional score graphic. A frame's time ``t_s`` is the
+middle of its exposure; everything is deterministic given the seed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration import Camera
+from referee import Ball, Pin
+from synth._props import PlayerPose, draw_players, draw_score, player_pose
+from synth._scene import MotionSource, PinSource, PlayerStroke, Scene
+from synth._settings import RenderedFrame, RenderSettings
+from synth._shading import Lighting, background
+from synth._sprites import (
+    GAMMA,
+    BallDraw,
+    PinDraw,
+    Spin,
+    Stage,
+    encode,
+    merge_boxes,
+    paste,
+)
+
+__all__ = ["RenderSettings", "RenderedFrame", "Renderer"]
+
+F64 = NDArray[np.float64]
+F32 = NDArray[np.float32]
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive), pixels
+_PAD = 32  # noise bank margin for random offsets
+_SHARPEN_PX = 1.5
+
+
+class Renderer:
+    """Renders frames of one camera over one scene; the static parts are made once.
+
+    Args:
+        camera: The camera (its image size is the frame size).
+        scene: Table look, lamps and ball looks.
+        settings: Timing, optics, sensor and extras.
+    """
+
+    def __init__(
+        self, camera: Camera, scene: Scene | None = None, settings: RenderSettings | None = None
+    ) -> None:
+        self.camera = camera
+        self.scene = scene or Scene()
+        self.settings = settings or RenderSettings()
+        self.light = Lighting.of(self.scene)
+        self._origin = camera.position_mm
+        rays, vignette = self._make_rays()
+        self._rays, self._vignette = rays, vignette
+        self._bg = self._make_background()
+        s = self.settings
+        self._bg_blur: F32 = _optics(self._bg, s.optics_blur_px, s.sharpen)
+        reach = 3.0 * s.optics_blur_px + (3.0 * _SHARPEN_PX if s.sharpen > 0 else 0.0)
+        self._margin = math.ceil(reach) + 1 if reach > 0 else 0
+        self._noise = self._make_noise()
+        self._pin_sprites: dict[tuple[float, ...], tuple[Box, F32] | None] = {}
+
+    @property
+    def stage(self) -> Stage:
+        """What the sprites need of this camera and scene."""
+        return self._stage
+
+    @property
+    def size_px(self) -> tuple[int, int]:
+        """Frame (width, height) in pixels."""
+        return self.camera.size_px
+
+    def time_s(self, frame_idx: int) -> float:
+        """Middle of the exposure of frame ``frame_idx``, seconds."""
+        return frame_idx / self.settings.fps
+
+    def _make_rays(self) -> tuple[F32, F32]:
+        w, h = self.size_px
+        u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+        rays = self.camera.rays(np.stack([u.ravel(), v.ravel()], axis=1))
+        axis = self.camera.pose.rotation()[2] * np.array([1.0, 1.0, -1.0])
+        cos = np.clip(np.nan_to_num(rays @ axis, nan=0.0), 0.0, 1.0)
+        vignette = 1.0 - self.settings.vignetting * (1.0 - cos**4)
+        return rays.reshape(h, w, 3).astype(np.float32), vignette.reshape(h, w).astype(np.float32)
+
+    def _make_background(self) -> F32:
+        """The static image (display BGR float32, h x w x 3); sets up the stage too."""
+        w, h = self.size_px
+        rays = self._rays.reshape(-1, 3).astype(np.float64)
+        k = self.camera.intrinsics
+        px_rad = 2.0 / (k.fx_px + k.fy_px)  # the angle of one pixel near the axis
+        lin, hit = self._trace(rays, px_rad)
+        edges = np.flatnonzero(_edges(encode(lin).reshape(h, w, 3)))
+        uv = np.stack([edges % w, edges // w], axis=1).astype(np.float64)
+        fine = np.zeros((len(edges), 3))
+        for off in ((-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)):
+            sub_rays = np.nan_to_num(self.camera.rays(uv + np.array(off)))
+            fine += self._trace(sub_rays, px_rad / 2.0)[0] / 4.0
+        lin[edges] = fine  # 2x2 samples where the picture has an edge: anti-aliasing
+        rng = np.random.default_rng([self.settings.seed, 1])
+        grain = 1.0 + self.settings.cloth_grain * rng.standard_normal(len(lin))
+        lin = lin * grain[:, None] * self._vignette.reshape(-1, 1)
+        bg = encode(lin).reshape(h, w, 3).astype(np.float32)
+        hit32 = hit.reshape(h, w, 3).astype(np.float32)
+        self._stage = Stage(self.camera, self.scene, self.light, self._rays, hit32,
+                            self._vignette, bg)  # fmt: skip
+        return bg
+
+    def _trace(self, rays: F64, px_rad: float) -> tuple[F64, F64]:
+        """Linear BGR (m, 3) and surface points (m, 3) of the static scene along rays.
+
+        ``px_rad``: the angle each ray stands for (thin marks are averaged over it).
+        """
+        lin, hit = np.zeros_like(rays), np.zeros_like(rays)
+        for start in range(0, len(rays), 65536):
+            part = slice(start, start + 65536)
+            lin[part], hit[part] = background(
+                self._origin, rays[part], self.scene, self.light, px_rad
+            )
+        return np.nan_to_num(lin), np.nan_to_num(hit)
+
+    def _make_noise(self) -> list[F32]:
+        s = self.settings
+        if s.read_noise_dn == 0.0 and s.shot_noise_dn == 0.0:
+            return []
+        w, h = self.size_px
+        rng = np.random.default_rng([s.seed, 2])
+        banks = []
+        for _ in range(3):
+            common = rng.standard_normal((h + _PAD, w + _PAD, 1), dtype=np.float32)
+            own = rng.standard_normal((h + _PAD, w + _PAD, 3), dtype=np.float32)
+            bank = cv2.GaussianBlur(0.6 * common + 0.8 * own, (0, 0), 0.6)
+            banks.append(bank / bank.std())
+        return banks
+
+    def frames(
+        self, motion: MotionSource, n_frames: int, strokes: Sequence[PlayerStroke] = ()
+    ) -> Iterator[RenderedFrame]:
+        """Render frames 0 .. n_frames - 1 of ``motion`` in order (the balls roll on)."""
+        radius = self.scene.look.radius_mm
+        look = self.scene.look
+        poses = [(s, player_pose(motion, s, look, self.settings.seed)) for s in strokes]
+        spin = Spin(self.settings.seed, radius)
+        pins = motion if isinstance(motion, PinSource) else None
+        for i in range(n_frames):
+            yield self._frame(i, motion, pins, spin, poses if self.settings.players else [])
+
+    def _sub_times(self, motion: MotionSource, t: float) -> F64:
+        """Sample times over the exposure: enough that no ball jumps over half a pixel."""
+        s = self.settings
+        if s.max_subframes == 1:
+            return np.array([t])
+        ends = motion.positions_mm(np.array([t - s.exposure / 2.0, t + s.exposure / 2.0]))
+        radius, moved = self.scene.look.radius_mm, 0.0
+        for xy in ends.values():
+            if np.all(np.isfinite(xy)):
+                uv = self.camera.project(np.c_[xy, np.full(2, radius)])
+                moved = max(moved, float(np.nan_to_num(np.hypot(*(uv[1] - uv[0])))))
+        n = int(min(max(math.ceil(moved / 0.5), 1), s.max_subframes))
+        out: F64 = t + s.exposure * ((np.arange(n) + 0.5) / n - 0.5)
+        return out
+
+    def _frame(
+        self,
+        i: int,
+        motion: MotionSource,
+        pins: PinSource | None,
+        spin: Spin,
+        poses: list[tuple[PlayerStroke, PlayerPose]],
+    ) -> RenderedFrame:
+        t = self.time_s(i)
+        times = self._sub_times(motion, t)
+        pos = motion.positions_mm(np.append(times, t))
+        draws = []
+        for ball, xy in sorted(pos.items()):
+            rot = spin.advance(ball, xy[:-1])
+            draw = BallDraw.make(self.stage, ball, xy[:-1], xy[-1], rot)
+            if draw is not None:
+                draws.append(draw)
+        pin_now = dict(pins.pins_mm(t)) if pins is not None else {}
+        pin_draws = [PinDraw.make(self.stage, *state) for _, state in sorted(pin_now.items())]
+        image = self._bg_blur.copy()
+        for box, balls, pin_list in self._clusters(draws, pin_draws):
+            self._draw_cluster(image, box, balls, pin_list)
+        player = None
+        if poses:
+            # The cue moves fast only around the strike: blur it there, else one pose.
+            striking = any(abs(t - stroke.t_s) < 0.3 for stroke, _ in poses)
+            exposure = self.settings.exposure * (np.arange(4) / 3.0 - 0.5)
+            player_times = t + exposure if striking else np.array([t])
+            player = draw_players(image, self.camera, poses, player_times)
+        out = self._finish(image, i, t)
+        if self.settings.score is not None:
+            draw_score(out, self.settings.score, t)
+        mid = {b: xy[-1] for b, xy in pos.items()}
+        return self._describe(i, t, out, mid, player, pin_now)
+
+    def _describe(
+        self,
+        i: int,
+        t: float,
+        image: NDArray[np.uint8],
+        mid: Mapping[Ball, F64],
+        player: tuple[Box, F32] | None,
+        pins: Mapping[Pin, tuple[float, float, bool]],
+    ) -> RenderedFrame:
+        balls_mm: dict[Ball, tuple[float, float] | None] = {}
+        balls_px: dict[Ball, tuple[float, float] | None] = {}
+        covered = set()
+        for ball, xy in sorted(mid.items()):
+            if not np.all(np.isfinite(xy)):
+                balls_mm[ball] = balls_px[ball] = None
+                continue
+            uv = self.camera.project(np.array([[xy[0], xy[1], self.scene.look.radius_mm]]))[0]
+            balls_mm[ball] = (float(xy[0]), float(xy[1]))
+            balls_px[ball] = (float(uv[0]), float(uv[1])) if np.all(np.isfinite(uv)) else None
+            if player is not None and _hidden(player, uv):
+                covered.add(ball)
+        return RenderedFrame(i, t, image, balls_mm, balls_px, frozenset(covered), dict(pins))
+
+    def _clusters(
+        self, balls: list[BallDraw], pins: list[PinDraw]
+    ) -> list[tuple[Box, list[BallDraw], list[PinDraw]]]:
+        """Group the things to draw whose regions (with the blur margin) overlap."""
+        items: list[BallDraw | PinDraw] = [*balls, *pins]
+        boxes = [b.extent() for b in balls] + [p.extent(self.stage) for p in pins]
+        out = []
+        for box, members in merge_boxes(boxes, self._margin):
+            clipped = self.stage.clip(box)
+            if clipped is not None:
+                group = [items[k] for k in members]
+                out.append((
+                    clipped,
+                    [g for g in group if isinstance(g, BallDraw)],
+                    [g for g in group if isinstance(g, PinDraw)],
+                ))  # fmt: skip
+        return out
+
+    def _draw_cluster(
+        self, image: F32, box: Box, balls: list[BallDraw], pins: list[PinDraw]
+    ) -> None:
+        """Shadows, balls (far first) and pins on the sharp background, then the optics."""
+        x0, y0, x1, y1 = box
+        roi = self._bg[y0:y1, x0:x1].copy()
+        if self.settings.shadows:
+            light = np.ones((*roi.shape[:2], 1), np.float32)
+            for draw in balls:
+                part = draw.shadow(self.stage)
+                if part is not None:
+                    light *= 1.0 - draw.smear(part, box)
+            roi *= np.clip(light, 0.0, 1.0) ** np.float32(GAMMA)
+        for draw in sorted(balls, key=lambda d: -d.depth_mm):
+            part = draw.sprite(self.stage)
+            if part is not None:
+                acc = draw.smear(part, box)
+                roi *= 1.0 - acc[..., 3:]
+                roi += acc[..., :3]
+        for pin in pins:
+            key = pin.key()
+            if key not in self._pin_sprites:
+                self._pin_sprites[key] = pin.sprite(self.stage)
+            part = self._pin_sprites[key]
+            if part is not None:
+                paste(roi, box, part)
+        roi = _optics(roi, self.settings.optics_blur_px, self.settings.sharpen)
+        w, h = self.size_px
+        m = self._margin
+        ix0, iy0 = (x0 + m if x0 > 0 else 0), (y0 + m if y0 > 0 else 0)
+        ix1, iy1 = (x1 - m if x1 < w else w), (y1 - m if y1 < h else h)
+        image[iy0:iy1, ix0:ix1] = roi[iy0 - y0 : iy1 - y0, ix0 - x0 : ix1 - x0]
+
+    def _finish(self, image: F32, i: int, t: float) -> NDArray[np.uint8]:
+        """Flicker, sensor noise and quantization: display float32 -> uint8 BGR."""
+        s = self.settings
+        if s.flicker > 0.0:
+            # Lamps pulse at twice the mains frequency; the exposure averages the pulse
+            # over its length: mean of cos over [t - T/2, t + T/2] = cos(w t) sinc(f T).
+            f_light = 2.0 * s.mains_hz
+            phase = float(np.random.default_rng([s.seed, 4]).uniform(0.0, 2.0 * math.pi))
+            wave = math.cos(2.0 * math.pi * f_light * t + phase) * np.sinc(f_light * s.exposure)
+            image *= np.float32((1.0 + s.flicker * wave) ** GAMMA)
+        if self._noise:
+            rng = np.random.default_rng([s.seed, 3, i])
+            bank = self._noise[int(rng.integers(len(self._noise)))]
+            dy, dx = (int(k) for k in rng.integers(0, _PAD, 2))
+            w, h = self.size_px
+            sigma = image * np.float32(s.shot_noise_dn)
+            sigma += np.float32(s.read_noise_dn**2)
+            np.sqrt(sigma, out=sigma)
+            sigma *= bank[dy : dy + h, dx : dx + w]
+            image += sigma
+        image += np.float32(0.5)
+        np.clip(image, 0.0, 255.0, out=image)
+        return image.astype(np.uint8)
+
+
+def _edges(display: F64) -> NDArray[np.bool_]:
+    """Pixels (h, w) that differ from a 4-neighbour by more than 4 display levels."""
+    diff = np.zeros(display.shape[:2])
+    dx = np.abs(np.diff(display, axis=1)).max(axis=2)
+    dy = np.abs(np.diff(display, axis=0)).max(axis=2)
+    diff[:, 1:] = np.maximum(diff[:, 1:], dx)
+    diff[:, :-1] = np.maximum(diff[:, :-1], dx)
+    diff[1:] = np.maximum(diff[1:], dy)
+    diff[:-1] = np.maximum(diff[:-1], dy)
+    out: NDArray[np.bool_] = diff > 4.0
+    return out
+
+
+def _hidden(player: tuple[Box, F32], uv: F64) -> bool:
+    """True if the players hide at least half of the pixel at ``uv`` (2,)."""
+    (x0, y0, x1, y1), alpha = player
+    if not np.all(np.isfinite(uv)):
+        return False
+    u, v = round(float(uv[0])), round(float(uv[1]))
+    return x0 <= u < x1 and y0 <= v < y1 and float(alpha[v - y0, u - x0]) >= 0.5
+
+
+def _optics(image: F32, sigma: float, sharpen: float) -> F32:
+    """Lens and sensor blur (Gaussian, ``sigma`` px), then the camera's sharpening.
+
+    Sharpening is an unsharp mask of radius ``_SHARPEN_PX``: it puts the dark and
+    bright halos around edges that broadcast and IP cameras show.
+    """
+    out = cv2.GaussianBlur(image, (0, 0), sigma) if sigma > 0 else image
+    if sharpen > 0:
+        out = cv2.addWeighted(out, 1.0 + sharpen, cv2.GaussianBlur(out, (0, 0), _SHARPEN_PX),
+                              -sharpen, 0.0)  # fmt: skip
+    return np.asarray(out, dtype=np.float32)

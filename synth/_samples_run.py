@@ -1,0 +1,116 @@
+"""Regenerate the bundled sample clips and their README table (``carom synth --samples``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from synth._make import MadeClip, make_clip, shot_log
+from synth._samples import MAX_BYTES, SAMPLES, Sample, sequence
+from synth._sequence import Sequence
+
+__all__ = ["make_samples", "sha256", "video_budget"]
+
+_MARGIN_BYTES = 80_000
+
+
+def video_budget(seq: Sequence, fps: float) -> int:
+    """Bytes left for the video: the clip budget less its shot log and truth file.
+
+    The truth's size is estimated from its per-frame content (about 100 bytes a ball
+    and 60 a pin each frame, plus the header), with a margin.
+    """
+    log = len(json.dumps(shot_log(seq), indent=1)) + 1
+    balls = max(len(layout) for layout in seq.layouts)
+    pins = len(seq.pins_mm(0.0))
+    per_frame = 50 + 100 * balls + 60 * pins
+    truth = int(1.1 * math.floor(seq.duration_s * fps) * per_frame) + 20_000
+    return MAX_BYTES - log - truth - _MARGIN_BYTES
+
+
+def sha256(path: Path) -> str:
+    """Hex SHA-256 of a file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def make_samples(out_dir: Path, names: list[str] | None = None) -> dict[str, MadeClip]:
+    """Render every sample (or ``names``) into ``out_dir`` with a README and a manifest."""
+    made: dict[str, MadeClip] = {}
+    for name in names or list(SAMPLES):
+        sample = SAMPLES[name]
+        started = time.monotonic()
+        seq = sequence(sample.sequence, lambda m: print(m, file=sys.stderr))
+        made[name] = make_clip(
+            name, seq, out_dir, sample.camera, sample.look, seed=sample.seed,
+            max_bytes=video_budget(seq, sample.camera.fps), progress=_progress(name),
+        )  # fmt: skip
+        print(f"{name}: {time.monotonic() - started:.0f} s", file=sys.stderr)
+    _write_manifest(out_dir)
+    (out_dir / "README.md").write_text(readme(out_dir))
+    return made
+
+
+def _progress(name: str) -> Callable[[int, int], None]:
+    def show(done: int, total: int) -> None:
+        if done == total or done % 150 == 0:
+            print(f"  {name}: frame {done}/{total}", file=sys.stderr, flush=True)
+
+    return show
+
+
+def _write_manifest(out_dir: Path) -> None:
+    files = sorted(
+        p for p in out_dir.iterdir() if p.suffix in (".mp4", ".json") and p.name != "manifest.json"
+    )
+    doc = {p.name: {"bytes": p.stat().st_size, "sha256": sha256(p)} for p in files}
+    (out_dir / "manifest.json").write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def _row(name: str, sample: Sample, out_dir: Path) -> str:
+    truth = json.loads((out_dir / f"{name}.json").read_text())
+    video = truth["video"]
+    calls = "; ".join(
+        f"{v['player']}: " + (f"+{v['points']}" if v["points"] else ",".join(v["fouls"]) or "miss")
+        for v in truth["verdicts"]
+    )
+    size = sum((out_dir / f"{name}{s}").stat().st_size for s in (".mp4", ".json", ".shots.json"))
+    seconds = video["n_frames"] / video["fps"]
+    return (
+        f"| `{name}` | {truth['extra']['description']} | {sample.what} | "
+        f"{video['width_px']}x{video['height_px']} @ {video['fps']:g} fps, {seconds:.0f} s | "
+        f"{calls} | {size / 1e6:.2f} MB |"
+    )
+
+
+def readme(out_dir: Path) -> str:
+    """The README of the sample folder, from the rendered files."""
+    rows = [_row(n, s, out_dir) for n, s in SAMPLES.items() if (out_dir / f"{n}.json").exists()]
+    return "\n".join(
+        [
+            "# Sample videos",
+            "",
+            "Synthetic overhead clips rendered by `carom synth` with exact ground truth. For",
+            "each clip: `NAME.mp4` (H.264), `NAME.json` (truth: camera intrinsics, distortion",
+            "and pose, table geometry, per-frame ball positions in mm and px, every event with",
+            "its exact time, the expected verdict of every shot) and `NAME.shots.json` (the",
+            "shots as a `carom-shots/1` log; `carom score NAME.shots.json` gives the verdicts).",
+            "",
+            "Regenerate them all, bit for bit, from the seeds in `synth/_samples.py`:",
+            "",
+            "```sh",
+            ".venv/bin/carom synth --samples sample_videos/",
+            "```",
+            "",
+            "`manifest.json` lists the SHA-256 of every file.",
+            "",
+            "| clip | what happens | how it is seen | video | expected calls | size |",
+            "| --- | --- | --- | --- | --- | --- |",
+            *rows,
+            "",
+        ]
+    )

@@ -57,6 +57,7 @@ __all__ = [
     "save_calibration",
     "to_cv_points",
 ]
+from calibration._calibrate import CalibrationResult, Lens, calibrate_frame, save_result
 from calibration._checkerboard import find_checkerboard, fit_lens_from_checkerboards
 from calibration._detect import TableEdges, cloth_mask, detect_table
 from calibration._fit import Fit, fit_camera, fit_edges
@@ -73,3 +74,4 @@ __all__ += [
     "fit_from_points",
     "fit_lens_from_checkerboards",
 ]
+__all__ += ["CalibrationResult", "Lens", "calibrate_frame", "save_result"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from calibration import Calibration, CalibrationError, load_calibration
 from carom._match_file import MatchFile
-from carom._score import ScoreRun, record_json
+from carom._score import ScoreRun
 from referee import (
     FORMAT,
     Ball,
@@ -33,6 +33,7 @@ from referee import (
     StartState,
     Table,
     event_json,
+    record_json,
     shot_json,
     start_json,
 )

@@ -7,8 +7,8 @@ from typing import Any
 
 from carom._analyze import AnalyzeRun, now_iso
 from carom._report_html import ReportShot, write_report
-from carom._score import record_json
 from carom._sheet import render_sheet
+from referee import record_json
 
 __all__ = ["summary_json", "write_html"]
 

@@ -15,9 +15,9 @@ from referee import (
     MatchResult,
     Phase,
     ShotLogError,
-    ShotRecord,
     match_stats,
     parse_shot_log,
+    record_json,
     standings,
 )
 
@@ -70,34 +70,6 @@ def score_document(data: Any, discipline: Discipline | None = None) -> ScoreRun:
 def score_file(path: Path, discipline: Discipline | None = None) -> ScoreRun:
     """Read and score a shot log file."""
     return score_document(load_json(path), discipline)
-
-
-def record_json(record: ShotRecord) -> dict[str, Any]:
-    """One shot of the ``--json`` output."""
-    v = record.verdict
-    return {
-        "index": record.index,
-        "player": record.player,
-        "set": record.set_index + 1,
-        "inning": record.inning,
-        "points": v.points,
-        "opponent_points": v.opponent_points,
-        "penalty": v.penalty,
-        "fouls": [str(f) for f in v.fouls],
-        "inning_ends": v.inning_ends,
-        "review": v.review,
-        "reason": v.reason,
-        "score_after": dict(record.score_after),
-        "run": record.run,
-        "next_position": str(v.next_position),
-        "respots": [
-            {"ball": str(r.ball), "spot": str(r.spot), "xy_mm": list(r.xy_mm)} for r in v.respots
-        ],
-        "announcements": list(v.announcements),
-        "note": record.note,
-        "break": record.is_break,
-        "break_rule": record.break_why,
-    }
 
 
 def run_json(run: ScoreRun) -> dict[str, Any]:

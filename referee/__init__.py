@@ -46,7 +46,7 @@ from referee._shotlog import (
     parse_shot_log,
     parse_start,
 )
-from referee._shotlog_write import event_json, shot_json, start_json
+from referee._shotlog_write import event_json, record_json, shot_json, start_json
 from referee._start import StartState
 from referee._state import (
     AuditEntry,
@@ -144,6 +144,7 @@ __all__ = [
     "parse_shot",
     "parse_shot_log",
     "parse_start",
+    "record_json",
     "rules_of",
     "shot_context",
     "shot_json",

@@ -1,7 +1,8 @@
 """Write ``carom-shots/1`` objects: the mirror of :mod:`referee._shotlog`.
 
 ``parse_shot(shot_json(s))`` gives back ``s``, and ``parse_start(start_json(s))``
-gives back ``s`` (tests hold this).
+gives back ``s`` (tests hold this). :func:`record_json` writes a judged shot's
+``verdict`` object (informational in a log: ``carom score`` judges the events again).
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from typing import Any
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
 from referee._shot import Shot
 from referee._start import StartState
+from referee._state import ShotRecord
 
-__all__ = ["event_json", "shot_json", "start_json"]
+__all__ = ["event_json", "record_json", "shot_json", "start_json"]
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -78,3 +80,31 @@ def start_json(start: StartState) -> dict[str, Any]:
         if getattr(start, key) is not None:
             out[key] = getattr(start, key)
     return out
+
+
+def record_json(record: ShotRecord) -> dict[str, Any]:
+    """A judged shot: its verdict, the board after it, the run (a log's ``verdict``)."""
+    v = record.verdict
+    return {
+        "index": record.index,
+        "player": record.player,
+        "set": record.set_index + 1,
+        "inning": record.inning,
+        "points": v.points,
+        "opponent_points": v.opponent_points,
+        "penalty": v.penalty,
+        "fouls": [str(f) for f in v.fouls],
+        "inning_ends": v.inning_ends,
+        "review": v.review,
+        "reason": v.reason,
+        "score_after": dict(record.score_after),
+        "run": record.run,
+        "next_position": str(v.next_position),
+        "respots": [
+            {"ball": str(r.ball), "spot": str(r.spot), "xy_mm": list(r.xy_mm)} for r in v.respots
+        ],
+        "announcements": list(v.announcements),
+        "note": record.note,
+        "break": record.is_break,
+        "break_rule": record.break_why,
+    }

@@ -16,8 +16,8 @@ import numpy as np
 from carom._analyze import AnalyzeOptions, AnalyzeRun
 from carom._analyze_run import analyze_video
 from carom._annotate_pass import FrameLog
-from carom._score import record_json, score_document
-from referee import Discipline, Table
+from carom._score import score_document
+from referee import Discipline, Table, record_json
 from synth._evaluate import (
     EventScore,
     PositionScore,

@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration import Camera, Distortion
-from carom._score import record_json
-from referee import FORMAT, MATCH_TABLE, Discipline, Table
+from referee import FORMAT, MATCH_TABLE, Discipline, Table, record_json
 from synth._clip import Clip, render_clip
 from synth._props import ScoreGraphic
 from synth._realdata import RecordedMotion, load_real_shots

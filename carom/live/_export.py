@@ -14,12 +14,11 @@ import io
 from pathlib import Path
 from typing import Any
 
-from carom._score import record_json
 from carom.live._codec import config_doc, lag_json
 from carom.live._machine import CorrectStep, LagStep, PlayStep
 from carom.live._session import LiveSession
 from carom.live._store import LiveError
-from referee import Correction, MatchResult, Phase, match_stats, shot_json
+from referee import Correction, MatchResult, Phase, match_stats, record_json, shot_json
 
 __all__ = ["CSV_COLUMNS", "corrections_in_effect", "result_row", "shot_log", "write_csv"]
 

@@ -17,7 +17,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from carom._score import record_json
 from carom.live._calls import DecisionKind, FoulCall, PersonCall, ReviewDecision, TimeoutCall
 from carom.live._codec import config_doc, config_from_doc, correction_json, setup_key, shot_doc
 from carom.live._machine import Machine, Op, PendingReview, Plan, ReviewPending
@@ -31,6 +30,7 @@ from referee import (
     MatchState,
     Phase,
     ShotRecord,
+    record_json,
 )
 
 if TYPE_CHECKING:

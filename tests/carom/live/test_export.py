@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from carom._score import record_json
 from carom.cli import main
 from carom.live import (
     CSV_COLUMNS,
@@ -22,7 +21,7 @@ from carom.live import (
     result_row,
     shot_log,
 )
-from referee import Correction, CorrectionKind, Foul, Phase
+from referee import Correction, CorrectionKind, Foul, Phase, record_json
 from tests.carom.live.shotpool import NOW, example_inputs, example_setup
 
 ACCEPT = ReviewDecision(DecisionKind.ACCEPT)

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from calibration import Calibration
 from carom._diagram import BALL_COLOURS, DOUBT, dashes, event_label, is_doubtful
 from referee import Ball, BallContact, Call, Cushion, CushionContact
-from vision import Frame, ScoredEvent, VideoError
+from vision import Frame, ScoredEvent, VideoError, default_bitrate, open_video
 
 __all__ = ["AnnotatedWriter", "BallPx"]
 
@@ -119,7 +119,7 @@ class AnnotatedWriter:
         fps: Frame rate of the output.
         calibration: The camera: gives each ball's apparent radius and where a cushion
             contact happened on the cushion nose.
-        codec: ``h264`` (PyAV) or ``mp4v`` (OpenCV), see :func:`synth._video.open_video`.
+        codec: ``h264`` (PyAV) or ``mp4v`` (OpenCV), see :func:`vision.open_video`.
         bitrate_bps: H.264 bit rate; default twice the camera-like rate, for sharp labels.
         trail_s: How long a ball's trail is, seconds.
         flash_s: How long an event stays on screen, seconds.
@@ -139,10 +139,6 @@ class AnnotatedWriter:
         flash_s: float = 0.5,
         doubtful_below: float = 0.5,
     ) -> None:
-        # Imported here: the synth package (the renderer) costs 0.2 s to import, and
-        # ``carom analyze`` without --annotate never writes a video.
-        from synth._video import default_bitrate, open_video
-
         rate = bitrate_bps if bitrate_bps is not None else 2 * default_bitrate(size_px, fps)
         self._sink = open_video(path, fps, size_px, codec=codec, bitrate_bps=rate)
         self._size, self._calib = size_px, calibration

@@ -67,12 +67,10 @@ from synth._settings import RenderedFrame, RenderSettings
 from synth._sim import simulate
 from synth._trajectory import Simulation
 from synth._truth import TRUTH_FORMAT, event_json, frame_json, truth_json, write_truth
-from synth._video import CODECS, VideoSink, default_bitrate, open_video
 
 __all__ = [
     "BALL_LOOKS",
     "CLOTH_COLOURS",
-    "CODECS",
     "PYRAMID_TABLE",
     "TRUTH_FORMAT",
     "BallLook",
@@ -103,16 +101,13 @@ __all__ = [
     "TableLook",
     "Track",
     "UnknownScenarioError",
-    "VideoSink",
     "cushion_hits",
-    "default_bitrate",
     "default_lamps",
     "event_json",
     "five_pins_layout",
     "frame_json",
     "load_real_shots",
     "motion_end_s",
-    "open_video",
     "pyramid_pockets",
     "render_clip",
     "replay_start",

@@ -14,7 +14,7 @@ from referee import Event
 from synth._render import Renderer, RenderSettings
 from synth._scene import MotionSource, PlayerStroke, RenderError, Scene
 from synth._truth import frame_json, truth_json, write_truth
-from synth._video import default_bitrate, open_video
+from vision import VideoError, default_bitrate, open_video
 
 __all__ = ["Clip", "render_clip"]
 
@@ -62,7 +62,10 @@ def render_clip(
         raise RenderError(f"duration_s must be 0..3600, got {duration_s!r}")
     n_frames = max(1, math.floor(duration_s * s.fps + 1e-9))
     bitrate = bitrate_bps if bitrate_bps is not None else default_bitrate(camera.size_px, s.fps)
-    sink = open_video(video_path, s.fps, camera.size_px, codec=codec, bitrate_bps=bitrate)
+    try:
+        sink = open_video(video_path, s.fps, camera.size_px, codec=codec, bitrate_bps=bitrate)
+    except VideoError as exc:  # a bad codec or size is a bad render request
+        raise RenderError(str(exc)) from exc
     frames, render_s, encode_s = [], 0.0, 0.0
     try:
         clock = time.perf_counter()

@@ -38,10 +38,12 @@ from vision._types import (
     VideoError,
     VisionError,
 )
+from vision._video_out import VIDEO_CODECS, VideoSink, default_bitrate, open_video
 
 __all__ = [
     "MODEL_PATH",
     "PINS_MODEL_PATH",
+    "VIDEO_CODECS",
     "AnalyzedShot",
     "Analyzer",
     "AnalyzerSettings",
@@ -70,11 +72,13 @@ __all__ = [
     "Transition",
     "VideoError",
     "VideoFileSource",
+    "VideoSink",
     "VisionError",
     "analyze_frames",
     "ball_radius_px",
     "build_shot",
     "decode_only",
+    "default_bitrate",
     "extract_events",
     "frozen_cushions",
     "frozen_pairs",
@@ -86,6 +90,7 @@ __all__ = [
     "make_pin_check",
     "moving_mask",
     "open_source",
+    "open_video",
     "pin_events",
     "rest_position",
     "shot_span",

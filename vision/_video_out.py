@@ -2,9 +2,11 @@
 
 H.264 is what cameras and broadcasts deliver, so its artefacts (8x8/4x4 transform
 blocks, smoothed noise, chroma subsampled to 4:2:0, keyframe pulsing) are part of a
-realistic clip. The opencv-python(-headless) wheels on PyPI ship FFmpeg without an
-H.264 encoder (no libx264, licensing), so ``h264`` uses PyAV (PyPI ``av``), whose
-wheels bundle FFmpeg with libx264. ``mp4v`` needs nothing beyond OpenCV.
+realistic synthetic clip, and an annotated copy of a match stays small. The
+opencv-python(-headless) wheels on PyPI ship FFmpeg without an H.264 encoder (no
+libx264, licensing), so ``h264`` uses PyAV (PyPI ``av``), whose wheels bundle FFmpeg
+with libx264. ``mp4v`` needs nothing beyond OpenCV. Failures raise
+:class:`~vision.VideoError`.
 """
 
 from __future__ import annotations
@@ -17,15 +19,15 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from synth._scene import RenderError
+from vision._types import VideoError
 
-__all__ = ["CODECS", "VideoSink", "default_bitrate", "open_video"]
+__all__ = ["VIDEO_CODECS", "VideoSink", "default_bitrate", "open_video"]
 
-CODECS = ("h264", "mp4v")
+VIDEO_CODECS = ("h264", "mp4v")
 
 
 class VideoSink(Protocol):
-    """Where rendered frames go, one BGR uint8 image (h, w, 3) at a time."""
+    """Where written frames go, one BGR uint8 image (h, w, 3) at a time."""
 
     def write(self, image: NDArray[np.uint8]) -> None:
         """Append one frame."""
@@ -50,12 +52,12 @@ class _AvWriter:
         try:
             import av
         except ImportError as exc:
-            raise RenderError(
+            raise VideoError(
                 "codec 'h264' needs PyAV: pip install av (or use codec 'mp4v')"
             ) from exc
         width, height = size_px
         if width % 2 or height % 2:
-            raise RenderError(f"h264 needs an even frame size, got {width}x{height}")
+            raise VideoError(f"h264 needs an even frame size, got {width}x{height}")
         self._container: Any = av.open(str(path), mode="w")
         rate = Fraction(fps).limit_denominator(1001)
         stream: Any = self._container.add_stream("libx264", rate=rate)
@@ -83,7 +85,7 @@ class _CvWriter:
         fourcc = cv2.VideoWriter.fourcc(*"mp4v")
         self._writer = cv2.VideoWriter(str(path), fourcc, fps, size_px)
         if not self._writer.isOpened():
-            raise RenderError(f"{path}: OpenCV cannot write an mp4v video here")
+            raise VideoError(f"{path}: OpenCV cannot write an mp4v video here")
 
     def write(self, image: NDArray[np.uint8]) -> None:
         self._writer.write(image)
@@ -110,11 +112,11 @@ def open_video(
             (OpenCV, quality chosen by OpenCV).
         bitrate_bps: Target bit rate; default :func:`default_bitrate`.
     """
-    if codec not in CODECS:
-        raise RenderError(f"codec: unknown {codec!r} (expected one of: {', '.join(CODECS)})")
+    if codec not in VIDEO_CODECS:
+        raise VideoError(f"codec: unknown {codec!r} (expected one of: {', '.join(VIDEO_CODECS)})")
     if codec == "mp4v":
         return _CvWriter(path, fps, size_px)
     bitrate = bitrate_bps if bitrate_bps is not None else default_bitrate(size_px, fps)
     if not 50_000 <= bitrate <= 200_000_000:
-        raise RenderError(f"bitrate_bps must be 50000..200000000, got {bitrate}")
+        raise VideoError(f"bitrate_bps must be 50000..200000000, got {bitrate}")
     return _AvWriter(path, fps, size_px, bitrate)

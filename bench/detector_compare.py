@@ -37,9 +37,14 @@ sys.path.insert(0, str(ROOT))
 from bench._machine import machine  # noqa: E402
 from calibration import Calibration, Camera, TableGeometry  # noqa: E402
 from referee import Ball, Table  # noqa: E402
-from vision import open_source  # noqa: E402
-from vision import AutoDetector, BallModel, ColourDetector, Detections  # noqa: E402
-from vision import LearnedDetector  # noqa: E402
+from vision import (  # noqa: E402
+    AutoDetector,
+    BallModel,
+    ColourDetector,
+    Detections,
+    LearnedDetector,
+    open_source,
+)
 from vision.detect import cut_roi  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"

@@ -24,8 +24,8 @@ from vision_speed import CACHE, RESULTS, ROOT, render_clip
 
 CHILD = """
 import glob, json, os, sys, threading, time
-import vision._pipeline as pipeline
-import vision._readahead as readahead
+from vision import Analyzer
+from vision.frames import ReadAhead
 from carom.cli import main
 
 tick = os.sysconf("SC_CLK_TCK")
@@ -45,12 +45,12 @@ def sample():
         time.sleep(0.2)
 
 marks = {"waited_s": 0.0}
-feed = pipeline.Analyzer.feed
+feed = Analyzer.feed
 def timed_feed(self, frame):
     marks.setdefault("first_frame_s", time.perf_counter() - t0)
     return feed(self, frame)
-pipeline.Analyzer.feed = timed_feed
-get = readahead.ReadAhead.__iter__
+Analyzer.feed = timed_feed
+get = ReadAhead.__iter__
 def timed_iter(self):
     it = get(self)
     while True:
@@ -62,7 +62,7 @@ def timed_iter(self):
         finally:
             marks["waited_s"] += time.perf_counter() - start
         yield item
-readahead.ReadAhead.__iter__ = timed_iter
+ReadAhead.__iter__ = timed_iter
 
 main_tid = str(threading.get_native_id())
 threading.Thread(target=sample, daemon=True).start()

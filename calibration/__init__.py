@@ -29,6 +29,7 @@ from calibration._geometry import (
     TABLE_FORMAT,
     TableGeometry,
 )
+from calibration._pixel_map import MmToPx, PxToMm
 from calibration._report import GroupResiduals, QualityReport, draw_overlay, quality_report
 
 __all__ = [
@@ -47,7 +48,9 @@ __all__ = [
     "DriftResult",
     "GroupResiduals",
     "Intrinsics",
+    "MmToPx",
     "Pose",
+    "PxToMm",
     "QualityReport",
     "TableGeometry",
     "check_shape",

@@ -30,7 +30,7 @@ from carom._drawing import (
     render_svg,
 )
 from referee import Ball, BallContact, Call, Cushion, CushionContact, OffTable, PinDown, Verdict
-from vision._types import BallTrack, ScoredEvent
+from vision import BallTrack, ScoredEvent
 
 __all__ = [
     "BALL_COLOURS",

@@ -15,7 +15,7 @@ from pathlib import Path
 from calibration import TableGeometry
 from carom._diagram import diagram_svg, event_label, is_doubtful, verdict_caption
 from referee import Ball, BallContact, CaromError, CushionContact, Verdict
-from vision._types import BallTrack, ScoredEvent
+from vision import BallTrack, ScoredEvent
 
 __all__ = ["ReportError", "ReportShot", "write_report"]
 

@@ -2,7 +2,7 @@
 
 For every rendered frame (:mod:`train._scenes`): the frame is sometimes passed through
 JPEG (blocking and chroma loss like a broadcast), then crops of ``CROP`` pixels at
-``BALL_PX`` per ball radius are cut (:func:`vision._learned_roi.cut_roi`) around each
+``BALL_PX`` per ball radius are cut (:func:`vision.detect.cut_roi`) around each
 ball, displaced by up to ``_SHIFT`` radii like a prediction that is off, plus crops on
 random table points and on the player (negatives). Each crop keeps the balls whose
 centres fall in it: class, centre and blur half-vector in crop pixels, and a weight
@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from train._scenes import TruthFrame, render_scene
-from vision._learned_roi import BALL_PX, CLASSES, cut_roi
+from vision.detect import BALL_PX, CLASSES, cut_roi
 
 __all__ = ["CROP", "MAX_BALLS", "build", "centre_crop", "crops_of"]
 

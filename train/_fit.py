@@ -20,7 +20,7 @@ import torch.nn.functional as F
 from numpy.typing import NDArray
 
 from train._model import BallNet
-from vision._learned_roi import BALL_PX, STRIDE
+from vision.detect import BALL_PX, STRIDE
 
 __all__ = ["FitResult", "fit", "normalise"]
 

@@ -2,7 +2,7 @@
 
 Each frame (:mod:`train._pinscenes`) is sometimes passed through JPEG (as for the ball
 detector, :func:`train._dataset._jpeg`), then each spot no ball or arm hides is cut
-with :func:`vision._learned_pins.pin_crops`, the centre off by up to ``_SHIFT`` ball
+with :func:`vision.pins.pin_crops`, the centre off by up to ``_SHIFT`` ball
 radii (calibration error) and the scale by up to 8 %. Label: 1 if a pin stands on the
 spot. With each crop goes the same crop of the scene's frame 0 (the reference, nearly
 all pins up, as the check learns from the match's first frames). Spots a ball or the
@@ -20,8 +20,8 @@ from numpy.typing import NDArray
 
 from train._dataset import _jpeg
 from train._pinscenes import PinFrame, render_pin_scene
-from vision._detect import ball_radius_px
-from vision._learned_pins import PIN_Z_MM, pin_crops
+from vision import ball_radius_px
+from vision.pins import PIN_Z_MM, pin_crops
 
 __all__ = ["build", "crops_of"]
 

@@ -1,7 +1,7 @@
 """The pin network and its training loop.
 
 Input (B, 6, 32, 32): a pin crop and the same crop of the reference frame, each less
-its per-channel median, over 64 (:func:`vision._learned_pins.pin_input`). Four 3 x 3
+its per-channel median, over 64 (:func:`vision.pins.pin_input`). Four 3 x 3
 conv blocks (the last three halve the size) to 4 x 4, global max and mean pooling,
 one linear layer: the logit that a pin stands. About 21k parameters, about 4 M
 multiply-adds per crop. Exported with the sigmoid applied: output (B,) probability.
@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from numpy.typing import NDArray
 from torch import nn
 
-from vision._learned_pins import pin_input
+from vision.pins import pin_input
 
 __all__ = ["Exported", "PinFit", "PinNet", "fit"]
 

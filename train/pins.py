@@ -40,7 +40,7 @@ def _export(net: object, path: Path) -> None:
     import torch
 
     from train._pinmodel import Exported
-    from vision._learned_pins import PIN_CROP
+    from vision.pins import PIN_CROP
 
     wrapped = Exported(net).eval()  # type: ignore[arg-type]
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -58,7 +58,7 @@ def _check(
     import torch
 
     from train._pinmodel import Exported
-    from vision._learned_pins import PinModel, pin_input
+    from vision.pins import PinModel, pin_input
 
     with torch.no_grad():
         x = torch.from_numpy(pin_input(crops, refs))

@@ -1,34 +1,18 @@
 """Frames to ball tracks, contact events and shots (issue 5).
 
-Pipeline: a frame source (:func:`open_source`) -> a detector (:class:`ColourDetector`,
+Pipeline, one subpackage per stage: frames in (:mod:`vision.frames`:
+:func:`open_source`) -> balls per frame (:mod:`vision.detect`: :class:`ColourDetector`,
 or :class:`AutoDetector` with the learned model where colour is unsure, behind the
-:class:`Detector` protocol; :func:`make_detector`) -> the :class:`Tracker` (table mm at ball-centre
-height) -> the online shot segmenter and :func:`extract_events` -> :class:`AnalyzedShot`
-for the referee. :class:`Analyzer` runs it frame by frame (``feed``), so offline
-analysis and live mode share it.
+:class:`Detector` protocol; :func:`make_detector`) -> ball paths in table mm at
+ball-centre height (:mod:`vision.track`: :class:`Tracker`) -> shots and their contact
+events (:mod:`vision.events`: the online :class:`Segmenter`, :func:`extract_events`)
+and pins down (:mod:`vision.pins`) -> :class:`AnalyzedShot` for the referee.
+:class:`Analyzer` runs it frame by frame (``feed``), so offline analysis and live mode
+share it.
 """
 
-from vision._build import build_shot, rest_position
-from vision._detect import ColourDetector, Detector, ball_radius_px, surface_polygon_px
-from vision._events import extract_events
-from vision._lag import lag_of
-from vision._learned import AutoDetector, LearnedDetector, load_or_fallback, make_detector
-from vision._learned_model import MODEL_PATH, BallModel, ModelError
-from vision._learned_pins import PINS_MODEL_PATH, LearnedPinCheck, PinModel, make_pin_check
-from vision._motion import frozen_cushions, frozen_pairs, is_lag, moving_mask, shot_span
-from vision._pinevents import PinSeries, pin_events
-from vision._pins import PinCheck
 from vision._pipeline import Analyzer, AnalyzerSettings, analyze_frames, is_placement
-from vision._segment import Segmenter, SegmentSettings, Transition
-from vision._source import (
-    CameraSource,
-    FrameSource,
-    ImageSource,
-    VideoFileSource,
-    decode_only,
-    open_source,
-)
-from vision._track import BallState, Tracker, TrackStep
+from vision._referee_shot import build_shot, rest_position
 from vision._types import (
     AnalyzedShot,
     BallTrack,
@@ -39,6 +23,50 @@ from vision._types import (
     VisionError,
 )
 from vision._video_out import VIDEO_CODECS, VideoSink, default_bitrate, open_video
+from vision.detect import (
+    MODEL_PATH,
+    AutoDetector,
+    BallModel,
+    ColourDetector,
+    Detector,
+    DetectorCapabilities,
+    LearnedDetector,
+    ModelError,
+    ball_radius_px,
+    load_or_fallback,
+    make_detector,
+    surface_polygon_px,
+)
+from vision.events import (
+    Segmenter,
+    SegmentSettings,
+    Transition,
+    extract_events,
+    frozen_cushions,
+    frozen_pairs,
+    is_lag,
+    lag_of,
+    moving_mask,
+    shot_span,
+)
+from vision.frames import (
+    CameraSource,
+    FrameSource,
+    ImageSource,
+    VideoFileSource,
+    decode_only,
+    open_source,
+)
+from vision.pins import (
+    PINS_MODEL_PATH,
+    LearnedPinCheck,
+    PinCheck,
+    PinModel,
+    PinSeries,
+    make_pin_check,
+    pin_events,
+)
+from vision.track import BallState, Tracker, TrackStep
 
 __all__ = [
     "MODEL_PATH",
@@ -55,6 +83,7 @@ __all__ = [
     "ColourDetector",
     "Detections",
     "Detector",
+    "DetectorCapabilities",
     "Frame",
     "FrameSource",
     "ImageSource",

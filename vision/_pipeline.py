@@ -8,7 +8,6 @@ object serves ``carom analyze`` (a file) and live mode (a camera).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -16,16 +15,19 @@ import numpy as np
 
 from calibration import Calibration
 from referee import Ball, Discipline
-from vision._build import build_shot
-from vision._detect import Detector
-from vision._events import extract_events
-from vision._guide import Guide
-from vision._motion import is_lag, shot_span
-from vision._pinevents import PinSeries, pin_events
-from vision._pins import PinCheck
-from vision._segment import Segmenter, SegmentSettings, Transition
-from vision._track import Tracker, TrackStep
+from vision._referee_shot import build_shot
 from vision._types import AnalyzedShot, BallTrack, Frame
+from vision.detect import Detector, Guide
+from vision.events import (
+    Segmenter,
+    SegmentSettings,
+    Transition,
+    extract_events,
+    is_lag,
+    shot_span,
+)
+from vision.pins import PinCheck, PinSeries, pin_events
+from vision.track import Tracker, TrackStep
 
 __all__ = ["Analyzer", "AnalyzerSettings", "analyze_frames", "is_placement"]
 
@@ -75,18 +77,20 @@ class Analyzer:
         self.last_t_s = 0.0
         self.n_shots = 0
         self.placements: list[float] = []  # times balls were put down by hand, not struck
-        guided = "near_px" in inspect.signature(detector.detect).parameters
-        self.guide = Guide(calibration, self.settings.full_every) if guided else None
+        # What the detector declared it can do decides what it is fed.
+        caps = detector.capabilities
+        self._reads_planes = caps.reads_planes
+        self.guide = Guide(calibration, self.settings.full_every) if caps.guided else None
 
     def feed(self, frame: Frame) -> list[AnalyzedShot]:
         """Process one frame; the shots that ended with it (0 or 1)."""
         windows = self.guide.windows() if self.guide is not None else None
-        # The colour (and auto) detector converts only the windows it searches.
-        image = frame.image if getattr(self.detector, "reads_planes", False) else frame.image_bgr
+        # A detector that reads planes converts only the windows it searches.
+        image = frame.image if self._reads_planes else frame.image_bgr
         if windows is None:
-            detections = self.detector.detect(image)  # type: ignore[arg-type]
+            detections = self.detector.detect(image)
         else:
-            detections = self.detector.detect(image, *windows)  # type: ignore[call-arg, arg-type]
+            detections = self.detector.detect(image, *windows)
         step = self.tracker.update(frame.frame_idx, frame.t_s, detections)
         if self.guide is not None:
             self.guide.record(step, was_full=windows is None)

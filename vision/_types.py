@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from referee import Ball, CaromError, Event, Shot
 
 if TYPE_CHECKING:
-    from vision._yuv import YuvImage
+    from vision.frames._yuv_planes import YuvImage
 
 __all__ = [
     "AnalyzedShot",
@@ -59,7 +59,7 @@ def _array(name: str, value: Any, dtype: Any, shape: tuple[int | None, ...]) -> 
 class Frame:
     """One decoded frame shown at ``t_s``.
 
-    ``image`` is the picture (h, w, 3) BGR uint8, or a :class:`vision._yuv.YuvImage`
+    ``image`` is the picture (h, w, 3) BGR uint8, or a :class:`vision.frames.YuvImage`
     that converts only the parts looked at (what video files give); ``image_bgr``
     is always the whole BGR array (converted on first use).
     """

@@ -36,7 +36,7 @@ import av
 
 from referee import CaromError
 from vision import CameraSource, Frame, VideoError
-from vision._source import to_bgr
+from vision.frames import to_bgr
 
 __all__ = [
     "Capture",

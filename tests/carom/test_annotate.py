@@ -15,7 +15,7 @@ from carom._annotate import AnnotatedWriter, BallPx
 from carom._diagram import BALL_COLOURS
 from referee import Ball
 from tests.carom.test_diagram import TRUTH, truth, truth_event
-from vision._types import Frame, ScoredEvent, VideoError
+from vision import Frame, ScoredEvent, VideoError
 
 VIDEO = TRUTH.with_suffix(".mp4")
 FIRST, COUNT = 50, 20  # 1.67 .. 2.30 s: white runs into red at 1.878 s (frame 56.3)

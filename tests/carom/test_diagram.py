@@ -26,7 +26,7 @@ from carom._diagram import (
     verdict_caption,
 )
 from referee import Ball, BallContact, Cushion, CushionContact, Event, Verdict
-from vision._types import BallTrack, ScoredEvent
+from vision import BallTrack, ScoredEvent
 
 TRUTH = Path(__file__).parents[2] / "sample_videos" / "three_cushion_match.json"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -1,0 +1,170 @@
+"""Frame sources on real files: the sample videos, cut and fake files, image folders, VFR."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import cv2
+import numpy as np
+import pytest
+
+from vision._types import VideoError
+from vision.frames._sources import (
+    FrameSource,
+    ImageSource,
+    VideoFileSource,
+    decode_only,
+    open_source,
+)
+
+SAMPLES = Path(__file__).resolve().parents[3] / "sample_videos"
+
+
+def _write_video(path: Path, pts: list[int], *, faststart: bool = False) -> None:
+    """An H.264 file with frames at ``pts`` (units of 1/30000 s), noisy 160x120 frames."""
+    options = {"movflags": "faststart"} if faststart else {}
+    container = av.open(str(path), "w", options=options)
+    stream = container.add_stream("libx264", rate=30)
+    stream.width, stream.height, stream.pix_fmt = 160, 120, "yuv420p"
+    stream.codec_context.time_base = stream.time_base = Fraction(1, 30000)
+    rng = np.random.default_rng(0)
+    for p in pts:
+        image = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+        frame = av.VideoFrame.from_ndarray(image, format="bgr24")
+        frame.pts, frame.time_base = p, Fraction(1, 30000)
+        for packet in stream.encode(frame):
+            container.mux(packet)
+    for packet in stream.encode():
+        container.mux(packet)
+    container.close()
+
+
+def _indices(source: FrameSource, seen: list[int]) -> list[int]:
+    """Frame indices of ``source``, appended to ``seen`` as they come (kept on error)."""
+    for frame in source:
+        seen.append(frame.frame_idx)
+    return []
+
+
+def test_sample_video_frames_and_times_match_truth() -> None:
+    truth = json.loads((SAMPLES / "balkline_47_2.json").read_text())
+    source = open_source(str(SAMPLES / "balkline_47_2.mp4"))
+    assert isinstance(source, FrameSource)
+    assert source.fps == pytest.approx(truth["video"]["fps"])
+    assert source.size_px == (truth["video"]["width_px"], truth["video"]["height_px"])
+    times, first = [], None
+    for frame in source:
+        times.append(frame.t_s)
+        if first is None:
+            first = frame.image_bgr
+    assert len(times) == truth["video"]["n_frames"]
+    want = np.array([f["t_s"] for f in truth["frames"]])
+    assert np.max(np.abs(np.array(times) - want)) < 1e-3
+    assert first is not None and first.shape == (720, 1280, 3) and first.dtype == np.uint8
+    assert isinstance(source, VideoFileSource) and source.dropped_frames == 0
+
+
+def test_truncated_video_yields_frames_then_raises(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.mp4"
+    _write_video(whole, [i * 1000 for i in range(60)], faststart=True)
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(data[: len(data) // 2])
+    got: list[int] = []
+    with pytest.raises(VideoError, match=r"cut\.mp4.*truncated"):
+        got.extend(_indices(open_source(str(cut)), got))
+    assert 5 < len(got) < 60
+    assert got == list(range(len(got)))
+
+
+def test_video_cut_before_its_index_is_refused(tmp_path: Path) -> None:
+    data = (SAMPLES / "balkline_47_2.mp4").read_bytes()
+    cut = tmp_path / "half.mp4"
+    cut.write_bytes(data[: len(data) // 2])  # the index (moov) sits at the end
+    with pytest.raises(VideoError, match=r"half\.mp4"):
+        list(open_source(str(cut)))
+
+
+def test_non_video_and_missing_files(tmp_path: Path) -> None:
+    text = tmp_path / "notes.mp4"
+    text.write_text("not a video at all\n" * 50)
+    with pytest.raises(VideoError, match=r"notes\.mp4"):
+        list(open_source(str(text)))
+    with pytest.raises(VideoError, match="no such file"):
+        open_source(str(tmp_path / "missing.mp4"))
+
+
+def test_image_folder_and_glob(tmp_path: Path) -> None:
+    for i in (2, 0, 1):
+        image = np.full((30, 40, 3), 50 * i, np.uint8)
+        assert cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), image)
+    (tmp_path / "readme.txt").write_text("ignored")
+    source = open_source(str(tmp_path), fps=10.0)
+    assert isinstance(source, ImageSource) and source.size_px == (40, 30)
+    frames = list(source)
+    assert [f.t_s for f in frames] == pytest.approx([0.0, 0.1, 0.2])
+    assert [int(f.image_bgr[0, 0, 0]) for f in frames] == [0, 50, 100]
+    globbed = list(open_source(str(tmp_path / "f00[12].png")))
+    assert [f.t_s for f in globbed] == pytest.approx([0.0, 1 / 30])
+    with pytest.raises(VideoError, match="no image files"):
+        open_source(str(tmp_path / "*.jpg"))
+
+
+def test_variable_frame_rate_times_and_dropped_frames(tmp_path: Path) -> None:
+    pts = [0, 1000, 2000, 3000, 6000, 7000, 8500, 9000, 14000]
+    path = tmp_path / "vfr.mp4"
+    _write_video(path, pts)
+    source = open_source(str(path))
+    times = [f.t_s for f in source]
+    assert times == pytest.approx([p / 30000 for p in pts], abs=1e-6)
+    # 3000 -> 6000 misses two frames, 9000 -> 14000 misses four; 1.5 durations is no drop.
+    assert isinstance(source, VideoFileSource) and source.dropped_frames == 6
+
+
+def test_decode_only_counts_frames(tmp_path: Path) -> None:
+    path = tmp_path / "short.mp4"
+    _write_video(path, [i * 1000 for i in range(12)])
+    n, seconds = decode_only(path)
+    assert n == 12 and seconds > 0.0
+    assert decode_only(path, max_frames=5)[0] == 5
+
+
+def test_frames_are_bgr_as_opencv_converts_the_planes(tmp_path: Path) -> None:
+    # Flat colour patches survive H.264; the BGR must be the YUV frame's colours (the
+    # converter may differ from OpenCV's by rounding only), in (h, w, 3) uint8 order.
+    path = tmp_path / "patches.mp4"
+    container = av.open(str(path), "w")
+    stream = container.add_stream("libx264", rate=30)
+    stream.width, stream.height, stream.pix_fmt = 160, 120, "yuv420p"
+    image = np.zeros((120, 160, 3), np.uint8)
+    image[:, :80] = (200, 150, 60)  # blue cloth (B, G, R)
+    image[:60, 80:] = (40, 200, 235)  # yellow
+    image[60:, 80:] = (45, 30, 200)  # red
+    for _ in range(3):
+        for packet in stream.encode(av.VideoFrame.from_ndarray(image, format="bgr24")):
+            container.mux(packet)
+    for packet in stream.encode():
+        container.mux(packet)
+    container.close()
+    with av.open(str(path)) as reader:
+        av_frame = next(reader.decode(video=0))
+        ref = cv2.cvtColor(av_frame.to_ndarray(format="yuv420p"), cv2.COLOR_YUV2BGR_I420)
+    frame = next(iter(open_source(str(path))))
+    got = frame.image_bgr
+    assert got.shape == (120, 160, 3) and got.dtype == np.uint8
+    assert np.abs(got.astype(int) - ref.astype(int)).max() <= 4
+    for (v, u), bgr in (((60, 40), (200, 150, 60)), ((30, 120), (40, 200, 235))):
+        assert np.abs(got[v, u].astype(int) - bgr).max() <= 8
+
+
+def test_skipping_the_deblocking_filter_keeps_frames_and_times(tmp_path: Path) -> None:
+    path = tmp_path / "short.mp4"
+    _write_video(path, [i * 1000 for i in range(8)])
+    plain = list(VideoFileSource(path))
+    fast = list(VideoFileSource(path, deblock=False))
+    assert [f.t_s for f in fast] == [f.t_s for f in plain]
+    assert all(f.image_bgr.shape == (120, 160, 3) for f in fast)
+    assert decode_only(path, deblock=False)[0] == 8

@@ -1,0 +1,48 @@
+"""Balls in a frame: the colour detector, the learned detector, and the ``auto`` mix.
+
+Every detector is a :class:`Detector` and declares its :class:`DetectorCapabilities`
+(reads the decoder's planes; searches only windows given by the :class:`Guide`).
+:func:`make_detector` builds one by kind (``color``, ``onnx``, ``auto``). The network
+crops (:func:`cut_roi`, ``BALL_PX``) are shared with the learned pin check and with
+training (``train/``).
+"""
+
+from vision.detect._ball_network import MODEL_PATH, BallModel, ModelError, Peak, ort_errors
+from vision.detect._colour_detector import ColourDetector
+from vision.detect._detector import Detector, DetectorCapabilities, Pixels
+from vision.detect._guided_search import Guide
+from vision.detect._learned_detector import (
+    AutoDetector,
+    DetectorKind,
+    LearnedDetector,
+    load_or_fallback,
+    make_detector,
+)
+from vision.detect._network_crops import BALL_PX, CLASSES, STRIDE, Roi, cut_roi, roi_size
+from vision.detect._table_image import ball_radius_px, surface_polygon_px
+
+__all__ = [
+    "BALL_PX",
+    "CLASSES",
+    "MODEL_PATH",
+    "STRIDE",
+    "AutoDetector",
+    "BallModel",
+    "ColourDetector",
+    "Detector",
+    "DetectorCapabilities",
+    "DetectorKind",
+    "Guide",
+    "LearnedDetector",
+    "ModelError",
+    "Peak",
+    "Pixels",
+    "Roi",
+    "ball_radius_px",
+    "cut_roi",
+    "load_or_fallback",
+    "make_detector",
+    "ort_errors",
+    "roi_size",
+    "surface_polygon_px",
+]

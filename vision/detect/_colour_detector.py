@@ -1,0 +1,370 @@
+"""Find the balls in a frame: coarse blobs on a small image, refined at full resolution.
+
+Theory of operation. :meth:`ColourDetector.learn` takes a calibration and one frame: the
+playing surface (the cushion-nose outline projected at ball-centre height) becomes a
+mask, the cloth colour is learned inside it (:mod:`vision.detect._colour_model`), and a map of the
+expected ball radius in pixels is made by projecting a ball at every place of the table.
+
+:meth:`ColourDetector.detect` shrinks the frame (``scale`` 2..4, nearest pixel), marks the
+pixels far from the cloth inside the surface (a linear colour distance) and labels the
+blobs. A blob much smaller than a ball (a reflection, a chalk speck) or much bigger (a
+hand, an arm) is dropped. Each remaining blob is cut out of the full-resolution frame
+with a margin; there every pixel gets the nearest ball class and its share of that
+ball's colour, and per class the share image becomes balls
+(:mod:`vision.detect._blob_balls`: a sharp ball, a streak, or two touching balls).
+
+From a decoded video frame (:class:`YuvImage`) the shrunk image is never converted:
+its Y, U, V samples (each with its own chroma sample) go through the same affine
+distance, which is affine in Y, U, V too; only the blobs are converted to BGR.
+
+Guided search: given predicted centres and how far each ball may have gone, only
+windows around them (grown by three ball radii, merged where they overlap) are shrunk
+and searched, with everything else the same; a ball wholly inside a window gives the
+very centre the full search gives, and only balls within reach are returned. At 1080p
+it saves the coarse pass (about a quarter of the full search); the refinement of each
+blob, done on share images with OpenCV's moments, is the rest.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration import Calibration
+from referee import Ball
+from vision._types import U8, Detections, VisionError
+from vision.detect._blob_balls import Found, ball_or_streak, mean_balls, same_balls
+from vision.detect._colour_model import ColourModel, ball_share
+from vision.detect._detector import DetectorCapabilities, Pixels
+from vision.detect._still_cache import StillCache
+from vision.detect._table_image import ball_radius_px, surface_polygon_px
+from vision.frames import YuvImage
+
+__all__ = ["ColourDetector"]
+
+F64 = NDArray[np.float64]
+F32 = NDArray[np.float32]
+B1 = NDArray[np.bool_]
+
+_MIN_BLOB = 0.2  # blob area on the small image, in expected ball areas
+_MAX_BLOB = 4.5
+_OUTSIDE = 0.15  # a blob with more of its area than this beyond the cushion nose reaches in
+_STREAK_PEAK = 0.25  # a streak at least this much
+#: Score factor of balls in a blob reaching the outer edge of the search band: it goes
+#: on beyond the table (a hand, a cuff, the cue), so a ball there is likely one of them.
+_REACHING = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class ColourDetector:
+    """Colour-blob ball detector for one calibrated camera (see the module docstring).
+
+    Attributes:
+        model: Cloth and ball colours.
+        scale: Shrink factor of the coarse search (1..4).
+        surface_small: (hs, ws) where balls may be, on the shrunk image.
+        search_small: (hs, ws) the surface grown by a ball radius: a blob reaching out
+            into it comes from outside the table (a hand, the cue) and is dropped.
+        rim_small: (hs, ws) the outermost pixels of ``search_small``: a blob touching
+            them goes on beyond the table, and its balls' scores are halved.
+        radius_small: (hs, ws) float32 expected ball radius in full-resolution pixels.
+        size_px: Full frame (width, height).
+        open_lines: Balls span 4.4+ shrunk pixels: lines under 3 are opened away.
+    """
+
+    model: ColourModel
+    scale: int
+    surface_small: B1
+    search_small: B1
+    rim_small: B1
+    radius_small: F32
+    size_px: tuple[int, int]
+    open_lines: bool
+    _kernel: U8 = field(default_factory=lambda: np.ones((3, 3), np.uint8), repr=False)
+    # Two dilations by the 3 x 3 square in one call.
+    _kernel5: U8 = field(default_factory=lambda: np.ones((5, 5), np.uint8), repr=False)
+    #: Refinements of blobs at rest, reused while their pixels stay the same.
+    still: StillCache[list[Found]] = field(
+        default_factory=lambda: StillCache(same_balls, mean_balls), repr=False
+    )
+    #: ``detect`` takes a :class:`YuvImage` (converts only what it looks at) and a guide.
+    capabilities: ClassVar[DetectorCapabilities] = DetectorCapabilities(
+        reads_planes=True, guided=True
+    )
+
+    #: The largest expected ball radius on the table, in full-resolution pixels.
+    max_radius_px: float = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "max_radius_px", float(np.nanmax(self.radius_small)))
+
+    @classmethod
+    def learn(
+        cls,
+        calibration: Calibration,
+        frame_bgr: U8,
+        balls: tuple[Ball, ...] = (Ball.WHITE, Ball.YELLOW, Ball.RED),
+        scale: int | None = None,
+    ) -> ColourDetector:
+        """Build the detector for ``calibration`` from one frame (h, w, 3) BGR of its camera.
+
+        Raises:
+            VisionError: The frame's size is not the calibration's, or no table is seen.
+        """
+        w, h = calibration.image_size_px
+        if frame_bgr.shape != (h, w, 3):
+            raise VisionError(
+                f"detector: frame is {frame_bgr.shape[1]}x{frame_bgr.shape[0]}, the "
+                f"calibration is for {w}x{h}; calibrate this camera"
+            )
+        centre = calibration.mm_to_px(np.array([[calibration.geometry.length_mm / 2.0,
+                                                 calibration.geometry.width_mm / 2.0]]),
+                                      calibration.geometry.radius_mm)  # fmt: skip
+        r_centre = float(ball_radius_px(calibration, centre)[0])
+        s = scale or int(np.clip(math.floor(r_centre / 2.5), 1, 4))
+        ws, hs = -(-w // s), -(-h // s)
+        tight = _polygon_mask(surface_polygon_px(calibration), s, (hs, ws))
+        surface: B1 = np.asarray(cv2.dilate(tight, np.ones((3, 3), np.uint8)), dtype=bool)
+        grown = _polygon_mask(
+            surface_polygon_px(calibration, calibration.geometry.radius_mm), s, (hs, ws)
+        )
+        inner = _polygon_mask(
+            surface_polygon_px(calibration, -calibration.geometry.radius_mm), s, (hs, ws)
+        )
+        small = _shrink(frame_bgr, s, (0, 0, ws, hs))
+        model = ColourModel.learn(small, inner.astype(bool), balls)
+        grid_v, grid_u = np.mgrid[0:hs, 0:ws].astype(np.float64)
+        uv = np.c_[(grid_u.ravel() + 0.5) * s - 0.5, (grid_v.ravel() + 0.5) * s - 0.5]
+        radius = ball_radius_px(calibration, uv).reshape(hs, ws).astype(np.float32)
+        r_min = float(np.nanmin(np.where(surface, radius, np.nan)))
+        search: B1 = grown.astype(bool) | surface
+        inside = cv2.erode(search.view(np.uint8), np.ones((3, 3), np.uint8), borderValue=1)
+        rim: B1 = search & ~inside.view(bool)
+        return cls(model, s, surface, search, rim, radius, (w, h), r_min >= 2.2 * s)
+
+    def detect(
+        self, image_bgr: Pixels, near_px: F64 | None = None, reach_px: F64 | None = None
+    ) -> Detections:
+        """Balls in one frame (h, w, 3) BGR of this camera, best score first per class.
+
+        Args:
+            image_bgr: The frame, an array or a :class:`YuvImage` (only the windows
+                searched are converted).
+            near_px: (k, 2) predicted ball centres ``uv_px``, or None to search the
+                whole table. When given, only windows around them are searched (the
+                same colour model, refinement and splitting as the full search) and
+                only balls whose centre lies within ``reach_px`` of a prediction are
+                returned.
+            reach_px: (k,) how far each ball may be from its prediction, in pixels.
+                Windows are grown by three ball radii beyond it, so that a ball (or a
+                streak up to two radii long) within reach lies wholly inside.
+        """
+        w, h = self.size_px
+        if image_bgr.shape != (h, w, 3):
+            raise VisionError(f"detector: frame is {image_bgr.shape}, expected ({h}, {w}, 3)")
+        hs, ws = self.surface_small.shape
+        if near_px is None:
+            return _pack(self._search(image_bgr, (0, 0, ws, hs)))
+        near = np.asarray(near_px, dtype=np.float64).reshape(-1, 2)
+        reach = np.broadcast_to(np.asarray(reach_px, dtype=np.float64), (len(near),))
+        found: list[Found] = []
+        for box in self._windows(near, reach):
+            found += self._search(image_bgr, box)
+        return _pack([f for f in found if _within(f.uv_px, near, reach)])
+
+    def _windows(self, near: F64, reach: F64) -> list[tuple[int, int, int, int]]:
+        """Disjoint boxes (x0, y0, x1, y1) on the shrunk image covering every window."""
+        # Plain floats: for three balls numpy's call overhead is most of the cost.
+        s = self.scale
+        hs, ws = self.surface_small.shape
+        floor_r = self.max_radius_px * 0.5
+        boxes = []
+        for (u, v), far in zip(near.tolist(), reach.tolist(), strict=True):
+            if not (math.isfinite(u) and math.isfinite(v) and math.isfinite(far)):
+                continue
+            cu, cv = (u + 0.5) / s, (v + 0.5) / s
+            r = float(self.radius_small[min(max(int(cv), 0), hs - 1), min(max(int(cu), 0), ws - 1)])
+            half = (far + 3.0 * max(r if math.isfinite(r) else 0.0, floor_r)) / s
+            bx0, by0 = max(math.floor(cu - half) - 1, 0), max(math.floor(cv - half) - 1, 0)
+            bx1, by1 = min(math.ceil(cu + half) + 1, ws), min(math.ceil(cv + half) + 1, hs)
+            if bx0 < bx1 and by0 < by1:
+                boxes.append((bx0, by0, bx1, by1))
+        return _merge_boxes(boxes)
+
+    def _search(self, image_bgr: Pixels, box: tuple[int, int, int, int]) -> list[Found]:
+        """Balls whose blobs lie in ``box`` (x0, y0, x1, y1) of the shrunk image."""
+        bx0, by0, bx1, by1 = box
+        fg = self._foreground(image_bgr, box) & self.search_small[by0:by1, bx0:bx1]
+        if self.open_lines:
+            # Opening drops lines under 3 px (the cue) that would tie a ball to the arm.
+            fg = cv2.morphologyEx(fg.view(np.uint8), cv2.MORPH_OPEN, self._kernel).view(bool)
+        # Contours, not connected components: OpenCV's labelling costs ~1 ms a frame
+        # here whatever the image holds, tracing a few blobs' outlines almost nothing.
+        # CCOMP: a blob inside a ring (the cushion shadow closing round the table) is
+        # still an outer boundary; hole boundaries have a parent and are skipped.
+        contours, tree = cv2.findContours(
+            fg.view(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE, offset=(bx0, by0)
+        )
+        found: list[Found] = []
+        for i, contour in enumerate(contours):
+            if tree[0, i, 3] < 0:
+                found += self._blob(image_bgr, contour)
+        return found
+
+    def _foreground(self, image: Pixels, box: tuple[int, int, int, int]) -> B1:
+        """Foreground (h, w) of ``box`` (x0, y0, x1, y1) on the shrunk image.
+
+        From the decoder's planes where they can be sampled as they are (no BGR
+        conversion of the window: that was a fifth of the detector's time); blobs
+        are then refined on BGR pixels converted from the planes as before.
+        """
+        s = self.scale
+        x0, y0, x1, y1 = box
+        if isinstance(image, YuvImage):
+            planes = image.planes_sampled(y0 * s, y1 * s, x0 * s, x1 * s, s)
+            if planes is not None:
+                return self.model.foreground_yuv(planes)
+        return self.model.foreground(_shrink(image, s, box))
+
+    def _blob(self, image_bgr: Pixels, contour: NDArray[Any]) -> list[Found]:
+        """The balls of one blob outline (shrunk-image coordinates), if it may hold any."""
+        s = self.scale
+        x, y, bw, bh = cv2.boundingRect(contour)
+        r = float(self.radius_small[y + bh // 2, x + bw // 2])
+        ball_area = math.pi * (r / s) ** 2
+        if not (
+            math.isfinite(r)
+            and min(bw, bh) >= r / s
+            and _MIN_BLOB * ball_area <= bw * bh <= 4.0 * _MAX_BLOB * ball_area
+        ):
+            return []  # a line (cushion shadow, cue), a speck, an arm, or off the table
+        hs, ws = self.surface_small.shape
+        x0, y0 = max(x - 2, 0), max(y - 2, 0)
+        x1, y1 = min(x + bw + 2, ws), min(y + bh + 2, hs)
+        blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(blob, [contour], 0, 1, cv2.FILLED, offset=(-x0, -y0))
+        area = int(cv2.countNonZero(blob))
+        inside = int(np.count_nonzero(blob & self.surface_small[y0:y1, x0:x1]))
+        if not (_MIN_BLOB <= area / ball_area <= _MAX_BLOB) or area - inside > _OUTSIDE * inside:
+            return []  # a speck, a hand, or something reaching in over the cushions
+        roi = image_bgr[y0 * s : y1 * s, x0 * s : x1 * s]
+        if (kept := self.still.get((x0, y0, x1, y1), roi)) is not None:
+            return kept
+        found = self._refine(roi, blob, (x0, y0), r)
+        if np.any(blob.view(bool) & self.rim_small[y0:y1, x0:x1]):
+            found = [replace(f, score=f.score * _REACHING) for f in found]
+        self.still.put((x0, y0, x1, y1), roi, found)
+        return found
+
+    def _refine(self, roi: U8, blob: U8, origin: tuple[int, int], r: float) -> list[Found]:
+        """Balls in a blob (mask on the shrunk image at ``origin``), at full resolution.
+
+        ``roi`` is the frame's BGR under the blob's box (``s`` times its size).
+        """
+        s = self.scale
+        x0, y0 = origin
+        gate_small = cv2.dilate(blob, self._kernel5)
+        gate = cv2.resize(gate_small, None, fx=s, fy=s, interpolation=cv2.INTER_NEAREST)
+        gate = gate[: roi.shape[0], : roi.shape[1]]
+        # Flat indices of the gate's pixels: one-axis gathers and scatters are a third
+        # of the cost of (row, column) pairs. Lab of the gate's pixels only is used.
+        idx = np.flatnonzero(gate)
+        lab = cv2.cvtColor(roi, cv2.COLOR_BGR2Lab).reshape(-1, 3)[idx]
+        pixels = self.model.weighted(lab)
+        label, alpha = self.model.classify(pixels)
+        out: list[Found] = []
+        counts = np.bincount(label + 1, minlength=len(self.model.balls) + 1)[1:]
+        present = counts >= 0.25 * math.pi * r * r
+        in_present = present[np.maximum(label, 0)] & (label >= 0)
+        for c in np.flatnonzero(present):
+            core = label == c
+            peak = self.model.peak_share(pixels[core], alpha[core, c], int(c))
+            if peak < _STREAK_PEAK:
+                continue
+            # Pixels next to the core count by their share of this ball: the rim (too
+            # faint to be foreground), a highlight or a shaded side nearer another
+            # colour; not those of another ball present in the blob.
+            core2d = np.zeros(gate.shape, np.uint8)
+            core2d.reshape(-1)[idx[core]] = 1
+            near = cv2.dilate(core2d, self._kernel5).reshape(-1)[idx] > 0
+            # The shares as an image: OpenCV's moments then cost one call, not ten.
+            mass = np.zeros(gate.shape, np.float32)
+            mass.reshape(-1)[idx] = ball_share(alpha[:, c]) * (near & (core | ~in_present))
+            ball = self.model.balls[c]
+            out += ball_or_streak(mass, (x0 * s, y0 * s), ball, r, peak)
+        return out
+
+
+def _within(uv_px: F64, near: F64, reach: F64) -> bool:
+    """True when ``uv_px`` (2,) is within ``reach`` (k,) of one of ``near`` (k, 2)."""
+    u, v = float(uv_px[0]), float(uv_px[1])
+    return any(
+        math.hypot(u - a, v - b) <= far
+        for (a, b), far in zip(near.tolist(), reach.tolist(), strict=True)
+    )
+
+
+def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) merged until none overlap (their bounding boxes)."""
+    out = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
+
+
+def _pack(found: list[Found]) -> Detections:
+    if not found:
+        return Detections.empty()
+    found.sort(key=lambda f: (str(f.ball), -f.score))
+    return Detections(
+        np.array([f.uv_px for f in found]),
+        tuple(f.ball for f in found),
+        np.array([f.score for f in found]),
+        np.array([f.radius_px for f in found]),
+        np.array([f.streak_px for f in found]),
+    )
+
+
+def _shrink(image: Pixels, s: int, box: tuple[int, int, int, int]) -> U8:
+    """Box (x0, y0, x1, y1) of the ``s`` times shrunk image: pixel (x, y) is (s x, s y).
+
+    One pixel per s x s block: a fifth of the cost of INTER_AREA here; a ball still
+    spans several pixels, and the threshold was learned on frames shrunk the same way.
+    """
+    x0, y0, x1, y1 = box
+    if isinstance(image, YuvImage):
+        # Strided: a whole-table box converts only the sampled pixels (no whole-frame
+        # BGR); a window is converted once at full size, and its blobs reuse it.
+        return image[y0 * s : y1 * s : s, x0 * s : x1 * s : s]
+    crop = image[y0 * s : y1 * s, x0 * s : x1 * s]
+    if crop.shape[:2] != ((y1 - y0) * s, (x1 - x0) * s):
+        # The frame's last blocks are short: a strided copy, half as fast as resize.
+        return image[y0 * s : y1 * s : s, x0 * s : x1 * s : s]
+    small = cv2.resize(crop, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
+    return np.asarray(small, dtype=np.uint8)
+
+
+def _polygon_mask(poly_px: F64, s: int, shape: tuple[int, int]) -> U8:
+    """Filled polygon (hs, ws) uint8 0/1 on the image shrunk ``s`` times."""
+    mask = np.zeros(shape, np.uint8)
+    pts = (poly_px + 0.5) / s - 0.5
+    ok = np.all(np.isfinite(pts), axis=1)
+    fixed = np.round(pts[ok] * 16.0).astype(np.int32)
+    cv2.fillPoly(mask, [fixed], 1, lineType=cv2.LINE_8, shift=4)
+    return mask

@@ -35,13 +35,14 @@ from referee import (
     Table,
     parse_start,
 )
-from referee._jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
+from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 
 if TYPE_CHECKING:  # loaded when used: every ``carom`` command builds the parsers that use this
     from carom.live._clock import ClockSettings
 
 __all__ = [
     "FORMAT",
+    "ROTATION_BALLS",
     "TABLE_PRESETS",
     "MatchFile",
     "MatchFileError",
@@ -52,6 +53,9 @@ __all__ = [
 ]
 
 FORMAT = "carom-match/1"
+
+#: The two whites that rotate among three players or more unless the file names others.
+ROTATION_BALLS = (Ball.WHITE, Ball.YELLOW)
 
 #: Table names: playing surface (length, width) mm, ball diameter mm.
 TABLE_PRESETS: dict[str, tuple[float, float, float]] = {
@@ -78,7 +82,10 @@ class MatchFile:
     """A match set-up as a match file holds it; what it leaves out stays a default.
 
     ``table``: ``None`` is the discipline's table (match table; the 7-pin game's
-    pyramid table). ``cue_balls``: empty is player 1 white, player 2 yellow.
+    pyramid table). ``cue_balls``: empty is player 1 white, player 2 yellow (with
+    more players: the whites rotate). ``rotation_balls``: the two whites that rotate
+    among three players or more (the file's ``cue_balls`` as a list, ``["white",
+    "dotted"]``); unused when every player keeps a ball.
     ``target``: per player, empty is the discipline's. ``rules``: only the rule
     options the file sets (a camera front end turns ``follow_cue_ball`` on unless
     the file says otherwise). ``start``: a match joined in progress (``None``: the
@@ -89,6 +96,7 @@ class MatchFile:
     table: Table | None = None
     players: tuple[str, ...] = ("A", "B")
     cue_balls: Mapping[str, Ball] = field(default_factory=dict)
+    rotation_balls: tuple[Ball, Ball] = ROTATION_BALLS
     first_player: str | None = None
     target: Mapping[str, int] = field(default_factory=dict)
     innings_limit: int | None = None
@@ -116,7 +124,9 @@ class MatchFile:
         )
         return MatchConfig(
             discipline=self.discipline, players=self.players, cue_balls=cue, target=target,
-            first_player=self.first_player, innings_limit=self.innings_limit, sets=self.sets,
+            rotation_balls=ROTATION_BALLS if pins else self.rotation_balls,
+            first_player=self.first_player,
+            innings_limit=self.innings_limit, sets=self.sets,
             equalizing=self.equalizing, equalizing_from_break=self.equalizing_from_break,
             start_count=self.start_count, table=self.table or default_table(self.discipline),
             options=self.options(camera=camera), start=self.start,
@@ -154,14 +164,28 @@ class MatchFile:
                 f"--players: {len(players)} names, but the match file sets its "
                 f"{len(self.players)} players' balls, targets, first player or start"
             )
+        if len(players) == 2 and self.rotation_balls != ROTATION_BALLS:
+            # two players keep the balls the file's players would have rotated
+            balls = dict(zip(players, self.rotation_balls, strict=True))
+            return replace(self, players=players, cue_balls=balls, rotation_balls=ROTATION_BALLS)
         return replace(self, players=players)
+
+    @property
+    def balls(self) -> frozenset[Ball]:
+        """The cue balls in play (the white and the yellow or the dotted white).
+
+        The 7-pin game's balls are not named here (everybody shoots the red).
+        """
+        if self.cue_balls:
+            return frozenset(self.cue_balls.values())
+        return frozenset(self.rotation_balls)
 
     def checked(self) -> MatchFile:
         """``self``, after the referee's rules of the set-up (odd sets, two cue balls...)."""
         try:
             self.config()
         except RulesError as exc:
-            text = str(exc)
+            text = str(exc).replace("rotation_balls", "cue_balls", 1)  # the file's key
             key = next((k for k in KEYS if text.startswith(k)), None)
             if key is None:
                 raise MatchFileError(f"match: {text}") from None
@@ -239,10 +263,7 @@ def _parse(top: Obj) -> MatchFile:
     start = top.get("start", None)
     return MatchFile(
         discipline=discipline, table=_opt(top, "table", lambda v, k: _table(v, k, discipline)),
-        players=players, first_player=first,
-        cue_balls=_per_player(
-            top.get("cue_balls", None), "cue_balls", players, lambda v, k: ask_enum(Ball, v, k)
-        ),
+        players=players, first_player=first, **_cue_balls(top.get("cue_balls", None), players),
         target=_target(top.get("target", None), players),
         innings_limit=_opt(top, "innings_limit", lambda v, k: ask_int(v, k, lo=1)),
         sets=_sets(top.get("sets", 1)),
@@ -278,6 +299,25 @@ def _players(value: Any) -> tuple[str, ...]:
             shown = ", ".join(show(p) for p in players)
             raise MatchFileError(f"players: expected different names, got {shown}")
     return players
+
+
+def _cue_balls(value: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    """``cue_balls``: player -> ball (each keeps one), or a list of the two whites that rotate."""
+    if not isinstance(value, list):
+        return {"cue_balls": _per_player(value, "cue_balls", players, _ball)}
+    if len(value) != 2:
+        raise MatchFileError(f"cue_balls: expected the 2 rotating cue balls, got {len(value)}")
+    if len(players) == 2:
+        raise MatchFileError(
+            "cue_balls: a list is the rotating pair of 3 players or more; two players keep "
+            f"their balls: give each one's, like {{{players[0]!r} = 'white', {players[1]!r} = "
+            "'dotted'}"
+        )
+    return {"rotation_balls": tuple(_ball(v, f"cue_balls[{i}]") for i, v in enumerate(value))}
+
+
+def _ball(value: Any, key: str) -> Ball:
+    return ask_enum(Ball, value, key)
 
 
 def _plain_balls(players: tuple[str, ...]) -> dict[str, Ball]:

@@ -15,10 +15,9 @@ from dataclasses import fields
 from enum import StrEnum
 from typing import Any
 
-from carom._match_file import FORMAT, TABLE_PRESETS, MatchFile, parse_table
+from carom._match_file import FORMAT, ROTATION_BALLS, TABLE_PRESETS, MatchFile, parse_table
 from carom.live._clock import ClockSettings
-from referee import Discipline, MatchConfig, RuleOptions, Table
-from referee._shotlog_write import start_json
+from referee import Discipline, MatchConfig, RuleOptions, Table, start_json
 
 __all__ = ["defaults_doc", "from_config", "match_file_doc", "match_file_toml"]
 
@@ -31,6 +30,8 @@ def match_file_doc(match: MatchFile) -> dict[str, Any]:
     doc["players"] = list(match.players)
     if match.cue_balls:
         doc["cue_balls"] = {p: str(b) for p, b in match.cue_balls.items()}
+    elif match.rotation_balls != ROTATION_BALLS:
+        doc["cue_balls"] = [str(b) for b in match.rotation_balls]
     if match.first_player is not None:
         doc["first_player"] = match.first_player
     if match.target:
@@ -90,6 +91,7 @@ def from_config(config: MatchConfig, clock: ClockSettings | None = None) -> Matc
     return MatchFile(
         discipline=config.discipline, table=config.table, players=players,
         cue_balls={} if pins or same_balls else dict(config.cue_balls),
+        rotation_balls=config.rotation_balls if config.rotates else ROTATION_BALLS,
         first_player=config.first_player,
         target={} if dict(config.target) == default_target else dict(config.target),
         innings_limit=config.innings_limit, sets=config.sets, equalizing=config.equalizing,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -84,17 +84,16 @@ class AnalyzeRun:
         return ScoreRun(self.match, self.lag, self.error)
 
 
-def balls_for(
-    discipline: Discipline, cue_balls: Mapping[str, Ball] | None = None
-) -> tuple[Ball, Ball, Ball]:
+def balls_for(discipline: Discipline, cue_balls: Collection[Ball] = ()) -> tuple[Ball, Ball, Ball]:
     """The three balls on the table in ``discipline``.
 
-    The dotted white instead of the yellow when ``cue_balls`` name it (the
-    traditional white, dotted-white and red set).
+    The dotted white instead of the yellow when ``cue_balls`` (the cue balls in play,
+    :attr:`carom._match_file.MatchFile.balls`) name it (the traditional white,
+    dotted-white and red set).
     """
     if discipline is Discipline.PIN_CAROM_7:
         return (Ball.RED, Ball.WHITE1, Ball.WHITE2)
-    if cue_balls and Ball.DOTTED in cue_balls.values():
+    if Ball.DOTTED in cue_balls:
         return (Ball.WHITE, Ball.DOTTED, Ball.RED)
     return (Ball.WHITE, Ball.YELLOW, Ball.RED)
 
@@ -129,7 +128,7 @@ def calibration_for(
     """
     if opts.calibration is not None:
         return load_calibration(opts.calibration, expect_size_px=size_px)
-    from calibration import calibrate_frame, save_result
+    from carom._calibrate import calibrate_frame, write_outputs
 
     best, error = None, None
     for frame in _calibration_frames(opts.video, frame_30):
@@ -148,7 +147,7 @@ def calibration_for(
             "and pass --calibration FILE"
         )
     opts.out.mkdir(parents=True, exist_ok=True)
-    save_result(best, opts.out / "calibration.json", opts.out / "calibration_overlay.png")
+    write_outputs(best, opts.out / "calibration.json", opts.out / "calibration_overlay.png")
     return best.calibration
 
 
@@ -254,6 +253,8 @@ def _match_doc(run: AnalyzeRun) -> dict[str, Any]:
     doc: dict[str, Any] = {"players": list(cfg.players), "first_player": cfg.first_player}
     if cfg.cue_balls:
         doc["cue_balls"] = {p: str(b) for p, b in cfg.cue_balls.items()}
+    elif cfg.rotates and cfg.rotation_balls != (Ball.WHITE, Ball.YELLOW):
+        doc["cue_balls"] = [str(b) for b in cfg.rotation_balls]  # the whites that rotate
     if len(set(cfg.target.values())) == 1:
         doc["target"] = next(iter(cfg.target.values()))
     else:

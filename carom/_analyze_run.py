@@ -61,7 +61,7 @@ def build_analyzer(
     # main-thread CPU a frame with the default pool, 5.8 ms with one thread and no
     # pool threads busy at all). Process-wide, set here where the pipeline is built.
     cv2.setNumThreads(1)
-    balls = balls_for(opts.discipline, opts.match.cue_balls)  # the dotted white if named
+    balls = balls_for(opts.discipline, opts.match.balls)  # the dotted white if named
     detector = make_detector(opts.detector, calib, first.image_bgr, balls, warn=warn)
     # The 7-pin whites look alike: named by their starting places, then by continuity.
     seven = opts.discipline is Discipline.PIN_CAROM_7

@@ -51,8 +51,8 @@ def run_matches(args: argparse.Namespace) -> int:
             state = session.state
             score = " - ".join(str(state.board(p)) for p in state.config.players)
             how = f"finished, {state.winner or 'draw'}" if row.finished_at else "unfinished"
-            a, b = row.players
-            print(f"{row.id:>4}  {row.created_at[:16]}  {row.discipline:<14} {a} - {b}  {score}  "
+            names = " - ".join(row.players)
+            print(f"{row.id:>4}  {row.created_at[:16]}  {row.discipline:<14} {names}  {score}  "
                   f"{len(session.records)} shots  {how}")  # fmt: skip
     return 0
 

@@ -215,5 +215,9 @@ def _say_opened(session: Any, start_s: float) -> None:
 def _say_result(session: Any) -> None:
     state = session.state
     players = state.config.players
-    score = " : ".join(str(state.board(p)) for p in players)
-    print(f"{players[0]} {score} {players[1]}  ({state.phase})", flush=True)
+    if len(players) == 2:  # the board's way: A 1 : 2 B
+        a, b = players
+        line = f"{a} {state.board(a)} : {state.board(b)} {b}"
+    else:  # each name beside its score: Ana 1 : Ben 2 : Cleo 0
+        line = " : ".join(f"{p} {state.board(p)}" for p in players)
+    print(f"{line}  ({state.phase})", flush=True)

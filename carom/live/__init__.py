@@ -17,7 +17,14 @@ from carom.live._calls import (
     UndoCall,
     parse_line,
 )
-from carom.live._export import CSV_COLUMNS, corrections_in_effect, result_row, shot_log, write_csv
+from carom.live._export import (
+    CSV_COLUMNS,
+    corrections_in_effect,
+    csv_columns,
+    result_row,
+    shot_log,
+    write_csv,
+)
 from carom.live._session import (
     LiveSession,
     LiveSetup,
@@ -49,6 +56,7 @@ __all__ = [
     "TimeoutCall",
     "UndoCall",
     "corrections_in_effect",
+    "csv_columns",
     "parse_line",
     "result_row",
     "shot_log",

@@ -8,13 +8,16 @@ The terminal (and later the web page) turns what a person types into these value
     reject                  review: the doubtful events did not happen
     points <n>              review: the shot scored n points (overrides the verdict)
     undo                    take back the last input
-    timeout [A|B|name]      a time-out (extension) for a player (default: the one at the table)
+    timeout [player]        a time-out (extension) for a player (default: the one at the table)
     correct <player> <+-n>  add or remove points
     turn <player>           give the turn to a player
     break                   the player at the table asks for the break position
     help                    this list
 
-A player is named by seat (``A``: the first player, ``B``: the second) or by name.
+A player is named by seat in the order of play (``A`` or ``1``: the first player,
+``B`` or ``2``: the second, ``C`` or ``3``: the third, up to ``H`` or ``8``) or by name
+(any case); a name wins over a seat letter (a player called ``B`` is ``B`` even when
+third).
 """
 
 from __future__ import annotations
@@ -44,8 +47,13 @@ __all__ = [
 _FOULS = ", ".join(sorted(f.value for f in CALL_FOULS))
 HELP = (
     f"commands: foul <{'|'.join(sorted(f.value for f in CALL_FOULS))}>, accept, reject, "
-    "points <n>, undo, timeout [A|B], correct <A|B> <+-n>, turn <A|B>, break, help"
+    "points <n>, undo, timeout [player], correct <player> <+-n>, turn <player>, break, help "
+    "(a player: A, B, C... or 1, 2, 3... in the order of play, or the name)"
 )
+
+
+#: Seat letters in the order of play (``players[0]`` is ``a``).
+_SEATS = "abcdefgh"
 
 
 class CallParseError(LiveError):
@@ -110,8 +118,10 @@ class HelpRequest:
 KeyboardInput = PersonCall | ReviewDecision | HelpRequest
 
 
-def parse_line(line: str, players: tuple[str, str]) -> KeyboardInput | None:
+def parse_line(line: str, players: tuple[str, ...]) -> KeyboardInput | None:
     """One typed line -> a call, a decision or a help request (``None`` for a blank line).
+
+    ``players``: the match's players in the order of play (2 to 8).
 
     Raises:
         CallParseError: the line is not a command; the message names the problem and
@@ -136,16 +146,18 @@ def _arity(verb: str, args: list[str], lo: int, hi: int) -> None:
         raise CallParseError(f"{verb}: expected {want} argument(s), got {len(args)}; {HELP}")
 
 
-def _player(word: str, players: tuple[str, str]) -> str:
+def _player(word: str, players: tuple[str, ...]) -> str:
     key = word.casefold()
-    if key in ("a", "1"):
-        return players[0]
-    if key in ("b", "2"):
-        return players[1]
-    for p in players:
+    for p in players:  # a name first: a player may be called "B" without being second
         if p.casefold() == key:
             return p
-    raise CallParseError(f"unknown player {word!r} (A={players[0]}, B={players[1]}); {HELP}")
+    seat = _SEATS.find(key) if len(key) == 1 and key.isalpha() else -1
+    if key.isdigit():
+        seat = int(key) - 1
+    if 0 <= seat < len(players):
+        return players[seat]
+    seats = ", ".join(f"{_SEATS[i].upper()}={p}" for i, p in enumerate(players))
+    raise CallParseError(f"unknown player {word!r} ({seats}); {HELP}")
 
 
 def _int(verb: str, word: str) -> int:
@@ -155,7 +167,7 @@ def _int(verb: str, word: str) -> int:
         raise CallParseError(f"{verb}: {word!r} is not a whole number; {HELP}") from None
 
 
-def _foul(args: list[str], players: tuple[str, str]) -> KeyboardInput:
+def _foul(args: list[str], players: tuple[str, ...]) -> KeyboardInput:
     _arity("foul", args, 1, 1)
     name = args[0].lower().replace("-", "_")
     if name not in {f.value for f in CALL_FOULS}:
@@ -163,18 +175,18 @@ def _foul(args: list[str], players: tuple[str, str]) -> KeyboardInput:
     return FoulCall(Foul(name))
 
 
-Parser = Callable[[list[str], tuple[str, str]], KeyboardInput]
+Parser = Callable[[list[str], tuple[str, ...]], KeyboardInput]
 
 
 def _bare(value: KeyboardInput, verb: str) -> Parser:
-    def parse(args: list[str], players: tuple[str, str]) -> KeyboardInput:
+    def parse(args: list[str], players: tuple[str, ...]) -> KeyboardInput:
         _arity(verb, args, 0, 0)
         return value
 
     return parse
 
 
-def _points(args: list[str], players: tuple[str, str]) -> KeyboardInput:
+def _points(args: list[str], players: tuple[str, ...]) -> KeyboardInput:
     _arity("points", args, 1, 1)
     n = _int("points", args[0])
     if n < 0:
@@ -182,12 +194,12 @@ def _points(args: list[str], players: tuple[str, str]) -> KeyboardInput:
     return ReviewDecision(DecisionKind.POINTS, n)
 
 
-def _timeout(args: list[str], players: tuple[str, str]) -> KeyboardInput:
+def _timeout(args: list[str], players: tuple[str, ...]) -> KeyboardInput:
     _arity("timeout", args, 0, 1)
     return TimeoutCall(_player(args[0], players) if args else None)
 
 
-def _correct(args: list[str], players: tuple[str, str]) -> KeyboardInput:
+def _correct(args: list[str], players: tuple[str, ...]) -> KeyboardInput:
     _arity("correct", args, 2, 2)
     n = _int("correct", args[1])
     if n == 0:
@@ -195,12 +207,12 @@ def _correct(args: list[str], players: tuple[str, str]) -> KeyboardInput:
     return Correction(CorrectionKind.POINTS, _player(args[0], players), n)
 
 
-def _turn(args: list[str], players: tuple[str, str]) -> KeyboardInput:
+def _turn(args: list[str], players: tuple[str, ...]) -> KeyboardInput:
     _arity("turn", args, 1, 1)
     return Correction(CorrectionKind.TURN, _player(args[0], players))
 
 
-def _break(args: list[str], players: tuple[str, str]) -> KeyboardInput:
+def _break(args: list[str], players: tuple[str, ...]) -> KeyboardInput:
     _arity("break", args, 0, 0)
     # The player is filled in by the session: only the one at the table may ask.
     return Correction(CorrectionKind.BREAK_POSITION, "")

@@ -68,6 +68,8 @@ def config_doc(config: MatchConfig) -> dict[str, Any]:
     }
     if config.cue_balls:
         match["cue_balls"] = {p: str(b) for p, b in config.cue_balls.items()}
+    elif config.rotates and config.rotation_balls != (Ball.WHITE, Ball.YELLOW):
+        match["cue_balls"] = [str(b) for b in config.rotation_balls]  # the whites that rotate
     if config.start is not None:  # a match joined in progress (absent: the key is as before)
         match["start"] = start_json(config.start)
     table = config.table

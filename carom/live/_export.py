@@ -20,14 +20,38 @@ from carom.live._session import LiveSession
 from carom.live._store import LiveError
 from referee import Correction, MatchResult, Phase, match_stats, record_json, shot_json
 
-__all__ = ["CSV_COLUMNS", "corrections_in_effect", "result_row", "shot_log", "write_csv"]
+__all__ = [
+    "CSV_COLUMNS",
+    "SEATS",
+    "corrections_in_effect",
+    "csv_columns",
+    "csv_text",
+    "result_row",
+    "shot_log",
+    "write_csv",
+]
 
-CSV_COLUMNS = (
-    "date", "discipline",
-    "player_a", "points_a", "innings_a", "average_a", "high_run_a",
-    "player_b", "points_b", "innings_b", "average_b", "high_run_b",
-    "match_points_a", "match_points_b", "winner",
-)  # fmt: skip
+#: A result line's seats: ``a`` is the first player in the order of play, ``h`` the 8th.
+SEATS = "abcdefgh"
+_PER_PLAYER = ("player", "points", "innings", "average", "high_run")
+
+
+def csv_columns(n_players: int) -> tuple[str, ...]:
+    """The columns of a result line of ``n_players`` (2 to 8) players.
+
+    ``date, discipline``, then per seat ``player_X, points_X, innings_X, average_X,
+    high_run_X``, then ``match_points_X`` per seat and ``winner``: two players give
+    the columns the project always wrote, three add ``_c``, and so on.
+    """
+    if not 2 <= n_players <= len(SEATS):
+        raise LiveError(f"a result line holds 2 to {len(SEATS)} players, got {n_players}")
+    seats = SEATS[:n_players]
+    per_player = tuple(f"{name}_{seat}" for seat in seats for name in _PER_PLAYER)
+    return ("date", "discipline", *per_player, *(f"match_points_{s}" for s in seats), "winner")
+
+
+#: The columns of a two-player result line.
+CSV_COLUMNS = csv_columns(2)
 
 
 def shot_log(session: LiveSession) -> dict[str, Any]:
@@ -58,28 +82,33 @@ def corrections_in_effect(session: LiveSession) -> list[Correction]:
 
 
 def result_row(session: LiveSession) -> dict[str, str]:
-    """The match's result line (figures over all sets; match points once it is over)."""
+    """The match's result line (figures over all sets; match points once it is over).
+
+    Its keys are :func:`csv_columns` of the match's number of players, seat ``a``
+    the first player in the order of play. A draw has ``winner`` ``draw``; the match
+    points say who shares it.
+    """
     state = session.state
     stats = match_stats(state)
-    a, b = state.config.players
-    row = {"date": session.created_at[:10], "discipline": str(state.config.discipline)}
-    for seat, p in (("a", a), ("b", b)):
-        s = stats[p]
-        row |= {f"player_{seat}": p, f"points_{seat}": str(s.points),
-                f"innings_{seat}": str(s.innings), f"average_{seat}": s.average,
-                f"high_run_{seat}": str(s.high_run)}  # fmt: skip
+    players = state.config.players
     over = state.phase is Phase.OVER
     result = MatchResult.from_state(state) if over else None
-    for seat, p in (("a", a), ("b", b)):
-        row[f"match_points_{seat}"] = "" if result is None else str(result.match_points(p))
+    row = {"date": session.created_at[:10], "discipline": str(state.config.discipline)}
+    for seat, p in zip(SEATS, players, strict=False):
+        s = stats[p]
+        won = "" if result is None else str(result.match_points(p))
+        row |= {f"player_{seat}": p, f"points_{seat}": str(s.points),
+                f"innings_{seat}": str(s.innings), f"average_{seat}": s.average,
+                f"high_run_{seat}": str(s.high_run), f"match_points_{seat}": won}  # fmt: skip
     row["winner"] = (state.winner or "draw") if over else ""
-    return {k: row[k] for k in CSV_COLUMNS}
+    return {k: row[k] for k in csv_columns(len(players))}
 
 
 def csv_text(rows: list[dict[str, str]], *, header: bool = True) -> str:
-    """Rows as CSV text (with the header line unless ``header`` is False)."""
+    """Rows of one number of players as CSV text (the header line unless ``header`` is False)."""
+    columns = _columns_of(rows)
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     if header:
         writer.writeheader()
     writer.writerows(rows)
@@ -87,13 +116,31 @@ def csv_text(rows: list[dict[str, str]], *, header: bool = True) -> str:
 
 
 def write_csv(path: Path, rows: list[dict[str, str]]) -> None:
-    """Write ``rows``; a file that already starts with the same header gets them appended."""
-    header = ",".join(CSV_COLUMNS)
+    """Write ``rows``; a file that already starts with the same header gets them appended.
+
+    A file of results with another number of players (other columns) is refused.
+    """
+    header = ",".join(_columns_of(rows))
     if path.exists() and path.stat().st_size > 0:
         first = path.read_text(encoding="utf-8").splitlines()[0]
         if first != header:
-            raise LiveError(f"{path}: has other columns than a carom result; pass a new file")
+            raise LiveError(
+                f"{path}: has other columns than a carom result of {_players_in(rows)} "
+                "players; pass a new file"
+            )
         with path.open("a", encoding="utf-8", newline="") as f:
             f.write(csv_text(rows, header=False))
         return
     path.write_text(csv_text(rows), encoding="utf-8")
+
+
+def _columns_of(rows: list[dict[str, str]]) -> tuple[str, ...]:
+    """The columns of ``rows`` (all of one number of players; none: two players')."""
+    columns = tuple(rows[0]) if rows else CSV_COLUMNS
+    if any(tuple(r) != columns for r in rows):
+        raise LiveError("result lines of matches with different numbers of players: one file each")
+    return columns
+
+
+def _players_in(rows: list[dict[str, str]]) -> int:
+    return sum(1 for c in _columns_of(rows) if c.startswith("player_"))

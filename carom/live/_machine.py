@@ -392,8 +392,8 @@ def _override(record: ShotRecord, points: int, match: Match) -> list[Correction]
     if points > 0 and v.inning_ends:
         out.append(Correction(CorrectionKind.TURN, shooter, note=note))
     elif points == 0 and not v.inning_ends:
-        opponent = match.state.config.opponent(shooter)
-        out.append(Correction(CorrectionKind.TURN, opponent, note=note))
+        following = match.state.config.next_player(shooter)  # the opponent, of two
+        out.append(Correction(CorrectionKind.TURN, following, note=note))
     return out
 
 

@@ -209,7 +209,8 @@ class LiveRunner:
             self.calibration = load_calibration(self.calibration_path, expect_size_px=(w, h))
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
         cfg = self.config
-        seen = MatchFile(discipline=cfg.discipline, players=cfg.players, cue_balls=cfg.cue_balls)
+        seen = MatchFile(discipline=cfg.discipline, players=cfg.players, cue_balls=cfg.cue_balls,
+                         rotation_balls=cfg.rotation_balls)  # fmt: skip
         opts = AnalyzeOptions(video=Path(self.capture.spec), out=Path("."), table=cfg.table,
                               discipline=cfg.discipline, detector=self.detector,
                               match=seen)  # fmt: skip  # the dotted white, if named
@@ -314,9 +315,8 @@ class LiveRunner:
             wait_s = 0.0
 
     def _command(self, line: str) -> None:
-        players = self.config.players
         try:
-            call = parse_line(line, (players[0], players[1]))
+            call = parse_line(line, self.config.players)
             if call is None:
                 return
             if isinstance(call, HelpRequest):

@@ -72,7 +72,10 @@ class LiveError(CaromError):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchRow:
-    """One match of the database. ``config`` is the ``carom-shots/1`` head of the match."""
+    """One match of the database. ``config`` is the ``carom-shots/1`` head of the match.
+
+    ``players``: every player in the order of play (2 to 8).
+    """
 
     id: int
     created_at: str
@@ -80,7 +83,7 @@ class MatchRow:
     setup_key: str
     config: Mapping[str, Any]
     discipline: str
-    players: tuple[str, str]
+    players: tuple[str, ...]
     version: int
     finished_at: str | None
 
@@ -242,9 +245,12 @@ class MatchStore:
 
     @staticmethod
     def _row(r: Sequence[Any]) -> MatchRow:
+        config = json.loads(r[4])
+        # the columns hold players a and b; the set-up holds every player (2 to 8)
+        players = tuple(config["match"]["players"])
         return MatchRow(
-            id=int(r[0]), created_at=r[1], source=r[2], setup_key=r[3], config=json.loads(r[4]),
-            discipline=r[5], players=(r[6], r[7]), version=int(r[8]), finished_at=r[9],
+            id=int(r[0]), created_at=r[1], source=r[2], setup_key=r[3], config=config,
+            discipline=r[5], players=players, version=int(r[8]), finished_at=r[9],
         )  # fmt: skip
 
     def match(self, match_id: int) -> MatchRow:

@@ -24,6 +24,7 @@ __all__ = ["MatchFileIn", "MatchFileText", "match_of"]
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Count = Annotated[StrictInt, Field(ge=0, le=100000)]
 PerPlayer = dict[Name, Count]
+BallName = Literal["white", "yellow", "dotted"]
 
 
 class _Strict(BaseModel):
@@ -81,7 +82,10 @@ class MatchFileIn(_Strict):
     discipline: Annotated[Discipline, Field(strict=False)] = Discipline.THREE_CUSHION
     table: Annotated[str, Field(max_length=40)] | TableIn | None = None
     players: Annotated[list[Name], Field(min_length=2, max_length=MAX_PLAYERS)] = ["A", "B"]
-    cue_balls: dict[Name, Literal["white", "yellow", "dotted"]] | None = None
+    # each player's ball, or (three players or more) the two whites that rotate
+    cue_balls: (
+        dict[Name, BallName] | Annotated[list[BallName], Field(min_length=2, max_length=2)] | None
+    ) = None
     first_player: Name | None = None
     target: Annotated[StrictInt, Field(ge=1)] | dict[Name, StrictInt] | None = None
     innings_limit: Annotated[StrictInt, Field(ge=1)] | None = None

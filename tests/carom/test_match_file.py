@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from carom._analyze import balls_for
 from carom._match_file import (
     KEYS,
     MatchFile,
@@ -193,6 +194,10 @@ def test_any_document_is_read_or_refused_with_one_line_and_the_schema_is_never_s
         ({"cue_balls": {"A": "white", "B": "white"}}, "cue_balls: must be white and yellow"),
         ({"cue_balls": {"A": "white"}}, "cue_balls: give both players"),
         ({"cue_balls": {"A": "white", "B": "blue"}}, "cue_balls.B: unknown name 'blue'"),
+        ({"cue_balls": ["white", "dotted"]}, "cue_balls: a list is the rotating pair of 3"),
+        ({"players": ["A", "B", "C"], "cue_balls": ["white"]}, "cue_balls: expected the 2"),
+        ({"players": list("ABC"), "cue_balls": ["white", "blue"]}, "cue_balls[1]: unknown name"),
+        ({"players": list("ABC"), "cue_balls": ["yellow", "dotted"]}, "cue_balls: must be white"),
         ({"first_player": "Zed"}, "first_player: 'Zed' is not one of the players"),
         ({"target": 0}, "target: must be at least 1"),
         ({"target": {"A": 40, "Zed": 1}}, "target.Zed: unknown field"),
@@ -224,6 +229,7 @@ def test_each_refusal_is_one_line_starting_with_the_key(doc: dict[str, Any], sta
     # What the schema can say, it says too (the rest are rules across keys).
     cross = (
         "cue_balls: must",
+        "cue_balls: a list",
         "start",
         "clock: ",
         "table: table",
@@ -346,3 +352,27 @@ def test_a_camera_follows_the_cue_ball_unless_the_file_says() -> None:
     assert MatchFile().config(camera=True).options.follow_cue_ball
     off = parse_match_file({"rules": {"follow_cue_ball": False}})
     assert not off.config(camera=True).options.follow_cue_ball
+
+
+def test_three_players_rotate_the_white_and_the_dotted_white(tmp_path: Path) -> None:
+    f = tmp_path / "m.toml"
+    f.write_text('players = ["Ana", "Ben", "Cleo"]\ncue_balls = ["white", "dotted"]\n')
+    m = load_match_file(f)
+    assert m.rotation_balls == (Ball.WHITE, Ball.DOTTED) and m.cue_balls == {}
+    assert m.balls == {Ball.WHITE, Ball.DOTTED}
+    assert balls_for(m.discipline, m.balls) == (Ball.WHITE, Ball.DOTTED, Ball.RED)
+    cfg = m.config(camera=True)
+    assert cfg.rotates and cfg.rotation_balls == (Ball.WHITE, Ball.DOTTED)
+    doc = match_file_doc(m)
+    assert doc["cue_balls"] == ["white", "dotted"] and VALIDATOR.is_valid(doc)
+    assert parse_match_file(json.loads(json.dumps(doc))) == m
+    assert parse_match_file(tomllib.loads(match_file_toml(m))) == m
+    assert from_config(cfg, m.clock).rotation_balls == m.rotation_balls
+    # the flags: renamed in order; two players over it keep the pair as their balls
+    assert _flags("--match", str(f), "--players", "X,Y,Z").config().rotation_balls == (
+        Ball.WHITE, Ball.DOTTED,
+    )  # fmt: skip
+    two = _flags("--match", str(f), "--players", "X,Y")
+    assert two.config().cue_balls == {"X": Ball.WHITE, "Y": Ball.DOTTED}
+    plain = parse_match_file({"players": ["Ana", "Ben", "Cleo"]})
+    assert "cue_balls" not in match_file_doc(plain) and plain.balls == {Ball.WHITE, Ball.YELLOW}

@@ -4,18 +4,98 @@
  * CaromMatchForm.fill(doc)   show a match file in the form
  * CaromMatchForm.init(say)   the rule options and defaults from GET /api/match-file, the
  *                            server's set-up in the form, Load / Save match file wired
+ *
+ * Players: 2 to 8 rows (name, target, cue ball), added and removed; seat i's fields are
+ * f-p{i}, f-t{i}, f-ball{i} and, joining a match in progress, f-s-board{i},
+ * f-s-innings{i}, f-s-sets{i}. Cue balls: with two players (or an even number that
+ * keep balls) one per player; otherwise the two whites that rotate, written as the
+ * match file's list (["white", "dotted"]) when not white and yellow.
  */
 (function () {
   "use strict";
   const { el, api } = Carom;
   const $ = (id) => document.getElementById(id);
   let defaults = { rules: {}, clock: {} };
+  const MIN_PLAYERS = 2, MAX_PLAYERS = 8;
+  const BALLS = [["white", "white"], ["yellow", "yellow"], ["dotted", "dotted white"]];
 
   const num = (id) => { const raw = $(id).value.trim(); return raw === "" ? null : Number(raw); };
   const put = (id, v) => { $(id).value = v === null || v === undefined ? "" : String(v); };
-  const players = () => [$("f-p1").value.trim(), $("f-p2").value.trim()];
+  const count = () => $("f-players").children.length;
+  const seats = () => Array.from({ length: count() }, (_, i) => i + 1);
+  const players = () => seats().map((i) => $(`f-p${i}`).value.trim());
   const pick = (names, v) => (v ? names[Number(v) - 1] : null);
-  const which = (names, name) => (name === names[0] ? "1" : name === names[1] ? "2" : "");
+  const which = (names, name) => (names.includes(name) ? String(names.indexOf(name) + 1) : "");
+  const keepsBalls = () => count() === 2 || (count() % 2 === 0 && $("f-keep").checked);
+
+  function playerRow(i) {
+    const ball = el("select", { id: `f-ball${i}`, "data-role": "ball" },
+      ...BALLS.map(([value, text]) => el("option", { value, text })));
+    ball.value = i % 2 ? "white" : "yellow";
+    return el("div", { class: "player-row", "data-seat": i },
+      el("label", {}, `Player ${i} `, el("input", { id: `f-p${i}`, required: true, autocomplete: "off",
+        value: String.fromCharCode(64 + i), "data-role": "name", oninput: choices })),
+      el("label", {}, `Target `, el("input", { id: `f-t${i}`, type: "number", min: "1",
+        placeholder: i === 1 ? "discipline's" : "same as player 1" })),
+      el("label", { class: "ball-label" }, "Cue ball ", ball),
+      el("button", { type: "button", "data-role": "remove", title: `remove player ${i}`,
+        onclick: () => removePlayer(i) }, "Remove"));
+  }
+
+  function startRow(i) {
+    const field = (id, label, placeholder) =>
+      el("label", {}, `${label} player ${i} `, el("input", { id, type: "number", min: "0", placeholder }));
+    return [field(`f-s-board${i}`, "Score", "unknown"), field(`f-s-innings${i}`, "Innings", "unknown"),
+      field(`f-s-sets${i}`, "Sets won", "0")];
+  }
+
+  // Rows for n players; the fields of the seats kept keep what they hold.
+  function setCount(n) {
+    n = Math.max(MIN_PLAYERS, Math.min(MAX_PLAYERS, n));
+    while (count() < n) $("f-players").append(playerRow(count() + 1));
+    while (count() > n) $("f-players").lastElementChild.remove();
+    const start = $("f-start-players");
+    while (start.children.length < 3 * n) start.append(...startRow(start.children.length / 3 + 1));
+    while (start.children.length > 3 * n) start.lastElementChild.remove();
+    layout();
+  }
+
+  // Removing seat i moves the players after it up one seat (names, targets, balls, start).
+  function removePlayer(i) {
+    const n = count();
+    if (n <= MIN_PLAYERS) return;
+    for (let k = i; k < n; k += 1) {
+      for (const f of ["f-p", "f-t", "f-ball", "f-s-board", "f-s-innings", "f-s-sets"]) {
+        $(`${f}${k}`).value = $(`${f}${k + 1}`).value;
+      }
+    }
+    setCount(n - 1);
+  }
+
+  // What the number of players allows: the ball per player or the rotating pair.
+  function layout() {
+    const n = count(), keep = keepsBalls();
+    $("f-keep-label").classList.toggle("hidden", n === 2 || n % 2 === 1);
+    $("f-rotation-label").classList.toggle("hidden", keep);
+    for (const label of document.querySelectorAll("#f-players .ball-label")) label.classList.toggle("hidden", !keep);
+    for (const b of document.querySelectorAll("#f-players [data-role=remove]")) b.disabled = n <= MIN_PLAYERS;
+    $("f-add-player").disabled = n >= MAX_PLAYERS;
+    choices();
+  }
+
+  // The seat choices (who breaks, who is at the table, who broke) follow the names.
+  function choices() {
+    const names = players();
+    const fill = (id, blank) => {
+      const select = $(id), value = select.value;
+      select.replaceChildren(el("option", { value: "", text: blank }),
+        ...names.map((name, k) => el("option", { value: String(k + 1), text: `player ${k + 1}${name ? ` (${name})` : ""}` })));
+      select.value = Number(value) <= names.length ? value : "";
+    };
+    fill("f-first", "lag");
+    fill("f-s-shooter", "the ball tells");
+    fill("f-s-breaker", "unknown");
+  }
 
   function renderRules() {
     // A choice per option: blank keeps the default (follow_cue_ball: on with a camera).
@@ -30,11 +110,29 @@
     }));
   }
 
-  function perPlayer(names, a, b) {
+  // A map player -> the number in field `${prefix}${seat}` (blank fields left out).
+  function perPlayer(names, prefix) {
     const out = {};
-    if (a !== null) out[names[0]] = a;
-    if (b !== null) out[names[1]] = b;
+    names.forEach((name, k) => { const v = num(`${prefix}${k + 1}`); if (v !== null) out[name] = v; });
     return out;
+  }
+
+  function ballsBody(names) {
+    if (keepsBalls()) {
+      const balls = names.map((_, k) => $(`f-ball${k + 1}`).value);
+      const plain = names.length === 2 && balls[0] === "white" && balls[1] === "yellow";
+      return plain ? null : Object.fromEntries(names.map((name, k) => [name, balls[k]]));
+    }
+    return $("f-rotation").value === "dotted" ? ["white", "dotted"] : null;
+  }
+
+  // One number for everybody, or a handicap; a blank target copies player 1's (or the first given).
+  function targetBody(names) {
+    const given = names.map((_, k) => num(`f-t${k + 1}`));
+    const first = given.find((t) => t !== null);
+    if (first === undefined) return null;
+    const all = given.map((t) => t ?? first);
+    return all.every((t) => t === all[0]) ? all[0] : Object.fromEntries(names.map((name, k) => [name, all[k]]));
   }
 
   function rulesBody() {
@@ -60,9 +158,9 @@
 
   function startBody(names) {
     const start = {};
-    const board = perPlayer(names, num("f-s-board1"), num("f-s-board2"));
-    const innings = perPlayer(names, num("f-s-innings1"), num("f-s-innings2"));
-    const sets = perPlayer(names, num("f-s-sets1"), num("f-s-sets2"));
+    const board = perPlayer(names, "f-s-board");
+    const innings = perPlayer(names, "f-s-innings");
+    const sets = perPlayer(names, "f-s-sets");
     if (Object.keys(board).length) start.board = board;
     if (Object.keys(innings).length) start.innings = innings;
     if (Object.keys(sets).length) start.sets_won = sets;
@@ -79,16 +177,12 @@
     const names = players();
     const doc = { format: "carom-match/1", discipline: $("f-discipline").value, players: names };
     if ($("f-table").value.trim()) doc.table = $("f-table").value.trim();
-    const b1 = $("f-ball1").value, b2 = $("f-ball2").value;
-    if (b1 !== "white" || b2 !== "yellow") doc.cue_balls = { [names[0]]: b1, [names[1]]: b2 };
+    const balls = ballsBody(names);
+    if (balls) doc.cue_balls = balls;
     const first = pick(names, $("f-first").value);
     if (first) doc.first_player = first;
-    const t1 = num("f-t1"), t2 = num("f-t2");
-    // One number for both, or a handicap; a blank target copies the other one.
-    if (t1 !== null || t2 !== null) {
-      const a = t1 ?? t2, b = t2 ?? t1;
-      doc.target = a === b ? a : { [names[0]]: a, [names[1]]: b };
-    }
+    const target = targetBody(names);
+    if (target !== null) doc.target = target;
     if (num("f-innings") !== null) doc.innings_limit = num("f-innings");
     doc.sets = num("f-sets") || 1;
     doc.equalizing = $("f-equalizing").checked;
@@ -99,6 +193,15 @@
     doc.clock = clockBody();
     if ($("f-s-on").checked) doc.start = startBody(names);
     return doc;
+  }
+
+  // A map: every player keeps a ball; a list: the rotating pair; none: the defaults.
+  function fillBalls(balls, names) {
+    const kept = balls && !Array.isArray(balls) ? balls : {};
+    $("f-keep").checked = names.length > 2 && Object.keys(kept).length > 0;
+    $("f-rotation").value = Array.isArray(balls) && balls.includes("dotted") ? "dotted" : "yellow";
+    names.forEach((name, k) => { $(`f-ball${k + 1}`).value = kept[name] || (k % 2 ? "yellow" : "white"); });
+    layout();
   }
 
   function fillClock(clock) {
@@ -115,9 +218,11 @@
     const of = (m, i) => (m && m[names[i]] !== undefined ? m[names[i]] : null);
     $("f-s-on").checked = !!start;
     $("f-start-box").open = !!start;
-    put("f-s-board1", of(s.board, 0)); put("f-s-board2", of(s.board, 1));
-    put("f-s-innings1", of(s.innings, 0)); put("f-s-innings2", of(s.innings, 1));
-    put("f-s-sets1", of(s.sets_won, 0)); put("f-s-sets2", of(s.sets_won, 1));
+    names.forEach((_, k) => {
+      put(`f-s-board${k + 1}`, of(s.board, k));
+      put(`f-s-innings${k + 1}`, of(s.innings, k));
+      put(`f-s-sets${k + 1}`, of(s.sets_won, k));
+    });
     $("f-s-shooter").value = which(names, s.shooter);
     $("f-s-breaker").value = which(names, s.breaker);
     put("f-s-run", s.run); put("f-s-set", s.set_index);
@@ -127,16 +232,16 @@
   function fill(doc) {
     const names = doc.players || ["A", "B"];
     $("f-discipline").value = doc.discipline || "three-cushion";
-    put("f-p1", names[0]); put("f-p2", names[1]);
+    setCount(names.length);
+    names.forEach((name, k) => put(`f-p${k + 1}`, name));
     const table = doc.table;
     put("f-table", table && typeof table === "object" ? `${table.length_mm}x${table.width_mm}` : table);
-    const balls = doc.cue_balls || {};
-    $("f-ball1").value = balls[names[0]] || "white";
-    $("f-ball2").value = balls[names[1]] || "yellow";
+    fillBalls(doc.cue_balls, names);
+    choices();
     $("f-first").value = which(names, doc.first_player);
     const target = doc.target;
     const t = (i) => (target === undefined || target === null ? null : typeof target === "number" ? target : target[names[i]]);
-    put("f-t1", t(0)); put("f-t2", t(1));
+    names.forEach((_, k) => put(`f-t${k + 1}`, t(k)));
     put("f-innings", doc.innings_limit); put("f-sets", doc.sets || 1);
     $("f-equalizing").checked = doc.equalizing !== false;
     $("f-eq-break").checked = doc.equalizing_from_break !== false;
@@ -158,6 +263,9 @@
   }
 
   async function init(say) {
+    setCount(MIN_PLAYERS);
+    $("f-add-player").addEventListener("click", () => setCount(count() + 1));
+    $("f-keep").addEventListener("change", layout);
     let touched = false; // what a person typed before the set-up arrived is kept
     $("start-form").addEventListener("input", () => { touched = true; }, { once: true });
     try {

@@ -75,3 +75,40 @@ def test_bad_lines_give_one_line_with_the_commands(line: str, problem: str) -> N
     message = str(info.value)
     assert problem in message and "\n" not in message
     assert "commands:" in message or "callable:" in message
+
+
+THREE = ("Ana", "Ben", "Cleo")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("timeout C", TimeoutCall("Cleo")),
+        ("timeout 3", TimeoutCall("Cleo")),
+        ("timeout cleo", TimeoutCall("Cleo")),
+        ("correct c +2", Correction(CorrectionKind.POINTS, "Cleo", 2)),
+        ("correct Cleo -1", Correction(CorrectionKind.POINTS, "Cleo", -1)),
+        ("turn C", Correction(CorrectionKind.TURN, "Cleo")),
+        ("turn 2", Correction(CorrectionKind.TURN, "Ben")),
+        ("turn a", Correction(CorrectionKind.TURN, "Ana")),
+    ],
+)
+def test_any_player_of_three_can_be_named_by_seat_number_or_name(
+    line: str, expected: object
+) -> None:
+    assert parse_line(line, THREE) == expected
+
+
+def test_eight_players_have_seats_a_to_h_and_a_name_wins_over_a_seat() -> None:
+    eight = tuple(f"P{i}" for i in range(1, 9))
+    assert parse_line("turn H", eight) == Correction(CorrectionKind.TURN, "P8")
+    assert parse_line("timeout 8", eight) == TimeoutCall("P8")
+    # a player called "B" who plays third is "B", not the second seat
+    assert parse_line("turn B", ("Ana", "Cleo", "B")) == Correction(CorrectionKind.TURN, "B")
+
+
+@pytest.mark.parametrize("word", ["D", "4", "0", "Dee"])
+def test_a_seat_beyond_the_players_is_refused_listing_every_seat(word: str) -> None:
+    with pytest.raises(CallParseError) as info:
+        parse_line(f"turn {word}", THREE)
+    assert f"unknown player {word!r} (A=Ana, B=Ben, C=Cleo)" in str(info.value)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
 import pytest
 
-from carom.live import LiveSession
+from carom.live import LiveSession, csv_columns
 from referee import Ball, BallContact, Cushion, CushionContact, Match, Phase, Shot, parse_shot_log
 from tests.carom.live.shotpool import analyzed, example_inputs, example_log
 from tests.carom.web._web import AUTH, PLAYERS, client, db_dump, feed_until_review, new_match, table
@@ -354,6 +355,14 @@ def test_three_players_state_history_and_pages(tmp_path: Path) -> None:
         assert c.get(f"/api/matches/{m['id']}/export.json").json()["match"]["players"] == [
             "Ana", "Ben", "Cleo",
         ]  # fmt: skip
+        rows = list(csv.DictReader(c.get(f"/api/matches/{m['id']}/export.csv").text.splitlines()))
+        assert len(rows) == 1 and tuple(rows[0]) == csv_columns(3)
+        assert [rows[0][f"{k}_c"] for k in ("player", "points", "match_points")] == [
+            "Cleo",
+            "0",
+            "0",
+        ]
+        assert rows[0]["match_points_a"] == rows[0]["match_points_b"] == "1"
         # The pages build one panel (one overlay row) per player from the state.
         assert "function panels(n)" in c.get("/scoreboard").text
         assert "function lines(n)" in c.get("/overlay").text

@@ -101,6 +101,25 @@ def test_the_form_loads_and_saves_a_toml_match_file(server: RunningServer) -> No
     assert _post(server, "/api/match-file/toml", FULL, auth=False).status_code == 401
 
 
+def test_three_players_with_the_dotted_white_round_trip_through_the_api(
+    server: RunningServer,
+) -> None:
+    three = {"players": ["Ana", "Ben", "Cleo"], "cue_balls": ["white", "dotted"], "target": 5}
+    toml = _post(server, "/api/match-file/toml", three)
+    assert toml.status_code == 200, toml.text
+    assert 'cue_balls = ["white", "dotted"]' in toml.json()["toml"]
+    read = _post(server, "/api/match-file/parse", {"text": toml.json()["toml"]})
+    assert read.json()["match"]["cue_balls"] == ["white", "dotted"]
+    r = _post(server, "/api/matches", read.json()["match"])
+    assert r.status_code == 201, r.text
+    config = server.app.state.table.session.state.config
+    assert config.rotates and config.rotation_balls == (Ball.WHITE, Ball.DOTTED)
+    back = httpx2.get(server.url + "/api/match-file").json()["match"]
+    assert back["cue_balls"] == ["white", "dotted"] and back["players"] == ["Ana", "Ben", "Cleo"]
+    two = _post(server, "/api/match-file/toml", {"cue_balls": ["white", "dotted"]})
+    assert two.status_code == 422 and "cue_balls: a list is the rotating pair" in two.text
+
+
 @pytest.mark.parametrize(
     ("path", "body", "words"),
     [

@@ -6,7 +6,7 @@ sees: the cushion nose (the line a ball touches) along the edge of the playing s
 ``cushion_height_mm``, the cloth-covered cushion top ``cushion_width_mm`` wide, then the
 wooden rail ``rail_width_mm`` wide at ``rail_height_mm`` with the diamonds on its centre
 line. Chalk marks come from the referee itself (spots from :meth:`referee.Table.spot`,
-balklines, anchor squares and corner zones from :func:`referee._zones.regions_for`), so
+balklines, anchor squares and corner zones from :func:`referee.regions_for`), so
 calibration, renderer and rules cannot disagree.
 
 Frame (as :mod:`calibration._camera`): x from the head cushion (x = 0) to the foot
@@ -31,15 +31,18 @@ from referee import (
     MATCH_TABLE,
     Ball,
     CaromError,
+    Corner,
     Cushion,
     Discipline,
     Pin,
     Pocket,
+    Rect,
+    Region,
     RuleOptions,
     Spot,
+    regions_for,
 )
 from referee import Table as RefereeTable
-from referee._zones import Corner, Rect, Region, regions_for
 
 __all__ = ["CUSHIONS", "PIN_SPACING_MM", "PYRAMID_TABLE", "TABLE_FORMAT", "TableGeometry"]
 

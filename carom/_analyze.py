@@ -128,7 +128,7 @@ def calibration_for(
     """
     if opts.calibration is not None:
         return load_calibration(opts.calibration, expect_size_px=size_px)
-    from carom._calibrate import calibrate_frame, write_outputs
+    from calibration import calibrate_frame, save_result
 
     best, error = None, None
     for frame in _calibration_frames(opts.video, frame_30):
@@ -147,7 +147,7 @@ def calibration_for(
             "and pass --calibration FILE"
         )
     opts.out.mkdir(parents=True, exist_ok=True)
-    write_outputs(best, opts.out / "calibration.json", opts.out / "calibration_overlay.png")
+    save_result(best, opts.out / "calibration.json", opts.out / "calibration_overlay.png")
     return best.calibration
 
 

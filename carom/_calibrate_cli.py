@@ -58,27 +58,34 @@ def _table(text: str) -> Table:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom calibrate``; raises CaromError on bad input."""
-    from carom import _calibrate as cal
+    from calibration import calibrate_frame, save_result
+    from carom._calibrate_args import (
+        lens_from_checkerboards,
+        parse_corners,
+        parse_diamonds,
+        parse_pattern,
+    )
+    from carom._frames import read_frame
     from referee import Discipline
 
     table = _table(args.table)
     discipline = Discipline(args.discipline) if args.discipline else None
-    diamonds = cal.parse_diamonds(args.diamonds) if args.diamonds else None
+    diamonds = parse_diamonds(args.diamonds) if args.diamonds else None
     lens = None
     if args.checkerboard:
-        pattern = cal.parse_pattern(args.pattern)
-        lens = cal.lens_from_checkerboards(args.checkerboard, pattern, args.square_mm)
+        pattern = parse_pattern(args.pattern)
+        lens = lens_from_checkerboards(args.checkerboard, pattern, args.square_mm)
         print(f"lens from checkerboards: fx {lens[0].fx_px:.1f} px, k1 {lens[1].k1:.4f}, "
               f"rms {lens[2]:.3f} px")  # fmt: skip
-    frame = cal.read_frame(args.source, args.frame)
-    corners = cal.parse_corners(args.corners) if args.corners else None
+    frame = read_frame(args.source, args.frame)
+    corners = parse_corners(args.corners) if args.corners else None
     if args.interactive:
         corners = _click_corners(frame)
-    result = cal.calibrate_frame(
+    result = calibrate_frame(
         frame, table, corners=corners, diamonds=diamonds, lens=lens, discipline=discipline
     )
     overlay = args.overlay or args.out.with_name(args.out.stem + "_overlay.png")
-    cal.write_outputs(result, args.out, overlay)
+    save_result(result, args.out, overlay)
     print(result.report.text())
     print(f"wrote {args.out} and {overlay}")
     if result.report.verdict != "good":

@@ -35,7 +35,7 @@ from referee import (
     Table,
     parse_start,
 )
-from referee._jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
+from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 
 if TYPE_CHECKING:  # loaded when used: every ``carom`` command builds the parsers that use this
     from carom.live._clock import ClockSettings

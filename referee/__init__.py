@@ -37,7 +37,7 @@ from referee._names import (
 )
 from referee._options import RuleOptions
 from referee._rules import judge
-from referee._shot import Carry, Shot, ShotContext
+from referee._shot import Carry, Shot, ShotContext, TimedXY
 from referee._shotlog import (
     FORMAT,
     ShotLog,
@@ -69,6 +69,7 @@ from referee._stats import (
 from referee._table import MATCH_TABLE, Table
 from referee._turn_and_break import cue_ball_due
 from referee._verdict import Respot, Verdict
+from referee._zones import Corner, Rect, Region, balkline_mm, regions_for
 
 __all__ = [
     "CALL_FOULS",
@@ -87,6 +88,7 @@ __all__ = [
     "Call",
     "CaromError",
     "Carry",
+    "Corner",
     "Correction",
     "CorrectionKind",
     "Cushion",
@@ -113,6 +115,8 @@ __all__ = [
     "PlayerStats",
     "Pocket",
     "Pocketed",
+    "Rect",
+    "Region",
     "Respot",
     "RuleOptions",
     "RulesError",
@@ -126,6 +130,7 @@ __all__ = [
     "Standing",
     "StartState",
     "Table",
+    "TimedXY",
     "UnknownBallError",
     "Verdict",
     "apply_correction",
@@ -133,6 +138,7 @@ __all__ = [
     "apply_lag",
     "apply_shot",
     "average_text",
+    "balkline_mm",
     "check_break_layout",
     "cue_ball_due",
     "event_json",
@@ -145,6 +151,7 @@ __all__ = [
     "parse_shot_log",
     "parse_start",
     "record_json",
+    "regions_for",
     "rules_of",
     "shot_context",
     "shot_json",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from referee._errors import ShotLogError
-from referee._jsonread import ask_bool, ask_int, ask_num, show
+from referee.jsonread import ask_bool, ask_int, ask_num, show
 
 __all__ = ["RuleOptions"]
 

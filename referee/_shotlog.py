@@ -15,13 +15,13 @@ from typing import Any
 from referee._config import MAX_PLAYERS, MatchConfig
 from referee._errors import RulesError, ShotLogError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
-from referee._jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 from referee._lag import Lag
 from referee._names import CALL_FOULS, Ball, Cushion, Discipline, Foul, Pin, Pocket
 from referee._options import RuleOptions
 from referee._shot import Shot, TimedXY
 from referee._start import StartState
 from referee._table import XY, Table
+from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 
 __all__ = ["FORMAT", "ShotLog", "parse_event", "parse_shot", "parse_shot_log", "parse_start"]
 

@@ -6,8 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from referee import Ball, OffTable, Pin, Pocketed, Shot
-from referee._shot import TimedXY
+from referee import Ball, OffTable, Pin, Pocketed, Shot, TimedXY
 from vision._types import BallTrack, ScoredEvent
 
 __all__ = ["build_shot", "rest_position"]

@@ -5,7 +5,7 @@ video file, where the encoder has settled; the newest frame of a live camera). I
 shows the current calibration (the file the server was started with, else a fit made
 automatically from the frame) as the pixels of the four table corners (cushion nose
 height, order TL, TR, BR, BL as seen) and of the 24 diamonds. A person drags them; a
-refit (:func:`carom._calibrate.calibrate_frame` with the marked corners and diamonds)
+refit (:func:`calibration.calibrate_frame` with the marked corners and diamonds)
 answers the fitted points and, per diamond, how far the fit lands from the mark. Only
 ``save`` writes, and only to the calibration path the server was started with.
 """
@@ -20,8 +20,14 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration import Calibration, TableGeometry, load_calibration, save_calibration
-from carom._calibrate import calibrate_frame, read_frame
+from calibration import (
+    Calibration,
+    TableGeometry,
+    calibrate_frame,
+    load_calibration,
+    save_calibration,
+)
+from carom._frames import read_frame
 from carom.web._table import ConflictError
 from referee import Table
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import (
@@ -89,6 +89,7 @@ def _check(positions: dict[Ball, tuple[float, float]], opts: RuleOptions) -> Any
     return check_break_layout(Discipline.THREE_CUSHION, MATCH_TABLE, positions, Ball.WHITE, opts)
 
 
+@settings(deadline=None)  # a busy machine must not fail a pure property
 @given(
     dx=st.floats(-300.0, 300.0),
     dy=st.floats(-300.0, 300.0),

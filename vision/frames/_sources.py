@@ -81,11 +81,17 @@ def _av_error(path: Path, exc: Exception) -> VideoError:
 class VideoFileSource:
     """A video file decoded with PyAV; iterate once (see the module docstring)."""
 
-    def __init__(self, path: str | Path, *, deblock: bool = True, ahead: int = 16) -> None:
+    def __init__(
+        self, path: str | Path, *, deblock: bool = True, ahead: int = 16, exact: bool = False
+    ) -> None:
         """Open ``path``; ``deblock=False`` skips H.264/HEVC's in-loop deblocking filter.
 
         ``ahead`` frames are decoded ahead on a thread (:class:`ReadAhead`; 0: decode
         on the caller's thread), whose priority is ``DECODER_NICE`` below the caller's.
+        ``exact=True`` decodes as OpenCV's ``VideoCapture`` does, for a single frame
+        (calibration): every frame deblocked and converted whole to BGR by FFmpeg's
+        swscale, not kept as its 4:2:0 planes (whose OpenCV conversion differs by a few
+        grey levels); ``deblock`` is then ignored.
 
         Frames that no other frame refers to (most B-frames) are never deblocked: an
         error there cannot spread (it saved 2% of the decoding time on the 1080p bench
@@ -107,7 +113,7 @@ class VideoFileSource:
             raise VideoError(f"video {self.path}: has no video stream")
         self._stream: Any = self._container.streams.video[0]
         self._stream.thread_type = "AUTO"
-        skip = "noref" if deblock else "all"
+        skip = "default" if exact else "noref" if deblock else "all"
         self._stream.codec_context.options = {"skip_loop_filter": skip}
         rate = self._stream.average_rate or self._stream.guessed_rate or Fraction(30)
         self._fps = float(rate)
@@ -118,6 +124,7 @@ class VideoFileSource:
         self.repaired_stamps = 0  # frames whose time did not increase, moved one frame on
         self.frames_read = 0
         self.ahead = ahead
+        self._planes = not exact
         self._reader: ReadAhead[Frame] | None = None
 
     @property
@@ -151,7 +158,8 @@ class VideoFileSource:
                 else:
                     self._count_drops(steps, t - last)
                 last = t
-                yield Frame(self.frames_read, t - start, from_av(av_frame) or to_bgr(av_frame))
+                image = from_av(av_frame) if self._planes else None
+                yield Frame(self.frames_read, t - start, image or to_bgr(av_frame))
                 self.frames_read += 1
         except av.FFmpegError as exc:
             raise _av_error(self.path, exc) from None
@@ -301,6 +309,7 @@ def open_source(
     fps: float | None = None,
     clock: Callable[[], float] = time.monotonic,
     deblock: bool = True,
+    exact: bool = False,
 ) -> FrameSource:
     """Open a video file, an image folder or glob, a camera index or a stream URL.
 
@@ -312,6 +321,8 @@ def open_source(
         deblock: False skips H.264's deblocking filter on every frame of a video file
             (about 20% less decoding time; by default only on frames no other frame
             refers to, see ``VideoFileSource``).
+        exact: True decodes a video file's frames as OpenCV's ``VideoCapture`` does
+            (all deblocked, whole BGR from FFmpeg; see ``VideoFileSource``).
 
     Raises:
         VideoError: The source is missing or cannot be opened; the message says which.
@@ -324,7 +335,7 @@ def open_source(
     paths = _image_paths(text)
     if paths is not None:
         return ImageSource(paths, 30.0 if fps is None else fps, text)
-    return VideoFileSource(text, deblock=deblock)
+    return VideoFileSource(text, deblock=deblock, exact=exact)
 
 
 def decode_only(

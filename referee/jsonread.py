@@ -1,4 +1,8 @@
-"""Typed reading of decoded JSON with errors that name the field ("shots[2].events[0].t_s")."""
+"""Typed reading of decoded JSON with errors that name the field ("shots[2].events[0].t_s").
+
+Public: the shot-log reader uses it, and so do the app's readers of other documents
+(the match file), so that every refusal reads the same way.
+"""
 
 from __future__ import annotations
 

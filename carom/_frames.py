@@ -1,0 +1,59 @@
+"""One frame of a video, a still image or a camera, for calibrating (CLI and web wizard).
+
+Every moving source is read through the project's one frame source,
+:func:`vision.open_source` (video files with PyAV, cameras and stream URLs through
+it too); a still image file with ``cv2.imread``. A video's frame is decoded
+``exact``: deblocked and converted whole to BGR by FFmpeg, the pixels OpenCV's
+``VideoCapture`` gives (the analysis's fast path skips the deblocking of frames no
+other frame refers to and keeps the 4:2:0 planes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration import CalibrationError
+from vision import open_source
+
+__all__ = ["IMAGE_SUFFIXES", "read_frame"]
+
+#: Still pictures, read with ``cv2.imread`` (also the checkerboard pictures).
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+_LIVE_PREFIXES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
+
+
+def read_frame(spec: str, frame_idx: int = 0) -> NDArray[np.uint8]:
+    """Frame ``frame_idx`` of a video or image sequence, a still image, or a camera's first.
+
+    ``spec``: a video file, an image file, a folder or glob of images, a camera index
+    (``"0"``) or a stream URL; a camera or stream gives the first frame it delivers.
+    Returns (h, w, 3) BGR uint8.
+
+    Raises:
+        CalibrationError: no such file, or the source has no frame ``frame_idx``.
+        VideoError: the source cannot be opened or decoded.
+    """
+    live = spec.isdigit() or spec.startswith(_LIVE_PREFIXES)
+    path = Path(spec)
+    if not live and path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
+        image = cv2.imread(str(path))
+        if image is None:
+            raise CalibrationError(f"{spec}: cannot be read as an image")
+        return np.asarray(image, dtype=np.uint8)
+    if not live and not path.exists() and not any(c in spec for c in "*?["):
+        raise CalibrationError(f"{spec}: no such file; give a video, an image or a camera index")
+    wanted = 0 if live else frame_idx
+    source = open_source(spec, exact=True)
+    try:
+        for frame in source:
+            if frame.frame_idx == wanted:
+                return np.asarray(frame.image_bgr, dtype=np.uint8)
+            if frame.frame_idx > wanted:
+                break
+    finally:
+        source.close()
+    raise CalibrationError(f"{spec}: no frame {frame_idx} could be read (not a video or image?)")

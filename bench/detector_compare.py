@@ -6,7 +6,7 @@ Three sets, none used in training (training scenes are seeds 0..239):
   1280x720 and 1920x1080, 8 consecutive frames each, exact truth per ball;
 * the sample clips (``sample_videos/*.mp4``, H.264 as shipped), every frame;
 * end to end: ``carom analyze`` on the sample clips with each detector, verdicts
-  compared with the truth (``synth._check.check_clip``).
+  compared with the truth (``carom.synth_check.check_clip``).
 
 Detectors: ``color`` (full search each frame), ``auto`` (colour, then the network on
 the unsure balls, with its own memory of where each ball was), ``onnx`` (the network
@@ -275,7 +275,7 @@ def verdicts() -> list[dict[str, Any]]:
     """``carom analyze`` verdict agreement with truth per sample clip, colour vs auto."""
     import tempfile
 
-    from synth._check import check_clip
+    from carom.synth_check import check_clip
 
     rows = []
     for clip in sorted((ROOT / "sample_videos").glob("*.mp4")):
@@ -397,7 +397,7 @@ def speed(clip: Path) -> dict[str, Any]:
     import tempfile
 
     import carom._analyze_run as run
-    from synth._check import check_clip
+    from carom.synth_check import check_clip
     from vision import make_detector
 
     made: list[Any] = []

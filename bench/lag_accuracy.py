@@ -2,7 +2,7 @@
 
 Every registered lag (``carom synth --list``: ``lag-*`` and ``five-pins-lag-*``) is
 rendered through each look below with ``carom synth``'s own code, then
-:func:`synth._lagcheck.check_lag` runs ``carom analyze``'s vision on the video
+:func:`carom.synth_check.check_lag` runs ``carom analyze``'s vision on the video
 (automatic calibration, detector ``auto``), takes the first motion vision calls a
 lag, judges it with ``referee.judge_lag`` and compares with the truth file's ``lag``:
 a lag is judged right when the winner (or "lag again") and every player's faults
@@ -30,9 +30,8 @@ from typing import Any
 
 from _machine import machine  # bench/ is on the path when a bench runs
 
-from synth._lag import lag_names
-from synth._lagcheck import LagCheck, check_lag
-from synth._make import CameraSettings, LookSettings, make_clip, motion_for
+from carom.synth_check import LagCheck, check_lag
+from synth import CameraSettings, LookSettings, lag_names, make_clip, motion_for
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"

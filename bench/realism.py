@@ -32,10 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from calibration import Camera, Distortion  # noqa: E402
 from referee import Ball  # noqa: E402
-from synth._clip import render_clip  # noqa: E402
-from synth._props import ScoreGraphic  # noqa: E402
-from synth._render import Renderer, RenderSettings  # noqa: E402
-from synth._scene import PlayerStroke  # noqa: E402
+from synth import PlayerStroke, Renderer, RenderSettings, ScoreGraphic, render_clip  # noqa: E402
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from synth._check import ClipCheck, check_clip
+from carom.synth_check import ClipCheck, check_clip
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"

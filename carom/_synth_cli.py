@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from synth._make import Replay
-    from synth._sequence import Sequence
+    from synth import Replay, Sequence
 
 __all__ = ["add_parser", "run"]
 
@@ -68,7 +67,8 @@ def _progress(name: str) -> Callable[[int, int], None]:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom synth``; raises CaromError on bad input."""
-    from synth._make import (
+    # Imported here: the renderer is loaded only when ``carom synth`` runs.
+    from synth import (
         CameraSettings,
         LookSettings,
         make_clip,
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(source_names()))
         return 0
     if args.samples is not None:
-        from synth._samples_run import make_samples
+        from synth import make_samples
 
         make_samples(args.samples)
         return 0

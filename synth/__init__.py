@@ -14,9 +14,37 @@ event types) for a stroke, so a renderer can draw a clip whose verdict is known:
 Named hard cases live in a registry (:func:`scenario`); real recordings can be
 replayed through the same interface (:class:`RecordedMotion`) and measured with
 the same functions as the simulation (``docs/physics.md``).
+
+The renderer draws a motion as an overhead camera sees it (:class:`Renderer`,
+:func:`render_clip`: an H.264 video and its truth file); :func:`make_clip` goes from
+a named source (:func:`source_names`: sample sequences, scenarios, lags) and camera
+and look settings to the video, the truth and a shot log (``carom synth``), and
+:func:`make_samples` regenerates the bundled samples. :func:`truth_events`,
+:func:`compare_events` and :func:`compare_positions` score what vision found against
+a truth file. synth imports the referee, calibration (the camera model) and vision
+(the video writer), never the app (``carom``).
 """
 
 from synth._clip import Clip, render_clip
+from synth._evaluate import (
+    EventScore,
+    PositionScore,
+    compare_events,
+    compare_positions,
+    truth_events,
+)
+from synth._lag import lag_config, lag_names, lag_scenario
+from synth._make import (
+    CameraSettings,
+    LookSettings,
+    MadeClip,
+    Replay,
+    make_clip,
+    motion_for,
+    replay,
+    shot_log,
+    source_names,
+)
 from synth._measure import (
     CushionHit,
     cushion_hits,
@@ -36,6 +64,8 @@ from synth._realdata import (
     replay_start,
 )
 from synth._render import Renderer
+from synth._samples import sequence, sequence_names
+from synth._samples_run import make_samples
 from synth._scenarios import (
     PYRAMID_TABLE,
     Expect,
@@ -63,6 +93,7 @@ from synth._scene import (
     TableLook,
     default_lamps,
 )
+from synth._sequence import Sequence
 from synth._settings import RenderedFrame, RenderSettings
 from synth._sim import simulate
 from synth._trajectory import Simulation
@@ -74,42 +105,58 @@ __all__ = [
     "PYRAMID_TABLE",
     "TRUTH_FORMAT",
     "BallLook",
+    "CameraSettings",
     "Clip",
     "CushionHit",
+    "EventScore",
     "Expect",
     "JumpOff",
     "Lamp",
+    "LookSettings",
+    "MadeClip",
     "MotionSource",
     "Phase",
     "PhysicsParams",
     "PinSource",
     "PlayerStroke",
+    "PositionScore",
     "RealShot",
     "RecordedMotion",
     "RenderError",
     "RenderSettings",
     "RenderedFrame",
     "Renderer",
+    "Replay",
     "ReplayStart",
     "Scenario",
     "Scene",
     "ScoreGraphic",
     "Search",
+    "Sequence",
     "Simulation",
     "SimulationError",
     "Stroke",
     "TableLook",
     "Track",
     "UnknownScenarioError",
+    "compare_events",
+    "compare_positions",
     "cushion_hits",
     "default_lamps",
     "event_json",
     "five_pins_layout",
     "frame_json",
+    "lag_config",
+    "lag_names",
+    "lag_scenario",
     "load_real_shots",
+    "make_clip",
+    "make_samples",
     "motion_end_s",
+    "motion_for",
     "pyramid_pockets",
     "render_clip",
+    "replay",
     "replay_start",
     "research",
     "rolling_decelerations",
@@ -117,8 +164,13 @@ __all__ = [
     "scenario",
     "scenario_names",
     "search_stroke",
+    "sequence",
+    "sequence_names",
     "seven_pins_layout",
+    "shot_log",
     "simulate",
+    "source_names",
+    "truth_events",
     "truth_json",
     "write_truth",
 ]

@@ -30,7 +30,17 @@ from synth._sequence import Sequence, single_stroke
 from synth._settings import RenderSettings
 from synth._truth import event_json
 
-__all__ = ["CameraSettings", "LookSettings", "MadeClip", "make_clip"]
+__all__ = [
+    "CameraSettings",
+    "LookSettings",
+    "MadeClip",
+    "Replay",
+    "make_clip",
+    "motion_for",
+    "replay",
+    "shot_log",
+    "source_names",
+]
 
 Progress = Callable[[str], None]
 

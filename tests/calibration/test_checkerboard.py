@@ -16,7 +16,7 @@ from calibration import (
     fit_lens_from_checkerboards,
 )
 from referee import MATCH_TABLE
-from synth._make import CameraSettings
+from synth import CameraSettings
 from tests.calibration.test_fit import render, surface_errors_mm
 
 PATTERN = (9, 6)  # inner corners: a 10 x 7 board

@@ -16,11 +16,15 @@ from calibration import (
     fit_from_points,
 )
 from referee import MATCH_TABLE, Ball
-from synth._make import CameraSettings
-from synth._props import ScoreGraphic
-from synth._render import Renderer
-from synth._scene import PlayerStroke, Scene, TableLook
-from synth._settings import RenderSettings
+from synth import (
+    CameraSettings,
+    PlayerStroke,
+    Renderer,
+    RenderSettings,
+    Scene,
+    ScoreGraphic,
+    TableLook,
+)
 
 R_MM = 30.75
 

@@ -8,8 +8,7 @@ import pytest
 from calibration import CUSHIONS, PYRAMID_TABLE, CalibrationError, TableGeometry
 from referee import MATCH_TABLE, Discipline, Pin, RuleOptions, Spot, Table
 from referee._zones import regions_for
-from synth import five_pins_layout, pyramid_pockets, seven_pins_layout
-from synth._scene import TableLook
+from synth import TableLook, five_pins_layout, pyramid_pockets, seven_pins_layout
 
 
 def test_sizes_come_from_the_referee_table() -> None:

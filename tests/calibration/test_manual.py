@@ -8,7 +8,7 @@ import pytest
 from calibration import CalibrationError, Camera, fit_from_points
 from calibration._geometry import TableGeometry
 from referee import MATCH_TABLE
-from synth._make import CameraSettings
+from synth import CameraSettings
 from tests.calibration.test_fit import surface_errors_mm
 
 GEOMETRY = TableGeometry()

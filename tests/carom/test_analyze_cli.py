@@ -14,7 +14,7 @@ import av
 import pytest
 
 from referee import parse_shot_log
-from synth._evaluate import truth_events
+from synth import truth_events
 from tests.carom.test_score_cli import _one_line_error
 
 SAMPLES = Path(__file__).parents[2] / "sample_videos"

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from synth._make import CameraSettings, LookSettings, make_clip, motion_for
+from synth import CameraSettings, LookSettings, make_clip, motion_for
 
 NAMES = ("3c-kiss", "3c-break", "three-cushion-lag-match")
 

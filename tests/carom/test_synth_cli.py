@@ -13,9 +13,7 @@ import numpy as np
 import pytest
 
 from calibration import Camera
-from synth import RenderSettings, render_clip
-from synth._render import Renderer
-from synth._samples import sequence
+from synth import Renderer, RenderSettings, render_clip, sequence
 from tests.carom.test_score_cli import _carom, _one_line_error
 
 

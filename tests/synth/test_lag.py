@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from calibration import Camera
-from carom._score import score_document
-from referee import Ball, CushionContact, Discipline
+from referee import Ball, CushionContact, Discipline, Match, parse_shot_log
 from synth import SimulationError, Stroke, simulate
 from synth._lag import lag_names, lag_scenario, lag_scenarios
 from synth._make import shot_log, source_names
@@ -107,11 +106,15 @@ def test_positions_follow_the_lag_then_the_strokes(lag_match: Sequence) -> None:
 def test_the_shot_log_carries_the_lag_and_scores_like_the_truth(lag_match: Sequence) -> None:
     doc = json.loads(json.dumps(shot_log(lag_match)))
     assert doc["match"]["first_player"] is None
-    run = score_document(doc)
-    assert run.error is None and run.lag is not None and lag_match.lag is not None
-    assert run.lag.winner == lag_match.lag.result.winner
-    assert run.lag.reason == lag_match.lag.result.reason
-    verdicts = [r.verdict for r in run.match.records]
+    log = parse_shot_log(doc)  # judged as carom score judges it
+    match = Match(log.match)
+    assert log.lag is not None and lag_match.lag is not None
+    lag = match.lag(log.lag)
+    for shot in log.shots:
+        match.play(shot)
+    assert lag.winner == lag_match.lag.result.winner
+    assert lag.reason == lag_match.lag.result.reason
+    verdicts = [r.verdict for r in match.records]
     assert verdicts == [p.record.verdict for p in lag_match.played]
 
 

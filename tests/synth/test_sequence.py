@@ -7,8 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from carom._score import score_document
-from referee import BallContact, Cushion, CushionContact, parse_shot_log
+from referee import BallContact, Cushion, CushionContact, Match, parse_shot_log
 from synth import SimulationError
 from synth._make import shot_log
 from synth._samples import sequence
@@ -57,10 +56,11 @@ def test_balls_stand_still_between_strokes(balkline: Sequence) -> None:
 
 def test_shot_log_is_judged_to_the_same_verdicts(balkline: Sequence) -> None:
     doc = shot_log(balkline)
-    parse_shot_log(doc)
-    run = score_document(doc)
-    assert run.error is None
-    got = [(r.verdict.points, r.verdict.fouls, r.verdict.reason) for r in run.match.records]
+    log = parse_shot_log(doc)  # judged as carom score judges it
+    match = Match(log.match)
+    for shot in log.shots:
+        match.play(shot)
+    got = [(r.verdict.points, r.verdict.fouls, r.verdict.reason) for r in match.records]
     want = [(p.record.verdict.points, p.record.verdict.fouls, p.record.verdict.reason)
             for p in balkline.played]  # fmt: skip
     assert got == want

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from synth._check import ClipCheck, check_clip
-from synth._evaluate import EventScore
+from carom.synth_check import ClipCheck, check_clip
+from synth import EventScore
 
 SAMPLES = Path(__file__).parents[2] / "sample_videos"
 NAMES = ("three_cushion_match", "hard_three_cushion", "balkline_47_2", "five_pins_match")

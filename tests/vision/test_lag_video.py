@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from synth._lagcheck import LagCheck, check_lag
-from synth._make import CameraSettings, LookSettings, make_clip, motion_for
+from carom.synth_check import LagCheck, check_lag
+from synth import CameraSettings, LookSettings, make_clip, motion_for
 
 NAMES = ("lag-clean", "lag-crosses", "lag-red")
 

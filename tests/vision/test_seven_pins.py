@@ -12,8 +12,7 @@ import pytest
 
 from calibration import PYRAMID_TABLE, Calibration, Camera, TableGeometry
 from referee import Ball, Discipline, Pin
-from synth._render import Renderer, RenderSettings
-from synth._scene import Scene, TableLook
+from synth import Renderer, RenderSettings, Scene, TableLook
 from vision import ColourDetector, Tracker, make_pin_check
 
 FPS = 30.0

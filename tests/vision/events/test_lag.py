@@ -11,9 +11,7 @@ import pytest
 
 from calibration import TableGeometry
 from referee import MATCH_TABLE, Ball, Discipline, judge_lag
-from synth import Stroke, scenario, scenario_names, simulate
-from synth._lag import lag_names, lag_scenario
-from synth._trajectory import Simulation
+from synth import Simulation, Stroke, lag_names, lag_scenario, scenario, scenario_names, simulate
 from vision import AnalyzedShot, PinSeries, build_shot, extract_events, is_lag, lag_of, pin_events
 from vision._types import BallTrack
 from vision.events._motion import shot_span

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from carom._live_cli import LIVE_MOVE_MM, LIVE_REST_S, LIVE_WINDOW_S
-from synth._realdata import RealShot, load_real_shots
+from synth import RealShot, load_real_shots
 from vision import Segmenter, SegmentSettings, Transition
 
 REAL = Path(__file__).parents[4] / "shared" / "realdata" / "three_cushion_match_dev.json"

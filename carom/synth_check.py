@@ -1,7 +1,13 @@
 """Run ``carom analyze`` on a rendered clip and score it against the clip's truth.
 
-One function for the accuracy tests and ``bench/vision_accuracy.py``: positions at
-rest and in motion, events (recall, precision, time error) and verdicts.
+For the accuracy tests and the benches (``bench/vision_accuracy.py``,
+``bench/lag_accuracy.py``): :func:`check_clip` scores positions at rest and in
+motion, events (recall, precision, time error) and verdicts; :func:`check_lag` takes
+the first motion vision calls a lag (:func:`vision.lag_of`), judges it with
+:func:`referee.judge_lag` in the truth's match (A plays white, B yellow) and compares
+the winner and every player's faults with the truth's ``lag`` entry. The clip and its
+truth come from :mod:`synth`; this module is the app side, so synth never imports the
+app.
 """
 
 from __future__ import annotations
@@ -17,16 +23,18 @@ from carom._analyze import AnalyzeOptions, AnalyzeRun
 from carom._analyze_run import analyze_video
 from carom._annotate_pass import FrameLog
 from carom._score import score_document
-from referee import Discipline, Table, record_json
-from synth._evaluate import (
+from referee import Discipline, LagResult, Table, judge_lag, parse_event, record_json
+from synth import (
     EventScore,
     PositionScore,
     compare_events,
     compare_positions,
+    lag_config,
     truth_events,
 )
+from vision import lag_of
 
-__all__ = ["ClipCheck", "check_clip"]
+__all__ = ["ClipCheck", "LagCheck", "check_clip", "check_lag"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +48,34 @@ class ClipCheck:
     verdicts_total: int
     verdicts_agree: int
     verdict_diffs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LagCheck:
+    """What vision made of one rendered lag.
+
+    ``seen`` is the referee's result of the lag vision found (None: no motion was
+    taken for a lag); ``truth`` the truth file's ``lag`` entry.
+    """
+
+    name: str
+    truth: dict[str, Any]
+    seen: LagResult | None
+    events: EventScore
+    n_motions: int
+
+    @property
+    def faults_seen(self) -> dict[str, list[str]]:
+        """Each player's faults as judged from vision ({} when no lag was seen)."""
+        return {} if self.seen is None else {p: list(f) for p, f in self.seen.faults.items()}
+
+    @property
+    def right(self) -> bool:
+        """The winner and each player's faults agree with the truth."""
+        if self.seen is None:
+            return False
+        same_faults: bool = self.faults_seen == self.truth["faults"]
+        return self.seen.winner == self.truth["winner"] and same_faults
 
 
 def _table(truth: dict[str, Any]) -> Table:
@@ -105,3 +141,20 @@ def check_clip(
         diffs += (f"{len(mine)} shots judged, truth has {len(theirs)}",)
     return ClipCheck(video.stem, run, compare_positions(truth, _tracked(log)), events,
                      len(theirs), agree, diffs)  # fmt: skip
+
+
+def check_lag(video: Path, out: Path, detector: str = "auto") -> LagCheck:
+    """Analyse the rendered lag ``video`` (truth beside it, same name ``.json``)."""
+    truth = json.loads(video.with_suffix(".json").read_text())
+    if "lag" not in truth:
+        raise ValueError(f"{video}: its truth has no lag")
+    discipline = Discipline(truth["extra"]["discipline"])
+    opts = AnalyzeOptions(video=video, out=out, table=_table(truth), discipline=discipline,
+                          first_player="A", detector=detector)  # fmt: skip
+    run = analyze_video(opts)
+    lags = [lag for shot, _ in run.shots if (lag := lag_of(shot)) is not None]
+    seen = judge_lag(lags[0], lag_config(discipline, opts.table)) if lags else None
+    true_events = [parse_event(e, f"lag.events[{i}]") for i, e in enumerate(truth["lag"]["events"])]
+    found = list(lags[0].events) if lags else []
+    return LagCheck(video.stem, truth["lag"], seen, compare_events(true_events, found),
+                    len(run.shots))  # fmt: skip

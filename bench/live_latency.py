@@ -46,7 +46,7 @@ from calibration import (
     save_calibration,
 )
 from carom._analyze import AnalyzeOptions, AnalyzeRun, judge_shot, now_iso
-from carom._analyze_run import build_analyzer
+from carom._vision_pipeline import VisionPipeline
 from carom.live import LiveSession, LiveSetup, MatchStore
 from carom.live._capture import Capture, CaptureSettings, file_frames
 from carom.live._clock import ShotClock
@@ -105,7 +105,9 @@ def verdicts(clip: Path, segment: SegmentSettings, tmp: Path) -> dict[str, Any]:
     warmup = list(itertools.islice(frames, 31))
     calib = load_calibration(truth_calibration(clip, tmp), expect_size_px=source.size_px)
     settings = AnalyzerSettings(segment=segment)
-    analyzer = build_analyzer(opts, calib, warmup[-1], warmup[-1], source.fps, settings)
+    analyzer = VisionPipeline.for_match(cfg, settings=settings).build(
+        calib, warmup[-1], warmup[-1], source.fps
+    )
     for shot in analyze_frames(itertools.chain(warmup, frames), analyzer):
         judge_shot(run, shot)
     got, want = _key(run.match.records), _key(truth.records)
@@ -207,9 +209,7 @@ def breakdown(clip: Path, tmp: Path) -> dict[str, Any]:
     warm = list(itertools.islice(frames, 31))
     h, w = warm[-1].image_bgr.shape[:2]
     calib = load_calibration(truth_calibration(clip, tmp), expect_size_px=(w, h))
-    opts = AnalyzeOptions(video=clip, out=tmp, table=log.match.table,
-                          discipline=log.match.discipline)  # fmt: skip
-    analyzer = build_analyzer(opts, calib, warm[-1], warm[-1], 60.0)
+    analyzer = VisionPipeline.for_match(log.match).build(calib, warm[-1], warm[-1], 60.0)
     feeds, rows = [], []
     try:
         for frame in itertools.chain(warm, frames):

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-import carom._analyze_run as analyze_run
+from carom._vision_pipeline import VisionPipeline
 from carom.synth_check import check_clip
 from referee import Pin, PinDown
 from vision import PinCheck, make_pin_check
@@ -64,12 +64,15 @@ class _Recorder:
         return self.answers[self.drive][-1]
 
 
-def _patched(drive: str, keep: list[_Recorder]) -> Callable[..., Any]:
-    original = analyze_run.build_analyzer
+_ORIGINAL_BUILD = VisionPipeline.build
 
-    def build(opts: Any, calib: Any, first: Any, pin_frame: Any, *a: Any, **k: Any) -> Any:
-        analyzer = original(opts, calib, first, pin_frame, *a, **k)
-        pins = calib.geometry.pins_mm(opts.discipline)
+
+def _patched(drive: str, keep: list[_Recorder]) -> Callable[..., Any]:
+    original = _ORIGINAL_BUILD
+
+    def build(pipe: Any, calib: Any, first: Any, pin_frame: Any, *a: Any, **k: Any) -> Any:
+        analyzer = original(pipe, calib, first, pin_frame, *a, **k)
+        pins = calib.geometry.pins_mm(pipe.discipline)
         checks = {m: make_pin_check(kind, calib, pin_frame.image_bgr, pins)
                   for m, kind in MODES.items()}  # fmt: skip
         keep.append(_Recorder(checks, drive))
@@ -109,7 +112,7 @@ def run_clip(name: str, video: Path) -> dict[str, Any]:
     out: dict[str, Any] = {"clip": name, "set": CLIPS[name][1], "modes": {}}
     for mode in MODES:
         keep: list[_Recorder] = []
-        analyze_run.build_analyzer = _patched(mode, keep)
+        VisionPipeline.build = _patched(mode, keep)  # type: ignore[method-assign]
         t0 = time.perf_counter()
         c = check_clip(
             video, ROOT / "out" / "pins" / "analysis" / f"{name.replace('/', '-')}-{mode}"

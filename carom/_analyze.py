@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,7 +39,7 @@ from referee import (
 )
 from vision import AnalyzedShot, lag_of, open_source
 
-__all__ = ["AnalyzeOptions", "AnalyzeRun", "balls_for", "match_config"]
+__all__ = ["AnalyzeOptions", "AnalyzeRun", "match_config"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,20 +82,6 @@ class AnalyzeRun:
     def score_run(self) -> ScoreRun:
         """The scoring view (for the scoresheet)."""
         return ScoreRun(self.match, self.lag, self.error)
-
-
-def balls_for(discipline: Discipline, cue_balls: Collection[Ball] = ()) -> tuple[Ball, Ball, Ball]:
-    """The three balls on the table in ``discipline``.
-
-    The dotted white instead of the yellow when ``cue_balls`` (the cue balls in play,
-    :attr:`carom._match_file.MatchFile.balls`) name it (the traditional white,
-    dotted-white and red set).
-    """
-    if discipline is Discipline.PIN_CAROM_7:
-        return (Ball.RED, Ball.WHITE1, Ball.WHITE2)
-    if Ball.DOTTED in cue_balls:
-        return (Ball.WHITE, Ball.DOTTED, Ball.RED)
-    return (Ball.WHITE, Ball.YELLOW, Ball.RED)
 
 
 def match_config(opts: AnalyzeOptions) -> MatchConfig:

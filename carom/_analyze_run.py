@@ -5,13 +5,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-import cv2
-
-from calibration import Calibration
 from carom._analyze import (
     AnalyzeOptions,
     AnalyzeRun,
-    balls_for,
     calibration_for,
     judge_shot,
     match_config,
@@ -19,62 +15,22 @@ from carom._analyze import (
     write_json_atomic,
 )
 from carom._annotate_pass import FrameLog, annotate_video
-from referee import CaromError, Discipline, Match
+from carom._vision_pipeline import VisionPipeline
+from referee import CaromError, Match
 from vision import (
     AnalyzedShot,
     Analyzer,
-    AnalyzerSettings,
     Frame,
-    Tracker,
     analyze_frames,
-    make_detector,
-    make_pin_check,
     open_source,
 )
 
-__all__ = ["analyze_video", "build_analyzer"]
+__all__ = ["analyze_video"]
 
 _LEARN_FRAME = 30
 
 #: progress(frames done, frames in the video or None, seconds of video done)
 Progress = Callable[[int, int | None, float], None]
-
-
-def build_analyzer(
-    opts: AnalyzeOptions,
-    calib: Calibration,
-    first: Frame,
-    pin_frame: Frame,
-    fps: float,
-    settings: AnalyzerSettings | None = None,
-    warn: Callable[[str], None] | None = None,
-) -> Analyzer:
-    """The vision pipeline for ``opts`` and one camera.
-
-    Colours are learned from ``first``, pins from ``pin_frame``; ``settings`` (live
-    mode's shorter rest, say) or the defaults. The detector is ``opts.detector``; a
-    missing or broken model file falls back to the colour detector and tells ``warn``.
-    """
-    # The detector calls OpenCV on small windows, thousands of times a second: waking
-    # its thread pool costs more than the work, and the pool's threads fight the
-    # video decoder's for the cores (measured on the 1080p bench clip: 6.2 ms of
-    # main-thread CPU a frame with the default pool, 5.8 ms with one thread and no
-    # pool threads busy at all). Process-wide, set here where the pipeline is built.
-    cv2.setNumThreads(1)
-    balls = balls_for(opts.discipline, opts.match.balls)  # the dotted white if named
-    detector = make_detector(opts.detector, calib, first.image_bgr, balls, warn=warn)
-    # The 7-pin whites look alike: named by their starting places, then by continuity.
-    seven = opts.discipline is Discipline.PIN_CAROM_7
-    start = calib.geometry.seven_pins_whites_mm() if seven else None
-    tracker = Tracker(calib, balls, fps=fps, start_mm=start)
-    pins = calib.geometry.pins_mm(opts.discipline)
-    pin_check = (
-        make_pin_check(opts.detector, calib, pin_frame.image_bgr, pins, warn=warn) if pins else None
-    )
-    return Analyzer(
-        calib, detector, tracker, discipline=opts.discipline, pin_check=pin_check,
-        settings=settings,
-    )  # fmt: skip
 
 
 def analyze_video(
@@ -102,9 +58,8 @@ def analyze_video(
         # (with --fast-decode its pixels differ from a deblocked decode: not reused).
         frame_30 = learn.image_bgr if learn.frame_idx == 30 and not opts.fast_decode else None
         run.calibration = calibration_for(opts, source.size_px, frame_30)
-        analyzer = build_analyzer(
-            opts, run.calibration, learn, learn, source.fps, warn=run.notes.append
-        )
+        pipeline = VisionPipeline.for_match(run.match.state.config, opts.detector)
+        analyzer = pipeline.build(run.calibration, learn, learn, source.fps, run.notes.append)
         total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
 
         def on_frame(frame: Frame, a: Analyzer) -> None:

@@ -33,10 +33,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from calibration import Calibration, DriftCheck, load_calibration
-from carom._analyze import AnalyzeOptions, now_iso, write_json_atomic
-from carom._analyze_run import build_analyzer
-from carom._match_file import MatchFile
+from carom._analyze import now_iso, write_json_atomic
 from carom._scoreboard_cli import event_of
+from carom._vision_pipeline import VisionPipeline
 from carom.live._calls import HELP, FoulCall, HelpRequest, ReviewDecision, TimeoutCall, parse_line
 from carom.live._capture import Capture, Captured, CaptureState
 from carom.live._clock import ClockExpiry, ClockReading, ShotClock
@@ -208,17 +207,10 @@ class LiveRunner:
         if self.calibration is None:
             self.calibration = load_calibration(self.calibration_path, expect_size_px=(w, h))
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
-        cfg = self.config
-        seen = MatchFile(discipline=cfg.discipline, players=cfg.players, cue_balls=cfg.cue_balls,
-                         rotation_balls=cfg.rotation_balls)  # fmt: skip
-        opts = AnalyzeOptions(video=Path(self.capture.spec), out=Path("."), table=cfg.table,
-                              discipline=cfg.discipline, detector=self.detector,
-                              match=seen)  # fmt: skip  # the dotted white, if named
         # live segment settings, if any (see docs/live.md)
         settings = None if self.segment is None else AnalyzerSettings(segment=self.segment)
-        analyzer = build_analyzer(
-            opts, self.calibration, learn, learn, self.capture_fps(), settings, warn=self._say
-        )
+        pipeline = VisionPipeline.for_match(self.config, self.detector, settings)
+        analyzer = pipeline.build(self.calibration, learn, learn, self.capture_fps(), self._say)
         self.analyzer, warmup, self._warmup = analyzer, self._warmup, []
         # Motion seen within the first window (+ a second) began before the frames did.
         self._armed_t_s = warmup[0].frame.t_s + analyzer.settings.segment.window_s + _SETTLE_S

@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from carom._analyze import balls_for
 from carom._match_file import (
     KEYS,
     MatchFile,
@@ -31,6 +30,7 @@ from carom._match_file import (
 )
 from carom._match_file_write import from_config, match_file_doc, match_file_toml
 from carom._match_flags import add_match_options, match_from_args
+from carom._vision_pipeline import balls_on_table
 from carom.live._clock import ClockSettings
 from referee import Ball, Discipline, RuleOptions, StartState, Table
 
@@ -360,7 +360,7 @@ def test_three_players_rotate_the_white_and_the_dotted_white(tmp_path: Path) -> 
     m = load_match_file(f)
     assert m.rotation_balls == (Ball.WHITE, Ball.DOTTED) and m.cue_balls == {}
     assert m.balls == {Ball.WHITE, Ball.DOTTED}
-    assert balls_for(m.discipline, m.balls) == (Ball.WHITE, Ball.DOTTED, Ball.RED)
+    assert balls_on_table(m.discipline, m.balls) == (Ball.WHITE, Ball.DOTTED, Ball.RED)
     cfg = m.config(camera=True)
     assert cfg.rotates and cfg.rotation_balls == (Ball.WHITE, Ball.DOTTED)
     doc = match_file_doc(m)

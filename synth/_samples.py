@@ -67,8 +67,9 @@ def _specs() -> dict[str, SequenceSpec]:
         ),
         SequenceSpec(
             name="five-pins-match",
-            description="five-pins: a break that scores, a ricochet with a pin, a legal "
-                        "no-score stroke, a missed opponent ball (foul, ball in hand)",
+            description="five-pins: an opening stroke that scores (not from the break "
+                        "position), a ricochet with a pin, a legal no-score stroke, a missed "
+                        "opponent ball (foul, ball in hand)",
             discipline=Discipline.FIVE_PINS,
             start_mm=((W, (700.0, 400.0)), (Y, (1100.0, 900.0)), (R, (2300.0, 1100.0))),
             beats=(Beat("pins-by-opponent", _grid(1, 2.0, (2.0, 3.0), sides=(0.0,))),

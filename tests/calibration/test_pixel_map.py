@@ -2,38 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 
-from calibration import Calibration, Camera, MmToPx, PxToMm, TableGeometry
-from referee import Table
+from calibration import MmToPx, PxToMm
+from tests.sample_truth import sample_truth
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_videos"
 NAMES = ("white", "yellow", "red")
 
 
-def _truth(name: str) -> tuple[dict[str, Any], Calibration]:
-    truth = json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8"))
-    t = truth["table"]
-    table = Table(
-        length_mm=t["length_mm"], width_mm=t["width_mm"], ball_diameter_mm=2 * t["ball_radius_mm"]
-    )
-    geometry = TableGeometry(
-        table,
-        cushion_height_mm=t["cushion_height_mm"],
-        cushion_width_mm=t["cushion_width_mm"],
-        rail_width_mm=t["rail_width_mm"],
-        rail_height_mm=t["rail_height_mm"],
-    )
-    return truth, Calibration(geometry, Camera.from_dict(truth["camera"]), "2026-11-29")
-
-
 def test_px_to_mm_matches_exact_unprojection() -> None:
-    truth, calib = _truth("hard_three_cushion")  # the strongest lens distortion
+    truth, calib = sample_truth("hard_three_cushion")  # the strongest lens distortion
     frames = truth["frames"]
     xy = np.array([[f["balls"][n]["xy_mm"] for n in NAMES] for f in frames])
     uv = np.array([[f["balls"][n]["uv_px"] for n in NAMES] for f in frames])
@@ -46,7 +27,7 @@ def test_px_to_mm_matches_exact_unprojection() -> None:
 
 @pytest.mark.parametrize("name", ["three_cushion_match", "hard_three_cushion"])
 def test_mm_to_px_matches_the_camera_on_and_off_the_table(name: str) -> None:
-    _, calibration = _truth(name)
+    _, calibration = sample_truth(name)
     z_mm = calibration.geometry.radius_mm
     grid = MmToPx(calibration, z_mm)
     g = calibration.geometry

@@ -9,39 +9,21 @@ millimetre at rest and report hidden balls as not seen.
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from calibration import Calibration, Camera, TableGeometry
-from referee import Ball, Table
+from calibration import Calibration
+from referee import Ball
+from tests.sample_truth import sample_truth
 from vision._types import Detections, VisionError
 from vision.track import TrackStep
 from vision.track._tracker import GATE, Tracker
 
-SAMPLES = Path(__file__).resolve().parents[3] / "sample_videos"
 CLIPS = ("hard_three_cushion", "three_cushion_match", "balkline_47_2", "five_pins_match")
 NAMES = ("white", "yellow", "red")
-
-
-def _truth(name: str) -> tuple[dict[str, Any], Calibration]:
-    truth = json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8"))
-    t = truth["table"]
-    table = Table(
-        length_mm=t["length_mm"], width_mm=t["width_mm"], ball_diameter_mm=2 * t["ball_radius_mm"]
-    )
-    geometry = TableGeometry(
-        table,
-        cushion_height_mm=t["cushion_height_mm"],
-        cushion_width_mm=t["cushion_width_mm"],
-        rail_width_mm=t["rail_width_mm"],
-        rail_height_mm=t["rail_height_mm"],
-    )
-    return truth, Calibration(geometry, Camera.from_dict(truth["camera"]), "2026-11-29")
 
 
 def _arrays(truth: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -124,7 +106,7 @@ def _identity_ok(track_xy: np.ndarray, truth_xy: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module", params=CLIPS)
 def clip(request: pytest.FixtureRequest) -> dict[str, Any]:
-    truth, calib = _truth(request.param)
+    truth, calib = sample_truth(request.param)
     dets = _detections(truth, calib, seed=7)
     balls = [Ball(n) for n in NAMES]
     tracker = Tracker(calib, balls, fps=truth["video"]["fps"])
@@ -161,7 +143,7 @@ def test_steps_agree_with_tracks(clip: dict[str, Any]) -> None:
 
 def test_arm_over_ball_then_reacquired() -> None:
     """hard_three_cushion: the white is put back under the arm; found when it leaves."""
-    truth, calib = _truth("hard_three_cushion")
+    truth, calib = sample_truth("hard_three_cushion")
     truth_xy, _, covered, _ = _arrays(truth)
     dets = _detections(truth, calib, seed=3)
     tracker = Tracker(calib, [Ball(n) for n in NAMES], fps=truth["video"]["fps"])
@@ -186,7 +168,7 @@ def test_arm_over_ball_then_reacquired() -> None:
 
 def test_dotted_white_told_apart_by_continuity() -> None:
     """Yellow replaced by a dotted white the detector calls white: continuity decides."""
-    truth, calib = _truth("three_cushion_match")
+    truth, calib = sample_truth("three_cushion_match")
     truth_xy, _, _, _ = _arrays(truth)
     dets = _detections(truth, calib, seed=11, relabel={Ball.YELLOW: Ball.WHITE})
     # The first stroke: up to the frame where the clip lays out the next position.
@@ -229,7 +211,7 @@ def _line(start: tuple[float, float], v_mm_s: tuple[float, float], t: np.ndarray
 
 
 def test_two_white_balls_passing_close_keep_identities() -> None:
-    _, calib = _truth("three_cushion_match")
+    _, calib = sample_truth("three_cushion_match")
     fps = 60.0
     t = np.arange(60) / fps
     # Opposite directions, centres 64 mm apart when they pass (2R = 61.5 mm), 1.2 m/s.
@@ -247,7 +229,7 @@ def test_two_white_balls_passing_close_keep_identities() -> None:
 
 def test_collision_moves_the_hit_ball_without_a_swap() -> None:
     """White at 1.5 m/s hits the resting red full: white stops, red runs on."""
-    _, calib = _truth("three_cushion_match")
+    _, calib = sample_truth("three_cushion_match")
     fps = 60.0
     t = np.arange(60) / fps
     hit = 20.5 / fps  # between frames 20 and 21
@@ -272,7 +254,7 @@ def test_gentle_start_from_rest_is_released_at_once() -> None:
     away, so the ball must leave rest within three frames and its history must hold the
     measured path there, not the rest mean (a hidden gentle start hides a contact).
     """
-    _, calib = _truth("three_cushion_match")
+    _, calib = sample_truth("three_cushion_match")
     fps = 30.0
     t = np.arange(60) / fps
     start = 40 / fps
@@ -288,7 +270,7 @@ def test_gentle_start_from_rest_is_released_at_once() -> None:
 
 
 def test_drop_before_really_drops() -> None:
-    truth, calib = _truth("balkline_47_2")
+    truth, calib = sample_truth("balkline_47_2")
     dets = _detections(truth, calib, seed=1)
     tracker = Tracker(calib, [Ball(n) for n in NAMES], fps=truth["video"]["fps"])
     _run(tracker, truth, dets, 0, 200)
@@ -304,7 +286,7 @@ def test_drop_before_really_drops() -> None:
 
 
 def test_blur_streak_widens_the_gate_along_it_only() -> None:
-    _, calib = _truth("three_cushion_match")
+    _, calib = sample_truth("three_cushion_match")
     r = calib.geometry.radius_mm
     tracker = Tracker(calib, [Ball.RED], fps=30.0)
     at = np.array([[1400.0, 700.0]])
@@ -329,7 +311,7 @@ def test_blur_streak_widens_the_gate_along_it_only() -> None:
 
 
 def test_bad_input_is_refused() -> None:
-    _, calib = _truth("balkline_47_2")
+    _, calib = sample_truth("balkline_47_2")
     with pytest.raises(VisionError, match="distinct balls"):
         Tracker(calib, [Ball.RED, Ball.RED], fps=30.0)
     with pytest.raises(VisionError, match="fps"):

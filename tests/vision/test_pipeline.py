@@ -9,7 +9,7 @@ import pytest
 
 from calibration import Calibration
 from referee import Ball
-from tests.vision.track.test_tracker import _truth
+from tests.sample_truth import sample_truth
 from vision import (
     Analyzer,
     AutoDetector,
@@ -66,7 +66,7 @@ def _frames(calibration: Calibration, n: int) -> list[Frame]:
 def test_a_detector_gets_planes_only_if_it_reads_them_and_windows_only_if_guided(
     recorder: type[_Recorder], given: type
 ) -> None:
-    _, calibration = _truth("three_cushion_match")
+    _, calibration = sample_truth("three_cushion_match")
     detector = recorder()
     tracker = Tracker(calibration, (Ball.WHITE, Ball.YELLOW, Ball.RED), fps=30.0)
     analyzer = Analyzer(calibration, detector, tracker)

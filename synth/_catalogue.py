@@ -174,14 +174,22 @@ def catalogue() -> dict[str, Scenario]:
     return {s.name: s for s in scenarios}
 
 
+#: The open-table layout several three-cushion strokes start from.
+_OPEN_TABLE = ((W, (700.0, 400.0)), (R, (1500.0, 1000.0)), (Y, (2400.0, 300.0)))
+
+
 def _three_cushion() -> list[Scenario]:
-    open_table = ((W, (700.0, 400.0)), (R, (1500.0, 1000.0)), (Y, (2400.0, 300.0)))
+    return [*_three_cushion_outcomes(), *_three_cushion_set_ups()]
+
+
+def _three_cushion_outcomes() -> list[Scenario]:
+    """A point, a miss and a point after a kiss."""
     return [
         Scenario(
             name="3c-point",
             description="three-cushion point: red, three cushions, yellow; no kiss",
             discipline=THREE,
-            positions_mm=open_table,
+            positions_mm=_OPEN_TABLE,
             stroke=Stroke(W, 3.0, 18.0, 0.2, -0.3),
             opponent_ball=Y,
             want=_red_then_yellow,
@@ -192,7 +200,7 @@ def _three_cushion() -> list[Scenario]:
             name="3c-miss-two-cushions",
             description="both balls hit, but only two cushions before the second ball",
             discipline=THREE,
-            positions_mm=open_table,
+            positions_mm=_OPEN_TABLE,
             stroke=Stroke(W, 2.5, 38.0, 0.4, 0.0),
             opponent_ball=Y,
             want=_two_cushion_miss,
@@ -210,6 +218,12 @@ def _three_cushion() -> list[Scenario]:
             search=Search(_headings(180.0, 180.0, 1.0), (2.5, 3.5, 4.5), (-0.3, 0.3), (-0.4, 0.4)),
             expect=Expect(points=1),
         ),
+    ]
+
+
+def _three_cushion_set_ups() -> list[Scenario]:
+    """Particular positions: the break, a frozen cue ball, a jump off the table."""
+    return [
         Scenario(
             name="3c-break",
             description="the break: red on the foot spot, yellow on the head spot, a point",
@@ -237,7 +251,7 @@ def _three_cushion() -> list[Scenario]:
             name="ball-off-table",
             description="the cue ball jumps off the table at its second cushion: a foul",
             discipline=THREE,
-            positions_mm=open_table,
+            positions_mm=_OPEN_TABLE,
             stroke=Stroke(W, 3.0, 36.0, 0.2, 0.0),
             opponent_ball=Y,
             want=_cue_off,

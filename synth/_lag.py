@@ -200,8 +200,13 @@ _CROSSED = "crossed into the opponent's half"
 @functools.cache
 def lag_scenarios() -> dict[str, LagScenario]:
     """Every registered lag by name."""
-    five = tuple(five_pins_layout().items())
-    lags = [
+    lags = [*_won_lags(), *_faulted_lags(), *_five_pins_lags(), *_lags_again()]
+    return {sc.name: sc for sc in lags}
+
+
+def _won_lags() -> list[LagScenario]:
+    """Three-cushion lags with no fault: the ball nearer the head cushion wins."""
+    return [
         LagScenario(
             name="lag-clean", discipline=THREE, positions_mm=_three(),
             description="lag: both balls to the foot cushion and back, yellow (B) stops "
@@ -214,6 +219,12 @@ def lag_scenarios() -> dict[str, LagScenario]:
                         "is nearer the head cushion and wins",
             strokes=_pair((1.05, 0.0), (1.065, 0.0)), winner="A", delay_s=0.08,
         ),
+    ]  # fmt: skip
+
+
+def _faulted_lags() -> list[LagScenario]:
+    """Three-cushion lags one player loses by a fault."""
+    return [
         LagScenario(
             name="lag-crosses", discipline=THREE, positions_mm=_three(),
             description="lag: yellow (B) drifts across the long axis into white's half; it "
@@ -243,6 +254,13 @@ def lag_scenarios() -> dict[str, LagScenario]:
             strokes=_pair((1.3, 0.0), (0.98, 0.0)), winner="B",
             faults=(("A", ("left the table",)),), jump_off=(JumpOff(W, 1),),
         ),
+    ]  # fmt: skip
+
+
+def _five_pins_lags() -> list[LagScenario]:
+    """Five-pins lags lost by what five-pins forbids: a long cushion, a pin."""
+    five = tuple(five_pins_layout().items())
+    return [
         LagScenario(
             name="five-pins-lag-long-cushion", discipline=FIVE, positions_mm=_three(),
             pins_mm=five,
@@ -260,6 +278,12 @@ def lag_scenarios() -> dict[str, LagScenario]:
             strokes=_pair((0.98, 0.0), (1.0, 0.0)), winner="A",
             faults=(("B", ("knocked a pin",)),), delay_s=0.1,
         ),
+    ]  # fmt: skip
+
+
+def _lags_again() -> list[LagScenario]:
+    """Both players lose: the lag is played again."""
+    return [
         LagScenario(
             name="lag-both-lose", discipline=THREE, positions_mm=_three(),
             description="lag: white (A) never reaches the foot cushion and yellow (B) "
@@ -268,7 +292,6 @@ def lag_scenarios() -> dict[str, LagScenario]:
             faults=(("A", (_NEVER_FOOT,)), ("B", (_CROSSED,))), delay_s=0.1,
         ),
     ]  # fmt: skip
-    return {sc.name: sc for sc in lags}
 
 
 def lag_names() -> tuple[str, ...]:

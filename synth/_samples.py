@@ -55,7 +55,13 @@ _ARM_GRID = Search(
 
 
 def _specs() -> dict[str, SequenceSpec]:
-    specs = [
+    specs = [*_plain_specs(), *_special_specs()]
+    return {s.name: s for s in specs}
+
+
+def _plain_specs() -> list[SequenceSpec]:
+    """Match fragments played from a layout with a searched grid per stroke."""
+    return [
         SequenceSpec(
             name="three-cushion-match",
             description="three-cushion: a point, a miss, a point after a kiss, a thin-hit point",
@@ -88,6 +94,12 @@ def _specs() -> dict[str, SequenceSpec]:
                    Beat("zone-limit", _grid(3, 1.0, (0.4, 0.6, 0.9))),
                    Beat("point", _grid(2, 1.0, (0.6, 1.2, 2.0)))),
         ),
+    ]  # fmt: skip
+
+
+def _special_specs() -> list[SequenceSpec]:
+    """Fragments that need more: close calls and an arm, a lag, a pocket table."""
+    return [
         SequenceSpec(
             name="three-cushion-hard",
             description="three-cushion close calls: a ball running along a cushion, a third "
@@ -120,7 +132,6 @@ def _specs() -> dict[str, SequenceSpec]:
                    Beat("cue-pin", _grid(4, 1.0, (1.5, 2.5)))),
         ),
     ]  # fmt: skip
-    return {s.name: s for s in specs}
 
 
 def sequence_names() -> tuple[str, ...]:

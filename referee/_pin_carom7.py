@@ -15,180 +15,43 @@ spot 1 (head end), ``ctx.object_ball`` beside spot 3 [§8]. Counts run down from
    zero the next stroke must be a legal safety [§9, §22]: a white touched, then a
    ball to a cushion, no pin; it wins. All 7 pins win at once. The series lasts
    while pins fall. Vague points are ``RuleOptions.pin7_*`` switches.
+
+Reading a stroke (pins, carom, balls lost) is :mod:`referee._pin_carom7_stroke`;
+where lost whites go back and covered spot pins stand, :mod:`referee._pin_carom7_spots`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from referee._events import BallContact, CushionContact, Event, PinDown, Pocketed
+from referee._events import CushionContact
 from referee._filters import (
-    by_ball,
     by_time,
     by_type,
     called_fouls,
     cushions_before,
     filter_events,
-    find_carom,
     first_contacts,
-    off_table_balls,
 )
-from referee._names import Ball, Foul, NextPosition, Pin, Spot
+from referee._names import Ball, Foul, NextPosition
+from referee._pin_carom7_spots import displaced_pins, respot_whites
+from referee._pin_carom7_stroke import ALL_PINS, PinStroke, pin_value, read_stroke
 from referee._shot import Shot, ShotContext
-from referee._table import XY, Table
 from referee._verdict import Respot, Verdict
 
-__all__ = [
-    "ALL_PINS",
-    "DEFAULT_START_COUNT",
-    "judge_pin_carom7",
-    "pin_knockers",
-    "pin_value",
-    "white_free_times",
-]
+__all__ = ["DEFAULT_START_COUNT", "judge_pin_carom7"]
 
 #: The count each player starts from when the match names none (300 or 500 usually).
 DEFAULT_START_COUNT = 300
 
-#: Points [000 7-pins §9].
+#: Points besides the pins' values [000 7-pins §9].
 FOUL_POINTS = 5
 CAROM_POINTS = 5
 POCKET_POINTS = 5
-SIDE_PIN_POINTS = 5
-KING_WITH_SIDE_PINS = 25
-KING_ALONE = 50
-KING_AND_SIDE_PINS = 100
-SPOT_PIN_POINTS = 30
-
-SIDE_PINS = frozenset({Pin.HEAD, Pin.FOOT, Pin.LEFT, Pin.RIGHT})
-SPOT_PINS = frozenset({Pin.SPOT1, Pin.SPOT3})
-ALL_PINS = SIDE_PINS | SPOT_PINS | {Pin.KING}
-
-#: The side pin between each spot pin and the king, on the long axis [§9].
-_AXIS_NEIGHBOUR = {Pin.SPOT1: Pin.HEAD, Pin.SPOT3: Pin.FOOT}
 
 
-def pin_value(pins: Iterable[Pin]) -> int:
-    """Points for ``pins`` knocked in one stroke (all 7 is a win, not a value) [§9].
-
-    "King with others" means with side pins (the text contrasts "alone, without the
-    pins around it"): the king with only a spot pin is the king alone.
-    """
-    down = frozenset(pins)
-    sides = len(down & SIDE_PINS)
-    if Pin.KING not in down:
-        centre = SIDE_PIN_POINTS * sides
-    elif sides == len(SIDE_PINS):
-        centre = KING_AND_SIDE_PINS
-    elif sides:
-        centre = KING_WITH_SIDE_PINS + SIDE_PIN_POINTS * sides
-    else:
-        centre = KING_ALONE
-    return centre + SPOT_PIN_POINTS * len(down & SPOT_PINS)
-
-
-def pin_knockers(events: Iterable[Event]) -> dict[Pin, tuple[Ball | None, float]]:
-    """Each pin down -> (the ball that set it falling, t_s it fell), first fall only.
-
-    A pin knocked by a pin gets the ball of the last pin a ball knocked before it
-    (the cue ball pushing a lying pin into others is the cue ball's [§9]); ``None``
-    when no ball knocked a pin before it.
-    """
-    out: dict[Pin, tuple[Ball | None, float]] = {}
-    last: Ball | None = None
-    for e in filter_events(events, by_type(PinDown)):
-        assert isinstance(e, PinDown)
-        last = e.ball if e.ball is not None else last
-        out.setdefault(e.pin, (last, e.t_s))
-    return out
-
-
-def white_free_times(events: tuple[Event, ...], ctx: ShotContext) -> dict[Ball, float]:
-    """When each white may start knocking pins, t_s (``inf``: never) [000 7-pins §9].
-
-    (a) its first cushion; (b) reached second in a carom (the first too with
-    ``pin7_carom_frees_first_white``); (c) hit by the cue ball after its cushion.
-    """
-    cue = ctx.cue_ball
-    free = {w: _first_cushion(events, w) for w in ctx.object_balls}
-    for e in filter_events(events, by_type(BallContact), by_ball(cue)):
-        assert isinstance(e, BallContact)
-        white = e.other(cue)
-        if white in free and cushions_before(events, cue, e.t_s):
-            free[white] = min(free[white], e.t_s)
-    carom = find_carom(events, cue, ctx.object_balls)
-    if carom is not None:
-        freed = [carom.second]
-        if ctx.options.pin7_carom_frees_first_white:
-            freed.append(carom.first)
-        for white in freed:
-            free[white] = min(free[white], carom.t_second_s)
-    return free
-
-
-def _first_cushion(events: tuple[Event, ...], ball: Ball) -> float:
-    hits = filter_events(events, by_type(CushionContact), by_ball(ball))
-    return hits[0].t_s if hits else math.inf
-
-
-@dataclass(frozen=True, slots=True)
-class _Stroke:
-    """What one stroke did: pins by how they fell, the carom, whites and red lost."""
-
-    legal_pins: frozenset[Pin]
-    illegal_pins: frozenset[Pin]
-    cue_pins: frozenset[Pin]
-    carom: bool
-    pocketed: tuple[Ball, ...]
-    whites_off: tuple[Ball, ...]
-    red_pocketed: bool
-    red_off: bool
-
-    @property
-    def all_pins(self) -> frozenset[Pin]:
-        """Every pin that fell."""
-        return self.legal_pins | self.illegal_pins | self.cue_pins
-
-    @property
-    def red_lost(self) -> bool:
-        """The red (cue ball) was pocketed or left the table."""
-        return self.red_pocketed or self.red_off
-
-    @property
-    def whites_lost(self) -> tuple[Ball, ...]:
-        """Whites pocketed or off the table, to be put back on their starting places."""
-        return tuple(dict.fromkeys((*self.pocketed, *self.whites_off)))
-
-
-def _read(shot: Shot, ctx: ShotContext) -> _Stroke:
-    free = white_free_times(shot.events, ctx)
-    legal: set[Pin] = set()
-    illegal: set[Pin] = set()
-    by_cue: set[Pin] = set()
-    for pin, (ball, t_s) in pin_knockers(shot.events).items():
-        if ball == ctx.cue_ball:
-            by_cue.add(pin)
-        elif (min(free.values()) if ball is None else free.get(ball, math.inf)) < t_s:
-            legal.add(pin)
-        else:
-            illegal.add(pin)
-    pocketed = tuple(dict.fromkeys(e.ball for e in shot.events if isinstance(e, Pocketed)))
-    off = off_table_balls(shot.events)
-    return _Stroke(
-        legal_pins=frozenset(legal),
-        illegal_pins=frozenset(illegal),
-        cue_pins=frozenset(by_cue),
-        carom=find_carom(shot.events, ctx.cue_ball, ctx.object_balls) is not None,
-        pocketed=tuple(b for b in pocketed if b != ctx.cue_ball),
-        whites_off=tuple(b for b in off if b != ctx.cue_ball),
-        red_pocketed=ctx.cue_ball in pocketed,
-        red_off=ctx.cue_ball in off,
-    )
-
-
-def _fouls(shot: Shot, ctx: ShotContext, s: _Stroke) -> list[Foul]:
+def _fouls(shot: Shot, ctx: ShotContext, s: PinStroke) -> list[Foul]:
     opts = ctx.options
     fouls = list(called_fouls(shot.events))
     if shot.cue_ball != ctx.cue_ball and Foul.WRONG_BALL not in fouls:
@@ -230,7 +93,7 @@ def _far_white(shot: Shot, ctx: ShotContext) -> Ball:
     return far
 
 
-def _safety_fouls(shot: Shot, ctx: ShotContext, s: _Stroke, fouls: list[Foul]) -> list[Foul]:
+def _safety_fouls(shot: Shot, ctx: ShotContext, s: PinStroke, fouls: list[Foul]) -> list[Foul]:
     """At zero [000 7-pins §9, §22]: no pins, and a ball to a cushion after a white."""
     out: list[Foul] = []
     covered = s.cue_pins | (s.illegal_pins if Foul.ILLEGAL_PIN in fouls else frozenset())
@@ -258,14 +121,14 @@ def _remaining(ctx: ShotContext) -> int:  # unknown: the start of the game
 
 def judge_pin_carom7(shot: Shot, ctx: ShotContext) -> Verdict:
     """The verdict on one 7-pin carom stroke [rules.md §7]."""
-    s = _read(shot, ctx)
-    respots = _respots(shot, ctx, s)
+    s = read_stroke(shot, ctx)
+    respots = respot_whites(shot, ctx, s)
     verdict = _judge(shot, ctx, s, respots)
-    notes = _displaced_pins(shot, ctx, s, respots)
+    notes = displaced_pins(shot, ctx, s, respots)
     return replace(verdict, announcements=(*notes, *verdict.announcements))
 
 
-def _judge(shot: Shot, ctx: ShotContext, s: _Stroke, respots: tuple[Respot, ...]) -> Verdict:
+def _judge(shot: Shot, ctx: ShotContext, s: PinStroke, respots: tuple[Respot, ...]) -> Verdict:
     fouls = _fouls(shot, ctx, s)
     if not fouls and s.legal_pins >= ALL_PINS:
         return Verdict(
@@ -286,7 +149,7 @@ def _judge(shot: Shot, ctx: ShotContext, s: _Stroke, respots: tuple[Respot, ...]
 
 
 def _foul_verdict(
-    ctx: ShotContext, s: _Stroke, fouls: tuple[Foul, ...], respots: tuple[Respot, ...]
+    ctx: ShotContext, s: PinStroke, fouls: tuple[Foul, ...], respots: tuple[Respot, ...]
 ) -> Verdict:
     """[000 7-pins §9]: 5 per foul, and all the stroke made, go on the count."""
     counted = [
@@ -309,11 +172,11 @@ def _foul_verdict(
     )
 
 
-def _bonus(s: _Stroke) -> int:
+def _bonus(s: PinStroke) -> int:
     return CAROM_POINTS * s.carom + POCKET_POINTS * len(s.pocketed)
 
 
-def _safety_verdict(s: _Stroke, respots: tuple[Respot, ...]) -> Verdict:
+def _safety_verdict(s: PinStroke, respots: tuple[Respot, ...]) -> Verdict:
     """At zero with no foul: a legal safety wins, pins (option off) score nothing."""
     if s.all_pins:
         pins = ", ".join(sorted(s.all_pins))
@@ -327,7 +190,7 @@ def _safety_verdict(s: _Stroke, respots: tuple[Respot, ...]) -> Verdict:
     )
 
 
-def _score_verdict(ctx: ShotContext, s: _Stroke, respots: tuple[Respot, ...]) -> Verdict:
+def _score_verdict(ctx: ShotContext, s: PinStroke, respots: tuple[Respot, ...]) -> Verdict:
     points = pin_value(s.legal_pins) + _bonus(s)
     remaining = _remaining(ctx)
     what = _describe(s)
@@ -346,7 +209,7 @@ def _score_verdict(ctx: ShotContext, s: _Stroke, respots: tuple[Respot, ...]) ->
     )
 
 
-def _inning_ends(ctx: ShotContext, s: _Stroke, points: int) -> bool:
+def _inning_ends(ctx: ShotContext, s: PinStroke, points: int) -> bool:
     """[000 7-pins §9 "пока падают кегли"; §25]: the series lasts while pins fall."""
     if s.whites_off and ctx.options.pin7_white_off_ends_inning:
         return True
@@ -355,7 +218,7 @@ def _inning_ends(ctx: ShotContext, s: _Stroke, points: int) -> bool:
     return points == 0
 
 
-def _describe(s: _Stroke) -> str:
+def _describe(s: PinStroke) -> str:
     parts: list[str] = []
     if s.legal_pins:
         parts.append(f"pins {', '.join(sorted(s.legal_pins))} ({pin_value(s.legal_pins)})")
@@ -366,53 +229,3 @@ def _describe(s: _Stroke) -> str:
     parts.extend(f"{b} pocketed ({POCKET_POINTS})" for b in s.pocketed)
     parts.extend(f"{b} off the table, the turn passes" for b in s.whites_off)
     return "; ".join(parts) or "a white touched, nothing made"
-
-
-def _respots(shot: Shot, ctx: ShotContext, s: _Stroke) -> tuple[Respot, ...]:
-    """Whites pocketed or off go to their starting places [§9, §20]; the red to hand."""
-    taken = _resting(shot, ctx, s)
-    placed: list[Respot] = []
-    for white in s.whites_lost:
-        spot = Spot.SPOT1 if white == ctx.opponent_ball else Spot.SPOT3
-        xy = _start_place(spot, ctx.table, taken)
-        placed.append(Respot(white, spot, xy))
-        taken.append(xy)
-    return tuple(placed)
-
-
-def _resting(shot: Shot, ctx: ShotContext, s: _Stroke) -> list[XY]:
-    gone = {*s.whites_lost, *([ctx.cue_ball] if s.red_lost else [])}
-    return [xy for b, xy in shot.end_positions_mm.items() if b not in gone]
-
-
-def _start_place(spot: Spot, table: Table, taken: list[XY]) -> XY:
-    """A white's starting place, table mm [000 7-pins §8].
-
-    On the long axis beside its pin toward the short cushion, half a ball clear of
-    it (pin thickness neglected). Taken: slide on toward the cushion (rules silent).
-    """
-    x, y = table.spot(spot)
-    step = -1.0 if spot is Spot.SPOT1 else 1.0
-    start = (x + step * table.ball_diameter_mm, y)
-    cx = start[0]
-    while table.radius_mm <= cx <= table.length_mm - table.radius_mm:
-        if table.is_free((cx, y), taken):
-            return (cx, y)
-        cx += step
-    return start
-
-
-def _displaced_pins(
-    shot: Shot, ctx: ShotContext, s: _Stroke, respots: tuple[Respot, ...]
-) -> list[str]:
-    """Spot pins whose spot a ball covers: stand them halfway to the centre [§9]."""
-    resting = [*_resting(shot, ctx, s), *(r.xy_mm for r in respots)]
-    notes: list[str] = []
-    for pin in sorted(s.all_pins & SPOT_PINS):
-        spot = ctx.table.spot(Spot.SPOT1 if pin is Pin.SPOT1 else Spot.SPOT3)
-        if any(math.dist(spot, xy) < ctx.table.radius_mm for xy in resting):
-            notes.append(
-                f"{pin} pin: its spot is covered; stand it halfway to the "
-                f"{_AXIS_NEIGHBOUR[pin]} pin until the spot is free"
-            )
-    return notes

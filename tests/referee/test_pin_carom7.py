@@ -28,7 +28,7 @@ from referee import (
     Table,
     judge,
 )
-from referee._pin_carom7 import ALL_PINS, pin_knockers, pin_value, white_free_times
+from referee._pin_carom7_stroke import ALL_PINS, pin_knockers, pin_value, white_free_times
 
 R, W1, W2 = Ball.RED, Ball.WHITE1, Ball.WHITE2
 SIDES = [Pin.HEAD, Pin.FOOT, Pin.LEFT, Pin.RIGHT]

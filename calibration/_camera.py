@@ -1,4 +1,4 @@
-"""The camera model: pinhole intrinsics, OpenCV lens distortion and a pose over the table.
+"""The camera model: a lens (:mod:`calibration._lens`) at a pose (:mod:`calibration._pose`).
 
 Theory of operation. Points live in the table frame: x from the head cushion to the
 foot cushion, y from the left cushion to the right one, z up from the cloth, all in
@@ -17,20 +17,25 @@ top-left pixel is (0, 0); ``u`` goes right, ``v`` down.
 Distortion is OpenCV's five-coefficient model (k1, k2, p1, p2, k3); :meth:`project`
 equals ``cv2.projectPoints`` and :meth:`unproject` inverts it by Newton's method,
 then intersects the viewing ray with the plane ``z = z_mm``.
+
+The lens (:class:`Intrinsics`, :class:`Distortion`) lives in :mod:`calibration._lens`,
+the pose and the frame change in :mod:`calibration._pose`, the error and the argument
+checks in :mod:`calibration._errors`; this module re-exports them so that the rest of
+the package imports the camera model from one place.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee import CaromError
+from calibration._errors import CalibrationError, check_shape
+from calibration._lens import Distortion, Intrinsics
+from calibration._pose import Pose, rodrigues, to_cv_points
 
 __all__ = [
     "CAMERA_FORMAT",
@@ -45,184 +50,6 @@ __all__ = [
 
 CAMERA_FORMAT = "carom-camera/1"
 F64 = NDArray[np.float64]
-
-
-class CalibrationError(CaromError):
-    """A camera model or table geometry value is invalid; the message names it."""
-
-
-def check_shape(name: str, array: Any, cols: int) -> F64:
-    """Return ``array`` as float64 of shape (n, cols), or raise naming expected vs got."""
-    out = np.asarray(array, dtype=np.float64)
-    if out.ndim != 2 or out.shape[1] != cols:
-        raise CalibrationError(f"{name}: expected (n, {cols}), got {out.shape}")
-    return out
-
-
-def _check_range(name: str, value: float, lo: float, hi: float) -> None:
-    if not (math.isfinite(value) and lo <= value <= hi):
-        raise CalibrationError(f"{name} must be {lo:g}..{hi:g}, got {value!r}")
-
-
-def to_cv_points(xyz_mm: F64) -> F64:
-    """Table points (n, 3) x, y, z-up in mm -> OpenCV object points (n, 3) x, y, -z."""
-    out = check_shape("xyz_mm", xyz_mm, 3).copy()
-    out[:, 2] *= -1.0
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Intrinsics:
-    """Image size in pixels and the pinhole matrix entries in pixels."""
-
-    width_px: int
-    height_px: int
-    fx_px: float
-    fy_px: float
-    cx_px: float
-    cy_px: float
-
-    def __post_init__(self) -> None:
-        _check_range("width_px", self.width_px, 16, 8192)
-        _check_range("height_px", self.height_px, 16, 8192)
-        for name in ("fx_px", "fy_px"):
-            _check_range(name, getattr(self, name), 0.05 * self.width_px, 50.0 * self.width_px)
-        _check_range("cx_px", self.cx_px, 0.0, self.width_px - 1.0)
-        _check_range("cy_px", self.cy_px, 0.0, self.height_px - 1.0)
-
-    @classmethod
-    def from_fov(cls, width_px: int, height_px: int, hfov_deg: float) -> Intrinsics:
-        """Square pixels, principal point at the image centre, horizontal field of view."""
-        _check_range("hfov_deg", hfov_deg, 10.0, 150.0)
-        f_px = (width_px / 2.0) / math.tan(math.radians(hfov_deg) / 2.0)
-        return cls(width_px, height_px, f_px, f_px, (width_px - 1) / 2.0, (height_px - 1) / 2.0)
-
-    def matrix(self) -> F64:
-        """The 3x3 camera matrix K."""
-        return np.array(
-            [[self.fx_px, 0.0, self.cx_px], [0.0, self.fy_px, self.cy_px], [0.0, 0.0, 1.0]]
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Distortion:
-    """OpenCV radial (k1, k2, k3) and tangential (p1, p2) coefficients, unitless."""
-
-    k1: float = 0.0
-    k2: float = 0.0
-    p1: float = 0.0
-    p2: float = 0.0
-    k3: float = 0.0
-
-    def __post_init__(self) -> None:
-        for name in ("k1", "k2", "k3"):
-            _check_range(name, getattr(self, name), -1.0, 1.0)
-        for name in ("p1", "p2"):
-            _check_range(name, getattr(self, name), -0.1, 0.1)
-
-    def coeffs(self) -> F64:
-        """The OpenCV vector (k1, k2, p1, p2, k3), shape (5,)."""
-        return np.array([self.k1, self.k2, self.p1, self.p2, self.k3])
-
-    def fold_radius(self) -> float:
-        """Undistorted radius where the radial model stops growing (inf if never).
-
-        Past it ``r * (1 + k1 r^2 + k2 r^4 + k3 r^6)`` folds back: the model is no lens
-        there, so points beyond it are not projected (NaN) and pixels there not inverted.
-        """
-        # d/dr of the radial map: 1 + 3 k1 s + 5 k2 s^2 + 7 k3 s^3 with s = r^2.
-        poly = np.array([7.0 * self.k3, 5.0 * self.k2, 3.0 * self.k1, 1.0])
-        poly[np.abs(poly) < 1e-12] = 0.0  # negligible terms would overflow the solver
-        roots = np.roots(poly)
-        real = roots[(np.abs(roots.imag) < 1e-12) & (roots.real > 0.0)].real
-        return float(np.sqrt(real.min())) if len(real) else math.inf
-
-    def apply(self, xy: F64) -> F64:
-        """Distort normalized image points (n, 2) -> (n, 2)."""
-        x, y = xy[:, 0], xy[:, 1]
-        r2 = x * x + y * y
-        radial = 1.0 + r2 * (self.k1 + r2 * (self.k2 + r2 * self.k3))
-        xd = x * radial + 2.0 * self.p1 * x * y + self.p2 * (r2 + 2.0 * x * x)
-        yd = y * radial + self.p1 * (r2 + 2.0 * y * y) + 2.0 * self.p2 * x * y
-        return np.stack([xd, yd], axis=1)
-
-    def _jacobian(self, xy: F64) -> tuple[F64, F64, F64, F64]:
-        x, y = xy[:, 0], xy[:, 1]
-        r2 = x * x + y * y
-        radial = 1.0 + r2 * (self.k1 + r2 * (self.k2 + r2 * self.k3))
-        slope = 2.0 * (self.k1 + r2 * (2.0 * self.k2 + 3.0 * self.k3 * r2))
-        dxx = radial + x * x * slope + 2.0 * self.p1 * y + 6.0 * self.p2 * x
-        dxy = x * y * slope + 2.0 * self.p1 * x + 2.0 * self.p2 * y
-        dyy = radial + y * y * slope + 6.0 * self.p1 * y + 2.0 * self.p2 * x
-        return dxx, dxy, dxy, dyy
-
-    def remove(self, xy_d: F64, iterations: int = 30) -> F64:
-        """Undistort normalized points (n, 2); NaN where the lens model has no inverse.
-
-        OpenCV's fixed-point iteration gives the start, Newton's method polishes it to
-        machine precision (OpenCV alone stops near 1e-6 with strong distortion).
-        """
-        if not self.coeffs().any():
-            return xy_d.copy()
-        start = cv2.undistortPoints(
-            np.ascontiguousarray(xy_d).reshape(-1, 1, 2), np.eye(3), self.coeffs(),
-            criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-12),
-        )  # fmt: skip
-        xy = np.asarray(start, dtype=np.float64).reshape(-1, 2)
-        for _ in range(iterations):
-            err = self.apply(xy) - xy_d
-            a, b, c, d = self._jacobian(xy)
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                det = a * d - b * c
-                step = np.stack([d * err[:, 0] - b * err[:, 1], a * err[:, 1] - c * err[:, 0]], 1)
-                step /= det[:, None]
-            xy = xy - step
-            if not np.nanmax(np.abs(step), initial=0.0) > 1e-15:
-                break
-        with np.errstate(invalid="ignore", over="ignore"):
-            bad = ~(np.abs(self.apply(xy) - xy_d).max(axis=1, initial=0.0) < 1e-9)
-            bad |= ~(np.hypot(xy[:, 0], xy[:, 1]) < self.fold_radius())
-        xy[bad] = np.nan
-        return xy
-
-
-@dataclass(frozen=True, slots=True)
-class Pose:
-    """Camera centre in table mm (height above the cloth) and orientation in degrees."""
-
-    x_mm: float
-    y_mm: float
-    height_mm: float
-    yaw_deg: float = 0.0
-    tilt_deg: float = 0.0
-    roll_deg: float = 0.0
-
-    def __post_init__(self) -> None:
-        _check_range("x_mm", self.x_mm, -20000.0, 20000.0)
-        _check_range("y_mm", self.y_mm, -20000.0, 20000.0)
-        _check_range("height_mm", self.height_mm, 300.0, 10000.0)
-        _check_range("yaw_deg", self.yaw_deg, -180.0, 180.0)
-        _check_range("tilt_deg", self.tilt_deg, -60.0, 60.0)
-        _check_range("roll_deg", self.roll_deg, -180.0, 180.0)
-
-    def rotation(self) -> F64:
-        """World-to-camera rotation (3, 3), world written as (x, y, -z)."""
-        yaw, tilt, roll = (math.radians(a) for a in (self.yaw_deg, self.tilt_deg, self.roll_deg))
-        return _rz(roll) @ _rx(tilt) @ _rz(yaw)
-
-    def centre_cv(self) -> F64:
-        """Camera centre (3,) in the OpenCV world frame (x, y, -z)."""
-        return np.array([self.x_mm, self.y_mm, -self.height_mm])
-
-
-def _rz(a: float) -> F64:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-
-
-def _rx(a: float) -> F64:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +108,7 @@ class Camera:
     def rvec_tvec(self) -> tuple[F64, F64]:
         """OpenCV extrinsics (Rodrigues vector (3,), translation (3,) mm) for cv points."""
         rot = self.pose.rotation()
-        return _rodrigues(rot), -rot @ self.pose.centre_cv()
+        return rodrigues(rot), -rot @ self.pose.centre_cv()
 
     def to_camera(self, xyz_mm: F64) -> F64:
         """Table points (n, 3) mm -> camera frame (n, 3) mm (x right, y down, z forward)."""
@@ -371,21 +198,6 @@ class Camera:
         angles = {"yaw_deg", "tilt_deg", "roll_deg"}
         pose = _numbers(obj["pose"], at, {"x_mm", "y_mm", "height_mm"}, angles)
         return cls(intrinsics, distortion, _build(at, lambda: Pose(**pose)))
-
-
-def _rodrigues(rot: F64) -> F64:
-    """Rotation matrix -> Rodrigues vector, exact for tiny angles too.
-
-    ``cv2.Rodrigues`` returns zero below about 1e-5 rad, which moves a point 2.5 m away
-    by a few hundredths of a millimetre: too coarse for the extrinsics we export.
-    """
-    half = 0.5 * np.array([rot[2, 1] - rot[1, 2], rot[0, 2] - rot[2, 0], rot[1, 0] - rot[0, 1]])
-    sin, cos = float(np.linalg.norm(half)), (float(np.trace(rot)) - 1.0) / 2.0
-    if cos > 0.0:  # under 90 degrees: the axis from the antisymmetric part is exact
-        angle = math.atan2(sin, cos)
-        return half * (angle / sin if sin > 0.0 else 1.0)
-    rvec, _ = cv2.Rodrigues(rot)
-    return np.asarray(rvec, dtype=np.float64).reshape(3)
 
 
 def _obj(data: Any, where: str, required: set[str]) -> dict[str, Any]:

@@ -34,6 +34,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench._detector_report import markdown  # noqa: E402
 from bench._machine import machine  # noqa: E402
 from calibration import Calibration, Camera, TableGeometry  # noqa: E402
 from referee import Ball, Table  # noqa: E402
@@ -49,8 +50,6 @@ from vision.detect import cut_roi  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 SIZES = ((960, 540), (1280, 720), (1920, 1080))
-BANDS = ("rest", "<1 m/s", "1-3 m/s", ">3 m/s")
-KINDS = ("color", "auto", "onnx")
 
 
 def band(speed_mps: float) -> str:
@@ -291,101 +290,6 @@ def verdicts() -> list[dict[str, Any]]:
         rows.append(row)
         print(f"verdicts {clip.stem}: {row}", flush=True)
     return rows
-
-
-def markdown(doc: dict[str, Any]) -> str:
-    """The results as tables."""
-    lines = ["# Ball detectors compared: colour, auto, onnx", "",
-             f"Machine: {doc['machine']['cpu']}, {doc['machine']['cores']} cores, load "
-             f"{doc['machine']['load_1_5_15']}, {doc['machine']['date']}. "
-             f"Command: `{doc['command']}`. Model: `{doc['model']}`.", "",
-             "Recall = share of balls found (right class, centre within one radius); errors "
-             "in ball radii (median, 90th percentile) over the hits. `onnx` is the network "
-             "alone on windows around predictions from the previous frame (no first "
-             "frame).", ""]  # fmt: skip
-    for occl in ("all", "clear", "partly", "covered"):
-        rows = [r for r in doc["recall"] if r["occlusion"] == occl]
-        if not rows:
-            continue
-        lines += [f"## Occlusion: {occl}", "",
-                  "| set | speed | n | color recall | auto recall | onnx recall | "
-                  "color err med/p90 | auto err med/p90 | onnx err med/p90 |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
-        keys = sorted({(r["set"], r["speed"]) for r in rows},
-                      key=lambda k: (k[0], BANDS.index(k[1])))  # fmt: skip
-        for where, b in keys:
-            by = {r["detector"]: r for r in rows if r["set"] == where and r["speed"] == b}
-            n = by.get("color", {}).get("n", 0)
-            rec = [f"{by[k]['recall']:.3f}" if k in by else "-" for k in KINDS]
-            err = [f"{by[k]['median_err_radii']}/{by[k]['p90_err_radii']}" if k in by else "-"
-                   for k in KINDS]  # fmt: skip
-            lines.append(f"| {where} | {b} | {n} | " + " | ".join(rec + err) + " |")
-        lines.append("")
-    lines += [
-        "## Cost (mean ms per frame, on a shared machine under the load above)",
-        "",
-        "| set | color ms/frame | auto ms/frame | onnx ms/frame | auto: ROI calls / "
-        "full scans / frames | auto: network ms per use |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    for where, c in sorted(doc["cost"].items()):
-        lines.append(
-            f"| {where} | {c['color']} | {c['auto']} | {c.get('onnx', '-')} | "
-            f"{c['calls']} / {c['scans']} / {c['frames']} | {c['model_ms_per_use']} |"
-        )
-    lines += [
-        "",
-        "Network alone, one thread, per call (crop side x batch): "
-        + ", ".join(f"{k}: {v} ms" for k, v in doc["roi_ms"].items()),
-        "",
-    ]
-    rf = doc.get("real_frames", {})
-    if "frames" in rf:
-        lines += ["## Hand-labelled broadcast frames (1920x1080)", "",
-                  f"Frames {', '.join(rf['frames'])}; labels in "
-                  "`tests/vision/realdata_labels/broadcast_frames.json`. `onnx` searches the "
-                  "whole table with the network.", "",
-                  "| detector | balls | missed | false detections | median err px | max err px |",
-                  "| --- | --- | --- | --- | --- | --- |"]  # fmt: skip
-        for k in KINDS:
-            r = rf[k]
-            lines.append(
-                f"| {k} | {r['balls']} | {r['missed']} | {r['false']} | "
-                f"{r['median_err_px']} | {r['max_err_px']} |"
-            )
-        lines.append("")
-    sp = doc.get("speed")
-    if sp:
-        lines += [
-            "## `carom analyze` speed (decode + analysis, whole clip)",
-            "",
-            f"Clip `{sp['clip']}` ({sp['video_s']} s of video); load during the run "
-            f"{sp['machine']['load_1_5_15']}.",
-            "",
-            "| detector | wall s | x real time | verdicts agree | network use |",
-            "| --- | --- | --- | --- | --- |",
-        ]
-        for k in ("color", "auto"):
-            r = sp[k]
-            use = (f"{r['calls']} ROI calls, {r['scans']} scans, {r['model_ms']} ms in "
-                   f"{r['frames']} frames") if k == "auto" else "-"  # fmt: skip
-            lines.append(f"| {k} | {r['seconds']} | {r['x_realtime']} | "
-                         f"{r['agree']}/{r['shots']} | {use} |")  # fmt: skip
-        lines.append("")
-    if doc.get("verdicts"):
-        lines += ["## End to end: `carom analyze` verdicts vs truth", "",
-                  "| clip | color agree | auto agree | color s | auto s | "
-                  "color ball recall | auto ball recall |",
-                  "| --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
-        for r in doc["verdicts"]:
-            c, a = r["color"], r["auto"]
-            lines.append(
-                f"| {r['clip']} | {c['agree']}/{c['shots']} | {a['agree']}/{a['shots']} | "
-                f"{c['seconds']} | {a['seconds']} | {c['ball_recall']:.3f} | "
-                f"{a['ball_recall']:.3f} |"
-            )
-        lines.append("")
-    return "\n".join(lines)
 
 
 def speed(clip: Path) -> dict[str, Any]:

@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -133,52 +134,81 @@ def looped(clip: Path, loops: int) -> tuple[Any, float]:
     return opener, duration
 
 
-def latency(clip: Path, loops: int, segment: SegmentSettings, tmp: Path) -> dict[str, Any]:
-    """Replay the looped clip at real-time pace through the live loop; the figures."""
-    log = parse_shot_log(json.loads(clip.with_suffix(".shots.json").read_text(encoding="utf-8")))
-    opener, duration = looped(clip, loops)
-    ends = [s.end_s for s in log.shots if s.end_s is not None]
-    true_stops = np.array([end + k * duration for k in range(loops) for end in ends])
-    emu = ScoreboardEmulator.open_pty(link=tmp / "board")
-    link = ScoreboardLink(str(tmp / "board")).start()
-    store = MatchStore(tmp / f"bench-{time.monotonic_ns()}.db")
-    session = LiveSession.open(store, LiveSetup(log.match, f"bench {clip}"), now_iso=now_iso())
-    capture = Capture(str(clip), CaptureSettings(pace=1.0), opener=opener)
-    metrics = LiveMetrics(window=100_000)
-    runner = LiveRunner(session, capture.start(), calibration_path=truth_calibration(clip, tmp),
-                        config=log.match, board=BoardSink(link), clock=ShotClock(),
-                        metrics=metrics, segment=segment, status_every_s=60.0)  # fmt: skip
-    load_before = os.getloadavg()
-    started = time.monotonic()
-    runner.lines.put(None)  # no keyboard
-    try:
-        runner.run()
-    finally:
-        capture.stop()
-        link.flush(2.0)
-        link.stop()
-        emu.stop()
-        store.close()
-    wall = time.monotonic() - started
-    status = capture.status()
-    timings = list(metrics.log)
+@dataclass(frozen=True)
+class _Live:
+    """The live loop wired for the bench: capture, session, link to an emulator on a pty."""
+
+    emu: ScoreboardEmulator
+    link: ScoreboardLink
+    store: MatchStore
+    session: LiveSession
+    capture: Capture
+    metrics: LiveMetrics
+    runner: LiveRunner
+
+    @classmethod
+    def wire(cls, clip: Path, log: Any, opener: Any, segment: SegmentSettings, tmp: Path) -> _Live:
+        """Open everything the live loop uses; ``opener`` gives the capture its frames."""
+        emu = ScoreboardEmulator.open_pty(link=tmp / "board")
+        link = ScoreboardLink(str(tmp / "board")).start()
+        store = MatchStore(tmp / f"bench-{time.monotonic_ns()}.db")
+        session = LiveSession.open(store, LiveSetup(log.match, f"bench {clip}"), now_iso=now_iso())
+        capture = Capture(str(clip), CaptureSettings(pace=1.0), opener=opener)
+        metrics = LiveMetrics(window=100_000)
+        runner = LiveRunner(session, capture.start(), calibration_path=truth_calibration(clip, tmp),
+                            config=log.match, board=BoardSink(link), clock=ShotClock(),
+                            metrics=metrics, segment=segment, status_every_s=60.0)  # fmt: skip
+        return cls(emu, link, store, session, capture, metrics, runner)
+
+    def run(self) -> float:
+        """Run the loop to the end of the frames, close everything; the wall time, s."""
+        started = time.monotonic()
+        self.runner.lines.put(None)  # no keyboard
+        try:
+            self.runner.run()
+        finally:
+            self.capture.stop()
+            self.link.flush(2.0)
+            self.link.stop()
+            self.emu.stop()
+            self.store.close()
+        return time.monotonic() - started
+
+
+def _from_true_stops(timings: list[Any], true_stops: Any) -> tuple[list[float], list[Any]]:
+    """Latency from the nearest true stop per verdict (within 1 s), and the stop pairs."""
     true_lat, pairs = [], []
     for t in timings:
         i = int(np.argmin(np.abs(true_stops - t.stop_t_s)))
         pairs.append((round(t.stop_t_s, 3), round(float(true_stops[i]), 3)))
         if abs(true_stops[i] - t.stop_t_s) < 1.0:  # vision's stop is early: slow roll
             true_lat.append(t.from_stop_s + (t.stop_t_s - true_stops[i]))
-    s = metrics.summary()
+    return true_lat, pairs
+
+
+def _pct(a: Any) -> dict[str, float]:
+    if not len(a):
+        return {}
+    p50, p95, mx = np.percentile(a, [50, 95, 100])
+    return {"p50_ms": round(float(p50), 1), "p95_ms": round(float(p95), 1),
+            "max_ms": round(float(mx), 1)}  # fmt: skip
+
+
+def latency(clip: Path, loops: int, segment: SegmentSettings, tmp: Path) -> dict[str, Any]:
+    """Replay the looped clip at real-time pace through the live loop; the figures."""
+    log = parse_shot_log(json.loads(clip.with_suffix(".shots.json").read_text(encoding="utf-8")))
+    opener, duration = looped(clip, loops)
+    ends = [s.end_s for s in log.shots if s.end_s is not None]
+    true_stops = np.array([end + k * duration for k in range(loops) for end in ends])
+    live = _Live.wire(clip, log, opener, segment, tmp)
+    load_before = os.getloadavg()
+    wall = live.run()
+    status = live.capture.status()
+    timings = list(live.metrics.log)
+    true_lat, pairs = _from_true_stops(timings, true_stops)
+    s = live.metrics.summary()
     proc = np.array([t.processing_s for t in timings]) * 1000
     true_ms = np.array(true_lat) * 1000
-
-    def pct(a: Any) -> dict[str, float]:
-        if not len(a):
-            return {}
-        p50, p95, mx = np.percentile(a, [50, 95, 100])
-        return {"p50_ms": round(float(p50), 1), "p95_ms": round(float(p95), 1),
-                "max_ms": round(float(mx), 1)}  # fmt: skip
-
     return {
         "segment": {"window_s": segment.window_s, "move_mm": segment.move_mm,
                     "rest_s": segment.rest_s},
@@ -188,13 +218,13 @@ def latency(clip: Path, loops: int, segment: SegmentSettings, tmp: Path) -> dict
         "processing_fps": round(s.frames / wall, 1),
         "verdicts_timed": len(timings), "truth_shots": len(true_stops),
         "matched_to_truth": len(true_lat),
-        "processing": pct(proc), "from_true_stop": pct(true_ms),
+        "processing": _pct(proc), "from_true_stop": _pct(true_ms),
         "within_150ms_of_true_stop": int((true_ms <= 150).sum()),
         "load_before": [round(v, 2) for v in load_before],
         "load_after": [round(v, 2) for v in os.getloadavg()],
-        "sink_errors": list(session.sink_errors),
+        "sink_errors": list(live.session.sink_errors),
         "stops_seen_vs_true_s": pairs,
-        "final_board": list(emu.snapshot.scores) if emu.snapshot is not None else None,
+        "final_board": list(live.emu.snapshot.scores) if live.emu.snapshot is not None else None,
     }  # fmt: skip
 
 

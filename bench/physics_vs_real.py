@@ -1,5 +1,9 @@
 """Real versus simulated carom physics: the numbers and the plot of ``docs/physics.md``.
 
+Over 400 lines because it is one report: the rebounds, the whole-shot replays and the
+plot all work on the same tune and validation halves, angle bins and ``Hit`` pairs,
+and the sections below follow the page's order; nothing else uses its parts.
+
 Usage (from the repository root)::
 
     .venv/bin/python bench/physics_vs_real.py --tune

@@ -1,5 +1,9 @@
 """Measure how our rendered frames compare with real broadcast frames.
 
+Over 400 lines because it is one job from end to end: render, measure our frames and
+the real ones the same way, write the page. About 70 lines are the page's fixed text
+(``HEADER``, ``DIFFERENCES``), kept beside the numbers it explains.
+
 Run from the repository root (about a minute)::
 
     .venv/bin/python bench/realism.py [--real ../shared/realdata/broadcast_frames]

@@ -1,45 +1,101 @@
-"""Scoreboards on a serial line (issue 6): the wire protocol, the link, an emulator.
+"""The hardware adapters: scoreboards on a serial line, and cameras.
 
-The codec (:func:`encode_frame`, :class:`FrameDecoder`, :class:`Snapshot`, ...) is
-described in ``docs/scoreboard-protocol.md``; :class:`ScoreboardLink` keeps a board
-up to date from its own thread; :class:`ScoreboardEmulator` is the device side.
+``hardware.scoreboard`` (issue 6): :class:`ScoreboardLink` keeps a board up to date
+from its own thread and speaks the board's protocol through a codec
+(:class:`BoardCodec`, one module per protocol, chosen by dialect name: the framed
+protocol of ``docs/scoreboard-protocol.md`` -- :func:`encode_frame`,
+:class:`FrameDecoder`, :class:`Snapshot`, ... -- or the one-line text dialect);
+:class:`ScoreboardEmulator` is a framed board's device side.
+
+``hardware.camera``: :func:`open_camera` opens a device index, a V4L2 device or a
+stream URL as a :class:`Camera` that hands out timed pictures.
+
+``hardware`` imports neither ``vision`` nor the app: frames flow camera -> vision.
 """
 
-from hardware._emulator import Faults, ScoreboardEmulator, render_board
-from hardware._errors import ProtocolError, ScoreboardError
-from hardware._link import LinkState, LinkStatus, LinkTiming, ScoreboardLink
-from hardware._protocol import Frame, FrameDecoder, FrameKind, Identity, encode_frame
-from hardware._snapshot import (
+from hardware._errors import CameraError, ProtocolError, ScoreboardError
+from hardware.camera import (
+    Camera,
+    CameraFrame,
+    CameraKind,
+    is_camera_spec,
+    open_camera,
+    register_camera,
+)
+from hardware.scoreboard import (
+    Ack,
+    BoardCodec,
+    BoardDecoder,
+    CodecFactory,
     EventKind,
     EventMessage,
+    Faults,
+    Frame,
+    FramedCodec,
+    FrameDecoder,
+    FrameKind,
+    Identity,
+    LinkState,
+    LinkStatus,
+    LinkTiming,
+    Nak,
+    Reply,
+    ScoreboardEmulator,
+    ScoreboardLink,
     Snapshot,
+    TextCodec,
+    Unreadable,
     board_players,
     board_slot,
     board_text,
+    codec_for,
+    dialects,
+    encode_frame,
+    register_codec,
+    render_board,
     snapshot_from_state,
     text_line,
 )
 
 __all__ = [
+    "Ack",
+    "BoardCodec",
+    "BoardDecoder",
+    "Camera",
+    "CameraError",
+    "CameraFrame",
+    "CameraKind",
+    "CodecFactory",
     "EventKind",
     "EventMessage",
     "Faults",
     "Frame",
     "FrameDecoder",
     "FrameKind",
+    "FramedCodec",
     "Identity",
     "LinkState",
     "LinkStatus",
     "LinkTiming",
+    "Nak",
     "ProtocolError",
+    "Reply",
     "ScoreboardEmulator",
     "ScoreboardError",
     "ScoreboardLink",
     "Snapshot",
+    "TextCodec",
+    "Unreadable",
     "board_players",
     "board_slot",
     "board_text",
+    "codec_for",
+    "dialects",
     "encode_frame",
+    "is_camera_spec",
+    "open_camera",
+    "register_camera",
+    "register_codec",
     "render_board",
     "snapshot_from_state",
     "text_line",

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hardware._crc import crc16_ccitt
 from hardware._errors import ProtocolError, ScoreboardError
-from hardware._protocol import (
+from hardware.scoreboard._codec_text import text_line
+from hardware.scoreboard._crc import crc16_ccitt
+from hardware.scoreboard._protocol import (
     ETX,
     MAX_PAYLOAD_CHARS,
     STX,
@@ -25,13 +26,12 @@ from hardware._protocol import (
     parse_seq_payload,
     seq_payload,
 )
-from hardware._snapshot import (
+from hardware.scoreboard._snapshot import (
     EventKind,
     EventMessage,
     Snapshot,
     board_text,
     snapshot_from_state,
-    text_line,
 )
 from referee import Ball, CaromError, Discipline, Match, MatchConfig, Score
 from tests.referee.factories import config, drive

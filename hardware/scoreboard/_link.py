@@ -1,5 +1,8 @@
 """The host side of a scoreboard link: one thread that keeps a board up to date.
 
+The link owns the port and the clocks; what the bytes look like is its codec's
+(:class:`~hardware.BoardCodec`: the framed protocol, the text line, ...).
+
 Theory of operation. The app calls :meth:`ScoreboardLink.publish` with the newest
 :class:`Snapshot` and :meth:`ScoreboardLink.send_event` with event messages; both
 only touch a lock-guarded slot or a bounded queue and return at once, so a sick link
@@ -7,14 +10,15 @@ never stalls the referee. The link thread owns the port (any pyserial URL):
 
 - a new snapshot goes out at once, and the current one is repeated every
   ``repeat_s`` (the board shows the truth within that time whatever was lost);
-- one event is in flight at a time: sent, retried after ``ack_timeout_s`` up to
-  ``retries`` times, then given up on (counted) — the snapshot never waits for it;
-- a heartbeat goes out when nothing else did for ``heartbeat_s``;
+- with a two-way codec (the board answers), one event is in flight at a time: sent,
+  retried after ``ack_timeout_s`` up to ``retries`` times, then given up on (counted)
+  — the snapshot never waits for it;
+- with a two-way codec, a heartbeat goes out when nothing else did for ``heartbeat_s``;
 - a read/write error (a pty whose master closed reads EIO, a socket reads EOF, a
-  write times out) or ``silence_s`` without a byte from the device (USB adapters
-  that stay "open" after being pulled) closes the port; it is reopened with
-  exponential backoff capped at ``backoff_max_s``, then identify and the snapshot
-  are sent right away.
+  write times out) or, with a two-way codec, ``silence_s`` without a byte from the
+  device (USB adapters that stay "open" after being pulled) closes the port; it is
+  reopened with exponential backoff capped at ``backoff_max_s``, then identify (two-way
+  codecs) and the snapshot are sent right away.
 """
 
 from __future__ import annotations
@@ -25,20 +29,14 @@ import threading
 import time
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
 
 import serial  # type: ignore[import-untyped]  # pyserial ships no stubs
 
-from hardware._errors import ProtocolError, ScoreboardError
-from hardware._protocol import (
-    Frame,
-    FrameDecoder,
-    FrameKind,
-    Identity,
-    encode_frame,
-    parse_seq_payload,
-)
-from hardware._snapshot import EventMessage, Snapshot, text_line
+from hardware._errors import ScoreboardError
+from hardware.scoreboard._codec import Ack, BoardCodec, Nak, Reply, Unreadable
+from hardware.scoreboard._codecs import codec_for
+from hardware.scoreboard._protocol import Identity
+from hardware.scoreboard._snapshot import EventMessage, Snapshot
 
 __all__ = ["LinkState", "LinkStatus", "LinkTiming", "ScoreboardLink"]
 
@@ -124,9 +122,14 @@ class ScoreboardLink:
             ``loop://``, ``spy://...``: anything ``serial.serial_for_url`` opens.
         baud: 19200 (default) or 9600; 8N1.
         addr: the board's bus address 0..254 (255 broadcasts, never acked).
-        dialect: ``"frames"`` (the protocol) or ``"text"`` (one text line per
-            snapshot for the simplest boards: no events, acks or heartbeat).
+        dialect: the protocol: a registered dialect name (``"frames"``, the
+            protocol of docs/scoreboard-protocol.md; ``"text"``, one text line per
+            snapshot for the simplest boards: no events, acks or heartbeat; see
+            :func:`~hardware.dialects`) or a codec.
         timing: the link's clocks.
+
+    Raises:
+        ScoreboardError: ``dialect`` names no registered protocol.
     """
 
     def __init__(
@@ -135,10 +138,11 @@ class ScoreboardLink:
         *,
         baud: int = 19200,
         addr: int = 0,
-        dialect: Literal["frames", "text"] = "frames",
+        dialect: str | BoardCodec = "frames",
         timing: LinkTiming | None = None,
     ) -> None:
-        self.url, self.baud, self.addr, self.dialect = url, baud, addr, dialect
+        self.codec = codec_for(dialect) if isinstance(dialect, str) else dialect
+        self.url, self.baud, self.addr, self.dialect = url, baud, addr, self.codec.name
         self.timing = timing or LinkTiming()
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -150,7 +154,7 @@ class ScoreboardLink:
         self._state = LinkState.IDLE
         self._device: Identity | None = None
         self._port: serial.SerialBase | None = None
-        self._decoder = FrameDecoder()
+        self._decoder = self.codec.decoder(addr)
         self._current: Snapshot | None = None
         self._dirty = False
         self._inflight: _InFlight | None = None
@@ -260,14 +264,14 @@ class ScoreboardLink:
         now = time.monotonic()
         with self._lock:
             self._n.crc_errors += self._decoder.crc_errors
-            self._decoder = FrameDecoder()
+            self._decoder = self.codec.decoder(self.addr)
             self._port, self._state = port, LinkState.UP
             self._n.reconnects += self._ever_up
             self._ever_up, self._dirty = True, self._current is not None or self._dirty
             self._last_rx = self._last_tx = now
             if self._inflight is not None:
                 self._inflight.deadline = now  # resend at once on the new port
-        self._identify = self.dialect == "frames"  # sent by _step, where errors are caught
+        self._identify = self.codec.two_way  # sent by _step, where errors are caught
         return True
 
     def _close(self, exc: BaseException | None) -> None:
@@ -284,23 +288,23 @@ class ScoreboardLink:
         assert self._port is not None
         if self._identify:
             self._identify = False
-            self._send(FrameKind.IDENTIFY, "")
+            self._write(self.codec.identify(self.addr, self._next_seq()))
         data = self._port.read(4096)
         if data:
             self._last_rx = now
-            for frame in self._decoder.feed(data):
-                self._receive(frame, now)
+            for reply in self._decoder.feed(data):
+                self._receive(reply, now)
         with self._lock:
             if self._pending is not None:
                 self._current, self._pending, self._dirty = self._pending, None, True
         current = self._current
         if current is not None and (self._dirty or now - self._last_snap >= self.timing.repeat_s):
             self._send_snapshot(current, now)
-        if self.dialect == "text":
+        if not self.codec.two_way:
             return
         self._pump_events(now)
         if now - self._last_tx >= self.timing.heartbeat_s:
-            self._send(FrameKind.HEARTBEAT, "")
+            self._write(self.codec.heartbeat(self.addr, self._next_seq()))
         if now - self._last_rx > self.timing.silence_s:
             raise ScoreboardError(
                 f"{self.url}: no answer for {self.timing.silence_s:g} s; reopening the port"
@@ -308,10 +312,7 @@ class ScoreboardLink:
 
     def _send_snapshot(self, snapshot: Snapshot, now: float) -> None:
         self._dirty, self._last_snap = False, now
-        if self.dialect == "text":
-            self._write(text_line(snapshot))
-        else:
-            self._send(FrameKind.SNAPSHOT, snapshot.to_payload())
+        self._write(self.codec.snapshot(self.addr, self._next_seq(), snapshot))
         with self._lock:
             self._n.snapshots_sent += 1
 
@@ -338,14 +339,12 @@ class ScoreboardLink:
         fly.sends += 1
         fly.deadline = now + self.timing.ack_timeout_s
         # a retry keeps its seq, so the device shows the event once and a late ack counts
-        fly.seq = self._send(
-            FrameKind.EVENT, fly.msg.to_payload(), fly.seq if fly.sends > 1 else None
-        )
+        seq = fly.seq if fly.sends > 1 else self._next_seq()
+        self._write(self.codec.event(self.addr, seq, fly.msg))
+        fly.seq = seq
 
-    def _send(self, kind: FrameKind, payload: str, seq: int | None = None) -> int:
-        if seq is None:
-            seq, self._seq = self._seq, (self._seq + 1) % 256
-        self._write(encode_frame(Frame(self.addr, seq, kind, payload)))
+    def _next_seq(self) -> int:
+        seq, self._seq = self._seq, (self._seq + 1) % 256
         return seq
 
     def _write(self, data: bytes) -> None:
@@ -356,21 +355,18 @@ class ScoreboardLink:
             self._n.frames_sent += 1
             self._n.bytes_sent += len(data)
 
-    def _receive(self, frame: Frame, now: float) -> None:
-        if frame.addr != self.addr:
-            return  # another board on the bus
-        try:
-            if frame.kind is FrameKind.ACK:
-                self._acked(parse_seq_payload(frame.payload))
-            elif frame.kind is FrameKind.NAK:
-                self._nakked(parse_seq_payload(frame.payload), now)
-            elif frame.kind is FrameKind.IDENTIFY:
-                identity = Identity.from_payload(frame.payload)
+    def _receive(self, reply: Reply, now: float) -> None:
+        match reply:
+            case Ack(seq):
+                self._acked(seq)
+            case Nak(seq):
+                self._nakked(seq, now)
+            case Identity():
                 with self._lock:
-                    self._device = identity
-        except ProtocolError as exc:
-            with self._lock:
-                self._n.last_error = str(exc)
+                    self._device = reply
+            case Unreadable(error):
+                with self._lock:
+                    self._n.last_error = error
 
     def _acked(self, seq: int) -> None:
         with self._lock:

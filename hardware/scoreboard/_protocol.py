@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from hardware._crc import crc16_ccitt
 from hardware._errors import ProtocolError
+from hardware.scoreboard._crc import crc16_ccitt
 
 __all__ = [
     "BROADCAST",

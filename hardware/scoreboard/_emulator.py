@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Protocol
 
 from hardware._errors import ProtocolError, ScoreboardError
-from hardware._protocol import (
+from hardware.scoreboard._protocol import (
     BROADCAST,
     Frame,
     FrameDecoder,
@@ -33,7 +33,7 @@ from hardware._protocol import (
     encode_frame,
     seq_payload,
 )
-from hardware._snapshot import EventMessage, Snapshot
+from hardware.scoreboard._snapshot import EventMessage, Snapshot
 
 __all__ = ["Faults", "ScoreboardEmulator", "render_board"]
 

@@ -1,4 +1,4 @@
-"""What a scoreboard shows: the full-state snapshot, event messages, the text line.
+"""What a scoreboard shows: the full-state snapshot and event messages.
 
 Every text a board shows is printable ASCII (see :func:`board_text` for how other
 names are carried), and every payload is ``|``-separated fields in a fixed order
@@ -18,7 +18,6 @@ from referee import MatchState, Phase
 __all__ = [
     "MAX_NAME_CHARS",
     "MAX_TEXT_CHARS",
-    "TEXT_LINE_NAME_CHARS",
     "EventKind",
     "EventMessage",
     "Snapshot",
@@ -26,15 +25,12 @@ __all__ = [
     "board_slot",
     "board_text",
     "snapshot_from_state",
-    "text_line",
 ]
 
 #: Longest player or discipline name a snapshot carries (longer ones are cut).
 MAX_NAME_CHARS = 16
 #: Longest event text.
 MAX_TEXT_CHARS = 40
-#: Longest player name on the one-line text dialect.
-TEXT_LINE_NAME_CHARS = 8
 _SNAPSHOT_FIELDS = 17
 _COUNT_MAX = 99_999
 _SCORE_MIN = -99_999  # the 7-pin count can go below zero on penalties
@@ -294,24 +290,3 @@ def snapshot_from_state(
         review=review,
         over=state.phase is Phase.OVER,
     )
-
-
-def text_line(snapshot: Snapshot) -> bytes:
-    r"""The one-line text dialect: ``b">A 12 : 9 B  R3  I14\r\n"``.
-
-    ``>`` marks the player at the table; names are cut to ``TEXT_LINE_NAME_CHARS``;
-    ``I`` is the match's inning count (the larger of the two); then, when they
-    apply, ``T<seconds>`` (shot clock), ``EQ`` (equalizing), ``REV`` (review) and
-    ``END`` (match over), each after two spaces.
-    """
-    a, b = (
-        (">" if snapshot.active == i else "") + name[:TEXT_LINE_NAME_CHARS]
-        for i, name in enumerate(snapshot.players)
-    )
-    parts = [f"{a} {snapshot.scores[0]} : {snapshot.scores[1]} {b}"]
-    parts += [f"R{snapshot.run}", f"I{max(snapshot.innings)}"]
-    if snapshot.shot_clock_s is not None:
-        parts.append(f"T{snapshot.shot_clock_s}")
-    flags = (snapshot.equalizing, snapshot.review, snapshot.over)
-    parts += [tag for tag, on in zip(("EQ", "REV", "END"), flags, strict=True) if on]
-    return ("  ".join(parts) + "\r\n").encode("ascii")

@@ -15,9 +15,12 @@ so the gap is visible to whoever reads them.
   benchmarks: no pacing, and the reader waits for room in the queue instead of
   dropping. ``start_s`` starts the replay at a video time (resuming a match): the file
   is sought to the key frame before it and earlier frames are skipped undecoded to
-  pixels. Frame times are the file's own (video seconds from the first frame).
-* A camera index or stream URL is read with OpenCV; a frame's time is the monotonic
-  clock at capture, from the start of the capture (continuous across reconnects).
+  pixels. The file is read by vision's one frame reader (``vision.VideoFileSource``,
+  on this thread, each frame whole in BGR): frame times are the file's own (video
+  seconds from the first frame), the times ``carom analyze`` sees.
+* A camera (an index, ``/dev/videoN``, a stream URL: ``hardware.is_camera_spec``) is
+  opened through ``vision.open_source``; a frame's time is the monotonic clock at
+  capture, from the start of the capture (continuous across reconnects).
 """
 
 from __future__ import annotations
@@ -30,13 +33,12 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
 import av
 
+from hardware import is_camera_spec
 from referee import CaromError
-from vision import CameraSource, Frame, VideoError
-from vision.frames import to_bgr
+from vision import Frame, VideoFileSource, open_source
 
 __all__ = [
     "Capture",
@@ -104,8 +106,8 @@ class CaptureStatus:
 
 
 def is_file_source(spec: str) -> bool:
-    """True when ``spec`` names a file (replayed), not a camera index or a URL."""
-    return not spec.isdigit() and "://" not in spec
+    """True when ``spec`` names a file (replayed), not a camera index, device or URL."""
+    return not is_camera_spec(spec)
 
 
 class Capture:
@@ -272,36 +274,18 @@ class Capture:
 def _default_opener(spec: str, is_file: bool) -> Opener:
     if is_file:
         return lambda start_s: file_frames(Path(spec), start_s)
-    return lambda _start_s: iter(CameraSource(int(spec) if spec.isdigit() else spec))
+    return lambda _start_s: iter(open_source(spec))
 
 
 def file_frames(path: Path, start_s: float = 0.0) -> Generator[Frame, None, None]:
     """The frames of a video file from video time ``start_s`` on (seconds, file's own).
 
-    Times are presentation times from the stream's first frame, as
-    :class:`vision.VideoFileSource` gives them, so a resumed replay sees the same times.
+    Read by :class:`vision.VideoFileSource` on the caller's thread, each frame whole in
+    BGR (``exact``: deblocked, converted by FFmpeg); times are the ones ``carom
+    analyze`` sees, and a resumed replay sees the same ones. A file that ends before
+    its index says just ends (the replay's end), it is not an error.
 
     Raises:
         VideoError: the file is missing or not a video (at the first ``next``).
     """
-    if not path.is_file():
-        raise VideoError(f"video {path}: no such file; give the path of a video")
-    try:
-        container: Any = av.open(str(path))
-    except (av.FFmpegError, ValueError) as exc:
-        raise VideoError(f"video {path}: not a readable video ({exc})") from None
-    try:
-        stream: Any = container.streams.video[0]
-        stream.thread_type = "AUTO"
-        base = float(stream.time_base)
-        origin = float(stream.start_time or 0) * base
-        fps = float(stream.average_rate or 30)
-        if start_s > 0.5:  # seek to the key frame before: the file is not decoded from 0
-            container.seek(int((origin + start_s - 0.5) / base), stream=stream, backward=True)
-        for av_frame in container.decode(stream):
-            t = (float(av_frame.pts) * base if av_frame.pts is not None else 0.0) - origin
-            if t < start_s - 1e-6:
-                continue  # before the resume point: never converted to pixels
-            yield Frame(round(t * fps), t, to_bgr(av_frame))
-    finally:
-        container.close()
+    yield from VideoFileSource(path, exact=True, ahead=0, start_s=start_s, check_length=False)

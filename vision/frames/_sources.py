@@ -14,14 +14,21 @@ one frame at a time (a generator), so memory does not grow with the video's leng
   pool fights the decoder's threads).
 * A video that stops decoding part way (truncated, corrupt) yields the frames that
   decode and then raises :class:`~vision.VideoError`, so the caller keeps what it got.
+* A read may start at a video time (``start_s``, resuming a match): the file is sought
+  to the key frame before it and the frames before it are decoded but never converted
+  to pixels. Times are those a whole read gives (they count from the file's first
+  frame, whose time is read before seeking); so are indexes, unless frames were
+  dropped before the start (after a seek an index is the frame's time x fps).
 * Image folders and globs are read in sorted name order at ``t_s = i / fps``.
-* A camera (an index or a stream URL) is read with OpenCV; ``t_s`` is the capture's
-  own timestamp when it gives one, else the injected monotonic ``clock``.
+* A camera (an index, a device or a stream URL: ``hardware.is_camera_spec``) is opened
+  by ``hardware.open_camera``; ``t_s`` is the camera's (its own timestamp when it gives
+  one, else the injected monotonic ``clock``).
 """
 
 from __future__ import annotations
 
 import glob
+import math
 import statistics
 import time
 from collections import deque
@@ -34,7 +41,9 @@ import av
 import cv2
 import numpy as np
 
+from hardware import is_camera_spec
 from vision._types import U8, Frame, VideoError
+from vision.frames._camera import CameraSource
 from vision.frames._read_ahead import ReadAhead
 from vision.frames._yuv_planes import from_av
 
@@ -50,13 +59,18 @@ __all__ = [
 ]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
-_URL_SCHEMES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
 #: A pts gap above this many nominal frame durations counts as dropped frames.
 DROP_GAP = 1.5
 #: How much lower the decoding threads' priority is than the analysis': when both
 #: want a core, the analysis (the slower side) gets it, and the decoder takes what
 #: the analysis leaves (``ReadAhead``).
 DECODER_NICE = 10
+#: A start later than this is sought to; earlier, the file is decoded from its start.
+SEEK_MIN_S = 0.5
+#: How far before the start the seek aims (the key frame before that is decoded from).
+SEEK_BEFORE_S = 0.5
+#: Frames this close before the start (seconds) count as at the start.
+START_TOLERANCE_S = 1e-6
 
 
 @runtime_checkable
@@ -82,9 +96,19 @@ class VideoFileSource:
     """A video file decoded with PyAV; iterate once (see the module docstring)."""
 
     def __init__(
-        self, path: str | Path, *, deblock: bool = True, ahead: int = 16, exact: bool = False
+        self,
+        path: str | Path,
+        *,
+        deblock: bool = True,
+        ahead: int = 16,
+        exact: bool = False,
+        start_s: float = 0.0,
+        check_length: bool = True,
     ) -> None:
         """Open ``path``; ``deblock=False`` skips H.264/HEVC's in-loop deblocking filter.
+
+        ``start_s`` (video seconds, >= 0) starts the read there (see the module doc);
+        ``check_length=False``: a file that ends before its index says just ends.
 
         ``ahead`` frames are decoded ahead on a thread (:class:`ReadAhead`; 0: decode
         on the caller's thread), whose priority is ``DECODER_NICE`` below the caller's.
@@ -104,6 +128,10 @@ class VideoFileSource:
         self.path = Path(path)
         if not self.path.is_file():
             raise VideoError(f"video {self.path}: no such file; give the path of a video")
+        if not (math.isfinite(start_s) and start_s >= 0.0):
+            raise VideoError(f"video {self.path}: start_s {start_s} must be a time >= 0 s")
+        self.start_s = start_s
+        self.check_length = check_length
         try:
             self._container: Any = av.open(str(self.path))
         except (av.FFmpegError, UnicodeDecodeError, ValueError) as exc:
@@ -144,28 +172,54 @@ class VideoFileSource:
         return iter(self._reader)
 
     def _frames(self) -> Iterator[Frame]:
-        start: float | None = None
-        last = 0.0
-        steps: deque[float] = deque(maxlen=15)
         try:
+            origin = self._seek_to_start()
+            index: int | None = 0 if origin is None else None  # after a seek: from its time
+            last: float | None = None
+            steps: deque[float] = deque(maxlen=15)
             for av_frame in self._container.decode(self._stream):
-                t = _frame_time(av_frame, self.frames_read, self._fps)
-                if start is None:
-                    start = t
-                elif t <= last:  # a broken stamp (repeated, backwards): one frame on
-                    self.repaired_stamps += 1
-                    t = last + 1.0 / self._fps
-                else:
-                    self._count_drops(steps, t - last)
+                t = self._stamp(av_frame, index or 0, last, steps)
                 last = t
-                image = from_av(av_frame) if self._planes else None
-                yield Frame(self.frames_read, t - start, image or to_bgr(av_frame))
-                self.frames_read += 1
+                origin = t if origin is None else origin
+                index = round((t - origin) * self._fps) if index is None else index
+                if t - origin >= self.start_s - START_TOLERANCE_S:
+                    image = from_av(av_frame) if self._planes else None
+                    yield Frame(index, t - origin, image or to_bgr(av_frame))
+                    self.frames_read += 1
+                index += 1
         except av.FFmpegError as exc:
             raise _av_error(self.path, exc) from None
         finally:
             self.close()
-        self._check_complete()
+        self._check_complete(index or 0)
+
+    def _seek_to_start(self) -> float | None:
+        """Seek near ``start_s``; the first frame's time (read first) if it did, else None.
+
+        A file is read from its start when ``start_s`` is near it or its first frame
+        has no time to count from.
+        """
+        if self.start_s <= SEEK_MIN_S:
+            return None
+        first = next(iter(self._container.decode(self._stream)), None)
+        origin = None if first is None else first.time
+        if origin is None:
+            self._container.seek(0, stream=self._stream, backward=True)
+            return None
+        target = (origin + self.start_s - SEEK_BEFORE_S) / float(self._stream.time_base)
+        self._container.seek(int(target), stream=self._stream, backward=True)
+        return float(origin)
+
+    def _stamp(self, av_frame: Any, index: int, last: float | None, steps: deque[float]) -> float:
+        """The frame's time, a broken stamp (repeated, backwards) moved one frame on."""
+        t = _frame_time(av_frame, index, self._fps)
+        if last is None:
+            return t
+        if t <= last:
+            self.repaired_stamps += 1
+            return last + 1.0 / self._fps
+        self._count_drops(steps, t - last)
+        return t
 
     def _count_drops(self, steps: deque[float], step_s: float) -> None:
         """Count frames missing in a gap of ``step_s`` after the frame before.
@@ -180,12 +234,22 @@ class VideoFileSource:
         else:
             steps.append(step_s)
 
-    def _check_complete(self) -> None:
-        """A file that ends before its index says it should is truncated."""
+    def _check_complete(self, decoded: int) -> None:
+        """A file that ends before its index says it should is truncated.
+
+        ``decoded`` counts the frames from the file's start (those before a seek too).
+        """
         want = self.n_frames_expected
-        if self.frames_read == 0 or (want and self.frames_read < want - 1):
+        if not self.check_length:
+            return
+        if self.frames_read == 0 and self.start_s > 0.0 and decoded > 0:
             raise VideoError(
-                f"video {self.path}: truncated, {self.frames_read} of {want or '?'} frames "
+                f"video {self.path}: no frame at or after {self.start_s:g} s; "
+                f"it ends at {decoded / self._fps:.2f} s"
+            )
+        if self.frames_read == 0 or (want and decoded < want - 1):
+            raise VideoError(
+                f"video {self.path}: truncated, {decoded} of {want or '?'} frames "
                 "decode; re-copy or re-record the file"
             )
 
@@ -210,14 +274,19 @@ def to_bgr(av_frame: Any) -> U8:
 
 
 class ImageSource:
-    """Image files in sorted name order, ``t_s = i / fps``."""
+    """Image files in sorted name order, ``t_s = i / fps``, from ``start_s`` on."""
 
-    def __init__(self, paths: list[Path], fps: float = 30.0, where: str = "") -> None:
+    def __init__(
+        self, paths: list[Path], fps: float = 30.0, where: str = "", start_s: float = 0.0
+    ) -> None:
         if not paths:
             raise VideoError(f"images {where}: no image files found; give a folder or a glob")
         if fps <= 0:
             raise VideoError(f"images {where}: fps must be positive, got {fps}")
+        if not (math.isfinite(start_s) and start_s >= 0.0):
+            raise VideoError(f"images {where}: start_s {start_s} must be a time >= 0 s")
         self.paths = paths
+        self.start_s = start_s
         self._fps = float(fps)
         first = _read_image(paths[0])
         self._size = (int(first.shape[1]), int(first.shape[0]))
@@ -234,7 +303,8 @@ class ImageSource:
 
     def __iter__(self) -> Iterator[Frame]:
         for i, path in enumerate(self.paths):
-            yield Frame(i, i / self._fps, _read_image(path))
+            if i / self._fps >= self.start_s - START_TOLERANCE_S:
+                yield Frame(i, i / self._fps, _read_image(path))
 
     def close(self) -> None:
         """Nothing to release."""
@@ -245,52 +315,6 @@ def _read_image(path: Path) -> U8:
     if image is None:
         raise VideoError(f"image {path}: cannot be read as an image")
     return np.asarray(image, dtype=np.uint8)
-
-
-class CameraSource:
-    """A live camera or stream through OpenCV; ``t_s`` from the capture or ``clock``."""
-
-    def __init__(self, spec: int | str, clock: Callable[[], float] = time.monotonic) -> None:
-        self._cap = cv2.VideoCapture(spec)
-        if not self._cap.isOpened():
-            raise VideoError(f"camera {spec}: cannot open it; check the index, cable or URL")
-        self._spec = spec
-        self._clock = clock
-        fps = float(self._cap.get(cv2.CAP_PROP_FPS))
-        self._fps = fps if 0.0 < fps < 1000.0 else 30.0
-        w, h = (
-            int(self._cap.get(p)) for p in (cv2.CAP_PROP_FRAME_WIDTH, cv2.CAP_PROP_FRAME_HEIGHT)
-        )
-        self._size = (w, h)
-
-    @property
-    def fps(self) -> float:
-        """The capture's reported rate (30 when it reports none)."""
-        return self._fps
-
-    @property
-    def size_px(self) -> tuple[int, int]:
-        """(width, height) the capture reports."""
-        return self._size
-
-    def __iter__(self) -> Iterator[Frame]:
-        t0 = self._clock()
-        i = 0
-        try:
-            while True:
-                ok, image = self._cap.read()
-                if not ok or image is None:
-                    return
-                msec = float(self._cap.get(cv2.CAP_PROP_POS_MSEC))
-                t = msec / 1000.0 if msec > 0.0 else self._clock() - t0
-                yield Frame(i, t, np.asarray(image, dtype=np.uint8))
-                i += 1
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        """Release the capture (idempotent)."""
-        self._cap.release()
 
 
 def _image_paths(spec: str) -> list[Path] | None:
@@ -310,12 +334,14 @@ def open_source(
     clock: Callable[[], float] = time.monotonic,
     deblock: bool = True,
     exact: bool = False,
+    start_s: float = 0.0,
 ) -> FrameSource:
-    """Open a video file, an image folder or glob, a camera index or a stream URL.
+    """Open a video file, an image folder or glob, a camera or a stream URL.
 
     Args:
         spec: Path of a video, a folder of images, a glob (``"shots/*.png"``), a camera
-            index (``0`` or ``"0"``) or a URL (``rtsp://...``).
+            index (``0`` or ``"0"``), a camera device (``"/dev/video0"``) or a URL
+            (``rtsp://...``); a ``Path`` is always a file or folder.
         fps: Frame rate of an image sequence (default 30); ignored for videos.
         clock: Monotonic clock (seconds) for cameras that give no timestamps.
         deblock: False skips H.264's deblocking filter on every frame of a video file
@@ -323,19 +349,19 @@ def open_source(
             refers to, see ``VideoFileSource``).
         exact: True decodes a video file's frames as OpenCV's ``VideoCapture`` does
             (all deblocked, whole BGR from FFmpeg; see ``VideoFileSource``).
+        start_s: Video time (seconds) to start a video file or an image sequence at; a
+            camera starts now whatever it is.
 
     Raises:
         VideoError: The source is missing or cannot be opened; the message says which.
     """
-    if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
-        return CameraSource(int(spec), clock)
+    if isinstance(spec, int) or (isinstance(spec, str) and is_camera_spec(spec)):
+        return CameraSource(int(spec) if isinstance(spec, str) and spec.isdigit() else spec, clock)
     text = str(spec)
-    if text.startswith(_URL_SCHEMES):
-        return CameraSource(text, clock)
     paths = _image_paths(text)
     if paths is not None:
-        return ImageSource(paths, 30.0 if fps is None else fps, text)
-    return VideoFileSource(text, deblock=deblock, exact=exact)
+        return ImageSource(paths, 30.0 if fps is None else fps, text, start_s)
+    return VideoFileSource(text, deblock=deblock, exact=exact, start_s=start_s)
 
 
 def decode_only(

@@ -19,6 +19,7 @@ from carom.live._capture import (
     is_file_source,
 )
 from tests.carom.live._helpers import SAMPLE
+from tests.mjpeg_stream import grey, mjpeg_camera
 from vision import Frame, VideoError
 
 _IMG = np.zeros((8, 8, 3), np.uint8)
@@ -48,6 +49,26 @@ def _frames(
 def test_sources_are_told_apart() -> None:
     assert is_file_source("match.mp4") and is_file_source("/videos/2026/a.mkv")
     assert not is_file_source("0") and not is_file_source("rtsp://cam/stream")
+    assert not is_file_source("/dev/video0")  # a V4L2 device is a camera, not a file
+
+
+def test_a_network_camera_is_read_through_the_hardware_adapter() -> None:
+    """A real MJPEG stream over HTTP (a local IP camera): the default opener reads it as
+    a camera, times are the capture's clock, and a stream that ends is reconnected."""
+    with mjpeg_camera(5, fps=25.0) as url:
+        capture = Capture(url, CaptureSettings(backoff_min_s=0.05)).start()
+        try:
+            got = _drain(capture, 8)  # 5, then the stream ends, is lost and reopened
+            status = capture.status()
+        finally:
+            capture.stop()
+    assert not capture.is_file and len(got) == 8
+    assert [c.frame.frame_idx for c in got] == list(range(8))
+    assert [int(np.median(c.frame.image_bgr)) for c in got] == pytest.approx(
+        [grey(i % 5) for i in range(8)], abs=3
+    )
+    times = [c.frame.t_s for c in got]
+    assert times == sorted(times) and status.reconnects >= 1
 
 
 def test_a_file_is_replayed_no_faster_than_real_time_times_pace() -> None:

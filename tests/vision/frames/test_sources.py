@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision._types import VideoError
+from vision._types import Frame, VideoError
 from vision.frames._sources import (
     FrameSource,
     ImageSource,
@@ -23,12 +24,17 @@ from vision.frames._sources import (
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_videos"
 
 
-def _write_video(path: Path, pts: list[int], *, faststart: bool = False) -> None:
-    """An H.264 file with frames at ``pts`` (units of 1/30000 s), noisy 160x120 frames."""
+def _write_video(path: Path, pts: list[int], *, faststart: bool = False, gop: int = 0) -> None:
+    """An H.264 file with frames at ``pts`` (units of 1/30000 s), noisy 160x120 frames.
+
+    ``gop``: a key frame every that many frames (0: the encoder's choice).
+    """
     options = {"movflags": "faststart"} if faststart else {}
     container = av.open(str(path), "w", options=options)
     stream = container.add_stream("libx264", rate=30)
     stream.width, stream.height, stream.pix_fmt = 160, 120, "yuv420p"
+    if gop:
+        stream.codec_context.gop_size = gop
     stream.codec_context.time_base = stream.time_base = Fraction(1, 30000)
     rng = np.random.default_rng(0)
     for p in pts:
@@ -168,3 +174,49 @@ def test_skipping_the_deblocking_filter_keeps_frames_and_times(tmp_path: Path) -
     assert [f.t_s for f in fast] == [f.t_s for f in plain]
     assert all(f.image_bgr.shape == (120, 160, 3) for f in fast)
     assert decode_only(path, deblock=False)[0] == 8
+
+
+def _seen(frames: Iterable[Frame]) -> list[tuple[int, float, bytes]]:
+    return [(f.frame_idx, f.t_s, f.image_bgr.tobytes()) for f in frames]
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_a_read_started_mid_file_gives_what_a_whole_read_gives(tmp_path: Path, exact: bool) -> None:
+    """Seeking (a key frame every 0.5 s, the first frame at 0.1 s, not 0) or decoding up
+    to the start: the same indexes, times and pictures as a whole read from there on."""
+    path = tmp_path / "gop.mp4"
+    _write_video(path, [3000 + i * 1000 for i in range(90)], gop=15)
+    whole = _seen(VideoFileSource(path, exact=exact, ahead=0))
+    assert whole[0][:2] == (0, 0.0)
+    for start_s in (0.2, 1.0, 1.7, 2.0 + 1e-3, 2.95):
+        want = [f for f in whole if f[1] >= start_s - 1e-6]
+        got = _seen(VideoFileSource(path, exact=exact, ahead=0, start_s=start_s))
+        assert got == want, start_s
+
+
+def test_a_start_past_the_end_is_refused_unless_the_length_goes_unchecked(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "short.mp4"
+    _write_video(path, [i * 1000 for i in range(30)], gop=10)
+    with pytest.raises(VideoError, match=r"no frame at or after 5 s; it ends at 1\.00 s"):
+        list(VideoFileSource(path, start_s=5.0))
+    assert list(VideoFileSource(path, start_s=5.0, check_length=False)) == []
+    with pytest.raises(VideoError, match="start_s -1 must be a time >= 0 s"):
+        VideoFileSource(path, start_s=-1)
+
+
+def test_a_cut_file_read_without_the_length_check_just_ends(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.mp4"
+    _write_video(whole, [i * 1000 for i in range(60)], faststart=True)
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(whole.read_bytes()[: len(whole.read_bytes()) // 2])
+    got = [f.frame_idx for f in VideoFileSource(cut, check_length=False)]
+    assert 5 < len(got) < 60 and got == list(range(len(got)))
+
+
+def test_an_image_sequence_starts_at_the_given_time(tmp_path: Path) -> None:
+    for i in range(4):
+        assert cv2.imwrite(str(tmp_path / f"f{i}.png"), np.full((30, 40, 3), 50 * i, np.uint8))
+    frames = list(open_source(str(tmp_path), fps=10.0, start_s=0.2))
+    assert [(f.frame_idx, int(f.image_bgr[0, 0, 0])) for f in frames] == [(2, 100), (3, 150)]

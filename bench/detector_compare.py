@@ -300,7 +300,7 @@ def speed(clip: Path) -> dict[str, Any]:
     """
     import tempfile
 
-    import carom._analyze_run as run
+    import carom.analyze._run as run
     from carom.synth_check import check_clip
     from vision import make_detector
 

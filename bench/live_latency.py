@@ -46,13 +46,14 @@ from calibration import (
     load_calibration,
     save_calibration,
 )
-from carom._analyze import AnalyzeOptions, AnalyzeRun, judge_shot, now_iso
-from carom._vision_pipeline import VisionPipeline
+from carom.analyze import AnalyzeOptions, AnalyzeRun, judge_shot
 from carom.live import LiveSession, LiveSetup, MatchStore
 from carom.live._capture import Capture, CaptureSettings, file_frames
-from carom.live._clock import ShotClock
-from carom.live._metrics import BoardSink, LiveMetrics
-from carom.live._runner import LiveRunner
+from carom.live.loop._metrics import BoardSink, LiveMetrics
+from carom.live.loop._runner import LiveRunner
+from carom.match import ShotClock
+from carom.pipeline import VisionPipeline
+from carom.timestamps import now_iso
 from hardware import ScoreboardEmulator, ScoreboardLink, snapshot_from_state
 from referee import Match, parse_shot_log
 from vision import AnalyzerSettings, Frame, SegmentSettings, analyze_frames, open_source

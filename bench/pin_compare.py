@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from carom._vision_pipeline import VisionPipeline
+from carom.pipeline import VisionPipeline
 from carom.synth_check import check_clip
 from referee import Pin, PinDown
 from vision import PinCheck, make_pin_check

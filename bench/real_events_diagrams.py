@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from calibration import TableGeometry
-from carom._diagram import diagram_png
+from carom.report import diagram_png
 from referee import Ball, Discipline, Shot, ShotContext, Table, judge
 from vision import BallTrack, extract_events
 

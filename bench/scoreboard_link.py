@@ -33,7 +33,7 @@ from pathlib import Path
 
 from _machine import machine  # bench/ is on the path when a bench runs
 
-from carom._score import load_json
+from carom.match import load_json
 from hardware import (
     EventKind,
     EventMessage,

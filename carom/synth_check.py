@@ -19,10 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from carom._analyze import AnalyzeOptions, AnalyzeRun
-from carom._analyze_run import analyze_video
-from carom._annotate_pass import FrameLog
-from carom._score import score_document
+from carom.analyze import AnalyzeOptions, AnalyzeRun, FrameLog, analyze_video
+from carom.match import score_document
 from referee import Discipline, LagResult, Table, judge_lag, parse_event, record_json
 from synth import (
     EventScore,

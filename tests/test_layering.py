@@ -61,7 +61,7 @@ def test_import_carom_cli_builds_nothing_heavy() -> None:
 
 ROOT = Path(__file__).parents[1]
 PACKAGES = ("referee", "vision", "calibration", "hardware", "synth")
-APP_ONLY_SYNTH = ("carom/_synth_cli.py", "carom/synth_check.py")  # carom synth, the benches
+APP_ONLY_SYNTH = ("carom/cli/_synth.py", "carom/synth_check.py")  # carom synth, the benches
 
 
 def _imports(path: Path) -> list[str]:
@@ -113,8 +113,8 @@ def test_the_product_source_imports_synth_only_in_carom_synth() -> None:
 def test_loading_the_product_and_its_commands_loads_no_synth() -> None:
     """Every app module (analyze, live, the server...) and the whole command line."""
     modules = _product_modules()
-    assert {"carom.cli", "carom._analyze_run", "carom.live", "carom.web"} <= set(modules)
-    statement = "; ".join(f"import {m}" for m in modules) + "; carom.cli._parser()"
+    assert {"carom.cli", "carom.analyze._run", "carom.live", "carom.web"} <= set(modules)
+    statement = "; ".join(f"import {m}" for m in modules) + "; carom.cli._main._parser()"
     loaded = _loaded_after(statement)
     assert "carom.web._app" in loaded
     assert {m for m in loaded if m.split(".")[0] == "synth"} == set()

@@ -4,6 +4,8 @@
   ``synth`` never import the app (``carom``).
 * No package imports another top-level package's private modules (``from vision._x``
   outside ``vision``): only the names in its ``__init__``'s ``__all__``.
+* Inside the app, each part (``carom.analyze``, ``carom.live``, ``carom.web`` ...) uses
+  another part only through the names its ``__init__`` exports.
 * ``calibration`` imports no ``vision`` and no ``hardware`` (vision builds on it).
 * The product does not load ``synth`` to analyse, go live or serve.
 
@@ -59,6 +61,26 @@ def test_no_package_imports_another_packages_private_modules() -> None:
     assert bad == []
 
 
+def _private_owner(module: str) -> str | None:
+    """``carom.live`` for ``carom.live._store.X``: the part whose private module it is."""
+    parts = module.split(".")
+    for i, part in enumerate(parts[1:], 1):
+        if part.startswith("_") and not part.startswith("__"):
+            return ".".join(parts[:i])
+    return None
+
+
+def test_the_apps_parts_use_each_other_through_public_names() -> None:
+    bad = []
+    for path, module in _imports("carom"):
+        rel = path.relative_to(ROOT).parts
+        part = ".".join(rel[:2]) if len(rel) > 2 else "carom"  # carom/live/x.py: carom.live
+        owner = _private_owner(module) if module.startswith("carom.") else None
+        if owner is not None and owner != part and not owner.startswith(part + "."):
+            bad.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert bad == []
+
+
 def test_calibration_stands_below_vision_and_hardware() -> None:
     bad = [
         f"{p.relative_to(ROOT)} imports {m}"
@@ -70,7 +92,7 @@ def test_calibration_stands_below_vision_and_hardware() -> None:
 
 def test_the_product_does_not_load_synth() -> None:
     statement = (
-        "import carom.cli, carom._analyze_run, carom.live, carom.web; "
+        "import carom.cli, carom.analyze, carom.live, carom.live.loop, carom.web, carom.web._app; "
         "import sys; print(' '.join(sorted(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", statement], check=True, capture_output=True,

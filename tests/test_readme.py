@@ -44,9 +44,9 @@ _PLACEHOLDERS = (
 def test_every_readme_command_parses_and_names_files_that_exist() -> None:
     """Each ``carom`` line parses as written; bundled files it names exist; analyze's
     match flags (players, first, start state) are valid for the set-up they give."""
-    from carom._analyze import match_config
-    from carom._analyze_cli import _options
-    from carom.cli import _parser
+    from carom.analyze import match_config
+    from carom.cli._analyze import _options
+    from carom.cli._main import _parser
 
     commands = _commands()
     assert len(commands) >= 20

@@ -1,7 +1,8 @@
 """Live mode: a camera over the table calls the match in real time, and nothing is lost.
 
-Storage side (this list): the SQLite match store, the live session every sink is fed
-from (write-ahead journal, resume after a crash), a person's calls and the exports.
+The match journal (this package): the SQLite match store, the live session every
+sink is fed from (write-ahead journal, resume after a crash), a person's calls and the
+exports. The camera side is :mod:`carom.live.loop`.
 """
 
 from carom.live._calls import (
@@ -21,10 +22,12 @@ from carom.live._export import (
     CSV_COLUMNS,
     corrections_in_effect,
     csv_columns,
+    csv_text,
     result_row,
     shot_log,
     write_csv,
 )
+from carom.live._machine import PlayStep
 from carom.live._session import (
     LiveSession,
     LiveSetup,
@@ -50,6 +53,7 @@ __all__ = [
     "MatchStore",
     "PendingReview",
     "PersonCall",
+    "PlayStep",
     "ReviewDecision",
     "ReviewPending",
     "SessionUpdate",
@@ -57,6 +61,7 @@ __all__ = [
     "UndoCall",
     "corrections_in_effect",
     "csv_columns",
+    "csv_text",
     "parse_line",
     "result_row",
     "shot_log",

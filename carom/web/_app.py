@@ -23,8 +23,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from carom._analyze import now_iso
 from carom.live import MatchStore
+from carom.timestamps import now_iso
 from carom.web._auth import TokenStore, write_token_file
 from carom.web._settings import WebSettings
 from carom.web._sse import Broadcaster

@@ -15,9 +15,8 @@ from typing import Any
 import numpy as np
 
 from calibration import TableGeometry
-from carom._diagram import diagram_svg, verdict_caption
-from carom.live import LiveSession, MatchStore
-from carom.live._machine import PlayStep
+from carom.live import LiveSession, MatchStore, PlayStep
+from carom.report import diagram_svg, verdict_caption
 from carom.web._state import record_doc, score_doc, stats_doc
 from referee import Phase, Shot, ShotRecord, Verdict, average_text, match_stats
 from vision import BallTrack, ScoredEvent

@@ -1,7 +1,7 @@
 """The camera pipeline behind the web server: ``carom.live``'s runner in a thread.
 
 Theory of operation. :class:`CameraRig` runs one :class:`WebRunner` (a
-:class:`carom.live._runner.LiveRunner`) per match in a daemon thread. The runner owns
+:class:`carom.live.loop._runner.LiveRunner`) per match in a daemon thread. The runner owns
 the shot clock and the order of shots and decisions (shots that arrive while a review
 waits queue behind it), so a person's call from the console is not applied on the
 HTTP thread: :meth:`CameraRig.call` queues it for the runner's loop, which carries it
@@ -23,7 +23,6 @@ from typing import Any
 import cv2
 import numpy as np
 
-from carom._analyze import now_iso
 from carom.live import (
     LiveError,
     LiveSession,
@@ -32,10 +31,17 @@ from carom.live import (
     SessionUpdate,
     TimeoutCall,
 )
-from carom.live._capture import Capture, Captured, CaptureSettings, CaptureState
-from carom.live._clock import ClockReading
-from carom.live._metrics import BoardSink, LiveMetrics
-from carom.live._runner import LiveRunner
+from carom.live.loop import (
+    BoardSink,
+    Capture,
+    Captured,
+    CaptureSettings,
+    CaptureState,
+    LiveMetrics,
+    LiveRunner,
+)
+from carom.match import ClockReading
+from carom.timestamps import now_iso
 from carom.web._state import ClockView
 from referee import CaromError
 

@@ -10,19 +10,18 @@ on the command line).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass
 from typing import Any
 
 from carom.live import LiveSession
-from carom.live._clock import ClockSettings
-from carom.live._runner import LiveRunner
+from carom.live.loop import LiveRunner
 from carom.web._live import CameraRig, WebRunner
 from carom.web._serve import RunningServer, bind, serve_in_thread
+from carom.web._settings import WebSettings
 from carom.web._table import ConflictError, MatchSetup, Table
 
-__all__ = ["AttachedRig", "LiveWeb", "serve_live", "start_for_live"]
+__all__ = ["AttachedRig", "LiveWeb", "start_for_live"]
 
 
 class AttachedRig(CameraRig):
@@ -76,26 +75,29 @@ class LiveWeb:
 
 
 def start_for_live(
-    args: argparse.Namespace, session: LiveSession, config: Any, clock: ClockSettings
+    settings: WebSettings,
+    where: tuple[str, int],
+    camera: str,
+    session: LiveSession,
+    setup: MatchSetup,
 ) -> LiveWeb:
-    """``carom live --serve``: serve ``session`` (its clock: the file's and the flags')."""
-    return serve_live(args, session, MatchSetup(config, clock))
+    """``carom live --serve``: serve ``session`` at ``where`` (host, port).
 
-
-def serve_live(args: argparse.Namespace, session: LiveSession, setup: MatchSetup) -> LiveWeb:
-    """Start the web server over ``session`` (returns once it accepts requests)."""
+    ``settings``: the server's (made by the command line from the shared server
+    options); ``setup``: the match and its shot clock (the file's and the flags').
+    Returns once the server accepts requests.
+    """
     from carom.web._app import create_app
-    from carom.web._serve_cli import settings_of
 
-    sock = bind(args.host, args.port)
+    host, port = where
+    sock = bind(host, port)
     sock.close()  # checked now, in one line; uvicorn binds it again just below
-    settings = settings_of(args, camera=None, calibration=None, pace=args.pace)
-    app = create_app(settings, say=_say)  # type: ignore[arg-type]
+    app = create_app(settings, say=_say)
     table: Table = app.state.table
-    rig = AttachedRig(args.camera)
+    rig = AttachedRig(camera)
     table.rig = rig
     table.adopt(session, setup)
-    server = serve_in_thread(app, args.host, args.port)
+    server = serve_in_thread(app, host, port)
     _say(f"serving on {server.url}/ (console /console, overlay /overlay)")
     return LiveWeb(server, table, rig)
 

@@ -3,7 +3,7 @@
 ``POST /api/matches`` and ``POST /api/match-file/toml`` take the match-file structure
 (``docs/match-file.md``) as JSON. The models here describe its shape (unknown keys
 refused, the rule options and clock fields generated from the code so none is missing)
-and :func:`match_of` hands what was sent to :func:`carom._match_file.parse_match_file`,
+and :func:`match_of` hands what was sent to :func:`carom.match._file.parse_match_file`,
 so the web and the files on disk are read by one reader with the same one-line errors.
 """
 
@@ -15,8 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
-from carom._match_file import MatchFile, parse_match_file
-from carom.live._clock import ClockSettings
+from carom.match import ClockSettings, MatchFile, parse_match_file
 from referee import MAX_PLAYERS, Discipline, RuleOptions
 
 __all__ = ["MatchFileIn", "MatchFileText", "match_of"]

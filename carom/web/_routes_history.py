@@ -7,8 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
 
-from carom.live import LiveError, result_row, shot_log
-from carom.live._export import csv_text
+from carom.live import LiveError, csv_text, result_row, shot_log
 from carom.web._history import History, shot_svg
 from carom.web._routes_api import table_of
 from carom.web._table import Table

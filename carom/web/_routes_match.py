@@ -17,8 +17,15 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException
 
-from carom._match_file import MatchFile, MatchFileError, parse_match_file
-from carom._match_file_write import defaults_doc, from_config, match_file_doc, match_file_toml
+from carom.match import (
+    MatchFile,
+    MatchFileError,
+    defaults_doc,
+    from_config,
+    match_file_doc,
+    match_file_toml,
+    parse_match_file,
+)
 from carom.web._match_models import MatchFileIn, MatchFileText, match_of
 from carom.web._routes_api import Admin, TableDep
 from carom.web._table import MatchSetup, Table

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carom._match_file import MatchFile
+from carom.match import MatchFile
 from referee import Table
 
 __all__ = ["WebSettings"]

@@ -24,8 +24,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from carom._analyze import now_iso
-from carom._match_file import MatchFile
 from carom.live import (
     FoulCall,
     LiveError,
@@ -37,7 +35,8 @@ from carom.live import (
     SessionUpdate,
     TimeoutCall,
 )
-from carom.live._clock import ClockSettings, ShotClock
+from carom.match import ClockSettings, MatchFile, ShotClock
+from carom.timestamps import now_iso
 from carom.web._sse import Broadcaster, Message, sse_bytes
 from carom.web._state import ClockView, state_doc
 from referee import Foul, MatchConfig, Phase

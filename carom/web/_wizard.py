@@ -27,7 +27,7 @@ from calibration import (
     load_calibration,
     save_calibration,
 )
-from carom._frames import read_frame
+from carom.pipeline import read_frame
 from carom.web._table import ConflictError
 from referee import Table
 

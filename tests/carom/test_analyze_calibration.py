@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from carom._analyze import AnalyzeOptions, calibration_for
+from carom.analyze import AnalyzeOptions, calibration_for
 from referee import MATCH_TABLE
 from vision import open_source
 

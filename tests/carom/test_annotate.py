@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, Camera, TableGeometry
-from carom._annotate import AnnotatedWriter, BallPx
-from carom._diagram import BALL_COLOURS
+from carom.report import BALL_COLOURS, AnnotatedWriter, BallPx
 from referee import Ball
 from tests.carom.test_diagram import TRUTH, truth, truth_event
 from vision import Frame, ScoredEvent, VideoError

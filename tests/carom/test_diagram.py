@@ -15,16 +15,15 @@ import numpy as np
 import pytest
 
 from calibration import TableGeometry
-from carom._diagram import (
-    BADGE_R,
+from carom.report import (
     BALL_COLOURS,
-    DOUBT,
     clip_tracks,
     diagram_png,
     diagram_svg,
     table_origin,
     verdict_caption,
 )
+from carom.report._diagram import BADGE_R, DOUBT
 from referee import Ball, BallContact, Cushion, CushionContact, Event, Verdict
 from vision import BallTrack, ScoredEvent
 

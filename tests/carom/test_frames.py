@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from calibration import CalibrationError
-from carom._frames import read_frame
+from carom.pipeline import read_frame
 
 SAMPLE = Path(__file__).parents[2] / "sample_videos" / "three_cushion_match.mp4"
 

@@ -21,17 +21,20 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from carom._match_file import (
-    KEYS,
+from carom.match import (
+    ClockSettings,
     MatchFile,
     MatchFileError,
+    add_match_options,
+    from_config,
     load_match_file,
+    match_file_doc,
+    match_file_toml,
+    match_from_args,
     parse_match_file,
 )
-from carom._match_file_write import from_config, match_file_doc, match_file_toml
-from carom._match_flags import add_match_options, match_from_args
-from carom._vision_pipeline import balls_on_table
-from carom.live._clock import ClockSettings
+from carom.match._file import KEYS
+from carom.pipeline import balls_on_table
 from referee import Ball, Discipline, RuleOptions, StartState, Table
 
 ROOT = Path(__file__).parents[2]

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from calibration import TableGeometry
-from carom._diagram import table_origin
-from carom._report_html import ReportError, ReportShot, write_report
+from carom.report import ReportError, ReportShot, table_origin, write_report
 from referee import Ball, Verdict
 from tests.carom.test_diagram import SVG, by_class, centre, truth, truth_shot
 

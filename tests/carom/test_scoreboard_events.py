@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from carom._scoreboard_cli import event_of
+from carom.board import event_of
 from hardware import EventKind
 from referee import Ball, BallContact, Match, Shot
 from tests.referee.factories import R, W, Y, config, three_cushion_events

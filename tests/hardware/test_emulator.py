@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import serial  # type: ignore[import-untyped]
 
-from carom._scoreboard_cli import add_emulator_parser, parse_faults, run_emulator
+from carom.cli._emulator import add_parser as add_emulator_parser
+from carom.cli._emulator import parse_faults, run_emulator
 from hardware import (
     EventKind,
     EventMessage,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from carom._score import load_json
-from carom._scoreboard_cli import replay_to_scoreboard
+from carom.board import replay_to_scoreboard
+from carom.match import load_json
 from hardware import (
     EventKind,
     EventMessage,

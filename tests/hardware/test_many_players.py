@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from carom._scoreboard_cli import event_of
+from carom.board import event_of
 from hardware import EventKind, Snapshot, board_players, board_slot, snapshot_from_state
 from referee import Match, Phase
 from tests.referee.factories import W, Y, drive, many

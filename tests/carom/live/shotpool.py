@@ -7,8 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from carom.live import FoulCall, LiveSession, LiveSetup, SessionUpdate, UndoCall
-from carom.live._machine import PlayStep
+from carom.live import FoulCall, LiveSession, LiveSetup, PlayStep, SessionUpdate, UndoCall
 from referee import Ball, Foul, Lag, MatchConfig, Shot, ShotLog, parse_shot, parse_shot_log
 from vision import AnalyzedShot, BallTrack, ScoredEvent
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from carom.live._clock import ClockExpiry, ClockReading, ClockSettings, ShotClock
+from carom.match import ClockExpiry, ClockReading, ClockSettings, ShotClock
 from referee import CaromError
 
 

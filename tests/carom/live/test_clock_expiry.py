@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from carom._analyze import AnalyzeOptions, match_config, now_iso
+from carom.analyze import AnalyzeOptions, match_config
 from carom.live import LiveSession, LiveSetup, MatchStore, UndoCall
 from carom.live._capture import Capture, CaptureSettings, file_frames
-from carom.live._clock import ClockExpiry, ClockSettings, ShotClock
-from carom.live._metrics import BoardSink, LiveMetrics
-from carom.live._runner import TIME_UP, LiveRunner
+from carom.live.loop._metrics import BoardSink, LiveMetrics
+from carom.live.loop._runner import TIME_UP, LiveRunner
+from carom.match import ClockExpiry, ClockSettings, ShotClock
+from carom.timestamps import now_iso
 from hardware import EventKind, EventMessage, ScoreboardEmulator, ScoreboardLink, Snapshot
 from referee import Foul, Table
 from tests.carom.live._helpers import SAMPLE, write_truth_calibration

@@ -18,12 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from carom._analyze import AnalyzeOptions, match_config, now_iso
+from carom.analyze import AnalyzeOptions, match_config
 from carom.live import LiveSession, LiveSetup, MatchStore
 from carom.live._capture import Capture, CaptureSettings, file_frames
-from carom.live._clock import ShotClock
-from carom.live._metrics import BoardSink, LiveMetrics
-from carom.live._runner import CAMERA_LOST, LiveRunner, read_keyboard
+from carom.live.loop._metrics import BoardSink, LiveMetrics
+from carom.live.loop._runner import CAMERA_LOST, LiveRunner, read_keyboard
+from carom.match import ShotClock
+from carom.timestamps import now_iso
 from hardware import ScoreboardEmulator, ScoreboardLink
 from referee import Table
 from tests.carom.live._helpers import SAMPLE, write_truth_calibration

@@ -16,8 +16,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from carom._match_file import load_match_file, parse_match_file
-from carom._match_file_write import match_file_doc
+from carom.match import load_match_file, match_file_doc, parse_match_file
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
 from referee import Ball, RuleOptions, StartState
 from tests.carom.live._helpers import carom_cmd

@@ -8,8 +8,8 @@ import numpy as np
 
 from carom.live import LiveSession, LiveSetup, MatchStore
 from carom.live._capture import Capture
-from carom.live._clock import ShotClock
-from carom.live._metrics import BoardSink, LiveMetrics
+from carom.live.loop._metrics import BoardSink, LiveMetrics
+from carom.match import ShotClock
 from carom.web._live import REPLAY_FPS, REPLAY_WIDTH_PX, WebRunner
 from tests.carom.live.shotpool import NOW, analyzed, golden_shots, long_config
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from carom._live_cli import LIVE_MOVE_MM, LIVE_REST_S, LIVE_WINDOW_S
+from carom.cli._live import LIVE_MOVE_MM, LIVE_REST_S, LIVE_WINDOW_S
 from synth import RealShot, load_real_shots
 from vision import Segmenter, SegmentSettings, Transition
 

@@ -39,8 +39,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 def run_matches(args: argparse.Namespace) -> int:
     """Print the matches of DB."""
-    from carom.live._session import LiveSession
-    from carom.live._store import MatchStore
+    from carom.live import LiveSession, MatchStore
 
     with MatchStore(args.db, create=False) as store:
         rows = store.matches()
@@ -59,9 +58,15 @@ def run_matches(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Export one match of DB."""
-    from carom.live._export import corrections_in_effect, result_row, shot_log, write_csv
-    from carom.live._session import LiveSession
-    from carom.live._store import LiveError, MatchStore
+    from carom.live import (
+        LiveError,
+        LiveSession,
+        MatchStore,
+        corrections_in_effect,
+        result_row,
+        shot_log,
+        write_csv,
+    )
     from referee import Phase
 
     with MatchStore(args.db, create=False) as store:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from carom._match_file import (
+from carom.match._file import (
     MatchFile,
     MatchFileError,
     default_table,

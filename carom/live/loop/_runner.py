@@ -33,14 +33,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from calibration import Calibration, DriftCheck, load_calibration
-from carom._analyze import now_iso, write_json_atomic
-from carom._scoreboard_cli import event_of
-from carom._vision_pipeline import VisionPipeline
+from carom.board import event_of
+from carom.files import write_json_atomic
 from carom.live._calls import HELP, FoulCall, HelpRequest, ReviewDecision, TimeoutCall, parse_line
 from carom.live._capture import Capture, Captured, CaptureState
-from carom.live._clock import ClockExpiry, ClockReading, ShotClock
-from carom.live._metrics import BoardSink, LiveMetrics
 from carom.live._session import LiveSession, SessionUpdate
+from carom.live.loop._metrics import BoardSink, LiveMetrics
+from carom.match import ClockExpiry, ClockReading, ShotClock
+from carom.pipeline import VisionPipeline
+from carom.timestamps import now_iso
 from hardware import EventKind, EventMessage, board_slot, snapshot_from_state
 from referee import CaromError, Foul, MatchConfig, Phase
 from vision import AnalyzedShot, Analyzer, AnalyzerSettings, SegmentSettings

@@ -2,7 +2,7 @@
 
 Composition root of live mode: the match database and session (``carom.live``), the
 capture thread, the scoreboard link, the keyboard and the processing loop
-(:class:`carom.live._runner.LiveRunner`). Restarting the same command after a crash
+(:class:`carom.live.loop._runner.LiveRunner`). Restarting the same command after a crash
 resumes the same match (a video file continues where the last committed shot ended).
 """
 
@@ -41,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "at real-time pace")  # fmt: skip
     p.add_argument("--calibration", required=True, type=Path, metavar="FILE",
                    help="calibration file from carom calibrate (or carom analyze)")  # fmt: skip
-    from carom._match_flags import add_match_options
+    from carom.match import add_match_options
 
     add_match_options(p)
     p.add_argument("--scoreboard", metavar="URL", help="scoreboard port (pty path, "
@@ -71,7 +71,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--drift-every", type=float, default=0.0, metavar="S",
                    help="check every S seconds that the camera did not move (default 0: "
                    "off; see docs/live.md)")  # fmt: skip
-    from carom._analyze_cli import add_detector_option
+    from carom.cli._analyze import add_detector_option
 
     add_detector_option(p)
     p.add_argument("--metrics", type=Path, metavar="FILE",
@@ -81,28 +81,27 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--serve", action="store_true",
                    help="also serve this match's scoreboard, overlay and console on the web "
                    "(as carom serve; --host, --port, --token-file ...)")  # fmt: skip
-    from carom.web._serve_cli import add_server_options
+    from carom.cli._serve import add_server_options
 
     add_server_options(p)
 
 
 def _config(args: argparse.Namespace) -> tuple[Any, Any]:
     """The referee's set-up and the shot clock's: the match file with the flags over it."""
-    from carom._analyze import AnalyzeOptions, match_config
-    from carom._match_flags import match_from_args, table_of
+    from carom.match import match_from_args
+    from carom.pipeline import Pipeline
 
     match = match_from_args(args)
-    opts = AnalyzeOptions(video=Path(args.camera), out=Path("."), table=table_of(match),
-                          discipline=match.discipline, players=match.players,
-                          first_player=match.first_player, match=match)  # fmt: skip
-    return match_config(opts), _clock(args, match.clock)
+    pipeline = Pipeline(source=args.camera, match=match, calibration=args.calibration,
+                        detector=args.detector)  # fmt: skip
+    return pipeline.config(), _clock(args, match.clock)
 
 
 def _clock(args: argparse.Namespace, clock: Any) -> Any:
     """The file's ``[clock]`` with the clock flags over it (``--shot-clock 0``: off)."""
     from dataclasses import replace
 
-    from carom.live._clock import ClockExpiry
+    from carom.match import ClockExpiry
     from referee import CaromError
 
     changes: dict[str, Any] = {}
@@ -128,7 +127,7 @@ def _clock(args: argparse.Namespace, clock: Any) -> Any:
 def _check_inputs(args: argparse.Namespace) -> None:
     """Bad paths fail now, in one line, not after the camera opened."""
     from calibration import load_calibration
-    from carom.live._capture import is_file_source
+    from carom.live.loop import is_file_source
     from referee import CaromError
     from vision import VideoFileSource
 
@@ -151,13 +150,17 @@ def _segment(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom live``; CaromError (one line) on bad input."""
-    from carom._analyze import now_iso
-    from carom.live._capture import Capture, CaptureSettings
-    from carom.live._clock import ShotClock
-    from carom.live._metrics import BoardSink, LiveMetrics
-    from carom.live._runner import LiveRunner, read_keyboard
-    from carom.live._session import LiveSession, LiveSetup
-    from carom.live._store import MatchStore
+    from carom.live import LiveSession, LiveSetup, MatchStore
+    from carom.live.loop import (
+        BoardSink,
+        Capture,
+        CaptureSettings,
+        LiveMetrics,
+        LiveRunner,
+        read_keyboard,
+    )
+    from carom.match import ShotClock
+    from carom.timestamps import now_iso
     from hardware import ScoreboardLink
 
     config, clock_settings = _config(args)
@@ -176,10 +179,8 @@ def run(args: argparse.Namespace) -> int:
             link = ScoreboardLink(args.scoreboard, baud=args.scoreboard_baud).start()
         board, metrics = BoardSink(link), LiveMetrics()
         web = None
-        if args.serve:  # the web server over this session (carom/web/_live_serve.py)
-            from carom.web._live_serve import start_for_live
-
-            web = start_for_live(args, session, config, clock_settings)
+        if args.serve:  # the web server over this session (carom.web.start_for_live)
+            web = _serve(args, session, config, clock_settings)
         runner = (LiveRunner if web is None else web.runner_class)(
             session, capture.start(), calibration_path=args.calibration, config=config,
             board=board, clock=clock, metrics=metrics, segment=_segment(args),
@@ -201,6 +202,16 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+def _serve(args: argparse.Namespace, session: Any, config: Any, clock: Any) -> Any:
+    """``--serve``: the web server of ``carom serve`` over this session, in a thread."""
+    from carom.cli._serve import settings_of
+    from carom.web import MatchSetup, start_for_live
+
+    settings = settings_of(args, camera=None, calibration=None, pace=args.pace)
+    return start_for_live(settings, (args.host, args.port), args.camera, session,
+                          MatchSetup(config, clock))  # fmt: skip
 
 
 def _say_opened(session: Any, start_s: float) -> None:

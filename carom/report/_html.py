@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from calibration import TableGeometry
-from carom._diagram import diagram_svg, event_label, is_doubtful, verdict_caption
+from carom.report._diagram import diagram_svg, event_label, is_doubtful, verdict_caption
 from referee import Ball, BallContact, CaromError, CushionContact, Verdict
 from vision import BallTrack, ScoredEvent
 
@@ -189,7 +189,7 @@ def write_report(
         path: The ``.html`` file to write (overwritten).
         shots: The shots in play order, one section each.
         title: Page title and heading.
-        sheet_text: The scoresheet text (``carom._sheet.render_sheet``), shown as is.
+        sheet_text: The scoresheet text (``carom.report._sheet.render_sheet``), shown as is.
         meta: Header facts in order: video, calibration, discipline, date ...
         geometry: The table of the diagrams (default: the match table).
         doubtful_below: Events under this confidence are highlighted as doubtful.

@@ -5,17 +5,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from carom._analyze import (
-    AnalyzeOptions,
-    AnalyzeRun,
-    calibration_for,
-    judge_shot,
-    match_config,
-    shots_document,
-    write_json_atomic,
-)
-from carom._annotate_pass import FrameLog, annotate_video
-from carom._vision_pipeline import VisionPipeline
+from carom.analyze._annotate_pass import FrameLog, annotate_video
+from carom.analyze._options import AnalyzeOptions, AnalyzeRun, calibration_for, match_config
+from carom.analyze._shot_log import judge_shot, shots_document
+from carom.files import write_json_atomic
+from carom.pipeline import VisionPipeline
 from referee import CaromError, Match
 from vision import (
     AnalyzedShot,

@@ -13,7 +13,10 @@ import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from carom.web import WebSettings
 
 __all__ = ["add_parser", "run"]
 
@@ -41,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--calibration", metavar="FILE|auto",
                    help="calibration file of the camera; 'auto' (the default with a video "
                    "file) fits one from the video as carom analyze does")  # fmt: skip
-    from carom._match_flags import add_match_options
+    from carom.match import add_match_options
 
     add_match_options(p)
     p.add_argument("--pace", type=float, default=1.0,
@@ -65,13 +68,13 @@ def add_server_options(p: argparse.ArgumentParser) -> None:
 
 
 def settings_of(args: argparse.Namespace, *, camera: str | None, calibration: Path | None,
-                pace: float, match: Any = None, start: bool = False) -> object:  # fmt: skip
+                pace: float, match: Any = None, start: bool = False) -> WebSettings:  # fmt: skip
     """The :class:`WebSettings` of the shared options (CAROM_TOKEN presets the token).
 
     ``match``: the console form's set-up (its table is the server's); ``start``: put
     it on the table at start-up.
     """
-    from carom.web._settings import WebSettings
+    from carom.web import WebSettings
     from referee import CaromError
 
     if not 1024 <= args.max_body <= 16 * 1024 * 1024:
@@ -79,7 +82,7 @@ def settings_of(args: argparse.Namespace, *, camera: str | None, calibration: Pa
     for origin in args.cors:
         if origin == "*" or "://" not in origin:
             raise CaromError(f"--cors {origin!r}: give full origins like http://host:port")
-    from carom._match_flags import match_from_args, table_of
+    from carom.match import match_from_args, table_of
 
     match = match if match is not None else match_from_args(args)
     return WebSettings(
@@ -94,7 +97,7 @@ def settings_of(args: argparse.Namespace, *, camera: str | None, calibration: Pa
 
 def _calibration(args: argparse.Namespace) -> Path | None:
     """The calibration file to use (fitted from a video file for ``auto``)."""
-    from carom.live._capture import is_file_source
+    from carom.live.loop import is_file_source
     from referee import CaromError
 
     if args.camera is None:
@@ -116,8 +119,9 @@ def _calibration(args: argparse.Namespace) -> Path | None:
 
 
 def _auto_calibrate(args: argparse.Namespace) -> Path:
-    from carom._analyze import AnalyzeOptions, calibration_for
-    from carom._match_flags import match_from_args, table_of
+    """Fit the camera from the video file as ``carom analyze`` does; the file's path."""
+    from carom.match import match_from_args
+    from carom.pipeline import Pipeline
     from vision import VideoFileSource
 
     source = VideoFileSource(args.camera)
@@ -127,10 +131,7 @@ def _auto_calibrate(args: argparse.Namespace) -> Path:
         source.close()
     db = Path(args.db)
     out = db.parent / f"{db.stem}-calibration"
-    match = match_from_args(args)
-    opts = AnalyzeOptions(video=Path(args.camera), out=out, table=table_of(match),
-                          discipline=match.discipline)  # fmt: skip
-    calibration_for(opts, size)
+    Pipeline(source=args.camera, match=match_from_args(args)).calibrate(size, out)
     path = out / "calibration.json"
     _say(f"calibrated from the video: {path}")
     return path
@@ -142,10 +143,9 @@ def _say(text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom serve`` (until Ctrl-C); CaromError (one line) on bad input."""
-    from carom._match_flags import match_from_args
-    from carom.live._capture import is_file_source
-    from carom.web._app import create_app
-    from carom.web._serve import bind, serve_forever
+    from carom.live.loop import is_file_source
+    from carom.match import match_from_args
+    from carom.web import bind, create_app, serve_forever
     from referee import CaromError
     from vision import VideoFileSource
 
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         calibration = _calibration(args)
         settings = settings_of(args, camera=args.camera, calibration=calibration, pace=args.pace,
                                match=match, start=args.match is not None)  # fmt: skip
-        app = create_app(settings)  # type: ignore[arg-type]
+        app = create_app(settings)
     except BaseException:
         sock.close()
         raise

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration import Calibration
-from carom._diagram import BALL_COLOURS, DOUBT, dashes, event_label, is_doubtful
+from carom.report._diagram import BALL_COLOURS, DOUBT, dashes, event_label, is_doubtful
 from referee import Ball, BallContact, Call, Cushion, CushionContact
 from vision import Frame, ScoredEvent, VideoError, default_bitrate, open_video
 

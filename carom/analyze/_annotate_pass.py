@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from carom._analyze import AnalyzeRun
-from carom._annotate import AnnotatedWriter, BallPx
+from carom.analyze._options import AnalyzeRun
+from carom.report import AnnotatedWriter, BallPx
 from referee import Ball
 from vision import ScoredEvent, TrackStep, open_source
 

@@ -15,8 +15,8 @@ from dataclasses import fields
 from enum import StrEnum
 from typing import Any
 
-from carom._match_file import FORMAT, ROTATION_BALLS, TABLE_PRESETS, MatchFile, parse_table
-from carom.live._clock import ClockSettings
+from carom.match._file import FORMAT, ROTATION_BALLS, TABLE_PRESETS, MatchFile, parse_table
+from carom.match._shot_clock import ClockSettings
 from referee import Discipline, MatchConfig, RuleOptions, Table, start_json
 
 __all__ = ["defaults_doc", "from_config", "match_file_doc", "match_file_toml"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from carom._analyze import AnalyzeRun, now_iso
-from carom._report_html import ReportShot, write_report
-from carom._sheet import render_sheet
+from carom.analyze._options import AnalyzeRun
+from carom.report import ReportShot, render_sheet, write_report
+from carom.timestamps import now_iso
 from referee import record_json
 
 __all__ = ["summary_json", "write_html"]

@@ -1,6 +1,6 @@
 """Drawing primitives of the shot diagram and their two renderers (SVG text, BGR image).
 
-Canvas units are table millimetres, y down. :mod:`carom._diagram` builds the list of
+Canvas units are table millimetres, y down. :mod:`carom.report._diagram` builds the list of
 primitives once; :func:`render_svg` and :func:`render_bgr` draw the same list, so the
 report's SVG and a PNG cannot disagree.
 """

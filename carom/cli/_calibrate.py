@@ -51,7 +51,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _table(text: str) -> Table:
-    from carom._analyze_cli import parse_table
+    from carom.cli._analyze import parse_table
 
     return parse_table(text)  # a preset (match, pyramid, ...) or LENGTHxWIDTH
 
@@ -59,13 +59,13 @@ def _table(text: str) -> Table:
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom calibrate``; raises CaromError on bad input."""
     from calibration import calibrate_frame, save_result
-    from carom._calibrate_args import (
+    from carom.cli._calibrate_args import (
         lens_from_checkerboards,
         parse_corners,
         parse_diamonds,
         parse_pattern,
     )
-    from carom._frames import read_frame
+    from carom.pipeline import read_frame
     from referee import Discipline
 
     table = _table(args.table)

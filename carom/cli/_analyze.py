@@ -9,11 +9,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from carom._match_file import TABLE_PRESETS, parse_table
-from carom._match_flags import add_match_options, parse_discipline
+from carom.match import TABLE_PRESETS, add_match_options, parse_discipline, parse_table
 
 if TYPE_CHECKING:
-    from carom._analyze import AnalyzeRun
+    from carom.analyze import AnalyzeRun
 
 __all__ = ["TABLE_PRESETS", "add_parser", "parse_discipline", "parse_table", "run"]
 
@@ -51,8 +50,8 @@ def add_detector_option(p: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace) -> Any:
-    from carom._analyze import AnalyzeOptions
-    from carom._match_flags import match_from_args, table_of
+    from carom.analyze import AnalyzeOptions
+    from carom.match import match_from_args, table_of
 
     match = match_from_args(args)
     out = args.out or Path("carom-analysis") / args.video.stem
@@ -84,9 +83,8 @@ def _progress(quiet: bool) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom analyze``; raises CaromError on bad input before any shot."""
-    from carom._analyze_report import summary_json, write_html
-    from carom._analyze_run import analyze_video
-    from carom._sheet import render_sheet
+    from carom.analyze import analyze_video, summary_json, write_html
+    from carom.report import render_sheet
 
     opts = _options(args)
     progress = _progress(args.json)

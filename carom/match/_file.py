@@ -3,7 +3,7 @@
 A match file says everything about a match before the first stroke: discipline,
 table, players, cue balls, targets (handicaps), innings limit, sets, the equalizing
 inning, the 7-pin starting count, every rule option of :class:`referee.RuleOptions`,
-the shot clock and time-outs (:class:`carom.live._clock.ClockSettings`) and, for a
+the shot clock and time-outs (:class:`carom.match._shot_clock.ClockSettings`) and, for a
 match joined in progress, the score and turn when the record begins
 (:class:`referee.StartState`, the shot log's ``match.start``). It is TOML (or JSON:
 the same structure); the web console reads and writes the same structure as JSON.
@@ -38,7 +38,7 @@ from referee import (
 from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 
 if TYPE_CHECKING:  # loaded when used: every ``carom`` command builds the parsers that use this
-    from carom.live._clock import ClockSettings
+    from carom.match._shot_clock import ClockSettings
 
 __all__ = [
     "FORMAT",
@@ -382,7 +382,7 @@ def _rules(value: Any) -> dict[str, Any]:
 
 def _clock(value: Any) -> ClockSettings:
     """``[clock]``: the fields of :class:`ClockSettings`, read by their defaults' types."""
-    from carom.live._clock import ClockSettings
+    from carom.match._shot_clock import ClockSettings
 
     known = {f.name: f.default for f in fields(ClockSettings)}
     obj = Obj(value, "clock", set(known))

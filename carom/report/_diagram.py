@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration import TableGeometry
-from carom._drawing import (
+from carom.report._drawing import (
     BG,
     TEXT,
     Diagram,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from carom._score import ScoreRun
+from carom.match import ScoreRun
 from referee import ShotRecord, match_stats
 
 __all__ = ["render_sheet", "render_standings"]

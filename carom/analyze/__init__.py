@@ -1,0 +1,36 @@
+"""``carom analyze``'s work: a recorded video in; judged shots, a shot log, a report out.
+
+:func:`analyze_video` runs the pipeline (:class:`carom.pipeline.Pipeline`) over one
+video: open, calibrate, stream the frames through the analyser, judge every shot
+(:func:`judge_shot`) and write ``DIR/shots.json`` after each (atomic replace), so a
+video that breaks off half-way still leaves every complete shot on disk; then the
+report (:func:`write_html`), the summary (:func:`summary_json`) and, asked for, the
+annotated video.
+"""
+
+from carom.analyze._annotate_pass import FrameLog, annotate_video
+from carom.analyze._options import (
+    AnalyzeOptions,
+    AnalyzeRun,
+    Progress,
+    calibration_for,
+    match_config,
+)
+from carom.analyze._report import summary_json, write_html
+from carom.analyze._run import analyze_video
+from carom.analyze._shot_log import judge_shot, shots_document
+
+__all__ = [
+    "AnalyzeOptions",
+    "AnalyzeRun",
+    "FrameLog",
+    "Progress",
+    "analyze_video",
+    "annotate_video",
+    "calibration_for",
+    "judge_shot",
+    "match_config",
+    "shots_document",
+    "summary_json",
+    "write_html",
+]

@@ -1,0 +1,93 @@
+"""What ``carom analyze`` is asked to do (:class:`AnalyzeOptions`) and what it found so far."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from calibration import Calibration
+from carom.match import MatchFile, ScoreRun
+from carom.pipeline import Pipeline
+from referee import CaromError, Discipline, LagResult, Match, MatchConfig, ShotRecord, Table
+from vision import AnalyzedShot
+
+__all__ = ["AnalyzeOptions", "AnalyzeRun", "Progress", "calibration_for", "match_config"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnalyzeOptions:
+    """What ``carom analyze`` was asked to do."""
+
+    video: Path
+    out: Path
+    table: Table
+    discipline: Discipline = Discipline.THREE_CUSHION
+    calibration: Path | None = None
+    players: tuple[str, ...] = ("A", "B")
+    first_player: str | None = None
+    target: int | None = None
+    annotate: bool = False
+    fast_decode: bool = False
+    #: ``color`` (colour rules), ``onnx`` (the learned model alone) or ``auto`` (the
+    #: model only where the colour detector is unsure); see docs/detector.md.
+    detector: str = "auto"
+    #: The rest of the set-up (cue balls, handicaps, sets, rule options, the start of a
+    #: match joined in progress ...): the match file and the flags over it. The fields
+    #: above win where they differ (``match_config``).
+    match: MatchFile = field(default_factory=MatchFile)
+
+    def pipeline(self) -> Pipeline:
+        """The pipeline description: the match file with these options over it."""
+        match = self.match
+        if match.players != self.players:
+            match = match.renamed(self.players)
+        first = self.first_player if self.first_player is not None else match.first_player
+        target = dict.fromkeys(self.players, self.target) if self.target else match.target
+        match = replace(match, discipline=self.discipline, table=self.table,
+                        first_player=first, target=target)  # fmt: skip
+        return Pipeline(source=str(self.video), match=match, calibration=self.calibration,
+                        detector=self.detector)  # fmt: skip
+
+
+@dataclass(slots=True)
+class AnalyzeRun:
+    """Everything analysed so far; survives an error half-way."""
+
+    options: AnalyzeOptions
+    match: Match
+    calibration: Calibration | None = None
+    lag: LagResult | None = None
+    shots: list[tuple[AnalyzedShot, ShotRecord | None]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    error: CaromError | None = None
+    frames: int = 0
+    seconds: float = 0.0
+
+    def score_run(self) -> ScoreRun:
+        """The scoring view (for the scoresheet)."""
+        return ScoreRun(self.match, self.lag, self.error)
+
+
+def match_config(opts: AnalyzeOptions) -> MatchConfig:
+    """The referee's set-up: ``opts.match`` under ``opts``' other fields.
+
+    The discipline, table, players, first player and target of ``opts`` win. A
+    camera names the shooter: ``follow_cue_ball`` is on unless the match file sets it
+    (docs/rules-options.md).
+    """
+    return opts.pipeline().config()
+
+
+def calibration_for(
+    opts: AnalyzeOptions, size_px: tuple[int, int], frame_30: Any | None = None
+) -> Calibration:
+    """Load ``--calibration`` (checked against the video size) or fit one into ``opts.out``.
+
+    The pipeline's calibration step (:meth:`carom.pipeline.Pipeline.calibrate`).
+    """
+    return opts.pipeline().calibrate(size_px, opts.out, frame_30)
+
+
+Progress = Callable[[int, int | None, float], None]

@@ -1,0 +1,132 @@
+"""The analysed shots judged one by one, and the ``carom-shots/1`` log written from them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from carom.analyze._options import AnalyzeRun
+from referee import (
+    FORMAT,
+    Ball,
+    Phase,
+    RuleOptions,
+    ShotRecord,
+    StartState,
+    event_json,
+    record_json,
+    shot_json,
+    start_json,
+)
+from vision import AnalyzedShot, lag_of
+
+__all__ = ["judge_shot", "shots_document"]
+
+
+def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
+    """Feed one analysed shot to the match.
+
+    A lag seen before the first stroke decides who breaks. Without one the match is
+    joined in progress (the first stroke's cue ball names the player at the table,
+    its layout says whether it is a break): nothing is assumed.
+    """
+    state = run.match.state
+    lag = lag_of(analyzed)
+    if lag is not None and not run.match.records:
+        if state.phase is Phase.LAG:
+            run.lag = run.match.lag(lag)
+            return None
+        run.notes.append(f"a lag was seen, but {state.shooter} was set to break: lag not judged")
+        return None
+    if state.phase is Phase.LAG:
+        run.match.join(StartState())
+        run.notes.append(
+            "no lag seen: the match is joined in progress (the first stroke's cue ball names "
+            "the player at the table; the balls' layout says whether it is a break)"
+        )
+    if run.match.state.phase is Phase.OVER:
+        run.notes.append(f"shot {analyzed.shot.index}: played after the match ended; not judged")
+        return None
+    record = run.match.play(_renumbered(analyzed, len(run.match.records)))
+    if record.index == 0 and "following the video" in record.note:
+        said = record.note.split(": following the video")[0]
+        run.notes.append(f"--first contradicts the video ({said}): following the video; "
+                         f"use --first {record.player}")  # fmt: skip
+    return record
+
+
+def _renumbered(analyzed: AnalyzedShot, index: int) -> Any:
+
+    return replace(analyzed.shot, index=index)
+
+
+def shots_document(run: AnalyzeRun) -> dict[str, Any]:
+    """The ``carom-shots/1`` log of what was analysed, verdicts attached."""
+    cfg = run.match.state.config
+    shots = []
+    for analyzed, record in run.shots:
+        if record is None:
+            continue
+        doc = shot_json(_renumbered(analyzed, record.index))
+        confidence = {id(s.event): s for s in analyzed.scored}
+        for event_doc, event in zip(doc["events"], analyzed.shot.events, strict=True):
+            if (s := confidence.get(id(event))) is not None:
+                event_doc["confidence"] = round(s.confidence, 3)
+                if s.evidence:
+                    event_doc["evidence"] = s.evidence
+        doc["verdict"] = record_json(record)
+        shots.append(doc)
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "table": {"length_mm": cfg.table.length_mm, "width_mm": cfg.table.width_mm,
+                  "ball_diameter_mm": cfg.table.ball_diameter_mm},
+        "discipline": str(cfg.discipline),
+        "match": _match_doc(run),
+        "shots": shots,
+    }  # fmt: skip
+    if (lag := _lag_doc(run)) is not None:
+        out["lag"] = lag
+    return out
+
+
+def _match_doc(run: AnalyzeRun) -> dict[str, Any]:
+    """The log's ``match``: set-up, the rule options that differ, how the record began.
+
+    ``carom score`` on the log then replays the very same match: the lag (its
+    events), or the join of a match in progress (``start``).
+    """
+    cfg = run.match.state.config
+    doc: dict[str, Any] = {"players": list(cfg.players), "first_player": cfg.first_player}
+    if cfg.cue_balls:
+        doc["cue_balls"] = {p: str(b) for p, b in cfg.cue_balls.items()}
+    elif cfg.rotates and cfg.rotation_balls != (Ball.WHITE, Ball.YELLOW):
+        doc["cue_balls"] = [str(b) for b in cfg.rotation_balls]  # the whites that rotate
+    if len(set(cfg.target.values())) == 1:
+        doc["target"] = next(iter(cfg.target.values()))
+    else:
+        doc["target"] = dict(cfg.target)
+    defaults = RuleOptions().as_dict()
+    rules = {k: v for k, v in cfg.options.as_dict().items() if defaults[k] != v}
+    if rules:
+        doc["rules"] = rules
+    start = cfg.start if cfg.start is not None else (StartState() if _joined(run) else None)
+    if start is not None:
+        doc["start"] = start_json(start)
+    return doc
+
+
+def _joined(run: AnalyzeRun) -> bool:
+    """The match was joined in progress because no lag was seen."""
+    return run.lag is None and run.match.state.config.first_player is None
+
+
+def _lag_doc(run: AnalyzeRun) -> dict[str, Any] | None:
+    lags = [a.shot for a, r in run.shots if a.lag and r is None]
+    if run.lag is None or not lags:
+        return None
+    lag = lags[-1]  # the one that decided (an undecided lag is played again)
+    return {
+        "events": [event_json(e) for e in lag.events],
+        "start_positions_mm": {str(b): list(xy) for b, xy in lag.start_positions_mm.items()},
+        "end_positions_mm": {str(b): list(xy) for b, xy in lag.end_positions_mm.items()},
+    }

@@ -1,0 +1,39 @@
+"""What a judged shot shows on a scoreboard besides the score: one event message."""
+
+from __future__ import annotations
+
+from hardware import EventKind, EventMessage
+from referee import WRONG_BREAK, ShotRecord
+
+__all__ = ["event_of"]
+
+
+def event_of(record: ShotRecord, players: tuple[str, ...], over: bool) -> EventMessage:
+    """The event message a judged shot makes on the board.
+
+    ``players``: the players in the board's slots before the shot
+    (:func:`hardware.board_players`); the event names the slot of the shot's player
+    (with 3+ players the shooter is in the first slot), 0 when not shown.
+    """
+    v = record.verdict
+    who = players.index(record.player) if record.player in players else 0
+    if over:
+        kind = EventKind.END
+    elif v.review:
+        kind = EventKind.REVIEW
+    elif v.fouls:
+        kind = EventKind.FOUL
+    elif v.points > 0:
+        kind = EventKind.POINT
+    else:
+        kind = EventKind.MISS
+    return EventMessage(kind, who, _board_line(v.announcements) or v.reason or str(kind))
+
+
+def _board_line(announcements: tuple[str, ...]) -> str:
+    """A wrong break position, said short enough for a board (else '')."""
+    wrong = next((a for a in announcements if a.startswith(WRONG_BREAK)), "")
+    short = wrong.split(" (at most")[0].replace(WRONG_BREAK, "wrong break")
+    for long, brief in ((" is ", " "), ("the ", ""), ("too far from", "from")):
+        short = short.replace(long, brief)
+    return short

@@ -1,0 +1,67 @@
+"""One description of how a video becomes a judged match, the same for every front end.
+
+``carom analyze``, ``carom live``, ``carom serve``, ``carom synth --check`` (through
+analyze) and the batch runner describe their work as a :class:`Pipeline`: the frame
+source, the match set-up (a match file with the flags over it), the calibration (a
+file, or fitted from the source) and the detector. From it come the referee's
+:class:`referee.MatchConfig` and the :class:`VisionPipeline` that builds the analyser;
+no front end fills another's options to get them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from calibration import Calibration, load_calibration
+from carom.match import MatchFile
+from carom.pipeline._calibrate import fit_calibration
+from carom.pipeline._vision import VisionPipeline
+from referee import MatchConfig
+from vision import AnalyzerSettings
+
+__all__ = ["Pipeline"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pipeline:
+    """Source -> calibration -> detector, tracker, segmenter -> match.
+
+    ``source``: a video file, a camera index or a stream address (as
+    :func:`vision.open_source` takes it). ``calibration``: the calibration file;
+    ``None`` fits one from the source's frames. ``detector``: ``color``, ``onnx`` or
+    ``auto`` (docs/detector.md). ``settings``: the analyser's (live mode's own rest
+    and window, say), ``None`` for the defaults.
+    """
+
+    source: str
+    match: MatchFile
+    calibration: Path | None = None
+    detector: str = "auto"
+    settings: AnalyzerSettings | None = None
+
+    def config(self) -> MatchConfig:
+        """The referee's set-up; a camera names the shooter (``follow_cue_ball`` on).
+
+        Raises :class:`referee.RulesError` on a rule of the set-up.
+        """
+        return self.match.config(camera=True)
+
+    def vision(self) -> VisionPipeline:
+        """What the analyser is built from (:meth:`VisionPipeline.build`)."""
+        return VisionPipeline.for_match(self.config(), self.detector, self.settings)
+
+    def calibrate(
+        self, size_px: tuple[int, int], out: Path, frame_30: Any | None = None
+    ) -> Calibration:
+        """The calibration file (checked against ``size_px``), or one fitted from the source.
+
+        A fit is saved to ``out/calibration.json`` with its overlay
+        (``calibration_overlay.png``); ``frame_30``: frame 30 if the caller already
+        decoded it. Raises :class:`calibration.CalibrationError` when nothing fits.
+        """
+        if self.calibration is not None:
+            return load_calibration(self.calibration, expect_size_px=size_px)
+        config = self.config()
+        return fit_calibration(self.source, config.table, config.discipline, out, frame_30)

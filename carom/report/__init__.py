@@ -1,0 +1,47 @@
+"""What a match looks like to people: scoresheet, shot diagrams, HTML report, annotated video.
+
+* :func:`render_sheet` / :func:`render_standings`: the terminal scoresheet;
+* :func:`diagram_svg` / :func:`diagram_png`: one shot drawn on the table (the paths,
+  numbered contacts, doubtful ones dashed), from one drawing list
+  (:class:`Diagram`) rendered to SVG or pixels;
+* :func:`write_report`: the self-contained HTML report;
+* :class:`AnnotatedWriter`: the annotated video's frames.
+"""
+
+from carom.report._annotate import AnnotatedWriter, BallPx
+from carom.report._diagram import (
+    BALL_COLOURS,
+    build_diagram,
+    clip_tracks,
+    diagram_png,
+    diagram_svg,
+    event_label,
+    is_doubtful,
+    table_origin,
+    verdict_caption,
+)
+from carom.report._drawing import Diagram, render_bgr, render_svg
+from carom.report._html import ReportError, ReportShot, write_report
+from carom.report._sheet import render_sheet, render_standings
+
+__all__ = [
+    "BALL_COLOURS",
+    "AnnotatedWriter",
+    "BallPx",
+    "Diagram",
+    "ReportError",
+    "ReportShot",
+    "build_diagram",
+    "clip_tracks",
+    "diagram_png",
+    "diagram_svg",
+    "event_label",
+    "is_doubtful",
+    "render_bgr",
+    "render_sheet",
+    "render_standings",
+    "render_svg",
+    "table_origin",
+    "verdict_caption",
+    "write_report",
+]

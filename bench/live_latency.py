@@ -48,7 +48,7 @@ from calibration import (
 )
 from carom.analyze import AnalyzeOptions, AnalyzeRun, judge_shot
 from carom.live import LiveSession, LiveSetup, MatchStore
-from carom.live._capture import Capture, CaptureSettings, file_frames
+from carom.live.loop._capture import Capture, CaptureSettings, file_frames
 from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._runner import LiveRunner
 from carom.match import ShotClock

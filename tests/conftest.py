@@ -18,7 +18,13 @@ if os.environ.get("CI"):
 #: Tests that pace themselves by the wall clock (real-time replay, link timeouts,
 #: real servers and browsers): scripts/check runs them alone, after the rest has run
 #: on every core, so that a busy neighbour cannot make them late.
-_REALTIME = ("carom/live/", "carom/web/", "hardware/test_link.py", "hardware/test_emulator.py")
+_REALTIME = (
+    "carom/live/",
+    "carom/web/",
+    "hardware/test_link.py",
+    "hardware/test_emulator.py",
+    "hardware/test_codecs.py",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

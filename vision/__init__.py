@@ -22,7 +22,6 @@ from vision._types import (
     VideoError,
     VisionError,
 )
-from vision._video_out import VIDEO_CODECS, VideoSink, default_bitrate, open_video
 from vision.detect import (
     MODEL_PATH,
     AutoDetector,
@@ -50,13 +49,16 @@ from vision.events import (
     shot_span,
 )
 from vision.frames import (
+    IMAGE_SUFFIXES,
     CameraSource,
     FrameSource,
     ImageSource,
     VideoFileSource,
     decode_only,
     open_source,
+    read_frame,
 )
+from vision.frames._video_out import VIDEO_CODECS, VideoSink, default_bitrate, open_video
 from vision.pins import (
     PINS_MODEL_PATH,
     LearnedPinCheck,
@@ -69,6 +71,7 @@ from vision.pins import (
 from vision.track import BallState, Tracker, TrackStep
 
 __all__ = [
+    "IMAGE_SUFFIXES",
     "MODEL_PATH",
     "PINS_MODEL_PATH",
     "VIDEO_CODECS",
@@ -121,6 +124,7 @@ __all__ = [
     "open_source",
     "open_video",
     "pin_events",
+    "read_frame",
     "rest_position",
     "shot_span",
     "surface_polygon_px",

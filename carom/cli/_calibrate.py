@@ -65,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
         parse_diamonds,
         parse_pattern,
     )
-    from carom.pipeline import read_frame
     from referee import Discipline
+    from vision import read_frame
 
     table = _table(args.table)
     discipline = Discipline(args.discipline) if args.discipline else None

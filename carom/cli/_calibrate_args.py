@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from calibration import CalibrationError, Lens, fit_lens_from_checkerboards
-from carom.pipeline import IMAGE_SUFFIXES
+from vision import IMAGE_SUFFIXES
 
 __all__ = ["lens_from_checkerboards", "parse_corners", "parse_diamonds", "parse_pattern"]
 

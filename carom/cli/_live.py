@@ -181,12 +181,11 @@ def run(args: argparse.Namespace) -> int:
         web = None
         if args.serve:  # the web server over this session (carom.web.start_for_live)
             web = _serve(args, session, config, clock_settings)
-        runner = (LiveRunner if web is None else web.runner_class)(
+        runner = LiveRunner(
             session, capture.start(), calibration_path=args.calibration, config=config,
             board=board, clock=clock, metrics=metrics, segment=_segment(args),
             drift_every_s=args.drift_every, status_every_s=args.status_every,
             metrics_path=args.metrics, detector=args.detector,
-            **({} if web is None else web.runner_options()),
         )  # fmt: skip
         if web is not None:
             web.attach(runner)

@@ -27,7 +27,6 @@ from carom.live._export import (
     shot_log,
     write_csv,
 )
-from carom.live._machine import PlayStep
 from carom.live._session import (
     LiveSession,
     LiveSetup,
@@ -35,6 +34,7 @@ from carom.live._session import (
     ReviewPending,
     SessionUpdate,
 )
+from carom.live._steps import PlayStep
 from carom.live._store import JournalEntry, LiveError, MatchRow, MatchStore
 
 __all__ = [

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from carom.live._codec import config_doc, lag_json
-from carom.live._machine import CorrectStep, LagStep, PlayStep
 from carom.live._session import LiveSession
+from carom.live._steps import CorrectStep, LagStep, PlayStep
 from carom.live._store import LiveError
 from referee import Correction, MatchResult, Phase, match_stats, record_json, shot_json
 

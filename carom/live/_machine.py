@@ -18,11 +18,25 @@ review again.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from carom.live._calls import DecisionKind
 from carom.live._codec import correction_from_json, shot_from_doc
+from carom.live._steps import (
+    Action,
+    CorrectStep,
+    Info,
+    JoinStep,
+    LagStep,
+    Op,
+    PendingReview,
+    Plan,
+    PlayStep,
+    ReviewPending,
+    Step,
+    UndoStep,
+)
 from carom.live._store import LiveError
 from referee import (
     CALL_FOULS,
@@ -45,97 +59,7 @@ from referee import (
     apply_shot,
 )
 
-__all__ = ["Machine", "PendingReview", "Plan", "ReviewPending"]
-
-#: Vision's (confidence, evidence) of a shot's events, by position in ``Shot.events``.
-Info = Mapping[int, tuple[float, str]]
-
-
-class ReviewPending(LiveError):
-    """A shot waits for a person's review decision; nothing more is scored until then."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PendingReview:
-    """A shot held until a person decides.
-
-    Its verdict asks for review, or it was played while scoring was paused (camera
-    lost, calibration drift). ``reason`` says why; ``record`` is the verdict as
-    judged; ``if_accepted`` / ``if_rejected`` what ``accept`` / ``reject`` would give.
-    """
-
-    shot: Shot
-    info: Info
-    reason: str
-    record: ShotRecord
-    if_accepted: ShotRecord
-    if_rejected: ShotRecord
-    video_t_s: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class LagStep:
-    """Record a lag."""
-
-    lag: Lag
-
-
-@dataclass(frozen=True, slots=True)
-class JoinStep:
-    """No lag was seen: join the match in progress (unknown shooter: the ball tells)."""
-
-    start: StartState
-
-
-@dataclass(frozen=True, slots=True)
-class PlayStep:
-    """Judge and record a shot; ``info`` is kept for the export, not judged."""
-
-    shot: Shot
-    info: Info = field(default_factory=dict, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class CorrectStep:
-    """Apply a referee correction."""
-
-    correction: Correction
-
-
-@dataclass(frozen=True, slots=True)
-class UndoStep:
-    """Take back the referee's last input."""
-
-
-Op = LagStep | JoinStep | PlayStep | CorrectStep
-Step = Op | UndoStep
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Action:
-    """What one entry did, so that a person's undo can take it back exactly."""
-
-    what: str
-    pushed: int
-    restore: tuple[Op, ...]
-    pending: PendingReview | None
-    timeouts: Mapping[tuple[int, str], int]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Plan:
-    """An entry's checked effect, not yet carried out."""
-
-    what: str
-    steps: tuple[Step, ...]
-    phase: Phase
-    records: tuple[ShotRecord, ...]
-    pending: PendingReview | None
-    timeouts: Mapping[tuple[int, str], int]
-    paused: str | None
-    action: Action | None = None
-    pop: bool = False
-    video_t_s: float | None = None
+__all__ = ["Machine"]
 
 
 class Machine:

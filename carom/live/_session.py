@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from carom.live._calls import DecisionKind, FoulCall, PersonCall, ReviewDecision, TimeoutCall
 from carom.live._codec import config_doc, config_from_doc, correction_json, setup_key, shot_doc
-from carom.live._machine import Machine, Op, PendingReview, Plan, ReviewPending
+from carom.live._machine import Machine
+from carom.live._steps import Op, PendingReview, Plan, ReviewPending
 from carom.live._store import JournalEntry, LiveError, MatchRow, MatchStore
 from referee import (
     CaromError,

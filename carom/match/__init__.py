@@ -15,10 +15,9 @@ from carom.match._file import (
     MatchFile,
     MatchFileError,
     default_table,
-    load_match_file,
-    parse_match_file,
     parse_table,
 )
+from carom.match._file_read import load_match_file, parse_match_file
 from carom.match._file_write import defaults_doc, from_config, match_file_doc, match_file_toml
 from carom.match._flags import (
     add_match_options,

@@ -15,16 +15,12 @@ shot-log reader's (``clock.length_s: expected a number, got a string``).
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import Any
 
+from carom.match._shot_clock import ClockSettings
 from referee import (
-    MAX_PLAYERS,
     Ball,
     CaromError,
     Discipline,
@@ -33,12 +29,8 @@ from referee import (
     RulesError,
     StartState,
     Table,
-    parse_start,
 )
-from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
-
-if TYPE_CHECKING:  # loaded when used: every ``carom`` command builds the parsers that use this
-    from carom.match._shot_clock import ClockSettings
+from referee.jsonread import show
 
 __all__ = [
     "FORMAT",
@@ -47,8 +39,6 @@ __all__ = [
     "MatchFile",
     "MatchFileError",
     "default_table",
-    "load_match_file",
-    "parse_match_file",
     "parse_table",
 ]
 
@@ -70,7 +60,6 @@ KEYS = (
     "innings_limit", "sets", "equalizing", "equalizing_from_break", "start_count", "rules",
     "clock", "start",
 )  # fmt: skip
-_TABLE_KEYS = {"length_mm", "width_mm", "ball_diameter_mm"}
 
 
 class MatchFileError(CaromError):
@@ -105,7 +94,7 @@ class MatchFile:
     equalizing_from_break: bool = True
     start_count: int | None = None
     rules: Mapping[str, Any] = field(default_factory=dict)
-    clock: ClockSettings = field(default_factory=lambda: _clock({}))
+    clock: ClockSettings = field(default_factory=ClockSettings)
     start: StartState | None = None
 
     def options(self, *, camera: bool = False) -> RuleOptions:
@@ -220,186 +209,6 @@ def parse_table(text: str, discipline: Discipline | None = None, where: str = "-
         ) from None
 
 
-def load_match_file(path: Path) -> MatchFile:
-    """Read a match file: JSON if it ends in ``.json``, else TOML.
-
-    Raises:
-        MatchFileError: the file is missing, not TOML/JSON, or a key is wrong (the
-            message starts with the file name, then the key).
-    """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise MatchFileError(f"--match {path}: cannot read it ({reason})") from None
-    try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as exc:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise MatchFileError(f"{path}: not valid {kind}: {exc}") from None
-    try:
-        return parse_match_file(data)
-    except MatchFileError as exc:
-        raise MatchFileError(f"{path}: {exc}") from None
-
-
-def parse_match_file(data: Any) -> MatchFile:
-    """Validate and convert a decoded match file (TOML or JSON, the web's structure)."""
-    try:
-        return _parse(Obj(data, "", set(KEYS))).checked()
-    except CaromError as exc:
-        if isinstance(exc, MatchFileError):
-            raise
-        raise MatchFileError(str(exc)) from None
-
-
-def _parse(top: Obj) -> MatchFile:
-    fmt = top.get("format", FORMAT)
-    if fmt != FORMAT:
-        raise MatchFileError(f"format: expected {FORMAT!r}, got {show(fmt)}")
-    discipline = ask_enum(Discipline, top.get("discipline", "three-cushion"), "discipline")
-    players = _players(top.get("players", ["A", "B"]))
-    first = _opt(top, "first_player", lambda v, k: _player(v, k, players))
-    start = top.get("start", None)
-    return MatchFile(
-        discipline=discipline, table=_opt(top, "table", lambda v, k: _table(v, k, discipline)),
-        players=players, first_player=first, **_cue_balls(top.get("cue_balls", None), players),
-        target=_target(top.get("target", None), players),
-        innings_limit=_opt(top, "innings_limit", lambda v, k: ask_int(v, k, lo=1)),
-        sets=_sets(top.get("sets", 1)),
-        equalizing=ask_bool(top.get("equalizing", True), "equalizing"),
-        equalizing_from_break=ask_bool(
-            top.get("equalizing_from_break", True), "equalizing_from_break"
-        ),
-        start_count=_opt(top, "start_count", lambda v, k: ask_int(v, k, lo=1)),
-        rules=_rules(_table_or_empty(top, "rules")), clock=_clock(_table_or_empty(top, "clock")),
-        start=None if start is None else parse_start(start, "start", players),
-    )  # fmt: skip
-
-
-def _table_or_empty(top: Obj, key: str) -> Any:
-    """A section (``[rules]``, ``[clock]``); absent or null: empty."""
-    value = top.get(key, None)
-    return {} if value is None else value
-
-
-def _opt(top: Obj, key: str, read: Any) -> Any:
-    """An optional key (absent or null: ``None``) read by ``read(value, key)``."""
-    value = top.get(key, None)
-    return None if value is None else read(value, key)
-
-
-def _players(value: Any) -> tuple[str, ...]:
-    names = ask_list(value, "players")
-    if not 2 <= len(names) <= MAX_PLAYERS:
-        raise MatchFileError(f"players: expected 2 to {MAX_PLAYERS} player names, got {len(names)}")
-    players = tuple(ask_str(n, f"players[{i}]").strip() for i, n in enumerate(names))
-    for i, name in enumerate(players):
-        if not name or name in players[:i]:
-            shown = ", ".join(show(p) for p in players)
-            raise MatchFileError(f"players: expected different names, got {shown}")
-    return players
-
-
-def _cue_balls(value: Any, players: tuple[str, ...]) -> dict[str, Any]:
-    """``cue_balls``: player -> ball (each keeps one), or a list of the two whites that rotate."""
-    if not isinstance(value, list):
-        return {"cue_balls": _per_player(value, "cue_balls", players, _ball)}
-    if len(value) != 2:
-        raise MatchFileError(f"cue_balls: expected the 2 rotating cue balls, got {len(value)}")
-    if len(players) == 2:
-        raise MatchFileError(
-            "cue_balls: a list is the rotating pair of 3 players or more; two players keep "
-            f"their balls: give each one's, like {{{players[0]!r} = 'white', {players[1]!r} = "
-            "'dotted'}"
-        )
-    return {"rotation_balls": tuple(_ball(v, f"cue_balls[{i}]") for i, v in enumerate(value))}
-
-
-def _ball(value: Any, key: str) -> Ball:
-    return ask_enum(Ball, value, key)
-
-
 def _plain_balls(players: tuple[str, ...]) -> dict[str, Ball]:
     """Two players: the first white, the second yellow; more: none (the whites rotate)."""
     return {players[0]: Ball.WHITE, players[1]: Ball.YELLOW} if len(players) == 2 else {}
-
-
-def _player(value: Any, key: str, players: tuple[str, ...]) -> str:
-    name = ask_str(value, key)
-    if name not in players:
-        raise MatchFileError(f"{key}: {show(name)} is not one of the players {list(players)}")
-    return name
-
-
-def _per_player(value: Any, key: str, players: tuple[str, ...], read: Any) -> dict[str, Any]:
-    """A value for each player (``read(value, key)``); absent or null: none given."""
-    if value is None:
-        return {}
-    obj = Obj(value, key, set(players))
-    if set(obj.data) != set(players):
-        if len(players) == 2:
-            raise MatchFileError(f"{key}: give both players, {players[0]!r} and {players[1]!r}")
-        raise MatchFileError(f"{key}: give every player, {', '.join(map(repr, players))}")
-    return {p: read(obj.data[p], obj.at(p)) for p in players}
-
-
-def _target(value: Any, players: tuple[str, ...]) -> dict[str, int]:
-    if value is None:
-        return {}
-    if isinstance(value, Mapping):
-        return _per_player(value, "target", players, lambda v, k: ask_int(v, k, lo=1))
-    return dict.fromkeys(players, ask_int(value, "target", lo=1))
-
-
-def _sets(value: Any) -> int:
-    sets = ask_int(value, "sets", lo=1)
-    if sets % 2 == 0:
-        raise MatchFileError(f"sets: must be an odd number (best of N), got {sets}")
-    return sets
-
-
-def _table(value: Any, key: str, discipline: Discipline) -> Table:
-    if isinstance(value, str):
-        return parse_table(value, discipline, where=key)
-    obj = Obj(value, key, _TABLE_KEYS)
-    sizes = {k: ask_num(v, obj.at(k)) for k, v in obj.data.items()}
-    try:
-        return Table(**sizes)
-    except RulesError as exc:
-        raise MatchFileError(f"{key}: {exc}") from None
-
-
-def _rules(value: Any) -> dict[str, Any]:
-    """The options the file sets, checked (unknown names refused).
-
-    A null (``corner_zone_limit``, whose default it is) counts as not set.
-    """
-    given = dict(Obj(value, "rules").data)
-    options = RuleOptions.from_mapping(given, "rules")
-    return {k: getattr(options, k) for k in given if getattr(options, k) is not None}
-
-
-def _clock(value: Any) -> ClockSettings:
-    """``[clock]``: the fields of :class:`ClockSettings`, read by their defaults' types."""
-    from carom.match._shot_clock import ClockSettings
-
-    known = {f.name: f.default for f in fields(ClockSettings)}
-    obj = Obj(value, "clock", set(known))
-    values: dict[str, Any] = {}
-    for key, raw in obj.data.items():
-        default, at = known[key], obj.at(key)
-        if isinstance(default, bool):
-            values[key] = ask_bool(raw, at)
-        elif isinstance(default, StrEnum):
-            values[key] = ask_enum(type(default), raw, at)
-        elif isinstance(default, int):
-            values[key] = ask_int(raw, at, lo=0)
-        else:
-            values[key] = ask_num(raw, at, lo=0.0)
-    if "length_s" in values and "warning_s" not in values:  # 5 s a shot: warn at 5 s
-        values["warning_s"] = min(ClockSettings().warning_s, values["length_s"])
-    try:
-        return ClockSettings(**values)
-    except CaromError as exc:
-        raise MatchFileError(f"clock: {exc}") from None

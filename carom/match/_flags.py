@@ -20,9 +20,9 @@ from carom.match._file import (
     MatchFile,
     MatchFileError,
     default_table,
-    load_match_file,
     parse_table,
 )
+from carom.match._file_read import load_match_file
 from referee import MAX_PLAYERS, Discipline, StartState, Table
 
 __all__ = [

@@ -1,10 +1,11 @@
 """``carom live --serve``: the web server over the match ``carom live`` referees.
 
 ``carom live`` keeps its own loop (keyboard, scoreboard, camera) in the main thread;
-with ``--serve`` it runs a :class:`~carom.web._live.WebRunner` instead of the plain
-runner and this module serves the same app as ``carom serve`` in a thread, with the
-table *attached* to that session: the pages show it, the console's calls go through
-the runner's loop like typed lines, and a new match is refused (the match is the one
+with ``--serve`` this module serves the same app as ``carom serve`` in a thread, with
+the table *attached* to that session and its runner (:meth:`LiveWeb.attach`): the
+pages show it, the console's calls go through the runner's loop like typed lines
+(:meth:`carom.live.loop.LiveRunner.post`), the review replay and the clock are
+watched through the runner's hooks, and a new match is refused (the match is the one
 on the command line).
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from carom.live import LiveSession
 from carom.live.loop import LiveRunner
-from carom.web._live import CameraRig, WebRunner
+from carom.web._live import CameraRig
 from carom.web._serve import RunningServer, bind, serve_in_thread
 from carom.web._settings import WebSettings
 from carom.web._table import ConflictError, MatchSetup, Table
@@ -55,16 +56,13 @@ class LiveWeb:
     table: Table
     rig: AttachedRig
 
-    runner_class = WebRunner
-
-    def runner_options(self) -> dict[str, Any]:
-        """What the :class:`WebRunner` of carom live needs."""
-        return {"on_change": self.table.poke}
-
     def attach(self, runner: LiveRunner) -> None:
-        """Serve ``runner``'s session (its calls go through its loop)."""
-        if not isinstance(runner, WebRunner):
-            raise TypeError("carom live --serve runs a WebRunner (LiveWeb.runner_class)")
+        """Serve ``runner``'s session (its calls go through its loop).
+
+        Call it before the runner runs, so the review replay sees every frame.
+        """
+        runner.session.subscribe(self.rig.replay.on_update)
+        self.rig.watch(runner, self.table.poke)
         self.rig.runner, self.rig.capture, self.rig.active = runner, runner.capture, True
         self.table.poke("carom live is refereeing")
 

@@ -27,9 +27,9 @@ from calibration import (
     load_calibration,
     save_calibration,
 )
-from carom.pipeline import read_frame
 from carom.web._table import ConflictError
 from referee import Table
+from vision import read_frame
 
 __all__ = ["Wizard"]
 

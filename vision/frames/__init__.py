@@ -5,6 +5,7 @@ only where something looks; a thread decodes ahead of the analysis (:class:`Read
 """
 
 from vision.frames._read_ahead import ReadAhead
+from vision.frames._read_frame import read_frame
 from vision.frames._sources import (
     IMAGE_SUFFIXES,
     CameraSource,
@@ -27,5 +28,6 @@ __all__ = [
     "YuvImage",
     "decode_only",
     "open_source",
+    "read_frame",
     "to_bgr",
 ]

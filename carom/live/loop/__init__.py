@@ -11,7 +11,7 @@ Kept apart from :mod:`carom.live` (the match journal) so the history and export
 commands do not load the vision pipeline.
 """
 
-from carom.live._capture import (
+from carom.live.loop._capture import (
     Capture,
     Captured,
     CaptureSettings,

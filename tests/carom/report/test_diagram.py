@@ -27,7 +27,7 @@ from carom.report._diagram import BADGE_R, DOUBT
 from referee import Ball, BallContact, Cushion, CushionContact, Event, Verdict
 from vision import BallTrack, ScoredEvent
 
-TRUTH = Path(__file__).parents[2] / "sample_videos" / "three_cushion_match.json"
+TRUTH = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.json"
 SVG = "{http://www.w3.org/2000/svg}"
 GEOMETRY = TableGeometry()
 

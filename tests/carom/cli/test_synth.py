@@ -14,7 +14,7 @@ import pytest
 
 from calibration import Camera
 from synth import Renderer, RenderSettings, render_clip, sequence
-from tests.carom.test_score_cli import _carom, _one_line_error
+from tests.carom.cli.test_score import _carom, _one_line_error
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import pytest
 
 from carom.cli import main
 
-SAMPLE = Path(__file__).parents[2] / "sample_videos" / "seven_pins_match.mp4"
+SAMPLE = Path(__file__).parents[3] / "sample_videos" / "seven_pins_match.mp4"
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ import pytest
 
 from carom.analyze import AnalyzeOptions, match_config
 from carom.live import LiveSession, LiveSetup, MatchStore
-from carom.live._capture import Capture, CaptureSettings, file_frames
+from carom.live.loop._capture import Capture, CaptureSettings, file_frames
 from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._runner import CAMERA_LOST, LiveRunner, read_keyboard
 from carom.match import ShotClock

@@ -15,9 +15,9 @@ import pytest
 
 from referee import parse_shot_log
 from synth import truth_events
-from tests.carom.test_score_cli import _one_line_error
+from tests.carom.cli.test_score import _one_line_error
 
-SAMPLES = Path(__file__).parents[2] / "sample_videos"
+SAMPLES = Path(__file__).parents[3] / "sample_videos"
 SAMPLE = SAMPLES / "three_cushion_match.mp4"
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from carom.live._capture import (
+from carom.live.loop._capture import (
     Capture,
     Captured,
     CaptureSettings,

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from calibration import CalibrationError
-from carom.pipeline import read_frame
+from vision import read_frame
 
-SAMPLE = Path(__file__).parents[2] / "sample_videos" / "three_cushion_match.mp4"
+SAMPLE = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.mp4"
 
 
 def test_a_video_frame_has_the_pixels_opencv_decodes() -> None:

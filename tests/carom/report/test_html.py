@@ -13,7 +13,7 @@ import pytest
 from calibration import TableGeometry
 from carom.report import ReportError, ReportShot, table_origin, write_report
 from referee import Ball, Verdict
-from tests.carom.test_diagram import SVG, by_class, centre, truth, truth_shot
+from tests.carom.report.test_diagram import SVG, by_class, centre, truth, truth_shot
 
 NASTY = "<b>&"
 

@@ -18,9 +18,10 @@ import pytest
 
 from carom.analyze import AnalyzeOptions, match_config
 from carom.live import LiveSession, LiveSetup, MatchStore, UndoCall
-from carom.live._capture import Capture, CaptureSettings, file_frames
+from carom.live.loop._board import TIME_UP
+from carom.live.loop._capture import Capture, CaptureSettings, file_frames
 from carom.live.loop._metrics import BoardSink, LiveMetrics
-from carom.live.loop._runner import TIME_UP, LiveRunner
+from carom.live.loop._runner import LiveRunner
 from carom.match import ClockExpiry, ClockSettings, ShotClock
 from carom.timestamps import now_iso
 from hardware import EventKind, EventMessage, ScoreboardEmulator, ScoreboardLink, Snapshot

@@ -13,7 +13,7 @@ import pytest
 from calibration import Calibration, Camera, TableGeometry
 from carom.report import BALL_COLOURS, AnnotatedWriter, BallPx
 from referee import Ball
-from tests.carom.test_diagram import TRUTH, truth, truth_event
+from tests.carom.report.test_diagram import TRUTH, truth, truth_event
 from vision import Frame, ScoredEvent, VideoError
 
 VIDEO = TRUTH.with_suffix(".mp4")

@@ -12,7 +12,7 @@ from carom.analyze import AnalyzeOptions, calibration_for
 from referee import MATCH_TABLE
 from vision import open_source
 
-SAMPLE = Path(__file__).parents[2] / "sample_videos" / "three_cushion_match.mp4"
+SAMPLE = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.mp4"
 
 
 @pytest.fixture(scope="module")

@@ -17,13 +17,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration import CalibrationError
-from vision import open_source
+from hardware import is_camera_spec
+from vision.frames._sources import IMAGE_SUFFIXES, open_source
 
-__all__ = ["IMAGE_SUFFIXES", "read_frame"]
-
-#: Still pictures, read with ``cv2.imread`` (also the checkerboard pictures).
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
-_LIVE_PREFIXES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
+__all__ = ["read_frame"]
 
 
 def read_frame(spec: str, frame_idx: int = 0) -> NDArray[np.uint8]:
@@ -37,7 +34,7 @@ def read_frame(spec: str, frame_idx: int = 0) -> NDArray[np.uint8]:
         CalibrationError: no such file, or the source has no frame ``frame_idx``.
         VideoError: the source cannot be opened or decoded.
     """
-    live = spec.isdigit() or spec.startswith(_LIVE_PREFIXES)
+    live = is_camera_spec(spec)
     path = Path(spec)
     if not live and path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
         image = cv2.imread(str(path))

@@ -37,7 +37,7 @@ from carom.match._file import KEYS
 from carom.pipeline import balls_on_table
 from referee import Ball, Discipline, RuleOptions, StartState, Table
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 SCHEMA: dict[str, Any] = json.loads((ROOT / "docs" / "match-file.schema.json").read_text())
 #: The shot log's schema, whose names, table, rule options and start state it refers to.
 SHOT_LOG: dict[str, Any] = json.loads((ROOT / "docs" / "shot-log.schema.json").read_text())

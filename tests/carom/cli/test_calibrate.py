@@ -13,9 +13,9 @@ import pytest
 from calibration import Camera, TableGeometry, load_calibration
 from tests.calibration.test_checkerboard import HARD, PATTERN, SQUARE_MM, boards
 from tests.calibration.test_fit import render, surface_errors_mm
-from tests.carom.test_score_cli import _carom, _one_line_error
+from tests.carom.cli.test_score import _carom, _one_line_error
 
-SAMPLE = Path(__file__).parents[2] / "sample_videos" / "three_cushion_match.mp4"
+SAMPLE = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.mp4"
 
 
 def test_calibrate_a_sample_video_writes_file_overlay_and_report(tmp_path: Path) -> None:

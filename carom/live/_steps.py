@@ -1,0 +1,120 @@
+"""The journal machine's vocabulary: the referee inputs an entry means, and its plan.
+
+A journal entry becomes steps (:data:`Step`: a lag, a join, a shot, a correction, an
+undo), checked into a :class:`Plan` before anything changes; an executed plan leaves
+an :class:`Action` a person's undo can take back. A shot the referee cannot settle
+alone waits as a :class:`PendingReview`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from carom.live._store import LiveError
+from referee import Correction, Lag, Phase, Shot, ShotRecord, StartState
+
+__all__ = [
+    "Action",
+    "CorrectStep",
+    "Info",
+    "JoinStep",
+    "LagStep",
+    "Op",
+    "PendingReview",
+    "Plan",
+    "PlayStep",
+    "ReviewPending",
+    "Step",
+    "UndoStep",
+]
+
+#: Vision's (confidence, evidence) of a shot's events, by position in ``Shot.events``.
+Info = Mapping[int, tuple[float, str]]
+
+
+class ReviewPending(LiveError):
+    """A shot waits for a person's review decision; nothing more is scored until then."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PendingReview:
+    """A shot held until a person decides.
+
+    Its verdict asks for review, or it was played while scoring was paused (camera
+    lost, calibration drift). ``reason`` says why; ``record`` is the verdict as
+    judged; ``if_accepted`` / ``if_rejected`` what ``accept`` / ``reject`` would give.
+    """
+
+    shot: Shot
+    info: Info
+    reason: str
+    record: ShotRecord
+    if_accepted: ShotRecord
+    if_rejected: ShotRecord
+    video_t_s: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class LagStep:
+    """Record a lag."""
+
+    lag: Lag
+
+
+@dataclass(frozen=True, slots=True)
+class JoinStep:
+    """No lag was seen: join the match in progress (unknown shooter: the ball tells)."""
+
+    start: StartState
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStep:
+    """Judge and record a shot; ``info`` is kept for the export, not judged."""
+
+    shot: Shot
+    info: Info = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectStep:
+    """Apply a referee correction."""
+
+    correction: Correction
+
+
+@dataclass(frozen=True, slots=True)
+class UndoStep:
+    """Take back the referee's last input."""
+
+
+Op = LagStep | JoinStep | PlayStep | CorrectStep
+Step = Op | UndoStep
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Action:
+    """What one entry did, so that a person's undo can take it back exactly."""
+
+    what: str
+    pushed: int
+    restore: tuple[Op, ...]
+    pending: PendingReview | None
+    timeouts: Mapping[tuple[int, str], int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Plan:
+    """An entry's checked effect, not yet carried out."""
+
+    what: str
+    steps: tuple[Step, ...]
+    phase: Phase
+    records: tuple[ShotRecord, ...]
+    pending: PendingReview | None
+    timeouts: Mapping[tuple[int, str], int]
+    paused: str | None
+    action: Action | None = None
+    pop: bool = False
+    video_t_s: float | None = None

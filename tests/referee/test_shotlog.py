@@ -150,6 +150,42 @@ def every_option_changed() -> dict[str, Any]:
     return out
 
 
+def _complete_shot() -> dict[str, Any]:
+    """A shot with every field and every event kind."""
+    return {
+        "index": 0,
+        "start_s": 10.0,
+        "end_s": 16.5,
+        "cue_ball": "dotted",
+        "events": [
+            {"t_s": 10.3, "kind": "ball", "balls": ["dotted", "red"]},
+            {
+                "t_s": 10.8,
+                "kind": "cushion",
+                "ball": "dotted",
+                "cushion": "left",
+                "doubt": "ball hidden by the player's arm",
+                "t_err_s": 0.04,
+            },
+            {"t_s": 11.0, "kind": "pin", "pin": "center", "ball": "red"},
+            {"t_s": 11.1, "kind": "pin", "pin": "left", "ball": None},
+            {"t_s": 11.2, "kind": "pin", "pin": "head"},
+            {"t_s": 11.5, "kind": "off_table", "ball": "red", "doubt": None},
+            {"t_s": 11.6, "kind": "pocket", "ball": "white", "pocket": "middle_left"},
+            {"t_s": 12.0, "kind": "call", "foul": "push", "t_err_s": 0},
+        ],
+        "start_positions_mm": {
+            "white": [700, 700],
+            "dotted": [700, 560],
+            "red": [2130, 710],
+        },
+        "end_positions_mm": {"white": [900.0, 300.0], "dotted": [1500.0, 1000.0]},
+        "paths_mm": {"dotted": [[10.0, 700.0, 560.0], [10.3, 1000.0, 600.0]]},
+        "pins_standing": ["center", "head", "foot", "left", "right"],
+        "doubt": "camera lost the table for 0.2 s",
+    }
+
+
 def complete_doc() -> dict[str, Any]:
     """Every field of the format at least once, every event kind, every rule option."""
     return {
@@ -178,38 +214,7 @@ def complete_doc() -> dict[str, Any]:
             "end_positions_mm": {"white": [120.0, 520.0], "dotted": [160.0, 880.0]},
         },
         "shots": [
-            {
-                "index": 0,
-                "start_s": 10.0,
-                "end_s": 16.5,
-                "cue_ball": "dotted",
-                "events": [
-                    {"t_s": 10.3, "kind": "ball", "balls": ["dotted", "red"]},
-                    {
-                        "t_s": 10.8,
-                        "kind": "cushion",
-                        "ball": "dotted",
-                        "cushion": "left",
-                        "doubt": "ball hidden by the player's arm",
-                        "t_err_s": 0.04,
-                    },
-                    {"t_s": 11.0, "kind": "pin", "pin": "center", "ball": "red"},
-                    {"t_s": 11.1, "kind": "pin", "pin": "left", "ball": None},
-                    {"t_s": 11.2, "kind": "pin", "pin": "head"},
-                    {"t_s": 11.5, "kind": "off_table", "ball": "red", "doubt": None},
-                    {"t_s": 11.6, "kind": "pocket", "ball": "white", "pocket": "middle_left"},
-                    {"t_s": 12.0, "kind": "call", "foul": "push", "t_err_s": 0},
-                ],
-                "start_positions_mm": {
-                    "white": [700, 700],
-                    "dotted": [700, 560],
-                    "red": [2130, 710],
-                },
-                "end_positions_mm": {"white": [900.0, 300.0], "dotted": [1500.0, 1000.0]},
-                "paths_mm": {"dotted": [[10.0, 700.0, 560.0], [10.3, 1000.0, 600.0]]},
-                "pins_standing": ["center", "head", "foot", "left", "right"],
-                "doubt": "camera lost the table for 0.2 s",
-            },
+            _complete_shot(),
             {"index": 1, "cue_ball": "white", "events": [], "doubt": None, "pins_standing": None},
         ],
     }

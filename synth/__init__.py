@@ -19,12 +19,15 @@ The renderer draws a motion as an overhead camera sees it (:class:`Renderer`,
 :func:`render_clip`: an H.264 video and its truth file); :func:`make_clip` goes from
 a named source (:func:`source_names`: sample sequences, scenarios, lags) and camera
 and look settings to the video, the truth and a shot log (``carom synth``), and
-:func:`make_samples` regenerates the bundled samples. :func:`truth_events`,
+:func:`make_samples` regenerates the bundled samples. :func:`calibration_scene` renders
+still frames of tables of every kind (:data:`CALIBRATION_CATEGORIES`) with their true
+camera and corners, for calibration's tests and benchmark. :func:`truth_events`,
 :func:`compare_events` and :func:`compare_positions` score what vision found against
 a truth file. synth imports the referee, calibration (the camera model) and vision
 (the video writer), never the app (``carom``).
 """
 
+from synth._calib_scene import CALIBRATION_CATEGORIES, CalibrationScene, calibration_scene
 from synth._clip import Clip, render_clip
 from synth._evaluate import (
     EventScore,
@@ -84,12 +87,14 @@ from synth._scene import (
     BALL_LOOKS,
     CLOTH_COLOURS,
     BallLook,
+    FloorPatch,
     Lamp,
     MotionSource,
     PinSource,
     PlayerStroke,
     RenderError,
     Scene,
+    Sticker,
     TableLook,
     default_lamps,
 )
@@ -101,15 +106,18 @@ from synth._truth import TRUTH_FORMAT, event_json, frame_json, truth_json, write
 
 __all__ = [
     "BALL_LOOKS",
+    "CALIBRATION_CATEGORIES",
     "CLOTH_COLOURS",
     "PYRAMID_TABLE",
     "TRUTH_FORMAT",
     "BallLook",
+    "CalibrationScene",
     "CameraSettings",
     "Clip",
     "CushionHit",
     "EventScore",
     "Expect",
+    "FloorPatch",
     "JumpOff",
     "Lamp",
     "LookSettings",
@@ -135,10 +143,12 @@ __all__ = [
     "Sequence",
     "Simulation",
     "SimulationError",
+    "Sticker",
     "Stroke",
     "TableLook",
     "Track",
     "UnknownScenarioError",
+    "calibration_scene",
     "compare_events",
     "compare_positions",
     "cushion_hits",

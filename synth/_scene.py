@@ -27,12 +27,14 @@ __all__ = [
     "BALL_LOOKS",
     "CLOTH_COLOURS",
     "BallLook",
+    "FloorPatch",
     "Lamp",
     "MotionSource",
     "PinSource",
     "PlayerStroke",
     "RenderError",
     "Scene",
+    "Sticker",
     "TableLook",
     "default_lamps",
     "linear_bgr",
@@ -42,8 +44,14 @@ F64 = NDArray[np.float64]
 RGB = tuple[int, int, int]
 
 #: Named cloth colours (sRGB). ``blue`` is the median cloth of a broadcast three-cushion
-#: table; ``green`` a classic club cloth.
-CLOTH_COLOURS: dict[str, RGB] = {"blue": (79, 165, 214), "green": (30, 120, 70)}
+#: table; ``green`` a classic club cloth; ``teal``, ``grey`` and ``red`` other club cloths.
+CLOTH_COLOURS: dict[str, RGB] = {
+    "blue": (79, 165, 214),
+    "green": (30, 120, 70),
+    "teal": (20, 128, 128),
+    "grey": (118, 122, 126),
+    "red": (150, 28, 36),
+}
 
 
 class RenderError(CaromError):
@@ -105,6 +113,40 @@ def default_lamps(table: Table = MATCH_TABLE, height_mm: float = 1300.0) -> tupl
 
 
 @dataclass(frozen=True, slots=True)
+class FloorPatch:
+    """A rectangle painted on the floor (another table, a mat, a floor line).
+
+    Centred at ``(x_mm, y_mm)`` in the table frame, ``length_mm`` along the direction
+    ``angle_deg`` from the table's x axis and ``width_mm`` across it, filled with
+    ``colour`` (sRGB). Patches are painted in order, later over earlier.
+    """
+
+    x_mm: float
+    y_mm: float
+    length_mm: float
+    width_mm: float
+    colour: RGB
+    angle_deg: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Sticker:
+    """A square printed marker or sticker on the rail, cushion top or cloth.
+
+    Centred at ``(x_mm, y_mm)``, ``size_mm`` wide, turned by ``angle_deg``; ``paper``
+    (sRGB) with, if ``ink`` is given, a 2 x 2 checker of ``ink`` inside a paper border
+    (a printed marker's look).
+    """
+
+    x_mm: float
+    y_mm: float
+    size_mm: float
+    paper: RGB
+    ink: RGB | None = None
+    angle_deg: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class BallLook:
     """Colour of a ball (sRGB) and its dots: ``dots`` spots of ``dot_radius_mm``."""
 
@@ -141,6 +183,13 @@ class TableLook:
     (the nose corners and the middles of the long cushions), cut through the cloth,
     the cushions and the rail.
 
+    ``pocket_jaw_mm``: on a pocket table, a leather jaw ring that wide around each
+    pocket hole on the rail and cushion tops (0: none), coloured ``pocket_jaw``.
+
+    ``floor_patches`` are painted on the floor (:class:`FloorPatch`: a larger table the
+    table stands on, floor lines); ``stickers`` on the rail, cushion or cloth
+    (:class:`Sticker`). Both empty by default.
+
     ``discipline`` chooses the chalk marks (``None``: the head, centre and foot spots
     only); ``options`` are the rule options that shape them (anchor-square size,
     straight-rail corner zones). Chalk lines are ``chalk_width_mm`` wide and laid over
@@ -171,6 +220,10 @@ class TableLook:
     pockets: bool = False
     pocket_radius_mm: float = 62.0
     pocket: RGB = (10, 10, 12)
+    pocket_jaw_mm: float = 0.0
+    pocket_jaw: RGB = (58, 36, 24)
+    floor_patches: tuple[FloorPatch, ...] = ()
+    stickers: tuple[Sticker, ...] = ()
 
     def __post_init__(self) -> None:
         _check("chalk_width_mm", self.chalk_width_mm, 1.0, 20.0)
@@ -179,12 +232,13 @@ class TableLook:
         _check("cushion_width_mm", self.cushion_width_mm, 20.0, 120.0)
         _check("rail_width_mm", self.rail_width_mm, 40.0, 400.0)
         _check("rail_height_mm", self.rail_height_mm, self.cushion_height_mm, 100.0)
-        _check("floor_depth_mm", self.floor_depth_mm, 300.0, 1500.0)
+        _check("floor_depth_mm", self.floor_depth_mm, 50.0, 1500.0)
         _check("pocket_radius_mm", self.pocket_radius_mm, 20.0, 150.0)
+        _check("pocket_jaw_mm", self.pocket_jaw_mm, 0.0, 100.0)
 
     @classmethod
     def with_cloth(cls, cloth: str | RGB, **kwargs: object) -> TableLook:
-        """A look with a named (``blue``, ``green``) or sRGB cloth colour."""
+        """A look with a named (:data:`CLOTH_COLOURS`) or sRGB cloth colour."""
         if isinstance(cloth, str):
             if cloth not in CLOTH_COLOURS:
                 names = ", ".join(CLOTH_COLOURS)

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from synth._scene import BallLook, Scene, TableLook, linear_bgr
+from synth._surround import decorate
 
 __all__ = [
     "Lighting",
@@ -156,6 +157,7 @@ def _albedo(hit: F64, look: TableLook, masks: tuple[B, ...], footprint_mm: F64) 
     _marks(out, hit, is_rail, look.diamonds_mm(), look.diamond_radius_mm, look.diamond)
     _chalk_lines(out, hit, is_cloth, footprint_mm, look)
     _marks(out, hit, is_cloth, look.spots_mm(), look.spot_radius_mm, look.spot)
+    decorate(out, hit, masks, footprint_mm, look)
     _pockets(out, hit, look)
     return out
 

@@ -15,6 +15,7 @@ from calibration._camera import (
     to_cv_points,
 )
 from calibration._drift import DriftCheck, DriftResult
+from calibration._errors import CalibrationFailed
 from calibration._file import (
     CALIBRATION_FORMAT,
     Calibration,
@@ -29,6 +30,13 @@ from calibration._geometry import (
     TABLE_FORMAT,
     TableGeometry,
 )
+from calibration._outcome import (
+    Outcome,
+    SideResiduals,
+    confidence_of,
+    outcome_of,
+    side_residuals,
+)
 from calibration._pixel_map import MmToPx, PxToMm
 from calibration._report import GroupResiduals, QualityReport, draw_overlay, quality_report
 
@@ -41,6 +49,7 @@ __all__ = [
     "TABLE_FORMAT",
     "Calibration",
     "CalibrationError",
+    "CalibrationFailed",
     "CalibrationMethod",
     "Camera",
     "Distortion",
@@ -49,28 +58,37 @@ __all__ = [
     "GroupResiduals",
     "Intrinsics",
     "MmToPx",
+    "Outcome",
     "Pose",
     "PxToMm",
     "QualityReport",
+    "SideResiduals",
     "TableGeometry",
     "check_shape",
+    "confidence_of",
     "draw_overlay",
     "load_calibration",
+    "outcome_of",
     "quality_report",
     "save_calibration",
+    "side_residuals",
     "to_cv_points",
 ]
 from calibration._calibrate import CalibrationResult, Lens, calibrate_frame, save_result
 from calibration._checkerboard import find_checkerboard, fit_lens_from_checkerboards
 from calibration._detect import TableEdges, cloth_mask, detect_table
+from calibration._empty_table import EmptyTable, EmptyTableBuilder, empty_table
 from calibration._fit import Fit, fit_camera, fit_edges
 from calibration._manual import fit_from_points
 
 __all__ += [
+    "EmptyTable",
+    "EmptyTableBuilder",
     "Fit",
     "TableEdges",
     "cloth_mask",
     "detect_table",
+    "empty_table",
     "find_checkerboard",
     "fit_camera",
     "fit_edges",

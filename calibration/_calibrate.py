@@ -6,8 +6,12 @@ this package opens no video or camera) and fits the camera automatically
 to corners and diamonds a person marked (:func:`calibration.fit_from_points`),
 optionally with the lens fixed from checkerboard pictures. The quality report judges
 the observed points (cloth-edge pixels, or the marked ones) against the lines or points
-the fit put them on; its residuals go into the :class:`~calibration.Calibration`.
-:func:`save_result` writes the ``carom-calibration/1`` file and the overlay PNG.
+the fit put them on; its residuals go into the :class:`~calibration.Calibration`. For an
+automatic fit each edge point also counts for the cushion whose fitted line it is
+nearest to: per-side residuals and the share of each side seen, which with the
+residuals give the verdict (``good``, ``doubtful``, ``failed``) and the confidence
+(:mod:`calibration._outcome`). :func:`save_result` writes the ``carom-calibration/1``
+file and the overlay PNG.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from calibration._file import Calibration, CalibrationMethod, save_calibration
 from calibration._fit import Fit, fit_camera
 from calibration._geometry import PYRAMID_TABLE, TableGeometry
 from calibration._manual import fit_from_points
+from calibration._outcome import SideResiduals, side_residuals
 from calibration._report import QualityReport, draw_overlay, quality_report
 from referee import Discipline, Table
 
@@ -33,6 +38,7 @@ __all__ = ["CalibrationResult", "Lens", "calibrate_frame", "save_result"]
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
 #: A lens from checkerboards: intrinsics, distortion and the corners' RMS error in px
 #: (what :func:`calibration.fit_lens_from_checkerboards` returns).
 Lens = tuple[Intrinsics, Distortion, float]
@@ -73,6 +79,7 @@ def calibrate_frame(
     pockets = discipline is Discipline.PIN_CAROM_7 or table == PYRAMID_TABLE
     geometry = TableGeometry(table, pockets=pockets)
     fixed = None if lens is None else (lens[0], lens[1])
+    sides: tuple[SideResiduals, ...] = ()
     if corners is None:
         if diamonds:
             raise CalibrationError("--diamonds needs --corners (or --interactive) as well")
@@ -81,7 +88,8 @@ def calibrate_frame(
             frame_bgr, length_mm=table.length_mm, width_mm=table.width_mm,
             nose_height_mm=geometry.cushion_height_mm, edges=edges, lens=fixed,
         )  # fmt: skip
-        uv, xyz = _edge_points(edges, fit, geometry)
+        uv, xyz, side, t = _edge_points(edges, fit, geometry)
+        sides = _sides(fit, uv, xyz, side, t, edges.image_size_px)
         method = CalibrationMethod.AUTO
     else:
         fit, uv, xyz = _manual_fit(frame_bgr, geometry, corners, diamonds or [], fixed)
@@ -90,7 +98,7 @@ def calibrate_frame(
         method = CalibrationMethod.CHECKERBOARD
     when = created or datetime.now(UTC).replace(microsecond=0).isoformat()
     calib = Calibration(geometry, fit.camera, when, method, {"rms_px": fit.rms_px})
-    report = quality_report(calib, uv, xyz)
+    report = quality_report(calib, uv, xyz, sides=sides)
     residuals = report.residuals() | ({} if lens is None else {"lens_rms_px": lens[2]})
     calib = Calibration(geometry, fit.camera, when, method, residuals)
     overlay = draw_overlay(frame_bgr, calib, discipline=discipline)
@@ -111,8 +119,11 @@ def save_result(result: CalibrationResult, path: Path, overlay_path: Path) -> No
         raise CalibrationError(f"{overlay_path}: cannot write the overlay image; check the folder")
 
 
-def _edge_points(edges: TableEdges, fit: Fit, geometry: TableGeometry) -> tuple[F64, F64]:
-    """Observed edge pixels (n, 2) and the nearest points (n, 3) mm on the fit's lines.
+def _edge_points(edges: TableEdges, fit: Fit, geometry: TableGeometry) -> tuple[F64, F64, I64, F64]:
+    """Observed edge pixels (n, 2), the nearest points (n, 3) mm on the fit's lines.
+
+    Also each point's side (n,) (index into :data:`calibration.CUSHIONS`) and where
+    along it the nearest point lies (n,) 0..1.
 
     The cloth edge is the foot of the cushion face (z = 0) on a side the camera is
     inside of, and the nose (z = cushion height) on a side it is beyond, moved inside
@@ -123,8 +134,10 @@ def _edge_points(edges: TableEdges, fit: Fit, geometry: TableGeometry) -> tuple[
     inside = (cam_x > 0.0, cam_x < geometry.length_mm, cam_y > 0.0, cam_y < geometry.width_mm)
     best = np.zeros((len(uv), 3))
     dist = np.full(len(uv), np.inf)
+    side, along = np.zeros(len(uv), dtype=np.int64), np.zeros(len(uv))
     centre = np.array([geometry.length_mm / 2.0, geometry.width_mm / 2.0])
-    for seg, seen_face in zip(geometry.cushion_segments_mm(), inside, strict=True):
+    segments = geometry.cushion_segments_mm()
+    for i, (seg, seen_face) in enumerate(zip(segments, inside, strict=True)):
         a, b = seg + fit.edge_inset_mm * _inward(seg, centre)
         z = 0.0 if seen_face else geometry.cushion_height_mm
         xy = fit.camera.unproject(uv, np.full(len(uv), z))[:, :2]
@@ -135,7 +148,16 @@ def _edge_points(edges: TableEdges, fit: Fit, geometry: TableGeometry) -> tuple[
         closer = d < dist
         best[closer] = np.column_stack([near[closer], np.full(int(closer.sum()), z)])
         dist[closer] = d[closer]
-    return uv, best
+        side[closer], along[closer] = i, t[closer]
+    return uv, best, side, along
+
+
+def _sides(
+    fit: Fit, uv: F64, xyz: F64, side: I64, t: F64, size_px: tuple[int, int]
+) -> tuple[SideResiduals, ...]:
+    """The four cushions' residuals and coverage (:func:`calibration.side_residuals`)."""
+    err_px = np.nan_to_num(np.hypot(*(uv - fit.camera.project(xyz)).T), nan=np.inf)
+    return side_residuals(side, t, err_px, uv, size_px)
 
 
 def _inward(seg: F64, centre_mm: F64) -> F64:
@@ -170,8 +192,19 @@ def _manual_fit(
 
 
 def _corners_xyz(fit: Fit, uv: F64, geometry: TableGeometry) -> F64:
-    """The table corner (n, 3) mm, at nose height, nearest to each marked corner."""
-    corners = geometry.corners_xyz_mm()
-    seen = fit.camera.unproject(uv, np.full(len(uv), geometry.cushion_height_mm))[:, :2]
+    """The table corner (n, 3) mm nearest to each marked corner, where the fit puts it.
+
+    The fit takes a marked corner as the meeting of two cloth edges (see
+    :func:`_edge_points`): on the cloth (z = 0) where the camera is inside both sides,
+    else at the cushion nose's height.
+    """
+    corners = geometry.corners_xyz_mm(0.0)
+    seen = fit.camera.unproject(uv, np.zeros(len(uv)))[:, :2]
     nearest = [int(np.argmin(np.hypot(*(corners[:, :2] - p).T))) for p in seen]
-    return corners[nearest]
+    cam_x, cam_y = fit.camera.position_mm[:2]
+    x_in = 0.0 < cam_x < geometry.length_mm
+    y_in = 0.0 < cam_y < geometry.width_mm
+    out = corners[nearest].copy()
+    if not (x_in and y_in):
+        out[:, 2] = geometry.cushion_height_mm
+    return out

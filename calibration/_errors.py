@@ -15,13 +15,22 @@ from numpy.typing import NDArray
 
 from referee import CaromError
 
-__all__ = ["CalibrationError", "check_range", "check_shape"]
+__all__ = ["CalibrationError", "CalibrationFailed", "check_range", "check_shape"]
 
 F64 = NDArray[np.float64]
 
 
 class CalibrationError(CaromError):
     """A camera model or table geometry value is invalid; the message names it."""
+
+
+class CalibrationFailed(CalibrationError):
+    """No usable calibration: the automatic fit failed (the ``failed`` outcome).
+
+    Raised by the app where it must stop rather than go on without a camera model;
+    the message says why and how to mark the corners instead. The command line exits
+    with its own code for it (docs/calibration.md, "Outcomes").
+    """
 
 
 def check_shape(name: str, array: Any, cols: int) -> F64:

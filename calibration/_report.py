@@ -10,14 +10,18 @@ point's own height). Points are grouped by where they lie: ``corners`` (within
 (within ``CUSHION_MM`` of a cushion nose, or outside the surface like the diamonds) and
 ``centre`` (the rest).
 
-Verdict, by the millimetre residuals (the issue's accuracy target):
+The verdict (:class:`calibration.Outcome`: ``good``, ``doubtful``, ``failed``) and the
+confidence come from :mod:`calibration._outcome`: the millimetre residuals against the
+issue's accuracy target (``good``: RMS at most 2 mm and maximum at most 5 mm) and, for an
+automatic fit, how much of each cushion was seen. A fit that is not good gets
+``advice``:
 
-* ``good``: RMS at most ``GOOD_RMS_MM`` (2 mm) and maximum at most ``GOOD_MAX_MM``
-  (5 mm) over all points;
-* ``check corners``: otherwise, when the worst group is ``corners``: a corner was
-  marked or detected in the wrong place (a pocket, a hand, a score graphic);
-* ``refit lens``: otherwise: the corners fit and the error lies along the cushions or in
-  the centre, the shape a wrong distortion model leaves.
+* ``check corners``: the residuals are too large and the worst group is ``corners``: a
+  corner was marked or detected in the wrong place (a pocket, a hand, a score graphic);
+* ``refit lens``: the residuals are too large, the corners fit and the error lies along
+  the cushions or in the centre, the shape a wrong distortion model leaves;
+* ``the <side> cushion is seen over N% of its length``: the residuals may be fine, but a
+  side was hidden (a player, a cue) or outside the picture.
 """
 
 from __future__ import annotations
@@ -32,6 +36,15 @@ from numpy.typing import NDArray
 from calibration._camera import CalibrationError, check_shape
 from calibration._file import Calibration
 from calibration._geometry import CUSHIONS
+from calibration._outcome import (
+    GOOD_COVERAGE,
+    GOOD_MAX_MM,
+    GOOD_RMS_MM,
+    Outcome,
+    SideResiduals,
+    confidence_of,
+    outcome_of,
+)
 from referee import Discipline, RuleOptions
 
 __all__ = [
@@ -50,8 +63,6 @@ U8 = NDArray[np.uint8]
 
 CORNER_MM = 300.0
 CUSHION_MM = 200.0
-GOOD_RMS_MM = 2.0
-GOOD_MAX_MM = 5.0
 GROUPS = ("corners", "cushions", "centre")
 
 
@@ -81,14 +92,26 @@ def _rms(err: F64) -> float:
 
 @dataclass(frozen=True, slots=True)
 class QualityReport:
-    """Residuals overall and per group, and the verdict (module docstring)."""
+    """Residuals overall, per group and per side, the verdict, its advice, the confidence.
+
+    ``sides``: the four cushions' edge points (automatic fits; empty for marked
+    points); ``advice``: what to look at when the verdict is not ``good`` (module
+    docstring), else empty; ``confidence``: 0..1 (:func:`calibration.confidence_of`).
+    """
 
     overall: GroupResiduals
     groups: tuple[GroupResiduals, ...]
-    verdict: str
+    verdict: Outcome
+    advice: str = ""
+    sides: tuple[SideResiduals, ...] = ()
+    confidence: float = 1.0
 
     def residuals(self) -> dict[str, float]:
-        """Flat numbers for the calibration file: ``rms_px`` ..., ``corners_rms_mm`` ..."""
+        """Flat numbers for the calibration file: ``rms_px`` ..., ``corners_rms_mm`` ...
+
+        Also ``confidence`` and per side ``head_rms_px``, ``head_max_px``,
+        ``head_coverage``, ``head_n_points`` (automatic fits).
+        """
         out: dict[str, float] = {}
         for g in (self.overall, *self.groups):
             prefix = "" if g is self.overall else f"{g.name}_"
@@ -97,6 +120,11 @@ class QualityReport:
                 if math.isfinite(value):
                     out[prefix + key] = value
             out[prefix + "n_points"] = float(g.n)
+        for s in self.sides:
+            for key in ("rms_px", "max_px", "coverage"):
+                out[f"{s.cushion}_{key}"] = float(getattr(s, key))
+            out[f"{s.cushion}_n_points"] = float(s.n)
+        out["confidence"] = float(self.confidence)
         return out
 
     def text(self) -> str:
@@ -107,8 +135,14 @@ class QualityReport:
             if g.n:
                 rows.append(f"{g.name:<10}{g.n:>7}{g.rms_px:>9.2f}{g.max_px:>9.2f}"
                             f"{g.rms_mm:>9.2f}{g.max_mm:>9.2f}")  # fmt: skip
-        rows.append(f"verdict: {self.verdict} (good: rms <= {GOOD_RMS_MM:g} mm, "
-                    f"max <= {GOOD_MAX_MM:g} mm)")  # fmt: skip
+        if self.sides:
+            rows.append(f"{'cushion':<10}{'points':>7}{'rms px':>9}{'max px':>9}{'seen':>9}")
+            rows += [f"{s.cushion:<10}{s.n:>7}{s.rms_px:>9.2f}{s.max_px:>9.2f}"
+                     f"{s.coverage:>9.0%}" for s in self.sides]  # fmt: skip
+        advice = f": {self.advice}" if self.advice else ""
+        seen = f", every cushion seen over >= {GOOD_COVERAGE:.0%}" if self.sides else ""
+        limits = f"good: rms <= {GOOD_RMS_MM:g} mm, max <= {GOOD_MAX_MM:g} mm{seen}"
+        rows.append(f"verdict: {self.verdict}{advice} (confidence {self.confidence:.2f}; {limits})")
         return "\n".join(rows)
 
 
@@ -130,13 +164,21 @@ def region_of(calib: Calibration, xy_mm: F64) -> list[str]:
     return names
 
 
-def quality_report(calib: Calibration, observed_px: F64, points_xyz_mm: F64) -> QualityReport:
+def quality_report(
+    calib: Calibration,
+    observed_px: F64,
+    points_xyz_mm: F64,
+    *,
+    sides: tuple[SideResiduals, ...] = (),
+) -> QualityReport:
     """Residuals of a calibration against the points it was fitted to.
 
     Args:
         calib: The calibration.
         observed_px: Where each point was seen, (n, 2) ``uv_px``.
         points_xyz_mm: The same points in the table frame, (n, 3) mm (z up).
+        sides: The four cushions' edge points (:func:`calibration.side_residuals`) of
+            an automatic fit; empty for marked points.
 
     Raises:
         CalibrationError: shapes differ or no points are given.
@@ -151,12 +193,19 @@ def quality_report(calib: Calibration, observed_px: F64, points_xyz_mm: F64) -> 
     names = np.array(region_of(calib, xyz[:, :2]))
     groups = tuple(GroupResiduals.of(g, err_px[names == g], err_mm[names == g]) for g in GROUPS)
     overall = GroupResiduals.of("all", err_px, err_mm)
-    return QualityReport(overall, groups, _verdict(overall, groups))
+    verdict = outcome_of(overall.rms_mm, overall.max_mm, sides)
+    confidence = confidence_of(overall.rms_mm, sides)
+    advice = "" if verdict is Outcome.GOOD else _advice(overall, groups, sides)
+    return QualityReport(overall, groups, verdict, advice, sides, confidence)
 
 
-def _verdict(overall: GroupResiduals, groups: tuple[GroupResiduals, ...]) -> str:
-    if overall.rms_mm <= GOOD_RMS_MM and overall.max_mm <= GOOD_MAX_MM:
-        return "good"
+def _advice(
+    overall: GroupResiduals, groups: tuple[GroupResiduals, ...], sides: tuple[SideResiduals, ...]
+) -> str:
+    """What to look at in a fit that is not good (module docstring)."""
+    if overall.rms_mm <= GOOD_RMS_MM and overall.max_mm <= GOOD_MAX_MM and sides:
+        least = min(sides, key=lambda s: s.coverage)
+        return f"the {least.cushion} cushion is seen over {least.coverage:.0%} of its length"
     worst = max((g for g in groups if g.n), key=lambda g: g.max_mm)
     return "check corners" if worst.name == "corners" else "refit lens"
 

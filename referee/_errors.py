@@ -10,6 +10,7 @@ message, which is always one line that names the problem and the way out::
     │   ├── IllegalMoveError  the match state does not allow this input now
     │   └── UnknownBallError  a ball, pin or player the match does not know
     ├── CalibrationError      (calibration/) camera model or table geometry
+    │   └── CalibrationFailed the automatic fit failed: stop, mark the corners (exit 4)
     ├── VideoError            (vision/) frames cannot be read or decoded
     └── ScoreboardError       (hardware/) a scoreboard link failed
 

@@ -14,12 +14,27 @@ from calibration import (
     CalibrationError,
     Camera,
     Distortion,
+    Outcome,
+    SideResiduals,
     TableGeometry,
+    confidence_of,
     draw_overlay,
+    outcome_of,
     quality_report,
+    side_residuals,
 )
-from calibration._report import CUSHION_BGR, GOOD_MAX_MM, GOOD_RMS_MM, region_of
-from referee import Ball, Discipline
+from calibration._outcome import (
+    AGREE_PX,
+    COVERAGE_BINS,
+    FAILED_COVERAGE,
+    FAILED_MAX_MM,
+    FAILED_RMS_MM,
+    GOOD_COVERAGE,
+    GOOD_MAX_MM,
+    GOOD_RMS_MM,
+)
+from calibration._report import CUSHION_BGR, region_of
+from referee import Ball, Cushion, Discipline
 from synth import Renderer, RenderSettings
 
 
@@ -86,26 +101,77 @@ def test_mm_residuals_are_table_distances() -> None:
 
 
 @pytest.mark.parametrize(
-    ("index", "error_mm", "verdict"),
+    ("index", "error_mm", "verdict", "advice"),
     [
-        (0, GOOD_MAX_MM - 0.1, "good"),
-        (0, GOOD_MAX_MM + 0.1, "check corners"),
-        (6, GOOD_MAX_MM + 0.1, "refit lens"),  # a cushion point
-        (20, GOOD_MAX_MM + 0.1, "refit lens"),  # a centre point
+        (0, GOOD_MAX_MM - 0.1, Outcome.GOOD, ""),
+        (0, GOOD_MAX_MM + 0.1, Outcome.DOUBTFUL, "check corners"),
+        (6, GOOD_MAX_MM + 0.1, Outcome.DOUBTFUL, "refit lens"),  # a cushion point
+        (20, GOOD_MAX_MM + 0.1, Outcome.DOUBTFUL, "refit lens"),  # a centre point
+        (20, FAILED_MAX_MM + 0.1, Outcome.FAILED, "refit lens"),
     ],
 )
-def test_verdict_on_one_bad_point(index: int, error_mm: float, verdict: str) -> None:
+def test_verdict_on_one_bad_point(index: int, error_mm: float, verdict: str, advice: str) -> None:
     pts = cloth_points()
     offsets = np.zeros((len(pts), 2))
     offsets[index] = [0.0, error_mm]
-    assert quality_report(CAL, observed(pts, offsets), pts).verdict == verdict
+    report = quality_report(CAL, observed(pts, offsets), pts)
+    assert (report.verdict, report.advice) == (verdict, advice)
 
 
 def test_verdict_on_rms() -> None:
     pts = cloth_points()
     just_over = np.tile([0.0, GOOD_RMS_MM + 0.05], (len(pts), 1))
     report = quality_report(CAL, observed(pts, just_over), pts)
-    assert report.overall.max_mm < GOOD_MAX_MM and report.verdict != "good"
+    assert report.overall.max_mm < GOOD_MAX_MM and report.verdict is Outcome.DOUBTFUL
+    far = np.tile([0.0, FAILED_RMS_MM + 0.5], (len(pts), 1))
+    assert quality_report(CAL, observed(pts, far), pts).verdict is Outcome.FAILED
+
+
+def sides_seen(coverage: list[float]) -> tuple[SideResiduals, ...]:
+    return tuple(
+        SideResiduals(c, 100, 0.3, 1.0, f) for c, f in zip(CUSHIONS, coverage, strict=True)
+    )
+
+
+@pytest.mark.parametrize(
+    ("least", "verdict"),
+    [(GOOD_COVERAGE, Outcome.GOOD), (GOOD_COVERAGE - 0.01, Outcome.DOUBTFUL),
+     (FAILED_COVERAGE - 0.01, Outcome.FAILED)],
+)  # fmt: skip
+def test_a_cushion_seen_too_little_is_doubtful_then_failed(least: float, verdict: str) -> None:
+    pts = cloth_points()
+    sides = sides_seen([0.95, 0.95, least, 0.95])
+    report = quality_report(CAL, CAL.camera.project(pts), pts, sides=sides)
+    assert report.verdict == verdict
+    if verdict != Outcome.GOOD:
+        assert report.advice == f"the left cushion is seen over {least:.0%} of its length"
+    assert report.confidence == pytest.approx(min(least / GOOD_COVERAGE, 1.0), abs=1e-3)
+
+
+def test_confidence_falls_with_the_residuals_and_the_least_seen_side() -> None:
+    seen = sides_seen([0.95] * 4)
+    assert confidence_of(0.0, seen) == 1.0
+    assert confidence_of(GOOD_RMS_MM, seen) == pytest.approx(0.8)
+    assert confidence_of(FAILED_RMS_MM, seen) < 0.2
+    assert confidence_of(1.0, sides_seen([0.95, 0.2, 0.95, 0.95])) < confidence_of(1.0, seen)
+    assert confidence_of(float("inf"), seen) == 0.0
+    assert outcome_of(float("nan"), 1.0, seen) is Outcome.FAILED
+
+
+def test_coverage_counts_agreeing_points_off_the_picture_border() -> None:
+    n = 400
+    t = np.linspace(0.0, 1.0, n)
+    side = np.zeros(n, dtype=np.int64)
+    uv = np.c_[100.0 + 400.0 * t, np.full(n, 50.0)]
+    err = np.full(n, 0.5)
+    err[t > 0.75] = AGREE_PX + 1.0  # the last quarter disagrees
+    uv[t < 0.25, 1] = 0.0  # the first quarter lies on the picture's top border
+    head = side_residuals(side, t, err, uv, (640, 360))[0]
+    assert head.cushion is Cushion.HEAD and head.n == n
+    assert head.coverage == pytest.approx(0.5, abs=1.0 / COVERAGE_BINS)
+    assert head.max_px == pytest.approx(AGREE_PX + 1.0)
+    others = side_residuals(side, t, err, uv, (640, 360))[1:]
+    assert all(s.n == 0 and s.coverage == 0.0 for s in others)
 
 
 def test_text_and_file_numbers() -> None:
@@ -117,6 +183,12 @@ def test_text_and_file_numbers() -> None:
     assert "verdict: good" in text
     numbers = report.residuals()
     assert numbers["rms_mm"] == pytest.approx(1.0) and numbers["corners_n_points"] == 4.0
+    assert numbers["confidence"] == report.confidence
+    sides = sides_seen([0.9, 0.8, 0.7, 0.6])
+    pts = cloth_points()
+    with_sides = quality_report(CAL, CAL.camera.project(pts), pts, sides=sides)
+    assert with_sides.residuals()["right_coverage"] == pytest.approx(0.6)
+    assert "right" in with_sides.text() and "60%" in with_sides.text()
 
 
 def test_bad_input_is_refused() -> None:

@@ -81,13 +81,18 @@ def match_config(opts: AnalyzeOptions) -> MatchConfig:
 
 
 def calibration_for(
-    opts: AnalyzeOptions, size_px: tuple[int, int], frame_30: Any | None = None
+    opts: AnalyzeOptions,
+    size_px: tuple[int, int],
+    frame_30: Any | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Calibration:
     """Load ``--calibration`` (checked against the video size) or fit one into ``opts.out``.
 
-    The pipeline's calibration step (:meth:`carom.pipeline.Pipeline.calibrate`).
+    The pipeline's calibration step (:meth:`carom.pipeline.Pipeline.calibrate`);
+    ``say`` hears a doubtful fit. Raises :class:`calibration.CalibrationFailed` when
+    the fit failed.
     """
-    return opts.pipeline().calibrate(size_px, opts.out, frame_30)
+    return opts.pipeline().calibrate(size_px, opts.out, frame_30, say=say)
 
 
 Progress = Callable[[int, int | None, float], None]

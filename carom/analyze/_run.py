@@ -28,13 +28,18 @@ Progress = Callable[[int, int | None, float], None]
 
 
 def analyze_video(
-    opts: AnalyzeOptions, progress: Progress | None = None, frame_log: FrameLog | None = None
+    opts: AnalyzeOptions,
+    progress: Progress | None = None,
+    frame_log: FrameLog | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> AnalyzeRun:
     """Analyse ``opts.video``; every complete shot is judged and written as it ends.
 
     Errors after the video opened (a truncated file, a rule the referee refuses) are
     kept in ``run.error`` with everything analysed before them. ``frame_log`` collects
     every frame's tracked positions (the annotated video and accuracy checks use it).
+    A doubtful calibration goes on: its line is a note and ``say`` hears it at once; a
+    failed one raises :class:`calibration.CalibrationFailed` before any shot.
     """
     run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
     log = frame_log if frame_log is not None else (FrameLog() if opts.annotate else None)
@@ -51,7 +56,7 @@ def analyze_video(
         # Frame 30 is the calibration's first choice too: no second decode for it
         # (with --fast-decode its pixels differ from a deblocked decode: not reused).
         frame_30 = learn.image_bgr if learn.frame_idx == 30 and not opts.fast_decode else None
-        run.calibration = calibration_for(opts, source.size_px, frame_30)
+        run.calibration = calibration_for(opts, source.size_px, frame_30, _noter(run, say))
         pipeline = VisionPipeline.for_match(run.match.state.config, opts.detector)
         analyzer = pipeline.build(run.calibration, learn, learn, source.fps, run.notes.append)
         total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
@@ -75,6 +80,17 @@ def analyze_video(
     if opts.annotate and log is not None:
         _annotate(run, log, progress)
     return run
+
+
+def _noter(run: AnalyzeRun, say: Callable[[str], None] | None) -> Callable[[str], None]:
+    """A note for the report and the summary that ``say`` (if any) hears at once."""
+
+    def note(text: str) -> None:
+        run.notes.append(text)
+        if say is not None:
+            say(text)
+
+    return note
 
 
 def _annotate(run: AnalyzeRun, log: FrameLog, progress: Progress | None) -> None:

@@ -25,7 +25,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Track the balls in VIDEO, find every shot and its contacts, judge them "
         "and write DIR/shots.json (carom-shots/1 with verdicts), DIR/report.html and, with "
         "--annotate, DIR/annotated.mp4. Without --calibration the table is calibrated from "
-        "the first frame (DIR/calibration.json).",
+        "the video (the empty table of its first seconds, then single frames; "
+        "DIR/calibration.json): a doubtful fit goes on with one line, a failed one stops "
+        "with exit status 4 and the commands to mark the corners.",
     )
     p.add_argument("video", type=Path, help="video file (MP4, MKV, AVI ...)")
     p.add_argument("--calibration", type=Path, help="calibration file from carom calibrate")
@@ -89,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     opts = _options(args)
     progress = _progress(args.json)
     started = time.monotonic()
-    result = analyze_video(opts, progress)
+    result = analyze_video(opts, progress, say=_say)
     if progress is not None:
         print(file=sys.stderr)
     write_html(result, opts.out / "report.html")
@@ -105,6 +107,10 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     return 0
+
+
+def _say(text: str) -> None:
+    print(f"carom: {text}", file=sys.stderr, flush=True)
 
 
 def _footer(result: AnalyzeRun, elapsed_s: float) -> None:

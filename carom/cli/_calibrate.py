@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,15 +22,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     """Register ``carom calibrate``."""
     p = sub.add_parser(
         "calibrate",
-        help="fit the camera to the table from one frame",
-        description="Find the table in a frame of SOURCE (a video file, an image or a camera "
-        "index), fit the camera model, write the calibration file and an overlay image, and "
-        "print the quality report.",
+        help="fit the camera to the table",
+        description="Find the table in SOURCE (a video file, an image or a camera index; "
+        "from a video or a camera the empty table of several seconds of frames), fit the "
+        "camera model, write the calibration file and an overlay image, and print the "
+        "quality report. Exit status 0: good; 3: doubtful (written: look at the overlay); "
+        "4: failed (no calibration file; the line says how to mark the corners).",
     )
     p.add_argument("source", help="video file, image file or camera index (0, 1, ...)")
     p.add_argument("--out", type=Path, default=Path("calibration.json"), help="calibration file")
     p.add_argument("--overlay", type=Path, help="overlay image (default: OUT with _overlay.png)")
-    p.add_argument("--frame", type=int, default=0, help="frame index in a video (0)")
+    p.add_argument("--frame", type=int,
+                   help="fit this one frame of a video (default: the empty table from several "
+                   "seconds of frames, then single frames; frame 0 with --corners)")  # fmt: skip
     p.add_argument("--table", default="2840x1420",
                    help="playing surface LENGTHxWIDTH in mm, or a preset: match, small, large, "
                    "pyramid (the 7-pin pocket table, 3550x1775)")  # fmt: skip
@@ -57,41 +61,95 @@ def _table(text: str) -> Table:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Carry out ``carom calibrate``; raises CaromError on bad input."""
-    from calibration import calibrate_frame, save_result
-    from carom.cli._calibrate_args import (
-        lens_from_checkerboards,
-        parse_corners,
-        parse_diamonds,
-        parse_pattern,
-    )
+    """Carry out ``carom calibrate``: 0 good, 3 doubtful, 4 failed; CaromError on bad input."""
+    from calibration import CalibrationError, Outcome
+    from carom.cli._calibrate_args import parse_diamonds
+
+    table = _table(args.table)
+    diamonds = parse_diamonds(args.diamonds) if args.diamonds else None
+    if diamonds and not (args.corners or args.interactive):
+        raise CalibrationError("--diamonds needs --corners (or --interactive) as well")
+    result = _fit(args, table, diamonds)
+    overlay = args.overlay or args.out.with_name(args.out.stem + "_overlay.png")
+    print(result.report.text())
+    if result.report.verdict is Outcome.FAILED:
+        _failed(args, result, overlay)
+    from calibration import save_result
+
+    save_result(result, args.out, overlay)
+    print(f"wrote {args.out} and {overlay}")
+    if result.report.verdict is Outcome.DOUBTFUL:
+        from carom.cli._main import EXIT_DOUBTFUL
+        from carom.pipeline import doubtful_line
+
+        print(f"carom: {doubtful_line(result, overlay)}; if they do not, mark the corners "
+              "with --corners or --interactive", file=sys.stderr)  # fmt: skip
+        return EXIT_DOUBTFUL
+    return 0
+
+
+def _fit(args: argparse.Namespace, table: Table, diamonds: list[list[float]] | None) -> Any:
+    """The fit: of one frame (``--frame``, an image, marked corners) or of many.
+
+    Many: the best of a video's or a camera's frames (the empty table first). A fit
+    that raises (no table, no camera fits) is a failed one.
+    """
+    from calibration import CalibrationError, CalibrationFailed, calibrate_frame
+    from carom.cli._calibrate_args import lens_from_checkerboards, parse_corners, parse_pattern
+    from carom.pipeline import best_calibration, how_to_mark
     from referee import Discipline
     from vision import read_frame
 
-    table = _table(args.table)
     discipline = Discipline(args.discipline) if args.discipline else None
-    diamonds = parse_diamonds(args.diamonds) if args.diamonds else None
     lens = None
     if args.checkerboard:
         pattern = parse_pattern(args.pattern)
         lens = lens_from_checkerboards(args.checkerboard, pattern, args.square_mm)
         print(f"lens from checkerboards: fx {lens[0].fx_px:.1f} px, k1 {lens[1].k1:.4f}, "
               f"rms {lens[2]:.3f} px")  # fmt: skip
-    frame = read_frame(args.source, args.frame)
     corners = parse_corners(args.corners) if args.corners else None
-    if args.interactive:
+    marking = corners is not None or args.interactive
+    many = not marking and lens is None and args.frame is None and _many_frames(args.source)
+    frame = None if many else read_frame(args.source, args.frame or 0)
+    if args.interactive and frame is not None:
         corners = _click_corners(frame)
-    result = calibrate_frame(
-        frame, table, corners=corners, diamonds=diamonds, lens=lens, discipline=discipline
+    try:
+        if frame is None:
+            return best_calibration(args.source, table, discipline, say=_say)
+        return calibrate_frame(
+            frame, table, corners=corners, diamonds=diamonds, lens=lens, discipline=discipline
+        )
+    except CalibrationError as exc:
+        if marking:
+            raise CalibrationFailed(f"{args.source}: calibration failed: {exc}; check the "
+                                    "marked corners (their order and place)") from None  # fmt: skip
+        way = how_to_mark(args.source, args.frame or 30, str(args.out))
+        raise CalibrationFailed(f"{args.source}: calibration failed: {exc}; {way}") from None
+
+
+def _many_frames(source: str) -> bool:
+    """True for a video file or a camera (not a still image): many frames to fit from."""
+    from vision import IMAGE_SUFFIXES
+
+    return Path(source).suffix.lower() not in IMAGE_SUFFIXES
+
+
+def _failed(args: argparse.Namespace, result: Any, overlay: Path) -> None:
+    """A failed fit: its overlay under a clear name, no calibration file; raise the line."""
+    from calibration import CalibrationFailed
+    from carom.pipeline import failed_line, save_overlay
+
+    failed = overlay.with_name(overlay.stem.removesuffix("_overlay") + "_failed_overlay.png")
+    save_overlay(result, failed)
+    print(f"wrote {failed} (no calibration file: the fit failed)")
+    frame = args.frame if args.frame is not None else 30
+    raise CalibrationFailed(
+        failed_line(args.source, result, None, failed, frame, str(args.out), then_pass=False)
     )
-    overlay = args.overlay or args.out.with_name(args.out.stem + "_overlay.png")
-    save_result(result, args.out, overlay)
-    print(result.report.text())
-    print(f"wrote {args.out} and {overlay}")
-    if result.report.verdict != "good":
-        print("carom: the fit is not good: look at the overlay; mark the corners with --corners "
-              "or --interactive", file=sys.stderr)  # fmt: skip
-    return 0
+
+
+def _say(text: str) -> None:
+    print(f"carom calibrate: {text}", file=sys.stderr, flush=True)
 
 
 def _click_corners(frame: NDArray[np.uint8]) -> list[list[float]]:

@@ -39,8 +39,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--camera", required=True, metavar="SRC",
                    help="camera index (0), stream URL (rtsp://...) or a video file replayed "
                    "at real-time pace")  # fmt: skip
-    p.add_argument("--calibration", required=True, type=Path, metavar="FILE",
-                   help="calibration file from carom calibrate (or carom analyze)")  # fmt: skip
+    p.add_argument("--calibration", type=Path, metavar="FILE",
+                   help="calibration file (default: the camera's beside the database, where "
+                   "the wizard saves, else one fitted now from SRC and saved there)")  # fmt: skip
     from carom.match import add_match_options
 
     add_match_options(p)
@@ -131,7 +132,8 @@ def _check_inputs(args: argparse.Namespace) -> None:
     from referee import CaromError
     from vision import VideoFileSource
 
-    load_calibration(args.calibration)
+    if args.calibration is not None:
+        load_calibration(args.calibration)
     if is_file_source(args.camera):
         VideoFileSource(args.camera).close()
     if not 0.0 <= args.pace <= 100.0:
@@ -165,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
 
     config, clock_settings = _config(args)
     _check_inputs(args)
+    calibration = _calibration(args, config)
     clock = ShotClock(clock_settings)
     store = MatchStore(args.db)
     try:
@@ -182,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         if args.serve:  # the web server over this session (carom.web.start_for_live)
             web = _serve(args, session, config, clock_settings)
         runner = LiveRunner(
-            session, capture.start(), calibration_path=args.calibration, config=config,
+            session, capture.start(), calibration_path=calibration, config=config,
             board=board, clock=clock, metrics=metrics, segment=_segment(args),
             drift_every_s=args.drift_every, status_every_s=args.status_every,
             metrics_path=args.metrics, detector=args.detector,
@@ -201,6 +204,34 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+def _calibration(args: argparse.Namespace, config: Any) -> Path:
+    """``--calibration``, else the camera's saved one, else one fitted now and saved.
+
+    A fit from a camera waits for a clear view of the table (and says so); a doubtful
+    fit goes on with one line; a failed one raises
+    :class:`calibration.CalibrationFailed` (exit 4) with the way to mark the corners.
+    """
+    from calibration import load_calibration
+    from carom.pipeline import camera_calibration_path, fit_calibration
+
+    if args.calibration is not None:
+        return Path(args.calibration)
+    path = camera_calibration_path(args.db, args.camera)
+    if path.exists():
+        load_calibration(path)  # a damaged file fails now, in one line
+        _say(f"using the calibration saved for {args.camera}: {path}")
+        return path
+    _say(f"no calibration for {args.camera} yet: fitting one from it")
+    fit_calibration(args.camera, config.table, config.discipline, path.parent,
+                    say=_say, name=path.stem)  # fmt: skip
+    _say(f"calibrated: {path} (the wizard and later runs use it; delete it to refit)")
+    return path
+
+
+def _say(text: str) -> None:
+    print(f"carom live: {text}", file=sys.stderr, flush=True)
 
 
 def _serve(args: argparse.Namespace, session: Any, config: Any, clock: Any) -> Any:

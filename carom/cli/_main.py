@@ -1,4 +1,11 @@
-"""The ``carom`` command line: the parser of every command, and the one error line."""
+"""The ``carom`` command line: the parser of every command, and the one error line.
+
+Exit status: 0 done; 2 bad input or an error (one line on stderr, ``carom: ...``);
+3 ``carom calibrate`` wrote a *doubtful* calibration (file and overlay written, look
+at the overlay); 4 the calibration *failed* (``calibrate``, and ``analyze``, ``live``,
+``serve`` fitting one): one line with the commands to mark the corners instead; 130
+interrupted. docs/calibration.md, "Outcomes".
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,11 @@ from collections.abc import Callable, Sequence
 
 from referee import CaromError
 
-__all__ = ["main"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_DOUBTFUL", "EXIT_FAILED", "main"]
+
+EXIT_BAD_INPUT = 2
+EXIT_DOUBTFUL = 3
+EXIT_FAILED = 4
 
 
 Adder = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
@@ -76,11 +87,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_synth(args)
     except CaromError as exc:
         print(f"carom: {exc}", file=sys.stderr)
-        return 2
+        return _status_of(exc)
     except KeyboardInterrupt:
         print("carom: interrupted", file=sys.stderr)
         return 130
     return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+def _status_of(exc: CaromError) -> int:
+    """4 for a failed calibration, else 2 (the module docstring)."""
+    # Only a command that calibrated has loaded the package: no import for the others.
+    calibration = sys.modules.get("calibration")
+    if calibration is not None and isinstance(exc, calibration.CalibrationFailed):
+        return EXIT_FAILED
+    return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,13 +43,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "console is then refereed live from it (default: no camera, calls by "
                    "hand)")  # fmt: skip
     p.add_argument("--calibration", metavar="FILE|auto",
-                   help="calibration file of the camera; 'auto' (the default with a video "
-                   "file) fits one from the video as carom analyze does")  # fmt: skip
+                   help="calibration file of the camera; default: the one saved for this "
+                   "camera beside the database (DB-calibration/camera-SRC.json, where the "
+                   "wizard saves), else one fitted now from the camera or video and saved "
+                   "there (if that fails, the server starts and the wizard marks the "
+                   "corners); 'auto' always fits and stops if the fit fails")  # fmt: skip
     from carom.match import add_match_options
 
     add_match_options(p)
     p.add_argument("--pace", type=float, default=1.0,
                    help="video file replay speed: 1 real time, 0 as fast as processed")  # fmt: skip
+    p.add_argument("--drift-every", type=float, default=0.0, metavar="S",
+                   help="check every S seconds that the camera did not move off its "
+                   "calibration (default 0: off; as carom live)")  # fmt: skip
 
 
 def add_server_options(p: argparse.ArgumentParser) -> None:
@@ -95,46 +102,49 @@ def settings_of(args: argparse.Namespace, *, camera: str | None, calibration: Pa
     )  # fmt: skip
 
 
-def _calibration(args: argparse.Namespace) -> Path | None:
-    """The calibration file to use (fitted from a video file for ``auto``)."""
-    from carom.live.loop import is_file_source
+def _calibration(args: argparse.Namespace) -> tuple[Path | None, str | None]:
+    """The camera's calibration file, and a line to say once the server listens.
+
+    ``--calibration FILE``: that file. Else the one saved for the camera
+    (:func:`carom.pipeline.camera_calibration_path`), else one fitted from the camera
+    and saved there (``auto`` always fits). A failed fit stops an explicit ``auto``
+    (:class:`calibration.CalibrationFailed`); by default the server starts anyway, so
+    the wizard can mark the corners and save them there: the line says where.
+    """
+    from calibration import CalibrationFailed, load_calibration
+    from carom.pipeline import camera_calibration_path
     from referee import CaromError
 
     if args.camera is None:
         if args.calibration is not None:
             raise CaromError("--calibration needs --camera (the camera it calibrates)")
-        return None
-    wanted: str | None = args.calibration or ("auto" if is_file_source(args.camera) else None)
-    if wanted is None:
-        raise CaromError(f"--camera {args.camera}: a live camera needs --calibration FILE "
-                         "(make one with carom calibrate)")  # fmt: skip
-    if wanted != "auto":
-        from calibration import load_calibration
-
-        load_calibration(Path(str(wanted)))
-        return Path(str(wanted))
-    if not is_file_source(args.camera):
-        raise CaromError("--calibration auto works on a video file; for a camera pass FILE")
-    return _auto_calibrate(args)
-
-
-def _auto_calibrate(args: argparse.Namespace) -> Path:
-    """Fit the camera from the video file as ``carom analyze`` does; the file's path."""
-    from carom.match import match_from_args
-    from carom.pipeline import Pipeline
-    from vision import VideoFileSource
-
-    source = VideoFileSource(args.camera)
+        return None, None
+    if args.calibration not in (None, "auto"):
+        load_calibration(Path(str(args.calibration)))
+        return Path(str(args.calibration)), None
+    path = camera_calibration_path(Path(args.db), args.camera)
+    if args.calibration is None and path.exists():
+        load_calibration(path)  # a damaged file fails now, in one line
+        _say(f"using the calibration saved for {args.camera}: {path}")
+        return path, None
     try:
-        size = source.size_px
-    finally:
-        source.close()
-    db = Path(args.db)
-    out = db.parent / f"{db.stem}-calibration"
-    Pipeline(source=args.camera, match=match_from_args(args)).calibrate(size, out)
-    path = out / "calibration.json"
-    _say(f"calibrated from the video: {path}")
-    return path
+        _auto_calibrate(args, path)
+    except CalibrationFailed as exc:
+        if args.calibration == "auto":
+            raise
+        return path, f"{exc}; the wizard saves to {path}; a match can start once it is saved"
+    return path, None
+
+
+def _auto_calibrate(args: argparse.Namespace, path: Path) -> None:
+    """Fit the camera from its frames as ``carom analyze`` does; save it at ``path``."""
+    from carom.match import match_from_args
+    from carom.pipeline import fit_calibration
+
+    config = match_from_args(args).config(camera=True)
+    fit_calibration(args.camera, config.table, config.discipline, path.parent, say=_say,
+                    name=path.stem)  # fmt: skip
+    _say(f"calibrated from {args.camera}: {path}")
 
 
 def _say(text: str) -> None:
@@ -156,14 +166,17 @@ def run(args: argparse.Namespace) -> int:
         VideoFileSource(args.camera).close()  # a missing file fails now, in one line
     sock = bind(args.host, args.port)
     try:
-        calibration = _calibration(args)
+        calibration, later = _calibration(args)
         settings = settings_of(args, camera=args.camera, calibration=calibration, pace=args.pace,
                                match=match, start=args.match is not None)  # fmt: skip
+        settings = replace(settings, drift_every_s=args.drift_every)
         app = create_app(settings)
     except BaseException:
         sock.close()
         raise
     host, port = sock.getsockname()[:2]
+    if later is not None:  # before the address line, which tells a watcher it is up
+        _say(later.replace("http://127.0.0.1:8765/", f"http://{host}:{port}/"))
     _say(f"listening on http://{host}:{port}/ (scoreboard /scoreboard, overlay /overlay, "
          "console /console, history /history; Ctrl-C stops)")  # fmt: skip
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops cleanly, then re-raises it

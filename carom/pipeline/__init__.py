@@ -4,7 +4,31 @@
 analyser for one camera from it.
 """
 
+from carom.pipeline._calibrate import (
+    CAMERA_WAIT_S,
+    WIZARD_URL,
+    best_calibration,
+    camera_calibration_path,
+    doubtful_line,
+    failed_line,
+    fit_calibration,
+    how_to_mark,
+    save_overlay,
+)
 from carom.pipeline._spec import Pipeline
 from carom.pipeline._vision import VisionPipeline, balls_on_table
 
-__all__ = ["Pipeline", "VisionPipeline", "balls_on_table"]
+__all__ = [
+    "CAMERA_WAIT_S",
+    "WIZARD_URL",
+    "Pipeline",
+    "VisionPipeline",
+    "balls_on_table",
+    "best_calibration",
+    "camera_calibration_path",
+    "doubtful_line",
+    "failed_line",
+    "fit_calibration",
+    "how_to_mark",
+    "save_overlay",
+]

@@ -1,77 +1,288 @@
-"""The pipeline's calibration step when no calibration file is given: fit one from frames."""
+"""The pipeline's calibration step when no calibration file is given: fit one from frames.
+
+Theory of operation. One pass over the source gives two kinds of picture:
+
+1. **The empty table** (:class:`calibration.EmptyTableBuilder`): a frame every 0.25 s
+   from 0.5 s on (the first key frame of a clip is often smeared), until 8 s of clear
+   frames or 16 s of video, and their per-pixel median where nothing moves: balls,
+   cues and players that move do not hide the rails. A camera is watched until the
+   view is clear (``say`` hears "waiting for a clear view of the table: 3 of 8 s"),
+   at most ``CAMERA_WAIT_S``.
+2. **Single frames** 30, 60, 120, 240 and 0 of a video, as before the median (the
+   newest frame of a camera).
+
+The median is fitted first; a ``good`` fit is kept. Else the single frames in turn, the
+first ``good`` kept; else the most confident fit (``doubtful`` before ``failed``).
+``good``: saved. ``doubtful``: saved, and ``say`` hears one line with the overlay's path.
+``failed``, or no frame with a table: :class:`calibration.CalibrationFailed` whose one
+line gives the exact commands to mark the corners instead (:func:`how_to_mark`); a failed
+fit's overlay is written as ``calibration_failed_overlay.png``, no calibration file.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+import shlex
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import cv2
 
 from calibration import (
     Calibration,
     CalibrationError,
+    CalibrationFailed,
     CalibrationResult,
+    EmptyTableBuilder,
+    Outcome,
     calibrate_frame,
     save_result,
 )
+from hardware import is_camera_spec
 from referee import CaromError, Discipline, Table
-from vision import open_source
+from vision import IMAGE_SUFFIXES, open_source
 
-__all__ = ["fit_calibration"]
+__all__ = [
+    "CAMERA_WAIT_S",
+    "WIZARD_URL",
+    "best_calibration",
+    "camera_calibration_path",
+    "doubtful_line",
+    "failed_line",
+    "fit_calibration",
+    "how_to_mark",
+    "save_overlay",
+]
+
+#: Where ``carom serve`` shows the calibration wizard (its default port).
+WIZARD_URL = "http://127.0.0.1:8765/wizard"
+#: A camera is watched at most this long for a clear view of the table.
+CAMERA_WAIT_S = 60.0
+_SINGLE_FRAMES = (30, 60, 120, 240)
+_SKIP_S = 0.5  # the first key frame of a clip is often smeared by the encoder
+_VIDEO_SPAN_S = 16.0  # a video is read at most this far for the empty table
+_RANK = {Outcome.GOOD: 2, Outcome.DOUBTFUL: 1, Outcome.FAILED: 0}
+
+Say = Callable[[str], None]
 
 
 def fit_calibration(
-    source: str, table: Table, discipline: Discipline, out: Path, frame_30: Any | None = None
+    source: str,
+    table: Table,
+    discipline: Discipline,
+    out: Path,
+    frame_30: Any | None = None,
+    *,
+    say: Say | None = None,
+    name: str = "calibration",
 ) -> Calibration:
-    """Fit the camera to ``table`` from a few frames of ``source``; save it in ``out``.
+    """Fit the camera to ``table`` from ``source`` (module docstring); save it in ``out``.
 
-    The fit tries a few frames a second or more apart (the first frame of a clip is
-    often smeared by the encoder, a player may stand in front of a cushion) and keeps
-    the first with a "good" report, else the one with the smallest error.
-    ``frame_30`` (BGR, h x w x 3): frame 30, when the caller has already decoded it
-    (the video is then opened a second time only if that frame is not good).
+    ``out/NAME.json`` and ``out/NAME_overlay.png`` are written for a good or doubtful
+    fit (``name`` defaults to ``calibration``), ``out/NAME_failed_overlay.png`` for a
+    failed one. ``frame_30`` (BGR, h x w x 3): frame 30, when the caller has already
+    decoded it. ``say`` hears the waiting for a camera and a doubtful fit.
+
+    Raises:
+        CalibrationFailed: no fit, or only failed ones (the message says how to mark
+            the corners instead).
     """
-    best: CalibrationResult | None = None
-    error: CaromError | None = None
-    for frame in _calibration_frames(source, frame_30):
-        try:
-            result = calibrate_frame(frame, table, discipline=discipline)
-        except CaromError as exc:
-            error = exc
-            continue
-        if best is None or result.report.overall.rms_mm < best.report.overall.rms_mm:
-            best = result
-        if result.report.verdict == "good":
-            break
-    if best is None:
-        raise CalibrationError(
-            f"{source}: {error}; calibrate by hand (carom calibrate VIDEO --corners ...) "
-            "and pass --calibration FILE"
-        )
+    try:
+        best = best_calibration(source, table, discipline, frame_30, say=say)
+    except CalibrationError as exc:
+        raise CalibrationFailed(failed_line(source, None, exc, None)) from None
     out.mkdir(parents=True, exist_ok=True)
-    save_result(best, out / "calibration.json", out / "calibration_overlay.png")
+    if best.report.verdict is Outcome.FAILED:
+        overlay = out / f"{name}_failed_overlay.png"
+        save_overlay(best, overlay)
+        raise CalibrationFailed(failed_line(source, best, None, overlay))
+    overlay = out / f"{name}_overlay.png"
+    save_result(best, out / f"{name}.json", overlay)
+    if best.report.verdict is Outcome.DOUBTFUL and say is not None:
+        say(doubtful_line(best, overlay))
     return best.calibration
 
 
-def _calibration_frames(source: str, frame_30: Any | None = None) -> Iterator[Any]:
-    """Frames 30, 60, 120, 240 and 0 of ``source`` (those it has), decoded once.
+def best_calibration(
+    source: str,
+    table: Table,
+    discipline: Discipline | None = None,
+    frame_30: Any | None = None,
+    *,
+    say: Say | None = None,
+) -> CalibrationResult:
+    """The best fit to ``table`` from ``source``'s frames (module docstring), any verdict.
 
-    With ``frame_30`` given, that one comes first and the video is opened only if
-    the caller asks for more.
+    Raises:
+        CalibrationError: no frame gave a fit (the first frame's reason: no table
+            found, no camera fits ...).
     """
-    wanted: tuple[int, ...] = (30, 60, 120, 240)
+    tell = say or (lambda _text: None)
+    best: CalibrationResult | None = None
+    error: CalibrationError | None = None
+    for frame in _calibration_frames(source, frame_30, tell):
+        try:
+            result = calibrate_frame(frame, table, discipline=discipline)
+        except CalibrationError as exc:
+            error = error or exc
+            continue
+        if best is None or _better(result, best):
+            best = result
+        if result.report.verdict is Outcome.GOOD:
+            break
+    if best is None:
+        raise error or CalibrationError(f"{source}: the source gave no frame")
+    return best
+
+
+def camera_calibration_path(db: Path, camera: str) -> Path:
+    """Where ``carom live`` and ``carom serve`` keep the calibration of ``camera``.
+
+    Beside the match database ``db``: ``DB-calibration/camera-NAME.json``, NAME the
+    camera spec as given (a video file's name alone) with anything but letters,
+    digits, ``.``, ``_`` and ``-`` made ``-`` (``0`` -> ``camera-0.json``,
+    ``rtsp://cam/1`` -> ``camera-rtsp-cam-1.json``, ``clips/a.mp4`` ->
+    ``camera-a.mp4.json``). The wizard saves there; ``carom live --camera SRC`` and
+    ``carom serve --camera SRC`` find it there.
+    """
+    spec = camera if is_camera_spec(camera) else Path(camera).name
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", spec).strip("-.") or "default"
+    return db.parent / f"{db.stem}-calibration" / f"camera-{name}.json"
+
+
+def _better(a: CalibrationResult, b: CalibrationResult) -> bool:
+    """True when fit ``a`` beats ``b``: a better verdict, else a higher confidence."""
+    ka = (_RANK[a.report.verdict], a.report.confidence, -a.report.overall.rms_mm)
+    kb = (_RANK[b.report.verdict], b.report.confidence, -b.report.overall.rms_mm)
+    return ka > kb
+
+
+def doubtful_line(result: CalibrationResult, overlay: Path) -> str:
+    """The one line a doubtful fit gives: why, the confidence, the overlay to look at."""
+    report = result.report
+    return (
+        f"calibration doubtful: {report.advice} (confidence {report.confidence:.2f}); going "
+        f"on: check that the lines in {overlay} lie on the table's edges"
+    )
+
+
+def how_to_mark(source: str, frame_idx: int = 30, out: str = "calibration.json") -> str:
+    """The commands that calibrate ``source`` from corners a person marks, in one line.
+
+    ``carom calibrate`` with ``--corners`` (a video's frame ``frame_idx``), or
+    ``--interactive``; for a video or a camera also the browser wizard.
+    """
+    src = shlex.quote(source)
+    still = Path(source).suffix.lower() in IMAGE_SUFFIXES
+    frame = "" if still or is_camera_spec(source) else f" --frame {frame_idx}"
+    text = (
+        f"to mark the corners by hand: carom calibrate {src}{frame} --corners "
+        f"'u,v;u,v;u,v;u,v' --out {out} (or --interactive instead of --corners)"
+    )
+    if still:
+        return text
+    return f"{text}, or in the browser: carom serve --camera {src}, then {WIZARD_URL}"
+
+
+def failed_line(
+    source: str,
+    best: CalibrationResult | None,
+    error: CaromError | None,
+    overlay: Path | None,
+    frame_idx: int = 30,
+    out: str = "calibration.json",
+    *,
+    then_pass: bool = True,
+) -> str:
+    """The one line a failed calibration gives: why, and how to mark the corners.
+
+    ``best``: the failed fit (its advice is the reason), else ``error`` (no fit);
+    ``overlay``: where the failed fit's overlay was written; ``then_pass``: end with
+    "then pass --calibration OUT" (not for ``carom calibrate`` itself).
+    """
+    if best is None:
+        why = str(error) if error is not None else "the source gave no frame"
+    else:
+        report = best.report
+        seen = f"; see {overlay}" if overlay is not None else ""
+        why = f"{report.advice} (confidence {report.confidence:.2f}{seen})"
+    then = f"; then pass --calibration {out}" if then_pass else ""
+    return f"{source}: calibration failed: {why}; {how_to_mark(source, frame_idx, out)}{then}"
+
+
+def save_overlay(result: CalibrationResult, path: Path) -> None:
+    """Write only the overlay PNG of ``result`` (a failed fit keeps no calibration file).
+
+    Raises:
+        CalibrationError: the file cannot be written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), result.overlay_bgr, [cv2.IMWRITE_PNG_COMPRESSION, 1]):
+        raise CalibrationError(f"{path}: cannot write the overlay image; check the folder")
+
+
+def _calibration_frames(source: str, frame_30: Any | None, say: Say) -> Iterator[Any]:
+    """The empty table first, then the single frames (module docstring)."""
+    if is_camera_spec(source):
+        yield from _camera_frames(source, say)
+        return
+    builder = EmptyTableBuilder()
+    singles = _video_pass(source, builder)
+    if builder.n_frames:
+        yield builder.build().image_bgr
     if frame_30 is not None:
+        singles.pop(30, None)
         yield frame_30
-        wanted = wanted[1:]
+    for idx in (*_SINGLE_FRAMES, 0):
+        if idx in singles:
+            yield singles.pop(idx)
+
+
+def _video_pass(source: str, builder: EmptyTableBuilder) -> dict[int, Any]:
+    """Feed ``builder`` from ``source``; frames 0, 30, 60, 120 and 240 by index."""
+    wanted = {0, *_SINGLE_FRAMES}
+    singles: dict[int, Any] = {}
     frames = open_source(source)
-    first = None
     try:
         for frame in frames:
-            first = frame.image_bgr if first is None else first
             if frame.frame_idx in wanted:
-                yield frame.image_bgr
-            if frame.frame_idx >= wanted[-1]:
+                singles[frame.frame_idx] = frame.image_bgr
+            if frame.t_s >= _SKIP_S and not builder.done:
+                builder.offer(frame.image_bgr, frame.t_s)
+            enough = builder.done or frame.t_s >= _VIDEO_SPAN_S
+            if enough and frame.frame_idx >= max(wanted):
                 break
     finally:
         frames.close()
-    if first is not None:
-        yield first
+    return singles
+
+
+def _camera_frames(source: str, say: Say) -> Iterator[Any]:
+    """A camera: the empty table once the view was clear long enough, then the newest frame."""
+    builder = EmptyTableBuilder()
+    frames = open_source(source)
+    newest = None
+    started = time.monotonic()
+    told = -1
+    try:
+        for frame in frames:
+            newest = frame.image_bgr
+            if builder.offer(frame.image_bgr, frame.t_s):
+                clear = int(builder.clear_s)
+                if clear != told:
+                    say(f"waiting for a clear view of the table: {clear} of "
+                        f"{builder.span_s:g} s")  # fmt: skip
+                    told = clear
+            if builder.done or time.monotonic() - started > CAMERA_WAIT_S:
+                break
+    finally:
+        frames.close()
+    if builder.n_frames:
+        if not builder.done:
+            say(f"the view of the table was not clear for {builder.span_s:g} s within "
+                f"{CAMERA_WAIT_S:g} s: calibrating from what was seen")  # fmt: skip
+        yield builder.build().image_bgr
+    if newest is not None:
+        yield newest

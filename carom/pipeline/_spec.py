@@ -10,6 +10,7 @@ no front end fills another's options to get them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,15 +54,23 @@ class Pipeline:
         return VisionPipeline.for_match(self.config(), self.detector, self.settings)
 
     def calibrate(
-        self, size_px: tuple[int, int], out: Path, frame_30: Any | None = None
+        self,
+        size_px: tuple[int, int],
+        out: Path,
+        frame_30: Any | None = None,
+        *,
+        say: Callable[[str], None] | None = None,
     ) -> Calibration:
         """The calibration file (checked against ``size_px``), or one fitted from the source.
 
-        A fit is saved to ``out/calibration.json`` with its overlay
+        A good or doubtful fit is saved to ``out/calibration.json`` with its overlay
         (``calibration_overlay.png``); ``frame_30``: frame 30 if the caller already
-        decoded it. Raises :class:`calibration.CalibrationError` when nothing fits.
+        decoded it; ``say`` hears one line for a doubtful fit (and the wait for a clear
+        view from a camera). Raises :class:`calibration.CalibrationFailed` when the fit
+        failed (the message gives the commands to mark the corners), and
+        :class:`calibration.CalibrationError` for a bad calibration file.
         """
         if self.calibration is not None:
             return load_calibration(self.calibration, expect_size_px=size_px)
         config = self.config()
-        return fit_calibration(self.source, config.table, config.discipline, out, frame_30)
+        return fit_calibration(self.source, config.table, config.discipline, out, frame_30, say=say)

@@ -81,6 +81,7 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
     app = FastAPI(title="carom-referee", version="1", lifespan=lifespan, description=about,
                   docs_url=None, redoc_url=None)  # fmt: skip
     app.state.table, app.state.tokens, app.state.settings = table, tokens, settings
+    app.state.say = say
     app.include_router(api_router)
     app.include_router(match_router)
     app.include_router(history_router)
@@ -118,7 +119,8 @@ def _rig(settings: WebSettings) -> Any:
     if settings.calibration is None:
         raise CaromError("--camera needs a calibration; pass --calibration FILE (or auto)")
     return CameraRig(settings.camera, settings.calibration, pace=settings.pace,
-                     status_every_s=settings.status_every_s)  # fmt: skip
+                     status_every_s=settings.status_every_s,
+                     drift_every_s=settings.drift_every_s)  # fmt: skip
 
 
 def one_line(text: str) -> str:

@@ -63,9 +63,9 @@ class CameraRig:
     can_start = True  # a match created on the console starts the pipeline
 
     def __init__(self, source: str, calibration: Path | None, *, pace: float = 1.0,
-                 status_every_s: float = 60.0) -> None:  # fmt: skip
+                 status_every_s: float = 60.0, drift_every_s: float = 0.0) -> None:  # fmt: skip
         self.source, self.calibration, self.pace = source, calibration, pace
-        self.status_every_s = status_every_s
+        self.status_every_s, self.drift_every_s = status_every_s, drift_every_s
         self.runner: LiveRunner | None = None
         self.replay = ReplayBuffer()
         self.capture: Capture | None = None
@@ -83,6 +83,9 @@ class CameraRig:
         self.stop()
         if self.calibration is None:
             raise LiveError("the camera has no calibration; restart with --calibration FILE")
+        if not self.calibration.exists():
+            raise LiveError(f"the camera has no calibration yet: mark the table's corners in "
+                            f"the wizard (/wizard) and save ({self.calibration})")  # fmt: skip
         start_s = session.resume_video_t_s or 0.0
         capture = Capture(self.source, CaptureSettings(pace=self.pace, start_s=start_s))
         self.replay = ReplayBuffer()
@@ -90,7 +93,7 @@ class CameraRig:
         runner = LiveRunner(
             session, capture.start(), calibration_path=self.calibration, config=setup.config,
             board=BoardSink(None), clock=setup.clock(), metrics=LiveMetrics(),
-            status_every_s=self.status_every_s,
+            status_every_s=self.status_every_s, drift_every_s=self.drift_every_s,
         )  # fmt: skip
         self.watch(runner, on_change)
         self.capture, self.runner, self.error = capture, runner, None

@@ -50,7 +50,12 @@ def fit(body: FitIn, wizard: WizardDep) -> dict[str, Any]:
 
 
 @router.post("/api/calibration/save", dependencies=[Admin])
-def save(wizard: WizardDep) -> dict[str, Any]:
-    """Write the last refit to the server's calibration file (its path is the server's)."""
-    wizard.save()
-    return {"saved": True}
+def save(wizard: WizardDep, request: Request) -> dict[str, Any]:
+    """Write the last refit to the server's calibration file; answers the file's path.
+
+    The path is the server's ``--calibration`` file, else the one kept for its camera
+    (``DB-calibration/camera-SRC.json``), where ``carom live --camera SRC`` finds it.
+    """
+    path = wizard.save()
+    request.app.state.say(f"calibration saved by the wizard: {path}")
+    return {"saved": True, "path": str(path)}

@@ -30,7 +30,9 @@ class WebSettings:
     its own names, so a web page cannot reach it through DNS rebinding.
     ``max_sse_clients``: more live streams get 503. ``match``: the console form's
     set-up (``carom serve --match`` and the flags); ``start_match``: put it on the
-    table at start-up (``--match`` given).
+    table at start-up (``--match`` given). ``drift_every_s``: seconds between checks
+    that the camera did not move off its calibration (0: never; as ``carom live
+    --drift-every``).
     """
 
     db: Path
@@ -50,3 +52,4 @@ class WebSettings:
     max_sse_clients: int = 2000
     match: MatchFile | None = None
     start_match: bool = False
+    drift_every_s: float = 0.0

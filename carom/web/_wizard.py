@@ -7,7 +7,10 @@ automatically from the frame) as the pixels of the four table corners (cushion n
 height, order TL, TR, BR, BL as seen) and of the 24 diamonds. A person drags them; a
 refit (:func:`calibration.calibrate_frame` with the marked corners and diamonds)
 answers the fitted points and, per diamond, how far the fit lands from the mark. Only
-``save`` writes, and only to the calibration path the server was started with.
+``save`` writes, and only to the calibration path the server was started with (its
+``--calibration`` file, else the one kept for its camera beside the database, where
+``carom live --camera SRC`` finds it). When the automatic fit fails (no table found),
+the corners start a tenth inside the frame and ``note`` says to drag them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import numpy as np
 
 from calibration import (
     Calibration,
+    CalibrationError,
     TableGeometry,
     calibrate_frame,
     load_calibration,
@@ -45,6 +49,7 @@ class Wizard:
         self._frame: np.ndarray | None = None
         self._jpeg: bytes | None = None
         self._shown: Calibration | None = None
+        self._note: str | None = None
         self._fitted: Calibration | None = None
 
     def _need_camera(self) -> None:
@@ -72,21 +77,26 @@ class Wizard:
             return self._jpeg
 
     def current(self) -> dict[str, Any]:
-        """The calibration shown: the file's, else one fitted automatically now."""
+        """The calibration shown: the file's, else one fitted automatically now.
+
+        When the automatic fit fails (no table found, no camera fits), the corners
+        start at a rectangle inside the frame and ``note`` says to drag them.
+        """
         image = self.frame()
         with self._lock:
-            shown = self._shown
+            shown, note = self._shown, self._note
         if shown is None:
             assert self.path is not None
             h, w = image.shape[:2]
             if self.path.exists():
                 shown = load_calibration(self.path, expect_size_px=(w, h))
             else:
-                shown = calibrate_frame(image, self.table).calibration
+                shown, note = _automatic(image, self.table)
             with self._lock:
-                self._shown = shown
+                self._shown, self._note = shown, note
         rms = shown.residuals.get("rms_px")
-        return _doc(shown, image, [], None if rms is None else float(rms))
+        doc = _doc(shown, image, [], None if rms is None else float(rms))
+        return doc | ({"note": note} if note else {})
 
     def fit(self, corners_px: Sequence[Sequence[float]],
             diamonds_px: Sequence[Sequence[float] | None] | None) -> dict[str, Any]:  # fmt: skip
@@ -133,10 +143,22 @@ class Wizard:
         if fitted is None:
             raise ConflictError("nothing to save: refit first (POST /api/calibration/fit)")
         assert self.path is not None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         save_calibration(self.path, fitted)
         with self._lock:
-            self._shown = fitted
+            self._shown, self._note = fitted, None
         return self.path
+
+
+def _automatic(image: np.ndarray, table: Table) -> tuple[Calibration, str | None]:
+    """The automatic fit of ``image``; if it fails, corners a tenth inside the frame."""
+    try:
+        return calibrate_frame(image, table).calibration, None
+    except CalibrationError as exc:
+        h, w = image.shape[:2]
+        inset = [[0.1 * w, 0.1 * h], [0.9 * w, 0.1 * h], [0.9 * w, 0.9 * h], [0.1 * w, 0.9 * h]]
+        guess = calibrate_frame(image, table, corners=inset).calibration
+        return guess, f"the automatic fit failed ({exc}): drag the four corners onto the table's"
 
 
 def _rms(calib: Calibration) -> float | None:

@@ -148,7 +148,7 @@
       $("frame").src = (fit.image_url || "/api/calibration/frame.jpg") + "?t=" + Date.now();
       showFit(fit);
       $("save").disabled = true; // the server saves the last refit: there is none yet
-      status("drag a corner or a diamond to refit", "");
+      status(fit.note || "drag a corner or a diamond to refit", fit.note ? "error" : "");
     } catch (err) {
       status("calibration: " + err.message, "error");
       $("save").disabled = true;
@@ -210,8 +210,8 @@
 
   $("save").addEventListener("click", async () => {
     try {
-      await api("POST", "/api/calibration/save");
-      status("calibration saved", "ok");
+      const saved = await api("POST", "/api/calibration/save");
+      status(saved && saved.path ? `calibration saved to ${saved.path}` : "calibration saved", "ok");
     } catch (err) {
       status("save: " + err.message, "error");
     }

@@ -7,14 +7,18 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import av
+import numpy as np
 import pytest
 
 from referee import parse_shot_log
 from synth import truth_events
+from tests.carom.cli._no_table import floor, half_table, write_clip
+from tests.carom.cli.test_calibrate import failed_line
 from tests.carom.cli.test_score import _one_line_error
 
 SAMPLES = Path(__file__).parents[3] / "sample_videos"
@@ -240,3 +244,24 @@ def _write_wrong_size_calibration(path: Path, truth: dict[str, object]) -> None:
     camera["intrinsics"] = {k: v / 2 for k, v in camera["intrinsics"].items()}
     cam = Camera.from_dict(camera)
     save_calibration(path, Calibration(TableGeometry(Table()), cam, "2026-11-29"))
+
+
+@pytest.mark.parametrize(
+    ("picture", "needle"),
+    [(floor, "no table found"), (half_table, "calibration failed")],
+    ids=["floor", "half out of the picture"],
+)
+def test_a_video_without_a_whole_table_stops_with_the_way_out(
+    tmp_path: Path, picture: Callable[[], np.ndarray], needle: str
+) -> None:
+    clip = write_clip(tmp_path / "clip.mp4", picture())
+    out = tmp_path / "out"
+    line = failed_line(_carom("analyze", str(clip), "--out", str(out)))
+    assert needle in line
+    assert (
+        f"carom calibrate {clip} --frame 30 --corners 'u,v;u,v;u,v;u,v' --out calibration.json"
+        in line
+    )
+    assert "--interactive" in line and "--calibration calibration.json" in line
+    assert f"carom serve --camera {clip}, then http://127.0.0.1:8765/wizard" in line
+    assert not (out / "calibration.json").exists()

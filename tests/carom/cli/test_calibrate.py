@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -13,6 +15,7 @@ import pytest
 from calibration import Camera, TableGeometry, load_calibration
 from tests.calibration.test_checkerboard import HARD, PATTERN, SQUARE_MM, boards
 from tests.calibration.test_fit import render, surface_errors_mm
+from tests.carom.cli._no_table import floor, half_table, write_clip
 from tests.carom.cli.test_score import _carom, _one_line_error
 
 SAMPLE = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.mp4"
@@ -21,8 +24,9 @@ SAMPLE = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.mp4"
 def test_calibrate_a_sample_video_writes_file_overlay_and_report(tmp_path: Path) -> None:
     out = tmp_path / "cal.json"
     done = _carom("calibrate", str(SAMPLE), "--out", str(out), "--frame", "30")
-    assert done.returncode == 0, done.stderr
-    assert "verdict:" in done.stdout and "rms mm" in done.stdout
+    assert done.returncode == 0, done.stderr  # good
+    assert "verdict: good (confidence" in done.stdout and "rms mm" in done.stdout
+    assert done.stderr == ""
     calib = load_calibration(out, expect_size_px=(1280, 720))
     overlay = cv2.imread(str(tmp_path / "cal_overlay.png"))
     assert overlay is not None and overlay.shape == (720, 1280, 3)
@@ -47,12 +51,69 @@ def test_marked_corners_fit_when_given(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["method"] == "manual"
 
 
-def test_a_frame_without_a_table_is_a_clear_error(tmp_path: Path) -> None:
-    grey = tmp_path / "grey.png"
-    cv2.imwrite(str(grey), np.full((360, 640, 3), 128, np.uint8))
-    line = _one_line_error(_carom("calibrate", str(grey), "--out", str(tmp_path / "x.json")))
-    assert "no table found" in line
+def failed_line(done: subprocess.CompletedProcess[str]) -> str:
+    """The one stderr line of a failed calibration (exit status 4), no traceback."""
+    assert done.returncode == 4, done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("picture", "needle"),
+    [
+        (lambda: np.full((360, 640, 3), 128, np.uint8), "no table found"),
+        (floor, "no table found"),
+        (half_table, "calibration failed"),
+    ],
+    ids=["grey", "floor", "half out of the picture"],
+)
+def test_a_frame_without_a_whole_table_fails_with_the_way_out(
+    tmp_path: Path, picture: Callable[[], np.ndarray], needle: str
+) -> None:
+    image = tmp_path / "frame.png"
+    cv2.imwrite(str(image), picture())
+    out = tmp_path / "x.json"
+    line = failed_line(_carom("calibrate", str(image), "--out", str(out)))
+    assert needle in line and "calibration failed" in line
+    assert f"carom calibrate {image} --corners 'u,v;u,v;u,v;u,v' --out {out}" in line
+    assert "--interactive" in line
+    assert not out.exists()
+
+
+def test_a_video_without_a_table_names_the_frame_and_the_wizard(tmp_path: Path) -> None:
+    clip = write_clip(tmp_path / "floor.mp4", floor())
+    line = failed_line(_carom("calibrate", str(clip), "--out", str(tmp_path / "x.json")))
+    assert f"carom calibrate {clip} --frame 30 --corners" in line
+    assert f"carom serve --camera {clip}, then http://127.0.0.1:8765/wizard" in line
     assert not (tmp_path / "x.json").exists()
+
+
+def test_a_doubtful_fit_is_written_and_exits_3(tmp_path: Path) -> None:
+    """Corners right, two diamonds marked 3 px off: a few mm of residual."""
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text())
+    cam = Camera.from_dict(truth["camera"])
+    geometry = TableGeometry()
+    corners = cam.project(np.c_[geometry.corners_mm(), np.zeros(4)])
+    index = [2, 6, 11, 15, 19, 22]
+    diamonds = cam.project(geometry.diamonds_xyz_mm()[index])
+    diamonds[1] += [3.0, 0.0]
+    diamonds[4] += [0.0, 3.0]
+    marked = ";".join(f"{i}:{u:.2f},{v:.2f}" for i, (u, v) in zip(index, diamonds, strict=True))
+    out = tmp_path / "doubt.json"
+    done = _carom(
+        "calibrate", str(SAMPLE), "--frame", "30", "--out", str(out),
+        "--corners", ";".join(f"{u:.2f},{v:.2f}" for u, v in corners),
+        "--diamonds", marked,
+    )  # fmt: skip
+    assert done.returncode == 3, done.stderr
+    assert "verdict: doubtful: refit lens" in done.stdout
+    overlay = tmp_path / "doubt_overlay.png"
+    assert out.is_file() and overlay.is_file()
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "calibration doubtful" in lines[0] and str(overlay) in lines[0]
+    assert 0.0 < load_calibration(out).residuals["confidence"] < 0.8
 
 
 @pytest.mark.parametrize(

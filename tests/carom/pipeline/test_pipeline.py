@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from calibration import CalibrationError, save_calibration
+from calibration import CalibrationError, CalibrationFailed, Outcome, save_calibration
 from carom.analyze import AnalyzeOptions, match_config
+from carom.cli._serve import DEFAULT_PORT
 from carom.match import MatchFile, add_match_options, match_from_args, parse_match_file
-from carom.pipeline import Pipeline
+from carom.pipeline import (
+    WIZARD_URL,
+    Pipeline,
+    best_calibration,
+    camera_calibration_path,
+    how_to_mark,
+)
+from carom.web._routes_pages import PAGES
+from hardware import CameraFrame, CameraKind, register_camera
+from hardware.camera import _cameras as hardware_cameras
 from referee import MATCH_TABLE, Ball, Discipline
+from tests.calibration.test_empty_table import clean_table, with_player
+from tests.carom.cli._no_table import floor, write_clip
 from tests.sample_truth import sample_truth
 
 SAMPLE = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.mp4"
@@ -62,3 +75,67 @@ def test_without_a_file_the_camera_is_fitted_from_the_source(tmp_path: Path) -> 
     assert calib.image_size_px == (1280, 720)
     assert (tmp_path / "calibration.json").is_file()
     assert (tmp_path / "calibration_overlay.png").is_file()
+
+
+def test_the_fit_says_nothing_when_good_and_fails_with_the_way_out(tmp_path: Path) -> None:
+    said: list[str] = []
+    Pipeline(source=str(SAMPLE), match=MatchFile()).calibrate(
+        (1280, 720), tmp_path, say=said.append
+    )
+    assert said == []  # good: nothing to say
+    clip = write_clip(tmp_path / "floor.mp4", floor())
+    with pytest.raises(CalibrationFailed) as failed:
+        Pipeline(source=str(clip), match=MatchFile()).calibrate((960, 540), tmp_path / "f")
+    assert str(failed.value).startswith(f"{clip}: calibration failed: no table found")
+    assert not (tmp_path / "f" / "calibration.json").exists()
+
+
+def test_the_way_out_names_real_commands_and_the_wizard_route() -> None:
+    assert "/wizard" in PAGES and f"http://127.0.0.1:{DEFAULT_PORT}/wizard" == WIZARD_URL
+    video = how_to_mark("my clips/a.mp4")
+    assert "carom calibrate 'my clips/a.mp4' --frame 30 --corners 'u,v;u,v;u,v;u,v'" in video
+    assert f"carom serve --camera 'my clips/a.mp4', then {WIZARD_URL}" in video
+    assert "--frame" not in how_to_mark("0") and "serve" not in how_to_mark("still.png")
+
+
+@pytest.mark.parametrize(
+    ("camera", "name"),
+    [("0", "camera-0.json"), ("rtsp://cam:554/1", "camera-rtsp-cam-554-1.json"),
+     ("/dev/video2", "camera-dev-video2.json"), ("clips/a b.mp4", "camera-a-b.mp4.json")],
+)  # fmt: skip
+def test_each_camera_has_its_calibration_file_beside_the_database(camera: str, name: str) -> None:
+    path = camera_calibration_path(Path("/srv/club/table3.db"), camera)
+    assert path == Path("/srv/club/table3-calibration") / name
+
+
+class _TableCamera:
+    """A camera kind of the test's own: ``table://`` films the rendered table at 10 fps,
+    a player walking along the near cushion for the first 3 s, then a clear view."""
+
+    fps, size_px = 10.0, (960, 540)
+
+    def __init__(self, spec: int | str, clock: object) -> None:
+        self.closed = False
+
+    def frames(self) -> Iterator[CameraFrame]:
+        clean = clean_table()
+        for i in range(200):
+            t_s = i / self.fps
+            image = with_player(clean, 100 + 25 * i) if t_s < 3.0 else clean
+            yield CameraFrame(i, t_s, image)
+        self.close()
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_camera_is_watched_until_the_view_is_clear(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hardware_cameras, "_KINDS", list(hardware_cameras._KINDS))
+    register_camera(CameraKind("table", lambda s: str(s).startswith("table://"), _TableCamera))
+    said: list[str] = []
+    result = best_calibration("table://1", MATCH_TABLE, say=said.append)
+    assert result.report.verdict is Outcome.GOOD
+    waits = [line for line in said if line.startswith("waiting for a clear view of the table")]
+    assert waits[0] == "waiting for a clear view of the table: 0 of 8 s"
+    assert waits[-1] == "waiting for a clear view of the table: 8 of 8 s"
+    assert len(waits) == 9  # one line each time another clear second is in

@@ -44,7 +44,8 @@ def test_the_wizard_shows_refits_and_saves_only_to_the_servers_file(tmp_path: Pa
         assert 6.0 < res[4] < 10.5 and max(res[:4] + res[5:]) < 3.0
         bad = {"corners_px": [[0, 0], [1, 0], [1, 1]]}
         assert c.post("/api/calibration/fit", json=bad, headers=AUTH).status_code == 422
-        assert c.post("/api/calibration/save", headers=AUTH).json() == {"saved": True}
+        answer = c.post("/api/calibration/save", headers=AUTH).json()
+        assert answer == {"saved": True, "path": str(calibration)}  # the page shows where
         saved = json.loads(calibration.read_text())
         assert saved != json.loads(before) and "camera" in json.dumps(saved)
 

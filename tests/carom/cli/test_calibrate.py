@@ -64,7 +64,7 @@ def failed_line(done: subprocess.CompletedProcess[str]) -> str:
     ("picture", "needle"),
     [
         (lambda: np.full((360, 640, 3), 128, np.uint8), "no table found"),
-        (floor, "no table found"),
+        (floor, "calibration failed: "),
         (half_table, "calibration failed"),
     ],
     ids=["grey", "floor", "half out of the picture"],

@@ -52,7 +52,8 @@ class Plan:
     """Everything one frame shows: camera, look, lamps, sensor, balls, pins, players.
 
     ``struck`` maps each ball a player is about to strike to the stroke's unit
-    direction (x, y); the player leans in behind it.
+    direction (x, y); the player leans in behind it. ``jpeg_quality``: the frame is
+    JPEG-compressed at this quality (a streamed camera's blocks and ringing).
     """
 
     camera: Camera
@@ -63,6 +64,7 @@ class Plan:
     balls_mm: dict[Ball, XY]
     struck: dict[Ball, XY]
     pins_mm: dict[Pin, XY]
+    jpeg_quality: int
 
 
 @dataclass(slots=True)
@@ -242,7 +244,10 @@ def plan_for(category: str, seed: int, size_px: tuple[int, int]) -> Plan:
     settings = RenderSettings(
         seed=seed, vignetting=draft.vignetting, score=score if draft.score else None
     )
-    return Plan(camera, draft.look, draft.lamps, draft.ambient, settings, balls, struck, pins)
+    quality = int(rng.integers(60, 91))
+    return Plan(
+        camera, draft.look, draft.lamps, draft.ambient, settings, balls, struck, pins, quality
+    )
 
 
 def _pins(look: TableLook) -> dict[Pin, XY]:

@@ -4,7 +4,9 @@
 for a seed; the seed draws the camera mount, the balls, the players, the lamps and the
 category's own variation (:mod:`synth._calib_plans`). The frame comes with the truth a
 calibration is measured against: the camera that rendered it and the playing surface's
-corners in the picture. Deterministic: the same category and seed give the same pixels.
+corners in the picture. Every frame is JPEG-compressed (quality 60..90 by seed), as a
+streamed camera's picture is. Deterministic: the same category and seed give the same
+pixels.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -19,7 +22,7 @@ from calibration import Camera
 from referee import Ball, Discipline, Pin, Table
 from synth._calib_plans import CALIBRATION_CATEGORIES, Plan, plan_for
 from synth._render import Renderer
-from synth._scene import PlayerStroke, Scene
+from synth._scene import PlayerStroke, RenderError, Scene
 
 __all__ = ["CALIBRATION_CATEGORIES", "CalibrationScene", "calibration_scene"]
 
@@ -101,7 +104,11 @@ def render_plan(plan: Plan) -> U8:
     renderer = Renderer(plan.camera, scene, plan.settings)
     with np.errstate(invalid="ignore", divide="ignore"):  # rays that miss every surface
         frame = next(iter(renderer.frames(motion, 1, strokes)))
-    return frame.image
+    ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, plan.jpeg_quality])
+    if not ok:
+        raise RenderError("calibration scene: the frame could not be JPEG-encoded")
+    image: U8 = np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), dtype=np.uint8)
+    return image
 
 
 def calibration_scene(

@@ -78,7 +78,7 @@ class CameraSettings:
         _check("height_m", self.height_m, 1.5, 6.0)
         if self.hfov_deg:
             _check("hfov_deg", self.hfov_deg, 20.0, 150.0)
-        _check("tilt_deg", self.tilt_deg, -30.0, 30.0)
+        _check("tilt_deg", self.tilt_deg, -40.0, 40.0)  # oblique club mounts: up to ~35
         _check("roll_deg", self.roll_deg, -45.0, 45.0)
 
     def camera(self, table: Table) -> Camera:

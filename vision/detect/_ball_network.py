@@ -1,4 +1,4 @@
-"""The shipped ball network, run through onnxruntime on the CPU, and its decoding.
+"""The shipped ball network, run through onnxruntime (GPU or CPU), and its decoding.
 
 The network (trained by ``python -m train.detector``, see ``vision/models/MODEL_CARD.md``)
 takes crops with balls ``BALL_PX`` pixels in radius (:mod:`vision.detect._network_crops`) and
@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from referee import Ball
 from vision._types import VisionError
+from vision.detect._inference import InferenceDevice, open_session
 from vision.detect._network_crops import BALL_PX, CLASSES, STRIDE, Roi
 
 __all__ = ["MODEL_PATH", "BallModel", "ModelError", "Peak", "ort_errors"]
@@ -62,11 +63,16 @@ class Peak:
 
 
 class BallModel:
-    """An onnxruntime session over the ball network (CPU, ``threads`` intra-op threads).
+    """An onnxruntime session over the ball network (``threads`` intra-op CPU threads).
+
+    ``device`` says where it runs (:func:`vision.detect.open_session` chose: CUDA where
+    onnxruntime-gpu has a GPU, the CPU otherwise or with ``CAROM_ONNX_DEVICE=cpu``).
 
     Raises:
         ModelError: The file is missing, not an ONNX model, or not this network.
     """
+
+    device: InferenceDevice
 
     def __init__(self, path: Path = MODEL_PATH, threads: int = 1) -> None:
         import onnxruntime as ort  # type: ignore[import-untyped]  # only this detector needs it
@@ -81,7 +87,7 @@ class BallModel:
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.log_severity_level = 3
         try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            self.session, self.device = open_session(path, opts)
             out = self.session.run(None, {"crops": np.zeros((1, 3, 32, 32), np.float32)})[0]
         except ort_errors() as exc:
             first = str(exc).strip().splitlines()[0][:120] if str(exc).strip() else type(exc)

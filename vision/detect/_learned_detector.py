@@ -38,6 +38,7 @@ from vision.detect._ball_network import MODEL_PATH, BallModel, ModelError, Peak,
 from vision.detect._colour_detector import ColourDetector
 from vision.detect._colour_model import colour_classes
 from vision.detect._detector import Detector, DetectorCapabilities, Pixels
+from vision.detect._inference import InferenceDevice
 from vision.detect._network_crops import BALL_PX, CLASSES, Roi, cut_roi, roi_size
 from vision.detect._table_image import ball_radius_px, surface_polygon_px
 
@@ -85,6 +86,11 @@ class LearnedDetector:
         """The detector for ``calibration`` (no frame is needed: the net knows colours)."""
         outline = surface_polygon_px(calibration, calibration.geometry.radius_mm)
         return cls(model, calibration, balls, outline[np.all(np.isfinite(outline), axis=1)])
+
+    @property
+    def device(self) -> InferenceDevice:
+        """Where the network runs (CUDA or the CPU)."""
+        return self.model.device
 
     def radius_px(self, uv_px: F64) -> F64:
         """Apparent ball radius (k,) at image points (k, 2); the table centre's if off it."""
@@ -194,6 +200,11 @@ class AutoDetector:
     capabilities: ClassVar[DetectorCapabilities] = DetectorCapabilities(
         reads_planes=True, guided=True
     )
+
+    @property
+    def device(self) -> InferenceDevice | None:
+        """Where the network runs; None once it was dropped (colour alone)."""
+        return self.learned.device if self.learned is not None else None
 
     def detect(
         self, image_bgr: Pixels, near_px: F64 | None = None, reach_px: F64 | None = None
@@ -347,6 +358,9 @@ def load_or_fallback(
 ) -> tuple[Detector, str | None]:
     """The ``auto`` (or ``onnx``) detector, or the colour one and a one-line warning.
 
+    The warning is also given when the network runs on the CPU although CUDA was
+    asked for (``CAROM_ONNX_DEVICE=cuda``, or onnxruntime-gpu without a usable GPU).
+
     Raises:
         VisionError: The colour detector cannot be built (wrong frame size, no table).
     """
@@ -356,7 +370,9 @@ def load_or_fallback(
     except ModelError as exc:
         return colour, f"warning: {exc}; using the colour detector"
     learned = LearnedDetector.learn(model, calibration, balls)
-    return (AutoDetector(colour, learned, balls) if auto else learned), None
+    note = model.device.note
+    warning = f"warning: {note}" if note is not None else None
+    return (AutoDetector(colour, learned, balls) if auto else learned), warning
 
 
 def make_detector(
@@ -370,10 +386,13 @@ def make_detector(
 ) -> Detector:
     """The detector ``kind`` (``color``, ``onnx``, ``auto``) for one camera.
 
-    A missing or corrupt model gives the colour detector; ``warn`` gets the one line.
+    A missing or corrupt model gives the colour detector; ``warn`` gets the one line
+    (and the line that the network runs on the CPU though CUDA was asked for). Where
+    the network runs: the detector's ``device``, or :func:`inference_device`.
 
     Raises:
-        VisionError: Unknown ``kind``, or the colour detector cannot be built.
+        VisionError: Unknown ``kind``, a bad ``CAROM_ONNX_DEVICE``, or the colour
+            detector cannot be built.
     """
     if kind not in KINDS:
         raise VisionError(f"detector: unknown kind {kind!r}; use one of {', '.join(KINDS)}")

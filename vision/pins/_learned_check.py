@@ -29,7 +29,16 @@ from numpy.typing import NDArray
 from calibration import Calibration
 from referee import Pin
 from vision._types import U8, Detections, VisionError
-from vision.detect import BALL_PX, ModelError, Pixels, ball_radius_px, cut_roi, ort_errors
+from vision.detect import (
+    BALL_PX,
+    InferenceDevice,
+    ModelError,
+    Pixels,
+    ball_radius_px,
+    cut_roi,
+    open_session,
+    ort_errors,
+)
 from vision.pins._contrast_check import PinCheck
 
 __all__ = [
@@ -88,11 +97,15 @@ def pin_input(crops: NDArray[np.uint8] | F32, refs: NDArray[np.uint8] | F32) -> 
 
 
 class PinModel:
-    """An onnxruntime session over the pin network (CPU, ``threads`` intra-op threads).
+    """An onnxruntime session over the pin network (``threads`` intra-op CPU threads).
+
+    ``device``: where it runs, chosen as for the ball network (:func:`vision.detect.open_session`).
 
     Raises:
         ModelError: The file is missing, not an ONNX model, or not this network.
     """
+
+    device: InferenceDevice
 
     def __init__(self, path: Path = PINS_MODEL_PATH, threads: int = 1) -> None:
         import onnxruntime as ort  # type: ignore[import-untyped]  # only the learned check needs it
@@ -107,7 +120,7 @@ class PinModel:
         opts.log_severity_level = 3
         probe = np.zeros((2, 6, PIN_CROP, PIN_CROP), np.float32)
         try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            self.session, self.device = open_session(path, opts)
             out = self.session.run(None, {"crops": probe})[0]
         except ort_errors() as exc:
             first = str(exc).strip().splitlines()[0][:120] if str(exc).strip() else type(exc)

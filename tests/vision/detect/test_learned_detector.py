@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import onnxruntime as ort  # type: ignore[import-untyped]
 import pytest
 
 from calibration import Calibration, Camera, TableGeometry
@@ -164,3 +165,29 @@ def test_network_alone_on_hand_labelled_broadcast_frames(model: BallModel) -> No
         for ball, uv in zip(found.ball, found.uv_px, strict=True):
             err = float(np.hypot(*(uv - labels[name][str(ball)])))
             assert err < 3.0, f"{name} {ball}: {err:.1f} px from the hand label (radius ~14)"
+
+
+@pytest.mark.skipif(
+    "CUDAExecutionProvider" in ort.get_available_providers(), reason="this onnxruntime has CUDA"
+)
+def test_cuda_asked_for_without_a_gpu_gives_the_network_on_the_cpu_and_one_line(
+    scene: tuple, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calibration, frames = scene
+    monkeypatch.setenv("CAROM_ONNX_DEVICE", "cuda")
+    said: list[str] = []
+    det = make_detector("auto", calibration, frames[0].image, BALLS, warn=said.append)
+    assert isinstance(det, AutoDetector)
+    assert det.device is not None and det.device.device == "cpu"
+    assert len(said) == 1 and "CAROM_ONNX_DEVICE=cuda" in said[0] and "\n" not in said[0]
+    plain = ColourDetector.learn(calibration, frames[0].image, balls=BALLS).detect(frames[1].image)
+    assert det.detect(frames[1].image).ball == plain.ball  # it works as ever
+
+
+def test_the_detector_says_where_its_network_runs(scene: tuple) -> None:
+    calibration, frames = scene
+    said: list[str] = []
+    det = make_detector("onnx", calibration, frames[0].image, BALLS, warn=said.append)
+    assert isinstance(det, LearnedDetector)
+    assert det.device.providers[-1] == "CPUExecutionProvider"
+    assert said == []  # the default (auto) says nothing where it got what it could

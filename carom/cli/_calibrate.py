@@ -96,11 +96,11 @@ def _fit(args: argparse.Namespace, table: Table, diamonds: list[list[float]] | N
     """
     from calibration import CalibrationError, CalibrationFailed, calibrate_frame
     from carom.cli._calibrate_args import lens_from_checkerboards, parse_corners, parse_pattern
+    from carom.match import parse_discipline
     from carom.pipeline import best_calibration, how_to_mark
-    from referee import Discipline
     from vision import read_frame
 
-    discipline = Discipline(args.discipline) if args.discipline else None
+    discipline = parse_discipline(args.discipline) if args.discipline else None
     lens = None
     if args.checkerboard:
         pattern = parse_pattern(args.pattern)

@@ -30,6 +30,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--samples", type=Path, metavar="DIR", help="regenerate every sample into DIR")
     p.add_argument("--recorded", type=Path, metavar="JSON", help="replay a recorded shot file")
     p.add_argument("--shot", type=int, default=0, help="index of the recorded shot")
+    p.add_argument(
+        "--table-scene", metavar="KIND",
+        help="render one still frame of a table of KIND (match, pocket, small, oblique, wide, "
+        "far, people, cloth, light; --seed picks the frame) with its true camera and corners, "
+        "to test calibration: writes OUT/table-KIND-SEED.png and .json",
+    )  # fmt: skip
     cam = p.add_argument_group("camera")
     cam.add_argument("--width", type=int, default=1280, help="image width, px (1280)")
     cam.add_argument("--height", type=int, default=720, help="image height, px (720)")
@@ -42,7 +48,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     for k in ("k1", "k2", "k3", "p1", "p2"):
         cam.add_argument(f"--{k}", type=float, default=0.0, help=f"lens distortion {k}")
     look = p.add_argument_group("look")
-    look.add_argument("--cloth", default="blue", help="blue or green")
+    look.add_argument("--cloth", default="blue", help="blue, green, teal, grey or red (blue)")
     look.add_argument("--light", type=float, default=1.0, help="lamp level (1 normal, 0.4 dim)")
     look.add_argument("--noise", type=float, default=1.0, help="sensor noise scale (1 normal)")
     look.add_argument("--no-player", action="store_true", help="no arm and cue")
@@ -85,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
 
         make_samples(args.samples)
         return 0
+    if args.table_scene is not None:
+        return _table_scene(args)
     camera = CameraSettings(
         width_px=args.width, height_px=args.height, fps=args.fps, height_m=args.camera_height,
         hfov_deg=args.fov, tilt_deg=args.tilt, roll_deg=args.roll, yaw_deg=args.yaw,
@@ -112,4 +120,31 @@ def run(args: argparse.Namespace) -> int:
         f"wrote {clip.video_path} ({clip.n_frames} frames, {made.duration_s:.1f} s), "
         + ", ".join(files)
     )
+    return 0
+
+
+def _table_scene(args: argparse.Namespace) -> int:
+    """Write one rendered calibration frame and its truth (camera, corners)."""
+    import cv2
+
+    from carom.files import write_json_atomic
+    from synth import CALIBRATION_CATEGORIES, RenderError, calibration_scene
+
+    if args.table_scene not in CALIBRATION_CATEGORIES:
+        kinds = ", ".join(CALIBRATION_CATEGORIES)
+        raise RenderError(f"--table-scene: unknown kind {args.table_scene!r} (one of: {kinds})")
+    scene = calibration_scene(args.table_scene, args.seed, (args.width, args.height))
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = args.out / f"table-{scene.category}-{scene.seed}"
+    if not cv2.imwrite(str(stem.with_suffix(".png")), scene.image_bgr):
+        raise RenderError(f"{stem}.png: cannot write the picture (check the folder --out)")
+    write_json_atomic(stem.with_suffix(".json"), {
+        "category": scene.category, "seed": scene.seed,
+        "corners_px": scene.corners_px.round(3).tolist(),
+        "corners_mm": scene.corners_mm.round(3).tolist(),
+        "nose_corners_px": scene.nose_corners_px.round(3).tolist(),
+        "table_mm": [scene.table.length_mm, scene.table.width_mm],
+        "camera": scene.camera.to_dict(),
+    })  # fmt: skip
+    print(f"wrote {stem}.png, {stem}.json (the true camera and corners)")
     return 0

@@ -19,6 +19,7 @@ from vision._types import (
     Detections,
     Frame,
     ScoredEvent,
+    TrackFlag,
     VideoError,
     VisionError,
 )
@@ -99,6 +100,7 @@ __all__ = [
     "ScoredEvent",
     "SegmentSettings",
     "Segmenter",
+    "TrackFlag",
     "TrackStep",
     "Tracker",
     "Transition",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import IntFlag
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,6 +27,7 @@ __all__ = [
     "Detections",
     "Frame",
     "ScoredEvent",
+    "TrackFlag",
     "VideoError",
     "VisionError",
 ]
@@ -114,6 +116,29 @@ class Detections:
         return cls(np.zeros((0, 2)), (), np.zeros(0), np.zeros(0), np.zeros((0, 2)))
 
 
+class TrackFlag(IntFlag):
+    """How one sample of a ball's track was obtained (bits; 0: measured in that frame).
+
+    ``PREDICTED``: not measured in this frame; the position (if any) is the tracker's
+    estimate (its motion model run on from the last sighting; a ball at rest stays
+    where it rests). ``OCCLUDED``: no detection was taken for the ball in this frame
+    and none was held as a possible sighting of it (hidden by the player, the cue or
+    another ball, blurred out, off the table): always with ``PREDICTED``. A sample
+    with ``PREDICTED`` alone had a detection the tracker held as doubtful (a jump not
+    confirmed). ``INTERPOLATED``: the frame was not analysed (a live capture dropped
+    it while processing was behind); its time and position are interpolated between
+    the analysed frames on either side. The tracker never sets it.
+    """
+
+    PREDICTED = 1
+    OCCLUDED = 2
+    INTERPOLATED = 4
+
+
+#: The flags of a sample the tracker did not measure and saw nothing of.
+UNSEEN = TrackFlag.PREDICTED | TrackFlag.OCCLUDED
+
+
 @dataclass(frozen=True, slots=True)
 class BallTrack:
     """The path of one ball over n samples (frames), at ball-centre height.
@@ -125,12 +150,16 @@ class BallTrack:
             position is predicted (occluded, blurred out, not found).
         frame_idx: (n,) the frame of each sample (-1 when the samples do not come
             from frames, e.g. real tracked data).
+        flags: (n,) uint8 :class:`TrackFlag` bits of each sample; ``PREDICTED`` must be
+            set exactly where ``seen`` is False. Default: every unseen sample
+            ``PREDICTED | OCCLUDED``.
     """
 
     t_s: F64
     xy_mm: F64
     seen: B1
     frame_idx: I64
+    flags: U8 = None  # type: ignore[assignment]  # None: derived from seen (post-init)
 
     def __post_init__(self) -> None:
         n = len(np.asarray(self.t_s))
@@ -138,6 +167,13 @@ class BallTrack:
         object.__setattr__(self, "xy_mm", _array("xy_mm", self.xy_mm, np.float64, (n, 2)))
         object.__setattr__(self, "seen", _array("seen", self.seen, np.bool_, (n,)))
         object.__setattr__(self, "frame_idx", _array("frame_idx", self.frame_idx, np.int64, (n,)))
+        if self.flags is None:
+            flags = np.where(self.seen, 0, int(UNSEEN)).astype(np.uint8)
+        else:
+            flags = _array("flags", self.flags, np.uint8, (n,))
+        if not np.array_equal((flags & TrackFlag.PREDICTED) == 0, self.seen):
+            raise VisionError("flags: expected PREDICTED exactly where seen is False")
+        object.__setattr__(self, "flags", flags)
         if n > 1 and not bool(np.all(np.diff(self.t_s) > 0)):
             raise VisionError("t_s: expected strictly increasing times")
 

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from calibration import Calibration, PxToMm
 from referee import Ball
-from vision._types import BallTrack, Detections, VisionError
+from vision._types import UNSEEN, BallTrack, Detections, TrackFlag, VisionError
 from vision.track._assignment import best_two, differs, passed_near, same_classes, swapped
 from vision.track._ball_filter import XY, BallFilter, collision
 from vision.track._measure import Measurement, measure
@@ -72,6 +72,7 @@ class _Track:
     times: list[float] = field(default_factory=list)
     xys: list[tuple[float, float]] = field(default_factory=list)
     seens: list[bool] = field(default_factory=list)
+    flags: list[int] = field(default_factory=list)  # TrackFlag bits of each sample
 
 
 class Tracker:
@@ -333,7 +334,7 @@ class Tracker:
             while i >= 0 and tr.frames[i] > frame_idx:
                 i -= 1
             if i >= 0 and tr.frames[i] == frame_idx:
-                tr.xys[i], tr.seens[i] = xy, True
+                tr.xys[i], tr.seens[i], tr.flags[i] = xy, True, 0
 
     @staticmethod
     def _backfill_times(tr: _Track, measured: list[tuple[float, float, float]]) -> None:
@@ -341,7 +342,7 @@ class Tracker:
         for t_s, x, y in measured:
             i = bisect.bisect_left(tr.times, t_s)
             if i < len(tr.times) and tr.times[i] == t_s:
-                tr.xys[i], tr.seens[i] = (x, y), True
+                tr.xys[i], tr.seens[i], tr.flags[i] = (x, y), True, 0
 
     # --- history ---
 
@@ -358,10 +359,19 @@ class Tracker:
             tr.times.append(t_s)
             tr.xys.append(xy)
             tr.seens.append(seen[i])
+            tr.flags.append(self._flags(tr, frame_idx, seen[i]))
         return TrackStep(
             frame_idx, t_s, self.balls, np.array(xys), np.array(seen), np.array(speed),
             np.array(rest), np.array(amb),
         )  # fmt: skip
+
+    @staticmethod
+    def _flags(tr: _Track, frame_idx: int, seen: bool) -> int:
+        """The sample's :class:`TrackFlag` bits: a sighting held as doubtful is no occlusion."""
+        if seen:
+            return 0
+        held = bool(tr.pending) and tr.pending[-1][0] == frame_idx
+        return int(TrackFlag.PREDICTED) if held else int(UNSEEN)
 
     def tracks(self, since_s: float | None = None) -> dict[Ball, BallTrack]:
         """Every ball's path from ``since_s`` (inclusive; None: all that is kept)."""
@@ -373,6 +383,7 @@ class Tracker:
                 np.array(tr.xys[a:], dtype=np.float64).reshape(-1, 2),
                 np.array(tr.seens[a:], dtype=bool),
                 np.array(tr.frames[a:], dtype=np.int64),
+                np.array(tr.flags[a:], dtype=np.uint8),
             )
         return out
 
@@ -380,4 +391,4 @@ class Tracker:
         """Forget the history before ``t_s`` (the filters keep their state)."""
         for tr in self._tracks:
             a = bisect.bisect_left(tr.times, t_s)
-            del tr.frames[:a], tr.times[:a], tr.xys[:a], tr.seens[:a]
+            del tr.frames[:a], tr.times[:a], tr.xys[:a], tr.seens[:a], tr.flags[:a]

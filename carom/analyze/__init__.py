@@ -5,7 +5,10 @@ video: open, calibrate, stream the frames through the analyser, judge every shot
 (:func:`judge_shot`) and write ``DIR/shots.json`` after each (atomic replace), so a
 video that breaks off half-way still leaves every complete shot on disk; then the
 report (:func:`write_html`), the summary (:func:`summary_json`) and, asked for, the
-annotated video.
+annotated video. ``DIR/trajectories.json`` and ``.csv`` (every ball, every frame of
+every shot: :func:`shot_trajectories`, written by :mod:`carom.trajectories`) are
+written when the analysis ends, unless ``AnalyzeOptions.trajectories`` is off; a
+batch runner that calls :func:`analyze_video` gets them the same way.
 """
 
 from carom.analyze._annotate_pass import FrameLog, annotate_video
@@ -18,7 +21,7 @@ from carom.analyze._options import (
 )
 from carom.analyze._report import summary_json, write_html
 from carom.analyze._run import analyze_video
-from carom.analyze._shot_log import judge_shot, shots_document
+from carom.analyze._shot_log import judge_shot, shot_trajectories, shots_document
 
 __all__ = [
     "AnalyzeOptions",
@@ -30,6 +33,7 @@ __all__ = [
     "calibration_for",
     "judge_shot",
     "match_config",
+    "shot_trajectories",
     "shots_document",
     "summary_json",
     "write_html",

@@ -29,6 +29,8 @@ class AnalyzeOptions:
     first_player: str | None = None
     target: int | None = None
     annotate: bool = False
+    #: Write ``trajectories.json`` and ``trajectories.csv`` beside the shot log.
+    trajectories: bool = True
     fast_decode: bool = False
     #: ``color`` (colour rules), ``onnx`` (the learned model alone) or ``auto`` (the
     #: model only where the colour detector is unsure); see docs/detector.md.

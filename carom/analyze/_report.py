@@ -53,17 +53,25 @@ def write_html(run: AnalyzeRun, path: Path) -> None:
     )  # fmt: skip
 
 
+def _files(run: AnalyzeRun) -> dict[str, str]:
+    out = run.options.out
+    files = {"shots": str(out / "shots.json"), "report": str(out / "report.html")}
+    if run.options.trajectories:
+        files |= {"trajectories": str(out / "trajectories.json"),
+                  "trajectories_csv": str(out / "trajectories.csv")}  # fmt: skip
+    return files
+
+
 def summary_json(run: AnalyzeRun, elapsed_s: float) -> dict[str, Any]:
     """The ``--json`` summary: where the files are and every verdict."""
     state = run.match.state
-    out = run.options.out
     return {
         "format": "carom-analyze/1",
         "video": str(run.options.video),
         "frames": run.frames,
         "video_s": round(run.seconds, 3),
         "elapsed_s": round(elapsed_s, 3),
-        "files": {"shots": str(out / "shots.json"), "report": str(out / "report.html")},
+        "files": _files(run),
         "lag": None if run.lag is None else {"winner": run.lag.winner, "reason": run.lag.reason},
         "shots": [record_json(r) for _, r in run.shots if r is not None],
         "score": {p: state.board(p) for p in state.config.players},

@@ -7,9 +7,10 @@ from collections.abc import Callable
 
 from carom.analyze._annotate_pass import FrameLog, annotate_video
 from carom.analyze._options import AnalyzeOptions, AnalyzeRun, calibration_for, match_config
-from carom.analyze._shot_log import judge_shot, shots_document
+from carom.analyze._shot_log import judge_shot, shot_trajectories, shots_document
 from carom.files import write_json_atomic
 from carom.pipeline import VisionPipeline
+from carom.trajectories import CSV_NAME, JSON_NAME, write_trajectories
 from referee import CaromError, Match
 from vision import (
     AnalyzedShot,
@@ -39,9 +40,14 @@ def analyze_video(
     kept in ``run.error`` with everything analysed before them. ``frame_log`` collects
     every frame's tracked positions (the annotated video and accuracy checks use it).
     A doubtful calibration goes on: its line is a note and ``say`` hears it at once; a
-    failed one raises :class:`calibration.CalibrationFailed` before any shot.
+    failed one raises :class:`calibration.CalibrationFailed` before any shot. The
+    trajectories (``opts.trajectories``) are written once, when the analysis ends or
+    stops early; old ones in ``opts.out`` are removed first, so they never describe
+    another run's shots.
     """
     run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
+    for name in (JSON_NAME, CSV_NAME):
+        (opts.out / name).unlink(missing_ok=True)
     log = frame_log if frame_log is not None else (FrameLog() if opts.annotate else None)
     source = open_source(str(opts.video), deblock=not opts.fast_decode)
     try:
@@ -77,6 +83,8 @@ def analyze_video(
     finally:
         source.close()
         write_json_atomic(opts.out / "shots.json", shots_document(run))
+        if opts.trajectories:
+            write_trajectories(opts.out, shot_trajectories(run))
     if opts.annotate and log is not None:
         _annotate(run, log, progress)
     return run

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from carom.analyze._options import AnalyzeRun
+from carom.trajectories import Trajectories, trajectories_of
 from referee import (
     FORMAT,
     Ball,
@@ -20,7 +21,7 @@ from referee import (
 )
 from vision import AnalyzedShot, lag_of
 
-__all__ = ["judge_shot", "shots_document"]
+__all__ = ["judge_shot", "shot_trajectories", "shots_document"]
 
 
 def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
@@ -87,6 +88,12 @@ def shots_document(run: AnalyzeRun) -> dict[str, Any]:
     if (lag := _lag_doc(run)) is not None:
         out["lag"] = lag
     return out
+
+
+def shot_trajectories(run: AnalyzeRun) -> Trajectories:
+    """The trajectories of the shots :func:`shots_document` writes, with their indexes."""
+    judged = [(record.index, analyzed) for analyzed, record in run.shots if record is not None]
+    return trajectories_of(run.match.state.config.table, judged)
 
 
 def _match_doc(run: AnalyzeRun) -> dict[str, Any]:

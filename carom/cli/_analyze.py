@@ -23,7 +23,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "analyze",
         help="referee a recorded video: shots, verdicts, scoresheet and report",
         description="Track the balls in VIDEO, find every shot and its contacts, judge them "
-        "and write DIR/shots.json (carom-shots/1 with verdicts), DIR/report.html and, with "
+        "and write DIR/shots.json (carom-shots/1 with verdicts), DIR/trajectories.json and "
+        ".csv (every ball, every frame of every shot), DIR/report.html and, with "
         "--annotate, DIR/annotated.mp4. Without --calibration the table is calibrated from "
         "the video (the empty table of its first seconds, then single frames; "
         "DIR/calibration.json): a doubtful fit goes on with one line, a failed one stops "
@@ -33,6 +34,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--calibration", type=Path, help="calibration file from carom calibrate")
     p.add_argument("--out", type=Path, help="output folder (default: carom-analysis/VIDEO-NAME)")
     p.add_argument("--annotate", action="store_true", help="also write an annotated MP4")
+    p.add_argument(
+        "--no-trajectories", dest="trajectories", action="store_false",
+        help="do not write trajectories.json and .csv (every ball, every frame of every shot: "
+        "about 5 MB of JSON and 9 MB of CSV for a three-cushion match at 60 fps; see "
+        "docs/trajectories.md)",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true", help="quiet; print a JSON summary")
     add_detector_option(p)
     p.add_argument(
@@ -60,7 +67,8 @@ def _options(args: argparse.Namespace) -> Any:
     return AnalyzeOptions(
         video=args.video, out=out, table=table_of(match), discipline=match.discipline,
         calibration=args.calibration, players=match.players, first_player=match.first_player,
-        annotate=args.annotate, fast_decode=args.fast_decode, detector=args.detector,
+        annotate=args.annotate, trajectories=args.trajectories, fast_decode=args.fast_decode,
+        detector=args.detector,
         match=match,
     )  # fmt: skip
 
@@ -121,6 +129,8 @@ def _footer(result: AnalyzeRun, elapsed_s: float) -> None:
     print(f"analysed {result.frames} frames ({result.seconds:.1f} s of video) in {elapsed_s:.1f} s"
           f" ({speed:.1f}x real time)")  # fmt: skip
     wrote = [out / "shots.json", out / "report.html"]
+    if result.options.trajectories:
+        wrote += [out / "trajectories.json", out / "trajectories.csv"]
     if result.options.calibration is None:
         wrote.append(out / "calibration.json")
     if result.options.annotate:

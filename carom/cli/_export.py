@@ -21,9 +21,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     m.add_argument("db", type=Path, metavar="DB", help="the SQLite file of carom live")
     e = sub.add_parser(
         "export", help="export a match of a live database: JSON shot log, CSV result line",
-        description="Write the match as a carom-shots/1 shot log (re-scorable with carom score) "
-        "and/or append its result line to a CSV file. Without --json/--csv the shot log is "
-        "printed.",
+        description="Write the match as a carom-shots/1 shot log (re-scorable with carom score), "
+        "its balls' trajectories (carom-trajectories/1 JSON and/or CSV: every frame of every "
+        "shot) and/or append its result line to a CSV file. Without --json/--csv/"
+        "--trajectories/--trajectories-csv the shot log is printed.",
     )  # fmt: skip
     e.add_argument("db", type=Path, metavar="DB", help="the SQLite file of carom live")
     e.add_argument(
@@ -34,6 +35,14 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     e.add_argument(
         "--csv", type=Path, metavar="FILE",
         help="write the result line here (appended when the file has the header)",
+    )  # fmt: skip
+    e.add_argument(
+        "--trajectories", type=Path, metavar="FILE",
+        help="write the shots' trajectories here (JSON; docs/trajectories.md)",
+    )  # fmt: skip
+    e.add_argument(
+        "--trajectories-csv", type=Path, metavar="FILE",
+        help="write the shots' trajectories here as CSV, one row per ball and frame",
     )  # fmt: skip
 
 
@@ -65,8 +74,10 @@ def run_export(args: argparse.Namespace) -> int:
         corrections_in_effect,
         result_row,
         shot_log,
+        trajectories,
         write_csv,
     )
+    from carom.trajectories import write_trajectories_csv, write_trajectories_json
     from referee import Phase
 
     with MatchStore(args.db, create=False) as store:
@@ -77,15 +88,25 @@ def run_export(args: argparse.Namespace) -> int:
                 raise LiveError(f"{args.db}: no finished match; pass --match ID (carom matches DB)")
             match_id = finished[-1]
         session = LiveSession.load(store, match_id)
+        tracks = trajectories(session) if args.trajectories or args.trajectories_csv else None
     doc = shot_log(session)
     try:
         if args.json is not None:
             _write_json(args.json, doc)
         if args.csv is not None:
             write_csv(args.csv, [result_row(session)])
+        if tracks is not None and args.trajectories is not None:
+            write_trajectories_json(args.trajectories, tracks)
+        if tracks is not None and args.trajectories_csv is not None:
+            write_trajectories_csv(args.trajectories_csv, tracks)
     except OSError as exc:
         raise LiveError(f"cannot write the export ({exc.strerror}: {exc.filename})") from None
-    if args.json is None and args.csv is None:
+    if tracks is not None and len(tracks.shots) < len(doc["shots"]):
+        print(f"carom: note: {len(doc['shots']) - len(tracks.shots)} of {len(doc['shots'])} "
+              "shots have no kept trajectories (recorded before they were kept); left out",
+              file=sys.stderr)  # fmt: skip
+    wanted = (args.json, args.csv, args.trajectories, args.trajectories_csv)
+    if all(w is None for w in wanted):
         print(json.dumps(doc, indent=1))
     if session.state.phase is not Phase.OVER:
         print(f"carom: note: match {match_id} is not finished; exported the score so far",

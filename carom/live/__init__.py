@@ -25,6 +25,7 @@ from carom.live._export import (
     csv_text,
     result_row,
     shot_log,
+    trajectories,
     write_csv,
 )
 from carom.live._session import (
@@ -65,5 +66,6 @@ __all__ = [
     "parse_line",
     "result_row",
     "shot_log",
+    "trajectories",
     "write_csv",
 ]

@@ -4,7 +4,9 @@ Everything is written in the public ``carom-shots/1`` vocabulary (``shot_json``,
 ``event_json``) and read back with the referee's own parser, so a journal entry and
 an exported shot log cannot drift apart. Ball paths (the shot's ``paths_mm``, sampled
 every 1/15 s by vision) go to a small zlib blob of delta-coded integers instead of
-JSON text; the blob is used only when it decodes to exactly the same floats.
+JSON text; the blob is used only when it decodes to exactly the same floats. A shot's
+trajectories (every frame, :class:`carom.trajectories.ShotTrack`) go to a blob of the
+same kind (:func:`encode_tracks`), at the precision the trajectories files write.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
+from carom.trajectories import BallPath, ShotTrack
 from referee import (
     FORMAT,
     Ball,
@@ -39,7 +45,9 @@ __all__ = [
     "correction_from_json",
     "correction_json",
     "decode_paths",
+    "decode_tracks",
     "encode_paths",
+    "encode_tracks",
     "lag_from_json",
     "lag_json",
     "setup_key",
@@ -187,4 +195,72 @@ def correction_from_json(data: Mapping[str, Any]) -> Correction:
     return Correction(
         kind=CorrectionKind(data["kind"]), player=str(data["player"]),
         points=int(data.get("points", 0)), note=str(data.get("note", "")),
+    )  # fmt: skip
+
+
+#: Trajectories as integers: frames, t in µs, x and y in 0.01 mm (what the files write).
+_T_SCALE, _MM_SCALE = 1_000_000, 100
+_NONE = np.iinfo(np.int64).min  # no frame number / no position
+
+
+def _ints(values: tuple[float | None, ...], scale: int) -> NDArray[np.int64]:
+    """Scaled, rounded, delta-coded (``_NONE`` kept apart as itself, not as a delta)."""
+    raw = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+    known = np.isfinite(raw)
+    out = np.full(len(raw), _NONE, dtype=np.int64)
+    ints = np.round(raw[known] * scale).astype(np.int64)
+    out[known] = np.diff(ints, prepend=0)
+    return out
+
+
+def _floats(ints: NDArray[np.int64], scale: int) -> tuple[float | None, ...]:
+    known = ints != _NONE
+    values = np.cumsum(np.where(known, ints, 0)) / scale
+    return tuple(v if k else None for v, k in zip(values.tolist(), known.tolist(), strict=True))
+
+
+def encode_tracks(track: ShotTrack) -> bytes:
+    """A shot's trajectories as a zlib blob: a JSON head line, then int64 columns.
+
+    Columns (little-endian int64, delta-coded, ``-2**63`` for none): frame numbers,
+    times in µs, then per ball (in the head's order) x and y in 0.01 mm, then every
+    ball's flags as bytes. Positions and times come back rounded as the files write
+    them (0.01 mm, 1 µs).
+    """
+    head = {"v": 1, "index": track.index, "cue_ball": str(track.cue_ball),
+            "start_s": track.start_s, "end_s": track.end_s, "n": len(track),
+            "balls": [str(b) for b in track.balls]}  # fmt: skip
+    frames = np.array([_NONE if f is None else f for f in track.frame_idx], dtype=np.int64)
+    frames[frames != _NONE] = np.diff(frames[frames != _NONE], prepend=0)
+    columns = [frames, _ints(track.t_s, _T_SCALE)]
+    for path in track.balls.values():
+        columns += [_ints(path.x_mm, _MM_SCALE), _ints(path.y_mm, _MM_SCALE)]
+    body = b"".join(c.astype("<i8").tobytes() for c in columns)
+    flags = bytes(f for path in track.balls.values() for f in path.flags)
+    return zlib.compress(json.dumps(head).encode() + b"\n" + body + flags, 6)
+
+
+def decode_tracks(blob: bytes) -> ShotTrack:
+    """The inverse of :func:`encode_tracks`."""
+    data = zlib.decompress(blob)
+    line, rest = data.split(b"\n", 1)
+    head = json.loads(line)
+    n, balls = int(head["n"]), [Ball(b) for b in head["balls"]]
+    ints = np.frombuffer(rest, dtype="<i8", count=n * (2 + 2 * len(balls))).reshape(
+        2 + 2 * len(balls), n
+    )
+    flags = rest[ints.nbytes :]
+    frames = ints[0].astype(np.int64)
+    known = frames != _NONE
+    frames[known] = np.cumsum(frames[known])
+    paths = {
+        ball: BallPath(_floats(ints[2 + 2 * k], _MM_SCALE), _floats(ints[3 + 2 * k], _MM_SCALE),
+                       tuple(flags[k * n : (k + 1) * n]))
+        for k, ball in enumerate(balls)
+    }  # fmt: skip
+    return ShotTrack(
+        index=int(head["index"]), cue_ball=Ball(head["cue_ball"]), start_s=head["start_s"],
+        end_s=head["end_s"], frame_idx=tuple(f if k else None for f, k in zip(
+            frames.tolist(), known.tolist(), strict=True)),
+        t_s=tuple(v or 0.0 for v in _floats(ints[1], _T_SCALE)), balls=paths,
     )  # fmt: skip

@@ -1,16 +1,19 @@
-"""Exports of a live match: the ``carom-shots/1`` shot log and a CSV result line.
+"""Exports of a live match: the ``carom-shots/1`` shot log, its trajectories, a CSV result line.
 
 The shot log holds the lag and the shots *in effect* (undone inputs left out, a
 person's foul calls as ``call`` events, review decisions already folded into the
 events), each with its verdict; ``carom score`` on it gives the same shots and
 score. Referee corrections (points, turn) have no place in ``carom-shots/1``: they
-are listed by :func:`corrections_in_effect` so a caller can say so.
+are listed by :func:`corrections_in_effect` so a caller can say so. The trajectories
+(:func:`trajectories`) are those of the same shots, with the same indexes, from what
+the journal kept of each shot's tracks.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,7 @@ from carom.live._codec import config_doc, lag_json
 from carom.live._session import LiveSession
 from carom.live._steps import CorrectStep, LagStep, PlayStep
 from carom.live._store import LiveError
+from carom.trajectories import Trajectories
 from referee import Correction, MatchResult, Phase, match_stats, record_json, shot_json
 
 __all__ = [
@@ -28,6 +32,7 @@ __all__ = [
     "csv_text",
     "result_row",
     "shot_log",
+    "trajectories",
     "write_csv",
 ]
 
@@ -74,6 +79,23 @@ def shot_log(session: LiveSession) -> dict[str, Any]:
         shots.append(shot)
     doc["shots"] = shots
     return doc
+
+
+def trajectories(session: LiveSession) -> Trajectories:
+    """The trajectories of the shots :func:`shot_log` exports, with the same indexes.
+
+    A shot whose journal entry kept no trajectories (written by an older version, or
+    the write failed) is left out.
+    """
+    kept = session.tracks()
+    shots = []
+    for play in (op for op in session.ops if isinstance(op, PlayStep)):
+        track = kept.get(play.entry) if play.entry is not None else None
+        if track is not None:
+            shot = play.shot
+            shots.append(replace(track, index=shot.index, cue_ball=shot.cue_ball,
+                                 start_s=shot.start_s, end_s=shot.end_s))  # fmt: skip
+    return Trajectories(table=session.state.config.table, shots=tuple(shots))
 
 
 def corrections_in_effect(session: LiveSession) -> list[Correction]:

@@ -79,10 +79,12 @@ class Machine:
 
     # --- planning (no change) ---
 
-    def plan(self, kind: str, payload: Mapping[str, Any], paths: bytes | None) -> Plan:
-        """Check an entry against the current state; raises CaromError when illegal."""
+    def plan(
+        self, kind: str, payload: Mapping[str, Any], paths: bytes | None, seq: int | None = None
+    ) -> Plan:
+        """Check an entry (journal ``seq``) against the current state; CaromError if illegal."""
         if kind == "shot":
-            return self._plan_shot(payload, paths)
+            return self._plan_shot(payload, paths, seq)
         if kind == "decide":
             return self._plan_decide(DecisionKind(payload["decision"]), payload.get("points"))
         if kind == "pause":
@@ -124,7 +126,7 @@ class Machine:
                 state = apply_correction(state, step.correction)
         return state, tuple(records)
 
-    def _plan_shot(self, payload: Mapping[str, Any], paths: bytes | None) -> Plan:
+    def _plan_shot(self, payload: Mapping[str, Any], paths: bytes | None, seq: int | None) -> Plan:
         if self.pending is not None:
             raise ReviewPending(
                 f"shot {self.pending.shot.index} waits for review ({self.pending.reason}); "
@@ -146,27 +148,28 @@ class Machine:
                                   action=self._action("the lag", steps))  # fmt: skip
             steps.append(JoinStep(StartState()))
         shot = replace(shot, index=len(self.match.records))
-        return self._plan_judged(steps, shot, info, video_t_s, "", hold=self.paused)
+        return self._plan_judged(steps, shot, info, video_t_s, "", hold=self.paused, entry=seq)
 
     def _plan_judged(
         self, steps: list[Step], shot: Shot, info: Info, video_t_s: float | None, prefix: str,
-        *, hold: str | None = None,
+        *, hold: str | None = None, entry: int | None = None,
     ) -> Plan:  # fmt: skip
         """Judge ``shot`` after ``steps``: record it, or hold it when it asks for review.
 
         ``hold``: scoring is paused for this reason, so the shot is held in any case.
+        ``entry``: the journal entry the shot came in with.
         """
         _, records = self._simulate([*steps, PlayStep(shot, info)])
         record = records[-1]
         if record.verdict.review is None and hold is None:
-            steps = [*steps, PlayStep(shot, info)]
+            steps = [*steps, PlayStep(shot, info, entry)]
             what = prefix + _shot_line(record)
             return self._plan(what, steps, pending=None, video_t_s=video_t_s,
                               action=self._action(what, steps))  # fmt: skip
         accepted, rejected = _accepted(shot, info), _rejected(shot, info)
         reason = record.verdict.review or f"played while scoring was paused ({hold})"
         pending = PendingReview(
-            shot=shot, info=info, reason=reason, record=record, video_t_s=video_t_s,
+            shot=shot, info=info, reason=reason, record=record, video_t_s=video_t_s, entry=entry,
             if_accepted=self._simulate([*steps, PlayStep(accepted[0])])[1][-1],
             if_rejected=self._simulate([*steps, PlayStep(rejected[0])])[1][-1],
         )  # fmt: skip
@@ -181,7 +184,7 @@ class Machine:
         shot, info = (
             _rejected(p.shot, p.info) if kind is DecisionKind.REJECT else _accepted(p.shot, p.info)
         )
-        steps: list[Step] = [PlayStep(shot, info)]
+        steps: list[Step] = [PlayStep(shot, info, p.entry)]
         if kind is DecisionKind.POINTS:
             record = self._simulate(steps)[1][-1]
             steps += [CorrectStep(c) for c in _override(record, int(points or 0), self.match)]
@@ -221,11 +224,14 @@ class Machine:
         if self.pending is not None:
             p = self.pending
             shot, info = _with_call(p.shot, foul), p.info
-            return self._plan_judged([], shot, info, p.video_t_s, prefix)
+            return self._plan_judged([], shot, info, p.video_t_s, prefix, entry=p.entry)
         last = self.ops[-1] if self.ops else None
         if not isinstance(last, PlayStep):
             raise LiveError("foul: the last input is not a shot; call a foul right after it")
-        steps: list[Step] = [UndoStep(), PlayStep(_with_call(last.shot, foul), last.info)]
+        steps: list[Step] = [
+            UndoStep(),
+            PlayStep(_with_call(last.shot, foul), last.info, last.entry),
+        ]
         _, records = self._simulate(steps)
         what = prefix + _shot_line(records[-1])
         return self._plan(what, steps, action=self._action(what, steps, restore=(last,)))

@@ -18,10 +18,19 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from carom.live._calls import DecisionKind, FoulCall, PersonCall, ReviewDecision, TimeoutCall
-from carom.live._codec import config_doc, config_from_doc, correction_json, setup_key, shot_doc
+from carom.live._codec import (
+    config_doc,
+    config_from_doc,
+    correction_json,
+    decode_tracks,
+    encode_tracks,
+    setup_key,
+    shot_doc,
+)
 from carom.live._machine import Machine
 from carom.live._steps import Op, PendingReview, Plan, ReviewPending
 from carom.live._store import JournalEntry, LiveError, MatchRow, MatchStore
+from carom.trajectories import ShotTrack, shot_track
 from referee import (
     CaromError,
     Correction,
@@ -131,7 +140,7 @@ class LiveSession:
     def _replay(self, entries: list[JournalEntry]) -> None:
         for e in entries:
             try:
-                plan = self._m.plan(e.kind, e.payload, e.paths)
+                plan = self._m.plan(e.kind, e.payload, e.paths, e.seq)
             except (CaromError, KeyError, TypeError, ValueError) as exc:  # a damaged entry
                 raise LiveError(
                     f"match {self.match_id}: journal entry {e.seq} cannot be replayed ({exc}); "
@@ -238,7 +247,32 @@ class LiveSession:
             "lag": bool(analyzed.lag),
             "shot": doc,
         }
-        return self._commit("shot", payload, paths, VISION, now_iso)
+        with self._lock:
+            update = self._commit("shot", payload, paths, VISION, now_iso)
+            self._keep_tracks(update.version, analyzed)
+        return update
+
+    def _keep_tracks(self, seq: int, analyzed: AnalyzedShot) -> None:
+        """Store the shot's trajectories beside its entry, once the verdict is out.
+
+        A failure is recorded in ``sink_errors`` (as a sink's is): it never undoes the
+        committed shot, whose trajectories are then missing from the export.
+        """
+        if not analyzed.tracks:
+            return  # nothing was tracked (a shot typed in or made up): nothing to keep
+        try:
+            blob = encode_tracks(shot_track(analyzed.shot.index, analyzed))
+            self._store.put_tracks(self.match_id, seq, blob)
+        except CaromError as exc:
+            self.sink_errors.append(f"trajectories of journal entry {seq}: {exc}")
+
+    def tracks(self) -> dict[int, ShotTrack]:
+        """The kept trajectories of the match's shots, by the ``seq`` of their entry.
+
+        A :class:`PlayStep`'s ``entry`` names its shot's; entries written before
+        trajectories were kept have none.
+        """
+        return {seq: decode_tracks(blob) for seq, blob in self._store.tracks(self.match_id).items()}
 
     def decide(self, decision: ReviewDecision, *, who: str, now_iso: str) -> SessionUpdate:
         """Settle the shot held for review (accept, reject, or its points)."""
@@ -276,7 +310,8 @@ class LiveSession:
         self, kind: str, payload: dict[str, Any], paths: bytes | None, who: str, now_iso: str
     ) -> SessionUpdate:
         with self._lock:
-            plan = self._m.plan(kind, payload, paths)  # raises: nothing written, nothing changed
+            # raises: nothing written, nothing changed
+            plan = self._m.plan(kind, payload, paths, self._version + 1)
             entry = JournalEntry(
                 seq=self._version + 1, kind=kind, payload=payload, who=who, at=now_iso,
                 state_version=self.state.version + len(plan.steps), result=_result(plan),

@@ -53,6 +53,8 @@ class PendingReview:
     if_accepted: ShotRecord
     if_rejected: ShotRecord
     video_t_s: float | None
+    #: The journal entry the shot came in with (its kept trajectories); None: unknown.
+    entry: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +73,15 @@ class JoinStep:
 
 @dataclass(frozen=True, slots=True)
 class PlayStep:
-    """Judge and record a shot; ``info`` is kept for the export, not judged."""
+    """Judge and record a shot; ``info`` is kept for the export, not judged.
+
+    ``entry`` is the journal entry (``seq``) the shot came in with, whose trajectories
+    the store keeps (a foul call or a review decision plays the same shot again).
+    """
 
     shot: Shot
     info: Info = field(default_factory=dict, compare=False)
+    entry: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,11 +24,24 @@ from referee import CaromError
 
 __all__ = ["SCHEMA_VERSION", "JournalEntry", "LiveError", "MatchRow", "MatchStore"]
 
-#: Bumped when the tables change; a newer file is refused, never half-read.
+#: Bumped when the tables change so that an older reader would misread a file; a newer
+#: file is refused, never half-read. The ``tracks`` table, which replay never reads and
+#: an older reader ignores, came within version 1 (files without it read as before).
 SCHEMA_VERSION = 1
 _APPLICATION = "carom-referee"
 
-_SCHEMA = """
+#: A shot entry's trajectories (``carom.live._codec.encode_tracks``); see put_tracks.
+_TRACKS = """
+CREATE TABLE IF NOT EXISTS tracks (
+    match_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (match_id, seq),
+    FOREIGN KEY (match_id, seq) REFERENCES journal(match_id, seq)
+)"""
+
+_SCHEMA = (
+    """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE matches (
@@ -64,6 +77,9 @@ CREATE VIEW shots AS
            paths, who, at
     FROM journal WHERE kind = 'shot';
 """
+    + _TRACKS
+    + ";"
+)
 
 
 class LiveError(CaromError):
@@ -335,6 +351,30 @@ class MatchStore:
             )
             for r in rows
         ]
+
+    def put_tracks(self, match_id: int, seq: int, data: bytes) -> None:
+        """Keep the trajectories of journal entry ``seq`` (a shot), in their own transaction.
+
+        Written after the entry itself (never delaying a verdict); replay never reads
+        them. A file from before the table existed gets it here.
+        """
+        with self._transaction() as db:
+            db.execute(_TRACKS)
+            db.execute(
+                "INSERT OR REPLACE INTO tracks (match_id, seq, data) VALUES (?, ?, ?)",
+                (match_id, seq, data),
+            )
+
+    def tracks(self, match_id: int) -> dict[int, bytes]:
+        """The kept trajectories of a match's shot entries, by ``seq`` (none: empty)."""
+        with self._lock:
+            tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master")}
+            if "tracks" not in tables:
+                return {}
+            rows = self._db.execute(
+                "SELECT seq, data FROM tracks WHERE match_id = ? ORDER BY seq", (match_id,)
+            ).fetchall()
+        return {int(r[0]): bytes(r[1]) for r in rows}
 
     def integrity(self) -> str:
         """SQLite's ``PRAGMA integrity_check``: ``"ok"`` for a sound file."""

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
 
-from carom.live import LiveError, csv_text, result_row, shot_log
+from carom.live import LiveError, csv_text, result_row, shot_log, trajectories
+from carom.trajectories import trajectories_csv, trajectories_json
 from carom.web._history import History, shot_svg
 from carom.web._routes_api import table_of
 from carom.web._table import Table
@@ -69,6 +70,27 @@ def export_csv(match_id: MatchId, history: HistoryDep) -> Response:
     text = csv_text([result_row(history.session(match_id))])
     return Response(text, media_type="text/csv", headers={
         "Content-Disposition": f'attachment; filename="match-{match_id}.csv"'})  # fmt: skip
+
+
+@router.get("/api/matches/{match_id}/trajectories.json")
+def export_trajectories(match_id: MatchId, history: HistoryDep) -> Response:
+    """Every ball's trajectory, every frame of the shots of export.json (docs/trajectories.md)."""
+    _known(history, match_id)
+    doc = trajectories_json(trajectories(history.session(match_id)))
+    name = f"match-{match_id}-trajectories.json"
+    return Response(json.dumps(doc, separators=(",", ":")), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
+
+
+@router.get("/api/matches/{match_id}/trajectories.csv", response_class=Response,
+            responses={200: {"content": {"text/csv": {}}}})  # fmt: skip
+def export_trajectories_csv(match_id: MatchId, history: HistoryDep) -> Response:
+    """The same trajectories as CSV, one row per ball and frame."""
+    _known(history, match_id)
+    text = trajectories_csv(trajectories(history.session(match_id)))
+    name = f"match-{match_id}-trajectories.csv"
+    return Response(text, media_type="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
 
 
 @router.get("/api/matches/{match_id}/shots/{n}/diagram.svg", response_class=Response,

@@ -13,7 +13,9 @@ event types) for a stroke, so a renderer can draw a clip whose verdict is known:
 
 Named hard cases live in a registry (:func:`scenario`); real recordings can be
 replayed through the same interface (:class:`RecordedMotion`) and measured with
-the same functions as the simulation (``docs/physics.md``).
+the same functions as the simulation (``docs/physics.md``), and so can shots from an
+independent simulator, pooltool (:func:`load_independent_shots`: exact segments and
+events, :class:`IndependentReplay` for a clip; ``docs/independent-events.md``).
 
 The renderer draws a motion as an overhead camera sees it (:class:`Renderer`,
 :func:`render_clip`: an H.264 video and its truth file); :func:`make_clip` goes from
@@ -35,6 +37,15 @@ from synth._evaluate import (
     compare_events,
     compare_positions,
     truth_events,
+)
+from synth._independent import (
+    INDEPENDENT_FORMAT,
+    IndependentReplay,
+    IndependentSet,
+    IndependentShot,
+    SegmentMotion,
+    load_independent_shots,
+    split_of,
 )
 from synth._lag import lag_config, lag_names, lag_scenario
 from synth._make import (
@@ -108,6 +119,7 @@ __all__ = [
     "BALL_LOOKS",
     "CALIBRATION_CATEGORIES",
     "CLOTH_COLOURS",
+    "INDEPENDENT_FORMAT",
     "PYRAMID_TABLE",
     "TRUTH_FORMAT",
     "BallLook",
@@ -118,6 +130,9 @@ __all__ = [
     "EventScore",
     "Expect",
     "FloorPatch",
+    "IndependentReplay",
+    "IndependentSet",
+    "IndependentShot",
     "JumpOff",
     "Lamp",
     "LookSettings",
@@ -140,6 +155,7 @@ __all__ = [
     "Scene",
     "ScoreGraphic",
     "Search",
+    "SegmentMotion",
     "Sequence",
     "Simulation",
     "SimulationError",
@@ -159,6 +175,7 @@ __all__ = [
     "lag_config",
     "lag_names",
     "lag_scenario",
+    "load_independent_shots",
     "load_real_shots",
     "make_clip",
     "make_samples",
@@ -180,6 +197,7 @@ __all__ = [
     "shot_log",
     "simulate",
     "source_names",
+    "split_of",
     "truth_events",
     "truth_json",
     "write_truth",

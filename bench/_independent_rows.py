@@ -1,0 +1,199 @@
+"""One independent shot's result row: events, failures with their context, positions, verdict.
+
+A failure is one of:
+
+* ``missed``: a true contact with no found event of the same kind, balls and cushion
+  within 50 ms (``synth.compare_events``);
+* ``false``: a found event (not marked doubtful) that matches no true one;
+* ``mislabelled``: a miss and a false event of the same kind within 50 ms that share a
+  ball (the wrong cushion at a corner, the wrong pair of balls);
+* ``time``: a miss and a false event with the same balls and cushion 50-300 ms apart.
+
+Each carries the shot time (s from the stroke), the situations of the shot within
+0.1 s that involve its balls, and the tracker's view of its balls over +-0.1 s: the
+largest error of the seen samples against the exact motion (mm) and how many samples
+were predicted (not seen). Doubtful found events that match nothing are listed apart
+(``flagged``: they can only make the referee ask for review).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from carom.synth_check import ClipCheck
+from referee import BallContact, CushionContact, Event
+from synth import IndependentReplay
+
+__all__ = ["describe", "shot_row"]
+
+_TOL_S, _TIME_S, _NEAR_S = 0.05, 0.3, 0.1
+
+
+def describe(e: Event) -> str:
+    """``ball white-red`` or ``cushion white head``."""
+    match e:
+        case BallContact(balls=(a, b)):
+            return f"ball {a}-{b}"
+        case CushionContact(ball=ball, cushion=cushion):
+            return f"cushion {ball} {cushion}"
+    return type(e).__name__
+
+
+def _balls(e: Event) -> set[str]:
+    match e:
+        case BallContact(balls=(a, b)):
+            return {str(a), str(b)}
+        case CushionContact(ball=ball):
+            return {str(ball)}
+    return set()
+
+
+def _kind(e: Event) -> str:
+    return "ball" if isinstance(e, BallContact) else "cushion"
+
+
+def _pair(misses: list[Event], extras: list[Event]) -> list[tuple[str, Event | None, Event | None]]:
+    """Misses and false events, a miss and a false event paired where they are one mistake."""
+    out: list[tuple[str, Event | None, Event | None]] = []
+    left = list(extras)
+    for m in misses:
+        hit = None
+        for kind, lo, hi in (("mislabelled", 0.0, _TOL_S), ("time", _TOL_S, _TIME_S)):
+            for x in left:
+                same = describe(x) == describe(m)
+                fits = (not same) if kind == "mislabelled" else same
+                if _kind(x) == _kind(m) and _balls(x) & _balls(m) and fits \
+                        and lo <= abs(x.t_s - m.t_s) <= hi:  # fmt: skip
+                    hit = (kind, x)
+                    break
+            if hit:
+                break
+        if hit:
+            left.remove(hit[1])
+        out.append((hit[0], m, hit[1]) if hit else ("missed", m, None))
+    return out + [("false", None, x) for x in left]
+
+
+def _near(replay: IndependentReplay, t_shot: float, balls: set[str]) -> list[str]:
+    out = []
+    for s in replay.shot.situations:
+        involved = set(s.get("balls", [])) | ({s["ball"]} if "ball" in s else set())
+        if abs(float(s["t_s"]) - t_shot) <= _NEAR_S and (not involved or involved & balls):
+            detail = next((f"{k} {s[k]}" for k in ("gap_mm", "dt_ms", "normal_share",
+                           "path_mm", "gaps_mm", "events") if k in s), "")  # fmt: skip
+            out.append(f"{s['tag']}@{float(s['t_s']):.3f} {detail}".strip())
+    return out
+
+
+def _tracking(check: ClipCheck, replay: IndependentReplay, t_clip: float, balls: set[str]) -> dict:
+    """Worst seen-sample error (mm) and predicted samples of ``balls`` within 0.1 s."""
+    worst, unseen, seen = 0.0, 0, 0
+    for analysed, _ in check.run.shots:
+        for ball, tr in analysed.tracks.items():
+            if str(ball) not in balls:
+                continue
+            sel = np.abs(tr.t_s - t_clip) <= _NEAR_S
+            if not sel.any():
+                continue
+            truth = replay.positions_mm(tr.t_s[sel])[ball]
+            ok = tr.seen[sel] & np.isfinite(tr.xy_mm[sel, 0])
+            unseen += int((~tr.seen[sel]).sum())
+            seen += int(ok.sum())
+            if ok.any():
+                err = np.hypot(*(tr.xy_mm[sel][ok] - truth[ok]).T)
+                worst = max(worst, float(err.max()))
+    return {"track_err_mm": round(worst, 2), "unseen": unseen, "seen": seen}
+
+
+def _evidence(check: ClipCheck, e: Event | None) -> str:
+    if e is None:
+        return ""
+    for analysed, _ in check.run.shots:
+        for scored in analysed.scored:
+            if scored.event == e:
+                return f"{scored.confidence:.2f} {scored.evidence}"
+    return ""
+
+
+def failures(check: ClipCheck, replay: IndependentReplay) -> list[dict[str, Any]]:
+    """Every missed, false, mislabelled or mistimed event of the shot, with its context."""
+    lead, out = replay.lead_s, []
+    for kind, truth, found in _pair(check.events.misses, check.events.extras):
+        e = truth or found
+        assert e is not None
+        balls = _balls(e) | (_balls(found) if found else set())
+        out.append({
+            "kind": kind, "event": _kind(e), "truth": describe(truth) if truth else None,
+            "found": describe(found) if found else None, "t_s": round(e.t_s - lead, 4),
+            "dt_ms": round(1000 * (found.t_s - truth.t_s), 1) if truth and found else None,
+            "near": _near(replay, e.t_s - lead, balls), "evidence": _evidence(check, found),
+            **_tracking(check, replay, e.t_s, balls),
+        })  # fmt: skip
+    return out
+
+
+def _counts(d: Mapping[str, int]) -> dict[str, int]:
+    return {k: int(d.get(k, 0)) for k in ("ball", "cushion")}
+
+
+def _ends(check: ClipCheck, replay: IndependentReplay) -> dict[str, Any]:
+    """Where analyze says the balls stopped against the truth, and when the shot closed."""
+    strokes = [a for a, _ in check.run.shots if not a.lag]
+    if not strokes:
+        return {"shots_found": 0, "end_err_mm": None, "close_delay_s": None}
+    last = strokes[-1].shot
+    m = replay.shot.motion
+    errs = {str(b): round(float(np.hypot(*np.subtract(xy, m.position_mm(b, m.duration_s)))), 2)
+            for b, xy in last.end_positions_mm.items()}  # fmt: skip
+    end = None if last.end_s is None else round(last.end_s - replay.lead_s - m.duration_s, 3)
+    return {"shots_found": len(strokes), "end_err_mm": errs, "close_delay_s": end}
+
+
+def shot_row(
+    check: ClipCheck, replay: IndependentReplay, look: dict[str, Any], seconds: Mapping[str, float]
+) -> dict[str, Any]:
+    """The row of one rendered and analysed shot."""
+    ev, shot = check.events, replay.shot
+    dts = [round(1000 * x, 2) for k in ("ball", "cushion") for x in ev.dt_s.get(k, [])]
+    flagged = [{"found": describe(e), "t_s": round(e.t_s - replay.lead_s, 4),
+                "evidence": _evidence(check, e)} for e in ev.flagged]  # fmt: skip
+    return {
+        "id": shot.shot_id, "name": shot.name, "split": shot.split, "tags": list(shot.tags),
+        "point": shot.point, "duration_s": round(shot.motion.duration_s, 3),
+        "look": look, "truth": _counts(ev.truth), "found": _counts(ev.found),
+        "matched": _counts(ev.matched), "dt_ms": dts,
+        **{k: _round(v) for k, v in check.positions.summary().items()},
+        **_ends(check, replay),
+        "verdicts": [check.verdicts_agree, check.verdicts_total],
+        "verdict_diffs": list(check.verdict_diffs),
+        "error": None if check.run.error is None else str(check.run.error),
+        "failures": failures(check, replay), "flagged": flagged,
+        "seconds": {k: round(v, 1) for k, v in seconds.items()},
+    }  # fmt: skip
+
+
+def _round(v: float) -> float | None:
+    return None if not np.isfinite(v) else round(float(v), 2)
+
+
+def error_row(replay: IndependentReplay, look: dict[str, Any], message: str) -> dict[str, Any]:
+    """The row of a shot whose render or analysis raised."""
+    shot = replay.shot
+    truth: dict[str, int] = {"ball": 0, "cushion": 0}
+    for e in shot.events:
+        truth[_kind(e)] += 1
+    return {"id": shot.shot_id, "name": shot.name, "split": shot.split, "tags": list(shot.tags),
+            "point": shot.point, "duration_s": round(shot.motion.duration_s, 3), "look": look,
+            "truth": truth, "found": {"ball": 0, "cushion": 0},
+            "matched": {"ball": 0, "cushion": 0}, "dt_ms": [], "verdicts": [0, 1],
+            "verdict_diffs": [message], "error": message, "failures": [], "flagged": [],
+            "seconds": {}}  # fmt: skip
+
+
+def tags_of(rows: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Every tag in the rows, in a fixed order (plain last)."""
+    seen = sorted({t for r in rows for t in r["tags"]})
+    return [*seen, "plain"]

@@ -17,10 +17,7 @@ import json
 import zlib
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any
 
 from carom.trajectories import BallPath, ShotTrack
 from referee import (
@@ -38,6 +35,10 @@ from referee import (
     shot_json,
     start_json,
 )
+
+if TYPE_CHECKING:  # numpy is imported where tracks are coded: the journal loads light
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = [
     "config_doc",
@@ -200,11 +201,13 @@ def correction_from_json(data: Mapping[str, Any]) -> Correction:
 
 #: Trajectories as integers: frames, t in µs, x and y in 0.01 mm (what the files write).
 _T_SCALE, _MM_SCALE = 1_000_000, 100
-_NONE = np.iinfo(np.int64).min  # no frame number / no position
+_NONE = -(2**63)  # no frame number / no position
 
 
 def _ints(values: tuple[float | None, ...], scale: int) -> NDArray[np.int64]:
     """Scaled, rounded, delta-coded (``_NONE`` kept apart as itself, not as a delta)."""
+    import numpy as np
+
     raw = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
     known = np.isfinite(raw)
     out = np.full(len(raw), _NONE, dtype=np.int64)
@@ -214,6 +217,8 @@ def _ints(values: tuple[float | None, ...], scale: int) -> NDArray[np.int64]:
 
 
 def _floats(ints: NDArray[np.int64], scale: int) -> tuple[float | None, ...]:
+    import numpy as np
+
     known = ints != _NONE
     values = np.cumsum(np.where(known, ints, 0)) / scale
     return tuple(v if k else None for v, k in zip(values.tolist(), known.tolist(), strict=True))
@@ -227,6 +232,8 @@ def encode_tracks(track: ShotTrack) -> bytes:
     ball's flags as bytes. Positions and times come back rounded as the files write
     them (0.01 mm, 1 µs).
     """
+    import numpy as np
+
     head = {"v": 1, "index": track.index, "cue_ball": str(track.cue_ball),
             "start_s": track.start_s, "end_s": track.end_s, "n": len(track),
             "balls": [str(b) for b in track.balls]}  # fmt: skip
@@ -242,6 +249,8 @@ def encode_tracks(track: ShotTrack) -> bytes:
 
 def decode_tracks(blob: bytes) -> ShotTrack:
     """The inverse of :func:`encode_tracks`."""
+    import numpy as np
+
     data = zlib.decompress(blob)
     line, rest = data.split(b"\n", 1)
     head = json.loads(line)

@@ -16,17 +16,21 @@ import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING
 
 from carom.trajectories._files import MM_DIGITS, T_DIGITS
-from carom.trajectories._model import BallPath, ShotTrack, Trajectories
+from carom.trajectories._model import FLAG_NAMES, BallPath, ShotTrack, Trajectories
 from referee import Table
-from vision import AnalyzedShot, BallTrack, TrackFlag
+
+if TYPE_CHECKING:  # the arrays are vision's; this module needs no numpy of its own
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from vision import AnalyzedShot, BallTrack
 
 __all__ = ["shot_track", "trajectories_of"]
 
+_INTERPOLATED = FLAG_NAMES["interpolated"]
 #: Half the shot log's time resolution (it rounds ``start_s`` and ``end_s`` to 0.1 ms).
 _SPAN_TOL_S = 1e-4
 
@@ -61,14 +65,15 @@ def _key(frame_idx: int, t_s: float) -> Key:
 
 def _mm(values: NDArray[np.float64]) -> tuple[float | None, ...]:
     """Rounded to the files' 0.01 mm; NaN becomes None."""
-    return tuple(None if v != v else v for v in np.round(values, MM_DIGITS).tolist())
+    return tuple(None if v != v else v for v in values.round(MM_DIGITS).tolist())
 
 
 def _shared_frames(windows: list[_Window]) -> bool:
     """Every ball has the same numbered frames, none skipped (the tracker's usual case)."""
     first = windows[0].frame_idx
-    return bool(np.all(first >= 0) and np.all(np.diff(first) == 1)) and all(
-        np.array_equal(w.frame_idx, first) for w in windows[1:]
+    consecutive = bool((first >= 0).all() and (first[1:] - first[:-1] == 1).all())
+    return consecutive and all(
+        w.frame_idx.shape == first.shape and bool((w.frame_idx == first).all()) for w in windows[1:]
     )
 
 
@@ -113,7 +118,7 @@ def _ball_path(timeline: list[tuple[Key, float]], window: dict[Key, Sample]) -> 
             xy: tuple[float, float] | None = sample[1:3] if math.isfinite(sample[1]) else None
             flag = sample[3]
         else:
-            xy, flag = _between(own, t), int(TrackFlag.INTERPOLATED)
+            xy, flag = _between(own, t), _INTERPOLATED
         xs.append(None if xy is None else round(xy[0], MM_DIGITS))
         ys.append(None if xy is None else round(xy[1], MM_DIGITS))
         flags.append(flag)
@@ -129,7 +134,7 @@ def shot_track(index: int, analyzed: AnalyzedShot) -> ShotTrack:
     if windows and _shared_frames(list(windows.values())):  # fast: nothing to fill in
         first = next(iter(windows.values()))
         frame_idx: tuple[int | None, ...] = tuple(first.frame_idx.tolist())
-        t_s = tuple(np.round(first.t_s, T_DIGITS).tolist())
+        t_s = tuple(first.t_s.round(T_DIGITS).tolist())
         balls = {b: BallPath(_mm(w.xy_mm[:, 0]), _mm(w.xy_mm[:, 1]), tuple(w.flags.tolist()))
                  for b, w in windows.items()}  # fmt: skip
     else:

@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from referee import Ball, CaromError, Table
-from vision import TrackFlag
 
 __all__ = [
     "FLAG_NAMES",
@@ -32,12 +31,9 @@ __all__ = [
 #: The format name and version a trajectories file states.
 FORMAT = "carom-trajectories/1"
 
-#: The flags' names in the files, with their bits (the JSON's ``flags`` legend).
-FLAG_NAMES: Mapping[str, int] = {
-    "predicted": int(TrackFlag.PREDICTED),
-    "occluded": int(TrackFlag.OCCLUDED),
-    "interpolated": int(TrackFlag.INTERPOLATED),
-}
+#: The flags' names in the files, with their bits (the JSON's ``flags`` legend): the
+#: bits of ``vision.TrackFlag`` (written out so that reading the files loads no vision).
+FLAG_NAMES: Mapping[str, int] = {"predicted": 1, "occluded": 2, "interpolated": 4}
 _ALL = sum(FLAG_NAMES.values())
 
 

@@ -1,6 +1,8 @@
 """Shots and their events: when a stroke starts and ends, and every contact in it.
 
-The online :class:`Segmenter` opens and closes shots frame by frame; afterwards the
+The online :class:`Segmenter` opens and closes shots frame by frame (and
+:class:`StopWatch` tells when a closed shot's last creeping ball has really stopped,
+for live mode's verdict); afterwards the
 tracks give the shot's span and cue ball (:func:`shot_span`), whether it was a lag
 (:func:`is_lag`, :func:`lag_of`) and its events (:func:`extract_events`: cushion and
 ball contacts with sub-frame times, a cushion just before a kiss, near misses, balls
@@ -10,11 +12,21 @@ off the table or pocketed).
 from vision.events._extract import estimate_noise_mm, extract_events
 from vision.events._lag import lag_of
 from vision.events._motion import frozen_cushions, frozen_pairs, is_lag, moving_mask, shot_span
-from vision.events._shot_segmenter import Segmenter, SegmentSettings, Transition
+from vision.events._shot_segmenter import (
+    Segmenter,
+    SegmentSettings,
+    StopCall,
+    StopSettings,
+    StopWatch,
+    Transition,
+)
 
 __all__ = [
     "SegmentSettings",
     "Segmenter",
+    "StopCall",
+    "StopSettings",
+    "StopWatch",
     "Transition",
     "estimate_noise_mm",
     "extract_events",

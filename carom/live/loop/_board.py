@@ -28,11 +28,22 @@ ClockObserver = Callable[[ClockReading], None]
 
 @dataclass(slots=True)
 class Closing:
-    """The frame that closed a shot: when it was captured and its time; the stop time."""
+    """The frame a verdict waited for (its balls stopped) and the shot's stop time.
+
+    ``captured_mono_s``: when the frame was captured (monotonic s; a replayed file's
+    frame: when it was due); ``close_t_s``: its time (video s); ``stop_t_s``: the
+    track's estimate of the last ball's stop (the shot's ``end_s``); ``taken_mono_s``
+    and ``fed_mono_s``: when the loop took the frame and when the analyser was done
+    with it (0: not timed); ``held_s``: how long the closed shot waited for its balls
+    to stop (video s).
+    """
 
     captured_mono_s: float
     close_t_s: float
     stop_t_s: float
+    taken_mono_s: float = 0.0
+    fed_mono_s: float = 0.0
+    held_s: float = 0.0
 
 
 class BoardView:
@@ -123,8 +134,12 @@ class BoardView:
         def done(written_mono_s: float) -> None:
             processing = written_mono_s - closing.captured_mono_s
             stop_to_close = max(0.0, closing.close_t_s - closing.stop_t_s)
-            self.metrics.verdict(processing, processing + stop_to_close,
-                                 stop_t_s=closing.stop_t_s, at_mono_s=written_mono_s)  # fmt: skip
+            self.metrics.verdict(
+                processing, processing + stop_to_close, stop_t_s=closing.stop_t_s,
+                at_mono_s=written_mono_s, close_t_s=closing.close_t_s,
+                captured_mono_s=closing.captured_mono_s, taken_mono_s=closing.taken_mono_s,
+                fed_mono_s=closing.fed_mono_s, held_s=closing.held_s,
+            )  # fmt: skip
 
         return done
 

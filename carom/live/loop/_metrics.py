@@ -3,11 +3,17 @@
 Two latencies per shot, both ending when the verdict's snapshot bytes were written
 on the scoreboard link (or, with no board, when the verdict was handed to the sinks):
 
-* ``processing_s``: from the capture of the frame that closed the shot (the segmenter
-  closes a shot after ``rest_s`` of stillness) to the bytes: what the program costs.
-* ``from_stop_s``: from the moment the last ball stopped (the track's own estimate, the
-  shot's ``end_s``) to the bytes: ``processing_s`` plus the video time between that
-  stop and the closing frame, i.e. what a spectator waits at real-time pace.
+* ``processing_s``: from the capture of the frame the verdict waited for (the first
+  on which every ball of the closed shot was at rest, :class:`~carom.live.loop._settle.
+  ShotHold`) to the bytes: what the program costs.
+* ``from_stop_s``: from the moment the last ball stopped to the bytes, as live mode
+  can tell it: that frame when the tracker saw every ball at rest (then it equals
+  ``processing_s``), else the track's own estimate (the shot's ``end_s``, earlier
+  than the truth) plus the video time to that frame. ``bench/live_latency.py``
+  measures it against the renderer's truth.
+
+Each :class:`VerdictTiming` also keeps the parts (when the frame was taken and
+analysed, how long the closed shot waited for its balls).
 
 Percentiles are over the last ``window`` shots; fps over the last ``fps_window_s``.
 :class:`BoardSink` shows updates on the board and notes when a verdict's bytes left.
@@ -32,12 +38,23 @@ __all__ = ["BoardSink", "LiveMetrics", "MetricsSummary", "VerdictTiming"]
 
 @dataclass(frozen=True, slots=True)
 class VerdictTiming:
-    """One verdict: its two latencies (s), the shot's stop (video s), the bytes (monotonic s)."""
+    """One verdict: its two latencies (s), the shot's stop (video s), the bytes (monotonic s).
+
+    The parts (0: not timed): ``close_t_s`` the verdict's frame (video s);
+    ``captured_mono_s``, ``taken_mono_s``, ``fed_mono_s`` when that frame was
+    captured, taken from the queue and analysed (monotonic s); ``held_s`` how long
+    the closed shot waited for its balls to stop (video s).
+    """
 
     processing_s: float
     from_stop_s: float
     stop_t_s: float
     written_mono_s: float
+    close_t_s: float = 0.0
+    captured_mono_s: float = 0.0
+    taken_mono_s: float = 0.0
+    fed_mono_s: float = 0.0
+    held_s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,13 +129,18 @@ class LiveMetrics:
         *,
         stop_t_s: float = 0.0,
         at_mono_s: float = 0.0,
+        **parts: float,
     ) -> None:
-        """One shot's latencies (s); its stop (video s) and when its bytes left (monotonic s)."""
+        """One shot's latencies (s); its stop (video s), when its bytes left (monotonic s).
+
+        ``parts``: the other fields of :class:`VerdictTiming` (``close_t_s`` ...).
+        """
+        timing = VerdictTiming(processing_s, from_stop_s, stop_t_s, at_mono_s, **parts)
         with self._lock:
             self._shots += 1
             self._processing.append(processing_s)
             self._from_stop.append(from_stop_s)
-            self.log.append(VerdictTiming(processing_s, from_stop_s, stop_t_s, at_mono_s))
+            self.log.append(timing)
 
     def summary(self) -> MetricsSummary:
         """The figures now."""

@@ -5,7 +5,9 @@ Theory of operation. Three kinds of threads, one owner of the match:
 * the capture thread (:class:`~carom.live.Capture`) reads frames and never waits;
 * the keyboard thread reads stdin lines and only queues them;
 * this loop (the caller's thread) takes each frame through the :class:`vision.Analyzer`,
-  hands every closed shot to the referee desk (:class:`LiveReferee`, which feeds the
+  holds every closed shot until its balls have really stopped (:class:`ShotHold`: the
+  shot closes while the last ball may still creep; its events are worked out
+  meanwhile), then hands it to the referee desk (:class:`LiveReferee`, which feeds the
   :class:`~carom.live.LiveSession`; it writes to SQLite before the state changes),
   applies the queued calls (typed lines, or :meth:`LiveRunner.post` from another
   thread such as the web console's), runs the shot clock and the periodic drift
@@ -51,11 +53,12 @@ from carom.live.loop._board import BoardView, Closing
 from carom.live.loop._capture import Capture, Captured, CaptureState
 from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._referee import LiveReferee
+from carom.live.loop._settle import ShotHold
 from carom.match import ShotClock
 from carom.pipeline import VisionPipeline
 from carom.timestamps import now_iso
 from referee import CaromError, MatchConfig, Phase
-from vision import Analyzer, AnalyzerSettings, SegmentSettings
+from vision import Analyzer, AnalyzerSettings, SegmentSettings, StopSettings
 
 __all__ = ["LiveRunner", "PostedCall", "read_keyboard"]
 
@@ -102,6 +105,7 @@ class LiveRunner:
         metrics: live figures.
         metrics_path: a JSON file the figures are written to with every status line.
         segment: segmenter settings for live mode (None: those of ``carom analyze``).
+        stop: when a closed shot's balls count as stopped (its verdict waits for it).
         drift_every_s: seconds of video between drift checks (0: never).
         out: where status lines go (stderr).
     """
@@ -122,6 +126,7 @@ class LiveRunner:
         metrics_path: Path | None = None,
         out: TextIO | None = None,
         detector: str = "auto",
+        stop: StopSettings | None = None,
     ) -> None:
         self.session, self.capture, self.config = session, capture, config
         self.calibration_path = calibration_path
@@ -137,6 +142,9 @@ class LiveRunner:
         self.stop = threading.Event()
         self.analyzer: Analyzer | None = None
         self.calibration: Calibration | None = None
+        self.stop_settings = stop
+        self.hold: ShotHold | None = None
+        self._taken_mono_s = 0.0
         self.view = BoardView(session, board, clock, metrics, config.players)
         self.referee = LiveReferee(session, clock, self.view, config.players, self._say)
         self._frame_observers: list[Callable[[Captured], None]] = []
@@ -184,6 +192,7 @@ class LiveRunner:
                 if self.capture.finished:
                     break
                 continue
+            self._taken_mono_s = time.monotonic()
             for fn in self._frame_observers:
                 fn(item)
             self._frame(item)
@@ -208,8 +217,10 @@ class LiveRunner:
             return
         was_open = self.analyzer.segmenter.is_open
         shots = self.analyzer.feed(frame)
+        fed_mono_s = time.monotonic()
         self.metrics.frame_done()
         if not was_open and self.analyzer.segmenter.is_open:  # a stroke started
+            self._settle(item, fed_mono_s, now=True)  # a shot still held goes first
             playing = self.session.state.phase is Phase.PLAYING
             self._late = self.clock.stroke(frame.t_s) and playing
             self._tail = frame.t_s < self._armed_t_s
@@ -219,11 +230,34 @@ class LiveRunner:
                 self._tail = False
                 self._say(f"motion at {shot.shot.start_s:.1f} s began unseen: not scored")
                 continue
-            stop_t_s = shot.shot.end_s if shot.shot.end_s is not None else frame.t_s
-            closing = Closing(item.captured_mono_s, frame.t_s, stop_t_s)
-            self.referee.submit(shot, closing, self._late)
+            self._settle(item, fed_mono_s, now=True)
+            assert self.hold is not None
+            assert self.analyzer.last_step is not None
+            self.hold.hold(shot, self._late, frame.t_s, self.analyzer.last_step)
+        self._settle(item, fed_mono_s)
         self._drift_check(frame.t_s, frame.image_bgr)
         self.view.tick(frame.t_s)
+
+    def _settle(self, item: Captured | None, fed_mono_s: float, *, now: bool = False) -> None:
+        """Judge the held shot once its balls stopped (``now``: at once, whatever they do)."""
+        if self.hold is None or self.analyzer is None:
+            return
+        t_s, step = self.analyzer.last_t_s, self.analyzer.last_step
+        out = self.hold.release(t_s, step) if now else None
+        if not now and step is not None:
+            out = self.hold.check(t_s, step)
+        if out is None:
+            return
+        held, call = out
+        closing = None
+        if item is not None:  # timed from the frame the verdict waited for
+            shot = held.analyzed.shot
+            # The stop as live mode knows it: the frame every ball was seen at rest,
+            # else the track's estimate (earlier than the truth: the last creep is slow).
+            stop_t_s = t_s if call.strong or shot.end_s is None else shot.end_s
+            closing = Closing(item.captured_mono_s, t_s, stop_t_s, taken_mono_s=self._taken_mono_s,
+                              fed_mono_s=fed_mono_s, held_s=t_s - held.closed_s)  # fmt: skip
+        self.referee.submit(held.analyzed, closing, held.late)
 
     def _learn(self, item: Captured) -> None:
         """Collect the warm-up frames, then build the analyser and feed them all."""
@@ -239,6 +273,7 @@ class LiveRunner:
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
         analyzer = self.vision.build(self.calibration, learn, learn, self.capture_fps(), self._say)
         self.analyzer, warmup, self._warmup = analyzer, self._warmup, []
+        self.hold = ShotHold(self.calibration.geometry, self.stop_settings)
         # Motion seen within the first window (+ a second) began before the frames did.
         self._armed_t_s = warmup[0].frame.t_s + analyzer.settings.segment.window_s + _SETTLE_S
         for queued in warmup:
@@ -252,6 +287,7 @@ class LiveRunner:
 
     def _finish(self) -> None:
         """The source ended: close a shot still open (review), wait for decisions."""
+        self._settle(None, 0.0, now=True)
         if self.analyzer is not None and not self._tail:
             for shot in self.analyzer.finish():
                 self.referee.submit(shot, None, self._late)
@@ -301,6 +337,7 @@ class LiveRunner:
         self._lost = lost
         if lost:
             self._say(f"camera lost ({status.last_error}); reconnecting")
+            self._settle(None, 0.0, now=True)  # its balls had stopped, as far as was seen
             self._lose_open_shot()
             self.analyzer, self._warmup, self._tail = None, [], False  # afresh: balls move unseen
             self.clock.stop()

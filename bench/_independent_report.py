@@ -98,17 +98,21 @@ def _table(figures: Mapping[str, Mapping[str, Any]], names: list[str]) -> list[s
 
 def _failure_lines(rows: list[Row]) -> list[str]:
     out: list[str] = []
-    kinds = ("missed", "false", "mislabelled", "time")
+    kinds = ("missed", "false", "mislabelled", "time", "order")
     for kind in kinds:
         for event in ("ball", "cushion"):
             items = [(r, f) for r in rows for f in r["failures"]
                      if f["kind"] == kind and f["event"] == event]  # fmt: skip
             if not items:
                 continue
-            out.append(f"\n### {kind} {event} contacts ({len(items)})\n")
+            title = "found in the wrong order" if kind == "order" else f"{kind} {event} contacts"
+            out.append(f"\n### {title} ({len(items)})\n")
             for r, f in items:
                 what = " -> ".join(x for x in (f["truth"], f["found"]) if x)
                 dt = f", dt {f['dt_ms']} ms" if f["dt_ms"] is not None else ""
+                if kind == "order":
+                    what = f"{f['truth']} then {f['found']} ({f['true_gap_ms']} ms later)"
+                    dt = f", found {f['dt_ms']} ms apart"
                 near = "; near: " + ", ".join(f["near"]) if f["near"] else ""
                 ev = f"; evidence: {f['evidence']}" if f["evidence"] else ""
                 out.append(

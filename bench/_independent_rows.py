@@ -7,7 +7,9 @@ A failure is one of:
 * ``false``: a found event (not marked doubtful) that matches no true one;
 * ``mislabelled``: a miss and a false event of the same kind within 50 ms that share a
   ball (the wrong cushion at a corner, the wrong pair of balls);
-* ``time``: a miss and a false event with the same balls and cushion 50-300 ms apart.
+* ``time``: a miss and a false event with the same balls and cushion 50-300 ms apart;
+* ``order``: two true contacts that share a ball, under 50 ms apart, both found, but
+  found in the other order (the three-cushion call can hang on it).
 
 Each carries the shot time (s from the stroke), the situations of the shot within
 0.1 s that involve its balls, and the tracker's view of its balls over +-0.1 s: the
@@ -132,6 +134,53 @@ def failures(check: ClipCheck, replay: IndependentReplay) -> list[dict[str, Any]
             "near": _near(replay, e.t_s - lead, balls), "evidence": _evidence(check, found),
             **_tracking(check, replay, e.t_s, balls),
         })  # fmt: skip
+    return out + _swapped(check, replay)
+
+
+def _key(e: Event) -> tuple[Any, ...]:
+    if isinstance(e, BallContact):
+        return ("ball", frozenset(map(str, e.balls)))
+    return ("cushion", describe(e))
+
+
+def _matches(truth: Iterable[Event], found: list[Event]) -> list[tuple[Event, Event]]:
+    """True events paired with found ones as ``synth.compare_events`` pairs them."""
+    used: set[int] = set()
+    out = []
+    for e in sorted(truth, key=lambda x: x.t_s):
+        best, best_dt = None, _TOL_S
+        for i, f in enumerate(found):
+            if i not in used and _key(f) == _key(e) and abs(f.t_s - e.t_s) <= best_dt:
+                best, best_dt = i, abs(f.t_s - e.t_s)
+        if best is not None:
+            used.add(best)
+            out.append((e, found[best]))
+    return out
+
+
+def _swapped(check: ClipCheck, replay: IndependentReplay) -> list[dict[str, Any]]:
+    """Pairs of true contacts sharing a ball, under 50 ms apart, found the other way round.
+
+    ``truth`` is the earlier true event, ``found`` the later one; ``dt_ms`` the found
+    gap (negative: found first), ``true_gap_ms`` the true one.
+    """
+    found = [e for shot, _ in check.run.shots for e in shot.shot.events]
+    pairs = _matches(replay.events, found)
+    out = []
+    for i, (t1, f1) in enumerate(pairs):
+        for t2, f2 in pairs[i + 1 :]:
+            if t2.t_s - t1.t_s <= _TOL_S and _balls(t1) & _balls(t2) and f2.t_s < f1.t_s:
+                balls = _balls(t1) | _balls(t2)
+                out.append({
+                    "kind": "order", "event": "ball" if "ball" in (_kind(t1), _kind(t2))
+                    else "cushion", "truth": describe(t1), "found": describe(t2),
+                    "t_s": round(t1.t_s - replay.lead_s, 4),
+                    "dt_ms": round(1000 * (f2.t_s - f1.t_s), 1),
+                    "true_gap_ms": round(1000 * (t2.t_s - t1.t_s), 1),
+                    "near": _near(replay, t1.t_s - replay.lead_s, balls),
+                    "evidence": _evidence(check, f2),
+                    **_tracking(check, replay, t1.t_s, balls),
+                })  # fmt: skip
     return out
 
 

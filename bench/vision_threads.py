@@ -1,12 +1,13 @@
 """Where the time of one ``carom analyze`` run goes: CPU per thread, start, waits.
 
-Runs ``carom analyze`` on the 1080p60 bench clip (``vision_speed.py`` renders it) in
+Runs ``carom analyze`` on a 1080p60 bench clip (``vision_speed.py`` renders them:
+``--kind typical`` or ``low`` bitrate) in
 a fresh process that samples its own threads' CPU times from ``/proc/self/task``
 every 0.2 s, times the start (until the first frame reaches the analyser) and how
 long the analysis waited for the decoder. Linux only (``/proc``). Writes
 ``bench/results/vision_threads.json`` and ``.md`` with the machine.
 
-    PYTHONPATH=. .venv/bin/python bench/vision_threads.py [--clip FILE]
+    PYTHONPATH=. .venv/bin/python bench/vision_threads.py [--kind typical|low | --clip FILE]
 """
 
 from __future__ import annotations
@@ -120,8 +121,9 @@ def main() -> None:
     """Measure once and write the results."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--clip", type=Path)
+    parser.add_argument("--kind", choices=("typical", "low"), default="typical")
     args = parser.parse_args()
-    clip = args.clip or render_clip()
+    clip = args.clip or render_clip(args.kind)
     result = {
         "clip": str(clip.relative_to(ROOT)) if clip.is_relative_to(ROOT) else str(clip),
         **measure(clip), "machine": machine(),

@@ -28,6 +28,8 @@ __all__ = ["Found", "ball_or_streak", "mean_balls", "same_balls"]
 F64 = NDArray[np.float64]
 F32 = NDArray[np.float32]
 B1 = NDArray[np.bool_]
+#: Share-weighted centroid (2,), covariance (2, 2) and total mass of a share image.
+Moments = tuple[F64, F64, float]
 
 _MIN_MASS = 0.4  # class mass in a blob, in balls
 _SPLIT_MASS = 1.55
@@ -64,14 +66,15 @@ def ball_or_streak(
     A ball rolling over a chalk line (or with the cue along it) is as long as a short
     streak: when the image without its thin lines gives a sharp ball, that is the ball.
     """
-    found = _balls_from_mass(mass, origin, ball, r, peak)
+    moments = _moments(mass)  # computed once: the mass, its split and the checks use them
+    found = _balls_from_mass(mass, origin, ball, r, peak, moments)
     # A ball in full colour may also have the cue's ferrule against it (at the stroke),
     # as wide as a third of the ball: a wider opening takes that off too. It pulls the
     # centre whether the pair looks like a streak or like a long ball.
     sharp_colour = peak > _SHARP_PEAK
     if any(f.streak_px.any() for f in found):
         widths = (_LINE_WIDTH, _FERRULE_WIDTH) if sharp_colour else (_LINE_WIDTH,)
-    elif sharp_colour and len(found) == 1 and _attached(mass, r):
+    elif sharp_colour and len(found) == 1 and _attached(mass, r, moments):
         widths = (_FERRULE_WIDTH,)
     else:
         return found
@@ -79,19 +82,19 @@ def ball_or_streak(
         opened = _open_lines(mass, r, width)
         if opened is mass:
             continue
-        sharp = _balls_from_mass(opened, origin, ball, r, peak)
+        sharp = _balls_from_mass(opened, origin, ball, r, peak, _moments(opened))
         if sharp and not any(f.streak_px.any() for f in sharp):
             return sharp
     return found
 
 
-def _attached(mass: F32, r: float) -> bool:
+def _attached(mass: F32, r: float, moments: Moments | None) -> bool:
     """True when a share image (h, w) holds something of the ball's colour against it.
 
     That is more mass than a ball, and longer than a disc of radius ``r`` px (a
-    slightly blurred ball is as long, but keeps a ball's mass).
+    slightly blurred ball is as long, but keeps a ball's mass). ``moments``: the
+    image's (:func:`_moments`).
     """
-    moments = _moments(mass)
     if moments is None or float(mass.sum()) < _ATTACHED_MASS * math.pi * r * r:
         return False
     l2, l1, _ = _eig2(moments[1])
@@ -115,22 +118,33 @@ def _open_lines(mass: F32, r: float, width: float = 0.25) -> F32:
 
 
 def _balls_from_mass(
-    mass: F32, origin: tuple[int, int], ball: Ball, r: float, peak: float
+    mass: F32,
+    origin: tuple[int, int],
+    ball: Ball,
+    r: float,
+    peak: float,
+    moments: Moments | None,
 ) -> list[Found]:
-    """One ball, a streak, or two touching balls from a share image (h, w) at ``origin``."""
-    balls = float(cv2.moments(mass)["m00"]) / (math.pi * r * r)
+    """One ball, a streak, or two touching balls from a share image (h, w) at ``origin``.
+
+    ``moments``: the image's (:func:`_moments`), None when it is empty.
+    """
+    if moments is None:
+        return []
+    balls = moments[2] / (math.pi * r * r)
     if not (_MIN_MASS <= balls <= _MAX_MASS):
         return []
     if balls >= _SPLIT_MASS:
-        halves = _split(mass)
-        return [f for half in halves for f in _balls_from_image(half, origin, ball, r, 1.0, peak)]
-    return _balls_from_image(mass, origin, ball, r, balls, peak)
+        halves = _split(mass, moments)
+        return [
+            f for half in halves
+            for f in _balls_from_image(half, origin, ball, r, 1.0, peak, _moments(half))
+        ]  # fmt: skip
+    return _balls_from_image(mass, origin, ball, r, balls, peak, moments)
 
 
-def _split(mass: F32) -> tuple[F32, F32]:
+def _split(mass: F32, moments: Moments) -> tuple[F32, F32]:
     """The share image cut in two across its principal axis at the weighted median."""
-    moments = _moments(mass)
-    assert moments is not None  # the caller checked the mass
     axis = _eig2(moments[1])[2][:, 1]
     centre = moments[0]
     vs, us = np.nonzero(mass)
@@ -147,13 +161,21 @@ def _split(mass: F32) -> tuple[F32, F32]:
 
 
 def _balls_from_image(
-    mass: F32, origin: tuple[int, int], ball: Ball, r: float, balls: float, peak: float
+    mass: F32,
+    origin: tuple[int, int],
+    ball: Ball,
+    r: float,
+    balls: float,
+    peak: float,
+    moments: Moments | None,
 ) -> list[Found]:
-    """A ball from a share image (h, w) at ``origin``: sharp, a streak, or not a ball."""
-    moments = _moments(mass)
+    """A ball from a share image (h, w) at ``origin``: sharp, a streak, or not a ball.
+
+    ``moments``: the image's (:func:`_moments`).
+    """
     if moments is None:
         return []
-    centre, cov = moments
+    centre, cov, _ = moments
     l2, l1, vecs = _eig2(cov)
     half = math.sqrt(max(3.0 * (l1 - l2), 0.0))
     moving = False
@@ -199,12 +221,12 @@ def _on_disc(mass: F32, centre: F64, cov: F64, r: float) -> tuple[F64, F64] | No
     last: B1 | None = None
     for _ in range(_DISC_ITERATIONS):
         disc = (u - centre[0]) ** 2 + (v - centre[1]) ** 2 < (r + 1.0) ** 2
-        if last is not None and np.array_equal(disc, last):
+        if last is not None and disc.tobytes() == last.tobytes():  # same shape: same pixels
             break
         moments = _moments(mass * disc)
         if moments is None:
             return None
-        centre, cov = moments
+        centre, cov, _ = moments
         last = disc
     return centre, cov
 
@@ -226,15 +248,15 @@ def mean_balls(mean: list[Found], new: list[Found], n: int) -> list[Found]:
     ]
 
 
-def _moments(mass: F32) -> tuple[F64, F64] | None:
-    """Share-weighted centroid (2,) and covariance (2, 2) of an image; None if empty."""
+def _moments(mass: F32) -> Moments | None:
+    """Share-weighted centroid (2,), covariance (2, 2) and total of an image; None if empty."""
     m = cv2.moments(mass)
     total = float(m["m00"])
     if total <= 0.0:
         return None
     centre = np.array([m["m10"] / total, m["m01"] / total])
     cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / total
-    return centre, cov
+    return centre, cov, total
 
 
 def _eig2(cov: F64) -> tuple[float, float, F64]:

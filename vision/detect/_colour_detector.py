@@ -28,6 +28,7 @@ blob, done on share images with OpenCV's moments, is the rest.
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -41,7 +42,7 @@ from vision._types import U8, Detections, VisionError
 from vision.detect._blob_balls import Found, ball_or_streak, mean_balls, same_balls
 from vision.detect._colour_model import ColourModel, ball_share
 from vision.detect._detector import DetectorCapabilities, Pixels
-from vision.detect._still_cache import StillCache
+from vision.detect._still_cache import RepeatCache, StillCache
 from vision.detect._table_image import ball_radius_px, surface_polygon_px
 from vision.frames import YuvImage
 
@@ -92,6 +93,8 @@ class ColourDetector:
     still: StillCache[list[Found]] = field(
         default_factory=lambda: StillCache(same_balls, mean_balls), repr=False
     )
+    #: The last refinement of each blob box with its exact input (bytes repeated).
+    repeats: RepeatCache[list[Found]] = field(default_factory=RepeatCache, repr=False)
     #: ``detect`` takes a :class:`YuvImage` (converts only what it looks at) and a guide.
     capabilities: ClassVar[DetectorCapabilities] = DetectorCapabilities(
         reads_planes=True, guided=True
@@ -253,12 +256,18 @@ class ColourDetector:
         if not (_MIN_BLOB <= area / ball_area <= _MAX_BLOB) or area - inside > _OUTSIDE * inside:
             return []  # a speck, a hand, or something reaching in over the cushions
         roi = image_bgr[y0 * s : y1 * s, x0 * s : x1 * s]
-        if (kept := self.still.get((x0, y0, x1, y1), roi)) is not None:
+        box = (x0, y0, x1, y1)
+        if (kept := self.still.get(box, roi)) is not None:
             return kept
-        found = self._refine(roi, blob, (x0, y0), r)
-        if np.any(blob.view(bool) & self.rim_small[y0:y1, x0:x1]):
+        # The refinement is a function of these bytes alone: the same bytes, its result.
+        key = (roi.tobytes(), blob.tobytes(), struct.pack("d", r))
+        found = self.repeats.get(box, key)
+        if found is None:
+            found = self._refine(roi, blob, (x0, y0), r)
+            self.repeats.put(box, key, found)
+        if (blob.view(bool) & self.rim_small[y0:y1, x0:x1]).any():
             found = [replace(f, score=f.score * _REACHING) for f in found]
-        self.still.put((x0, y0, x1, y1), roi, found)
+        self.still.put(box, roi, found)
         return found
 
     def _refine(self, roi: U8, blob: U8, origin: tuple[int, int], r: float) -> list[Found]:
@@ -273,15 +282,18 @@ class ColourDetector:
         gate = gate[: roi.shape[0], : roi.shape[1]]
         # Flat indices of the gate's pixels: one-axis gathers and scatters are a third
         # of the cost of (row, column) pairs. Lab of the gate's pixels only is used.
-        idx = np.flatnonzero(gate)
+        idx = gate.reshape(-1).nonzero()[0]
         lab = cv2.cvtColor(roi, cv2.COLOR_BGR2Lab).reshape(-1, 3)[idx]
         pixels = self.model.weighted(lab)
         label, alpha = self.model.classify(pixels)
         out: list[Found] = []
         counts = np.bincount(label + 1, minlength=len(self.model.balls) + 1)[1:]
         present = counts >= 0.25 * math.pi * r * r
-        in_present = present[np.maximum(label, 0)] & (label >= 0)
-        for c in np.flatnonzero(present):
+        classes = [c for c, here in enumerate(present.tolist()) if here]
+        # With one class present no pixel belongs to another: every pixel near the core
+        # counts (the same pixels the general rule below gives, without its passes).
+        in_present = present[np.maximum(label, 0)] & (label >= 0) if len(classes) > 1 else None
+        for c in classes:
             core = label == c
             peak = self.model.peak_share(pixels[core], alpha[core, c], int(c))
             if peak < _STREAK_PEAK:
@@ -292,9 +304,11 @@ class ColourDetector:
             core2d = np.zeros(gate.shape, np.uint8)
             core2d.reshape(-1)[idx[core]] = 1
             near = cv2.dilate(core2d, self._kernel5).reshape(-1)[idx] > 0
+            if in_present is not None:
+                near &= core | ~in_present
             # The shares as an image: OpenCV's moments then cost one call, not ten.
             mass = np.zeros(gate.shape, np.float32)
-            mass.reshape(-1)[idx] = ball_share(alpha[:, c]) * (near & (core | ~in_present))
+            mass.reshape(-1)[idx] = ball_share(alpha[:, c]) * near
             ball = self.model.balls[c]
             out += ball_or_streak(mass, (x0 * s, y0 * s), ball, r, peak)
         return out

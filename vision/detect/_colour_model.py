@@ -203,7 +203,7 @@ class ColourModel:
         # OpenCV's mean of the (n, 1, 3) view: numpy's along the short axis is slow.
         mean = np.array(cv2.mean(pixels.reshape(-1, 1, 3))[:3]) - self.cloth
         resid = mean - float(mean @ direction) / reach * direction
-        if float(np.linalg.norm(resid)) > _MATCH * math.sqrt(reach):
+        if math.sqrt(float(resid.dot(resid))) > _MATCH * math.sqrt(reach):  # np.linalg.norm's
             return -1.0
         i = int(0.9 * (len(alpha) - 1))
         return float(np.partition(alpha, i)[i])
@@ -234,7 +234,7 @@ class ColourModel:
         dirs, dd = self._dirs32, self._reach32  # (k, 3), (k,)
         dots = diff @ dirs.T  # (n, k)
         alpha = (dots / dd).astype(np.float32, copy=False)
-        a = np.clip(alpha, 0.0, 1.5)
+        a = np.minimum(np.maximum(alpha, 0.0), 1.5)  # np.clip's values, without its wrappers
         # The squared distance to line k is |diff|^2 + a (a dd - 2 dots); the first
         # term is the same for every line, so only the second decides the nearest.
         label = _first_min(a * (a * dd - 2.0 * dots))
@@ -273,5 +273,5 @@ def _first_min(q: NDArray[np.floating[Any]]) -> NDArray[np.int8]:
 
 def ball_share(alpha: F32) -> F32:
     """Raw share -> weight 0..1; shading darkens a ball's rim, so 3/4 of it counts as all."""
-    out: F32 = np.clip((alpha - 0.1) / 0.65, 0.0, 1.0)
+    out: F32 = np.minimum(np.maximum((alpha - 0.1) / 0.65, 0.0), 1.0)
     return out

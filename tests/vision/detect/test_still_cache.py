@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision._types import U8
-from vision.detect._still_cache import StillCache
+from vision.detect._still_cache import RepeatCache, StillCache
 
 BOX = (10, 10, 30, 30)
 
@@ -65,3 +65,20 @@ def test_every_fourth_frame_is_refined_again_and_averaged_in() -> None:
     assert got == [pytest.approx(40.03)] * 3 + [None]  # the fourth asks for a refinement
     cache.put(BOX, _ball(40.0, 40.0, 5), 40.07)
     assert cache.get(BOX, _ball(40.0, 40.0, 6)) == pytest.approx(40.04)
+
+
+def test_repeat_cache_gives_a_result_back_only_for_the_same_bytes() -> None:
+    cache: RepeatCache[float] = RepeatCache(max_entries=2)
+    image = _ball(40.0, 40.0, 0)
+    key = (image.tobytes(), b"blob")
+    assert cache.get(BOX, key) is None
+    cache.put(BOX, key, 40.0)
+    assert cache.get(BOX, (image.tobytes(), b"blob")) == 40.0  # equal bytes, another object
+    changed = image.copy()
+    changed[40, 40, 0] ^= 1  # one bit of one pixel
+    assert cache.get(BOX, (changed.tobytes(), b"blob")) is None
+    assert cache.get((11, 10, 31, 30), key) is None  # another box
+    cache.put((1, 1, 2, 2), key, 1.0)
+    cache.put((3, 3, 4, 4), key, 2.0)  # two entries kept: the oldest goes
+    assert cache.get(BOX, key) is None
+    assert cache.hits == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -269,6 +270,14 @@ def render_look(look: TableLook, width: int = 960, height: int = 540) -> np.ndar
     return still_frame(renderer, {}).astype(float)
 
 
+@functools.cache
+def plain_look() -> np.ndarray:
+    """``render_look(TableLook())``, which every chalk test compares with: rendered once."""
+    image = render_look(TableLook())
+    image.flags.writeable = False
+    return image
+
+
 def brightness_at(image: np.ndarray, camera: Camera, xy_mm: np.ndarray) -> np.ndarray:
     """Sum of B, G, R (n,) at the pixels where cloth points ``xy_mm`` (n, 2) appear."""
     uv = np.rint(camera.project(np.c_[xy_mm, np.zeros(len(xy_mm))])).astype(int)
@@ -278,7 +287,7 @@ def brightness_at(image: np.ndarray, camera: Camera, xy_mm: np.ndarray) -> np.nd
 
 def test_balkline_chalk_is_drawn_on_the_lines_and_nowhere_else() -> None:
     look = TableLook(discipline=Discipline.BALKLINE_47_2)
-    image, plain = render_look(look), render_look(TableLook())
+    image, plain = render_look(look), plain_look()
     camera = cam()
     ys = np.linspace(300.0, 1100.0, 41)
     on_line = brightness_at(image, camera, np.c_[np.full_like(ys, 470.0), ys])
@@ -321,7 +330,7 @@ def test_straight_rail_corner_lines_only_when_corner_zones_are_asked() -> None:
     lines = corners.chalk_lines_mm()
     assert len(lines) == 4
     assert [355.0, 0.0, 0.0, 355.0] in lines.tolist()
-    image, plain = render_look(corners), render_look(TableLook())
+    image, plain = render_look(corners), plain_look()
     mid = np.array([[177.5, 177.5], [2662.5, 1242.5]])  # the middles of two diagonals
     assert (brightness_at(image, cam(), mid) - brightness_at(plain, cam(), mid)).min() > 40.0
 
@@ -334,8 +343,9 @@ def test_five_pins_spots_are_drawn() -> None:
     expected = np.unique(np.r_[TableLook().spots_mm(), pins, named], axis=0)
     assert np.array_equal(np.unique(spots, axis=0), expected)
     assert len(spots) == len(expected) == 8
-    image, plain = render_look(look, 1920, 1080), render_look(TableLook(), 1920, 1080)
-    camera = cam(1920, 1080)
+    # 960x540 (3.7 mm a pixel): a spot is several pixels across, as bright as at 1920x1080.
+    image, plain = render_look(look), plain_look()
+    camera = cam()
     new = np.r_[pins[1:], named[:1]]  # side pins and the top spot: not on a plain table
     assert (brightness_at(image, camera, new) - brightness_at(plain, camera, new)).min() > 100.0
     assert len(look.chalk_lines_mm()) == 0

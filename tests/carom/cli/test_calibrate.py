@@ -15,6 +15,7 @@ import pytest
 from calibration import Camera, TableGeometry, load_calibration
 from tests.calibration.test_checkerboard import HARD, PATTERN, SQUARE_MM, boards
 from tests.calibration.test_fit import render, surface_errors_mm
+from tests.carom.cli._in_process import carom_in_process
 from tests.carom.cli._no_table import floor, half_table, write_clip
 from tests.carom.cli.test_score import _carom, _one_line_error
 
@@ -129,7 +130,7 @@ def test_a_doubtful_fit_is_written_and_exits_3(tmp_path: Path) -> None:
     ],
 )
 def test_bad_input_is_one_clear_line(args: list[str], needle: str) -> None:
-    assert needle in _one_line_error(_carom(*args))
+    assert needle in _one_line_error(carom_in_process(*args))
 
 
 def test_interactive_without_a_display_says_what_to_do(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.carom.cli._in_process import carom_in_process
+
 ROOT = Path(__file__).parents[3]
 EXAMPLE = ROOT / "examples" / "three_cushion_match.json"
 
@@ -92,7 +94,7 @@ def test_shot_after_match_end_keeps_what_was_judged(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args", [["score"], ["nope"], ["score", "x.json", "--discipline", "pool"]])
 def test_bad_arguments_are_usage_errors(args: list[str]) -> None:
-    out = _carom(*args)
+    out = carom_in_process(*args)
     assert out.returncode == 2 and "usage:" in out.stderr and "Traceback" not in out.stderr
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from calibration import Camera
 from synth import Renderer, RenderSettings, render_clip, sequence
+from tests.carom.cli._in_process import carom_in_process
 from tests.carom.cli.test_score import _carom, _one_line_error
 
 
@@ -64,7 +65,7 @@ def test_synth_shot_log_scores_to_the_truth_verdicts(rendered: Path) -> None:
     ],
 )
 def test_bad_input_is_one_clear_line(args: list[str], needle: str) -> None:
-    assert needle in _one_line_error(_carom(*args))
+    assert needle in _one_line_error(carom_in_process(*args))
 
 
 def test_same_seed_gives_the_same_frames_and_truth(tmp_path: Path) -> None:

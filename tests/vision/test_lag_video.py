@@ -1,6 +1,6 @@
 """Lags on real rendered pixels: render, run the whole vision pipeline, judge the lag.
 
-Three lags are rendered at 640x360, 30 fps (about 15 s each): a clean one and two
+Three lags are rendered at 640x360, 25 fps (a broadcast rate; about 15 s each): a clean one and two
 losing cases (a ball crossing into the other half, a ball touching the red). The
 first motion vision calls a lag, judged by the referee, must give the truth file's
 winner and every player's faults (``bench/lag_accuracy.py`` does all the lags).
@@ -19,7 +19,7 @@ NAMES = ("lag-clean", "lag-crosses", "lag-red")
 @pytest.fixture(scope="module")
 def checks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, LagCheck]:
     out = tmp_path_factory.mktemp("lags")
-    camera = CameraSettings(width_px=640, height_px=360)
+    camera = CameraSettings(width_px=640, height_px=360, fps=25)
     done = {}
     for name in NAMES:
         made = make_clip(name, motion_for(name), out, camera, LookSettings(), seed=5)

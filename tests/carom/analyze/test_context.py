@@ -1,25 +1,25 @@
 """``carom analyze`` judges only what the video established: mid-match starts, breaks, lags.
 
-Clips are rendered here at 640x360 (real pixels through the whole pipeline): a
-single stroke from the middle of a game (``3c-kiss``: the first object ball comes
-back onto the cue ball; the truth is a point after 4 cushions, which the old
-"first stroke is a break" rule called a break foul), the break (``3c-break``), and a
-sequence that starts with a lag, then the break and two strokes
-(``three-cushion-lag-match``). Each is analysed by the CLI as a user would, and the
+Clips are rendered here at 640x360 and 25 fps, a broadcast rate (real pixels through
+the whole pipeline): a single stroke from the middle of a game (``3c-kiss``: the first
+object ball comes back onto the cue ball; the truth is a point after 4 cushions, which
+the old "first stroke is a break" rule called a break foul), the break (``3c-break``),
+and a sequence that starts with a lag, then the break and two strokes
+(``three-cushion-lag-match``). Each is analysed by the CLI's ``main`` (in the test's
+process: ``tests/carom/cli`` starts the real command) as a user would run it, and the
 written shot log is scored again by ``carom score`` to the same calls.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from synth import CameraSettings, LookSettings, make_clip, motion_for
+from tests.carom.cli._in_process import carom_in_process
 
 NAMES = ("3c-kiss", "3c-break", "three-cushion-lag-match")
 
@@ -27,15 +27,13 @@ NAMES = ("3c-kiss", "3c-break", "three-cushion-lag-match")
 @pytest.fixture(scope="module")
 def clips(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("context")
-    camera = CameraSettings(width_px=640, height_px=360, fps=30)
+    camera = CameraSettings(width_px=640, height_px=360, fps=25)
     made = {n: make_clip(n, motion_for(n), out, camera, LookSettings(), seed=3) for n in NAMES}
     return {n: m.clip.video_path for n, m in made.items()}
 
 
 def _carom(*args: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-m", "carom", *args], capture_output=True, text=True, timeout=300
-    )
+    done = carom_in_process(*args)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     return result

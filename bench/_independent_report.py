@@ -115,6 +115,11 @@ def _failure_lines(rows: list[Row]) -> list[str]:
                     dt = f", found {f['dt_ms']} ms apart"
                 near = "; near: " + ", ".join(f["near"]) if f["near"] else ""
                 ev = f"; evidence: {f['evidence']}" if f["evidence"] else ""
+                if f.get("v_n_mmps") is not None:
+                    again = f.get("repeat_after_ms")
+                    ev += f"; closing {f['v_n_mmps']:.0f} mm/s" + (
+                        f", {again} ms after the same contact" if again is not None else ""
+                    )
                 out.append(
                     f"- {r['name']} ({r['split']}; {', '.join(r['tags']) or 'plain'}): {what} "
                     f"at {f['t_s']:.3f} s{dt}; tracking {f['track_err_mm']} mm worst, "

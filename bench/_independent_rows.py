@@ -132,9 +132,32 @@ def failures(check: ClipCheck, replay: IndependentReplay) -> list[dict[str, Any]
             "found": describe(found) if found else None, "t_s": round(e.t_s - lead, 4),
             "dt_ms": round(1000 * (found.t_s - truth.t_s), 1) if truth and found else None,
             "near": _near(replay, e.t_s - lead, balls), "evidence": _evidence(check, found),
-            **_tracking(check, replay, e.t_s, balls),
+            **_tracking(check, replay, e.t_s, balls), **(_impact(replay, truth) if truth else {}),
         })  # fmt: skip
     return out + _swapped(check, replay)
+
+
+def _impact(replay: IndependentReplay, e: Event) -> dict[str, Any]:
+    """How hard the true contact was, and how long after the same contact before it.
+
+    ``v_n_mmps``: the closing speed along the contact normal just before it (two balls:
+    their relative velocity along the line of centres; a cushion: the ball's speed
+    into it); ``repeat_after_ms``: time since the previous true contact of the same
+    balls (and cushion), None if it is the first.
+    """
+    m, t = replay.shot.motion, e.t_s - replay.lead_s
+    if isinstance(e, BallContact):
+        a, b = e.balls
+        n = np.subtract(m.position_mm(b, t), m.position_mm(a, t))
+        v = np.subtract(m.velocity_mmps(a, t - 1e-6), m.velocity_mmps(b, t - 1e-6))
+        v_n = float(v @ n) / float(np.hypot(*n))
+    else:
+        assert isinstance(e, CushionContact)
+        vx, vy = m.velocity_mmps(e.ball, t - 1e-6)
+        v_n = {"head": -vx, "foot": vx, "left": -vy, "right": vy}[str(e.cushion)]
+    before = [x.t_s for x in replay.events if _key(x) == _key(e) and x.t_s < e.t_s - 1e-9]
+    again = round(1000 * (e.t_s - before[-1]), 1) if before else None
+    return {"v_n_mmps": round(v_n, 1), "repeat_after_ms": again}
 
 
 def _key(e: Event) -> tuple[Any, ...]:

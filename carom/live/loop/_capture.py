@@ -11,13 +11,16 @@ reopens it with exponential backoff; frame times stay continuous across reconnec
 so the gap is visible to whoever reads them.
 
 * A video file is replayed at real-time pace from its presentation times, times
-  ``pace`` (2: twice as fast). ``pace=0`` is the lossless mode for tests and
+  ``pace`` (2: twice as fast), as a camera would deliver it: a frame decoded more than
+  ``late_s`` after it was due (a machine too busy to decode in time) is dropped, as a
+  camera's driver drops the frames nobody read, so the replay never runs seconds
+  behind the table. ``pace=0`` is the lossless mode for tests and
   benchmarks: no pacing, and the reader waits for room in the queue instead of
   dropping. ``start_s`` starts the replay at a video time (resuming a match): the file
   is sought to the key frame before it and earlier frames are skipped undecoded to
   pixels. The file is read by vision's one frame reader (``vision.VideoFileSource``,
-  on this thread, each frame whole in BGR): frame times are the file's own (video
-  seconds from the first frame), the times ``carom analyze`` sees.
+  on this thread, each frame kept as the decoder's planes, converted where looked
+  at): frame times and pixels are the ones ``carom analyze`` sees.
 * A camera (an index, ``/dev/videoN``, a stream URL: ``hardware.is_camera_spec``) is
   opened through ``vision.open_source``; a frame's time is the monotonic clock at
   capture, from the start of the capture (continuous across reconnects).
@@ -74,6 +77,7 @@ class CaptureSettings:
     pace: float = 1.0
     start_s: float = 0.0
     queue_max: int = 32  # about 0.5 s at 60 fps: absorbs a shot's close and a disk sync
+    late_s: float = 0.1  # a replayed frame decoded this late is dropped (a camera's buffers)
     stall_s: float = 1.0
     backoff_min_s: float = 0.25
     backoff_max_s: float = 4.0
@@ -83,6 +87,8 @@ class CaptureSettings:
             raise CaromError(f"pace {self.pace}: use 0 (as fast as processed) or up to 100")
         if self.queue_max < 1 or self.stall_s <= 0 or self.backoff_min_s <= 0:
             raise CaromError("capture: queue_max >= 1, stall_s > 0 and backoff > 0 are needed")
+        if not self.late_s > 0:
+            raise CaromError(f"capture: late_s {self.late_s} must be > 0 s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,13 +171,22 @@ class Capture:
             self._thread.join(timeout_s)
         self._set_state(CaptureState.STOPPED)
 
-    def get(self, timeout_s: float) -> Captured | None:
-        """The oldest queued frame, waiting at most ``timeout_s``; None if none came."""
+    def get(self, timeout_s: float, *, newest: bool = False) -> Captured | None:
+        """The oldest queued frame, waiting at most ``timeout_s``; None if none came.
+
+        ``newest``: the newest instead, the older ones dropped (and counted): the
+        consumer only wants to know how things are now (live mode, while a closed
+        shot waits for its balls to stop).
+        """
         with self._cond:
             if not self._queue and not self.finished:
                 self._cond.wait(timeout_s)
             if not self._queue:
                 return None
+            if newest:
+                self._dropped += len(self._queue) - 1
+                while len(self._queue) > 1:
+                    self._queue.popleft()
             item = self._queue.popleft()
             self._last_take_mono = self._clock()
             self._cond.notify_all()  # room for a lossless reader
@@ -242,6 +257,9 @@ class Capture:
                 due = anchor[1] + (frame.t_s - anchor[0]) / pace if pace > 0 else self._clock()
                 if (wait := due - self._clock()) > 0:
                     self._stop.wait(wait)
+                elif pace > 0 and -wait > self.settings.late_s:
+                    self._lost_late(frame)
+                    continue
                 stamped = Captured(frame, max(due, anchor[1]))
             else:
                 now = self._clock()
@@ -249,14 +267,24 @@ class Capture:
             self._push(stamped)
         return self.is_file
 
+    def _lost_late(self, frame: Frame) -> None:
+        """A replayed frame decoded too late to be shown: read, dropped, never queued."""
+        with self._cond:
+            self._read += 1
+            self._dropped += 1
+            self._last_frame_mono = self._clock()
+            self._last_t_s = frame.t_s
+
     def _push(self, item: Captured) -> None:
         with self._cond:
             if self.settings.pace == 0:
                 while len(self._queue) >= self.settings.queue_max and not self._stop.is_set():
                     self._cond.wait(0.1)
-            elif len(self._queue) >= self.settings.queue_max * (_CATCH_UP if self.catch_up else 1):
-                self._queue.popleft()  # the oldest goes: the newest picture matters most
-                self._dropped += 1
+            else:  # the oldest go: the newest picture matters most
+                limit = self.settings.queue_max * (_CATCH_UP if self.catch_up else 1)
+                while len(self._queue) >= limit:  # (a catch-up's backlog too, once over)
+                    self._queue.popleft()
+                    self._dropped += 1
             self._queue.append(item)
             self._read += 1
             self._state, self._error = CaptureState.LIVE, ""
@@ -280,12 +308,14 @@ def _default_opener(spec: str, is_file: bool) -> Opener:
 def file_frames(path: Path, start_s: float = 0.0) -> Generator[Frame, None, None]:
     """The frames of a video file from video time ``start_s`` on (seconds, file's own).
 
-    Read by :class:`vision.VideoFileSource` on the caller's thread, each frame whole in
-    BGR (``exact``: deblocked, converted by FFmpeg); times are the ones ``carom
-    analyze`` sees, and a resumed replay sees the same ones. A file that ends before
+    Read by :class:`vision.VideoFileSource` on the caller's thread as ``carom analyze``
+    reads it (each frame the decoder's planes, converted only where something looks:
+    a 1080p frame's whole conversion would cost the capture thread several ms); times
+    and pixels are the ones ``carom analyze`` sees, and a resumed replay sees the
+    same ones. A file that ends before
     its index says just ends (the replay's end), it is not an error.
 
     Raises:
         VideoError: the file is missing or not a video (at the first ``next``).
     """
-    yield from VideoFileSource(path, exact=True, ahead=0, start_s=start_s, check_length=False)
+    yield from VideoFileSource(path, ahead=0, start_s=start_s, check_length=False)

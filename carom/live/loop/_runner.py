@@ -35,9 +35,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from calibration import Calibration, DriftCheck, load_calibration
 from carom.files import write_json_atomic
@@ -51,6 +50,7 @@ from carom.live import (
 )
 from carom.live.loop._board import BoardView, Closing
 from carom.live.loop._capture import Capture, Captured, CaptureState
+from carom.live.loop._keyboard import PostedCall, read_keyboard
 from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._referee import LiveReferee
 from carom.live.loop._settle import ShotHold
@@ -58,7 +58,7 @@ from carom.match import ShotClock
 from carom.pipeline import VisionPipeline
 from carom.timestamps import now_iso
 from referee import CaromError, MatchConfig, Phase
-from vision import Analyzer, AnalyzerSettings, SegmentSettings, StopSettings
+from vision import Analyzer, AnalyzerSettings, Frame, SegmentSettings, StopSettings
 
 __all__ = ["LiveRunner", "PostedCall", "read_keyboard"]
 
@@ -67,29 +67,6 @@ _RESUME_LEARN_FRAMES = 5
 _DRIFT_STRIKES = 2
 _SETTLE_S = 1.0
 CAMERA_LOST = "camera lost: the match waits"
-
-
-def read_keyboard(stream: TextIO, lines: queue.Queue[str | None]) -> threading.Thread:
-    """Start a thread putting every line of ``stream`` on ``lines`` (None at the end)."""
-
-    def run() -> None:
-        for line in stream:
-            lines.put(line)
-        lines.put(None)
-
-    thread = threading.Thread(target=run, name="keyboard", daemon=True)
-    thread.start()
-    return thread
-
-
-@dataclass(slots=True)
-class PostedCall:
-    """A person's call from another thread, waiting for the loop; ``error``: its refusal."""
-
-    call: PersonCall | ReviewDecision
-    who: str
-    done: threading.Event = field(default_factory=threading.Event)
-    error: CaromError | None = None
 
 
 class LiveRunner:
@@ -145,6 +122,7 @@ class LiveRunner:
         self.stop_settings = stop
         self.hold: ShotHold | None = None
         self._taken_mono_s = 0.0
+        self._catch_up_left = 0  # frames queued while the table was learnt, to work off
         self.view = BoardView(session, board, clock, metrics, config.players)
         self.referee = LiveReferee(session, clock, self.view, config.players, self._say)
         self._frame_observers: list[Callable[[Captured], None]] = []
@@ -187,7 +165,7 @@ class LiveRunner:
             self._commands()
             self._watch_capture()
             self.capture.catch_up = self._catching_up()
-            item = self.capture.get(0.05)
+            item = self.capture.get(0.05, newest=self._wants_newest())
             if item is None:
                 if self.capture.finished:
                     break
@@ -199,11 +177,25 @@ class LiveRunner:
             self._status_line()
         self._finish()
 
+    def _wants_newest(self) -> bool:
+        """A held shot wants the newest picture, not frames queued behind its analysis.
+
+        Its balls barely creep; lossless replays (``pace=0``) keep every frame.
+        """
+        held = self.hold is not None and self.hold.held is not None
+        return held and self.capture.settings.pace > 0
+
     def _catching_up(self) -> bool:
-        """Learning the table (and working off the frames queued meanwhile) drops nothing."""
+        """Learning the table (and working off the frames queued meanwhile) drops nothing.
+
+        Only those frames: a loop that never catches up (a busy machine) must not let
+        the queue grow to ``_CATCH_UP`` times its size, seconds behind the table.
+        """
         if self.analyzer is None:
             return True
-        return self.capture.catch_up and self.capture.status().queued > 1
+        if self._catch_up_left > 0:
+            self._catch_up_left -= 1
+        return self._catch_up_left > 0 and self.capture.status().queued > 1
 
     def _frame(self, item: Captured) -> None:
         frame = item.frame
@@ -235,7 +227,7 @@ class LiveRunner:
             assert self.analyzer.last_step is not None
             self.hold.hold(shot, self._late, frame.t_s, self.analyzer.last_step)
         self._settle(item, fed_mono_s)
-        self._drift_check(frame.t_s, frame.image_bgr)
+        self._drift_check(frame)
         self.view.tick(frame.t_s)
 
     def _settle(self, item: Captured | None, fed_mono_s: float, *, now: bool = False) -> None:
@@ -274,6 +266,7 @@ class LiveRunner:
         analyzer = self.vision.build(self.calibration, learn, learn, self.capture_fps(), self._say)
         self.analyzer, warmup, self._warmup = analyzer, self._warmup, []
         self.hold = ShotHold(self.calibration.geometry, self.stop_settings)
+        self._catch_up_left = self.capture.status().queued + 1
         # Motion seen within the first window (+ a second) began before the frames did.
         self._armed_t_s = warmup[0].frame.t_s + analyzer.settings.segment.window_s + _SETTLE_S
         for queued in warmup:
@@ -357,14 +350,15 @@ class LiveRunner:
             shot = dataclasses.replace(analyzed.shot, doubt=doubt)
             self.referee.submit(dataclasses.replace(analyzed, shot=shot), None, self._late)
 
-    def _drift_check(self, t_s: float, image: Any) -> None:
+    def _drift_check(self, frame: Frame) -> None:
+        t_s = frame.t_s
         if self._drift is None or self.drift_every_s <= 0 or t_s < self._drift_next_s:
             return
         assert self.analyzer is not None
         if self.analyzer.segmenter.is_open:
             return  # balls and arms move over the table: check between shots
         self._drift_next_s = t_s + self.drift_every_s
-        result = self._drift.check(image)
+        result = self._drift.check(frame.image_bgr)  # converted only when checked
         self._strikes = self._strikes + 1 if result.moved else 0
         if self._strikes >= _DRIFT_STRIKES and self.referee.not_scoring is None:
             self.referee.not_scoring = result.reason

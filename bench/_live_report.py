@@ -88,7 +88,9 @@ def markdown(doc: dict[str, Any]) -> str:
            "The machine is shared: the load of every replay is in its row.", "",
            "Settings: `verdict at close` gives the verdict on the frame that closed the shot "
            "(as live mode did before; `StopSettings(max_wait_s=0)`), `verdict at stop` "
-           "waits for the tracker to hold every ball at rest (live mode's default). Under "
+           "waits for the tracker to hold every ball at rest (live mode's default)"
+           + (f"; `before` is commit {doc['before']} as it was" if doc.get("before") else "")
+           + ". Under "
            "`load` the same run serves the web pages and headless Chromium shows its "
            "/scoreboard. Budget: "
            f"{doc['budget_ms']:.0f} ms from the true stop.", ""]  # fmt: skip

@@ -3,9 +3,11 @@
 Run as ``python bench/_live_run.py SPEC.json OUT.json`` in a fresh process. SPEC:
 ``clip``, ``loops``, ``pace`` (1: real time, 0: lossless), ``segment`` and ``stop``
 (the segmenter's and the stop watch's settings), ``load`` (serve the web pages and
-show the scoreboard in Chromium). The parts of a verdict's time come from the
-runner's :class:`~carom.live.loop.LiveMetrics` log where it keeps them, else from the
-probe here (the runner's ``observe_frames`` hook and a timed analyser ``build``).
+show the scoreboard in Chromium). The code under test is whatever ``PYTHONPATH``
+picks first (``bench/live_latency.py --before REV`` exports an older commit); the
+harness uses only names older code has too. The parts of a verdict's time come from
+the runner's :class:`~carom.live.loop.LiveMetrics` log where it keeps them, else from
+the probe here (the runner's ``observe_frames`` hook and a timed analyser ``build``).
 
 What runs is ``carom live`` (``--serve`` under load) wired by hand: the capture thread
 replays the 1080p60 clip at real-time pace (``loops`` times back to back, its times
@@ -51,7 +53,7 @@ from carom.match import ShotClock
 from carom.timestamps import now_iso
 from hardware import ScoreboardLink
 from referee import parse_shot_log
-from vision import Frame, SegmentSettings, StopSettings, VideoFileSource
+from vision import Frame, SegmentSettings, VideoFileSource
 
 BENCH = Path(__file__).resolve().parent
 MATCHED_S = (-1.5, 3.0)  # a verdict closed within this of a true stop is that shot's
@@ -234,11 +236,15 @@ def _wire(spec: dict[str, Any], clip: Path, log: Any, truth: Any, probe: _Probe,
                       opener=looped(clip, spec["loops"], duration))  # fmt: skip
     metrics = LiveMetrics(window=100_000)
     segment = SegmentSettings(**spec["segment"]) if spec.get("segment") else None
-    stop = StopSettings(**spec["stop"]) if spec.get("stop") else None
+    extra: dict[str, Any] = {}
+    if spec.get("stop"):  # code from before the stop watch has no such setting
+        from vision import StopSettings
+
+        extra["stop"] = StopSettings(**spec["stop"])
     calibration = _calibration(clip, truth, log.match.table, tmp)
     runner = LiveRunner(session, capture, calibration_path=calibration, config=log.match,
                         board=BoardSink(link), clock=ShotClock(), metrics=metrics,
-                        segment=segment, status_every_s=60.0, stop=stop)  # fmt: skip
+                        segment=segment, status_every_s=60.0, **extra)  # fmt: skip
     runner.vision = _Vision(runner.vision, probe)
     runner.observe_frames(probe.on_frame)
     web = _Web.start(runner, session, log.match, clip, tmp) if spec["load"] else None

@@ -8,7 +8,8 @@ Each replay runs in a fresh process (``bench/_live_run.py``): the whole live loo
 a board in its own process on a pty (``bench/_board_clock.py``), which notes when each
 frame lands. Results in ``bench/results/live_latency.json`` and ``.md``.
 
-Two settings of the same code, in the same run:
+Two settings of the same code, in the same run (and with ``--before REV`` the code of
+commit REV as it was, exported with ``git archive``):
 
 * ``verdict at close`` (the baseline: ``StopSettings(max_wait_s=0)``): the verdict
   leaves on the frame that closed the shot, as before the verdict waited for the stop;
@@ -57,11 +58,11 @@ SETTINGS = {"verdict at close": {"max_wait_s": 0.0}, "verdict at stop": None}
 BUDGET_MS = 150.0
 
 
-def run_child(spec: dict[str, Any], tmp: Path) -> dict[str, Any]:
-    """One replay in a fresh process; its raw result."""
+def run_child(spec: dict[str, Any], tmp: Path, code: Path = ROOT) -> dict[str, Any]:
+    """One replay in a fresh process running the code under ``code``; its raw result."""
     spec_path, out_path = tmp / "spec.json", tmp / "out.json"
     spec_path.write_text(json.dumps(spec), encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(code))
     subprocess.run([sys.executable, str(ROOT / "bench" / "_live_run.py"), str(spec_path),
                     str(out_path)], check=True, env=env, cwd=ROOT)  # fmt: skip
     result: dict[str, Any] = json.loads(out_path.read_text(encoding="utf-8"))
@@ -127,17 +128,36 @@ def verdicts_part(clips: list[Path], tmp: Path) -> dict[str, list[dict[str, Any]
     return out
 
 
-def latency_part(clip: Path, loops: int, conditions: list[str], tmp: Path) -> dict[str, Any]:
-    """Each condition ("SETTING / idle|load") replayed at real-time pace."""
+def export(rev: str, where: Path) -> Path:
+    """The tree of commit ``rev`` (``git archive``) under ``where``."""
+    tree = where / f"tree-{rev}"
+    tree.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    return tree
+
+
+def latency_part(
+    clip: Path, loops: int, conditions: list[str], tmp: Path, before: Path | None
+) -> dict[str, Any]:
+    """Each condition ("SETTING / idle|load") replayed at real-time pace.
+
+    SETTING ``before`` runs the code of ``--before`` as it was (its own settings).
+    """
     out = {}
     for condition in conditions:
         name, load = condition.rsplit(" / ", 1)
+        code = before if name == "before" and before is not None else ROOT
         spec = {"clip": str(clip), "loops": loops, "segment": LIVE_SEGMENT,
-                "stop": SETTINGS[name], "load": load == "load", "pace": 1.0}  # fmt: skip
-        raw = run_child(spec, tmp)
+                "stop": SETTINGS.get(name), "load": load == "load", "pace": 1.0}  # fmt: skip
+        raw = run_child(spec, tmp, code)
         out[condition] = {"summary": summarise(raw), "shots": raw["shots"]}
         print(condition, json.dumps(out[condition]["summary"]), flush=True)
     return out
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def main() -> int:
@@ -147,11 +167,12 @@ def main() -> int:
     p.add_argument("--loops", type=int, default=11)
     p.add_argument("--skip-verdicts", action="store_true")
     p.add_argument("--skip-latency", action="store_true")
-    p.add_argument("--conditions", default=",".join(
-        f"{s} / {w}" for w in ("idle", "load") for s in SETTINGS))  # fmt: skip
+    p.add_argument("--conditions", help="SETTING / idle|load, ... (default: all, idle first)")
     p.add_argument("--out", type=Path, default=RESULTS / "live_latency")
+    p.add_argument("--before", metavar="REV", help="also time commit REV as it was (before)")
     args = p.parse_args()
-    doc: dict[str, Any] = {"machine": machine(), "clip": str(args.clip.relative_to(ROOT)),
+    args.clip = args.clip.resolve()
+    doc: dict[str, Any] = {"machine": machine(), "clip": _shown(args.clip),
                            "loops": args.loops, "budget_ms": BUDGET_MS,
                            "segment": LIVE_SEGMENT, "verdicts": {}, "latency": {}}  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -160,8 +181,13 @@ def main() -> int:
             clips = sorted(SAMPLES.glob("*.mp4")) + ([HD] if HD.exists() else [])
             doc["verdicts"] = verdicts_part(clips, tmp)
         if not args.skip_latency:
-            conditions = [c.strip() for c in args.conditions.split(",")]
-            doc["latency"] = latency_part(args.clip, args.loops, conditions, tmp)
+            before = export(args.before, tmp) if args.before else None
+            doc["before"] = args.before
+            names = (["before"] if before is not None else []) + list(SETTINGS)
+            conditions = [f"{s} / {w}" for w in ("idle", "load") for s in names]
+            if args.conditions:
+                conditions = [c.strip() for c in args.conditions.split(",")]
+            doc["latency"] = latency_part(args.clip, args.loops, conditions, tmp, before)
     doc["machine"]["load_1_5_15_end"] = [round(v, 2) for v in os.getloadavg()]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

@@ -158,6 +158,7 @@ def markdown(result: Mapping[str, Any]) -> str:
         f"{result['options']['workers']} workers. Code: {result['code']}. Machine: "
         f"{result['machine']['cpu']}, {result['machine']['cores']} cores, load "
         f"{result['machine']['load_1_5_15']}.\n",
+        *([f"{result['options']['note']}\n"] if result["options"].get("note") else []),
         "Held-out shots were never looked at while tuning; `tuning` shots may be.\n",
         "## Per split\n",
         *_table(figures, ["all", "split tuning", "split held-out"]),

@@ -11,7 +11,7 @@ frame rate, with every failure (``_independent_rows``, ``_independent_report``):
 
     PYTHONPATH=. .venv/bin/python bench/independent_events.py [--workers 2] [--limit N]
         [--only 42,57,tag:near_miss] [--split held-out] [--minutes 45] [--merge]
-        [--rerender] [--out PREFIX] [--md-only]
+        [--rerender] [--out PREFIX] [--md-only] [--note TEXT]
 
 Shots run in a fixed, stratified order (round-robin over each shot's rarest tag,
 held-out and tuning alternating) so that ``--limit`` and ``--minutes`` cover every
@@ -193,6 +193,7 @@ def main() -> None:
     ap.add_argument("--rerender", action="store_true", help="render again even if kept")
     ap.add_argument("--out", default=str(OUT), help="results path without suffix")
     ap.add_argument("--md-only", action="store_true", help="redo the Markdown from the JSON")
+    ap.add_argument("--note", default="", help="a sentence for the page (how this run was made)")
     args = ap.parse_args()
     if args.md_only:
         result = json.loads(Path(args.out).with_suffix(".json").read_text())

@@ -85,6 +85,7 @@ def markdown(doc: dict[str, Any]) -> str:
     out = [f"# carom live: from the true stop to the verdict on the board ({m['date']})", "",
            f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}; load (1/5/15 "
            f"min) at the start {m['load_1_5_15']}, at the end {m.get('load_1_5_15_end')}. "
+           f"Code under test: {doc.get('code', '?')}. "
            "The machine is shared: the load of every replay is in its row.", "",
            "Settings: `verdict at close` gives the verdict on the frame that closed the shot "
            "(as live mode did before; `StopSettings(max_wait_s=0)`), `verdict at stop` "

@@ -109,7 +109,7 @@ def summarise(raw: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def verdicts_part(clips: list[Path], tmp: Path) -> dict[str, list[dict[str, Any]]]:
+def verdicts_part(clips: list[Path], tmp: Path, code: Path) -> dict[str, list[dict[str, Any]]]:
     """Each setting on each clip, lossless: verdicts and when they were taken."""
     out: dict[str, list[dict[str, Any]]] = {}
     for name, stop in SETTINGS.items():
@@ -117,7 +117,7 @@ def verdicts_part(clips: list[Path], tmp: Path) -> dict[str, list[dict[str, Any]
         for clip in clips:
             spec = {"clip": str(clip), "loops": 1, "segment": LIVE_SEGMENT, "stop": stop,
                     "load": False, "pace": 0.0}  # fmt: skip
-            raw = run_child(spec, tmp)
+            raw = run_child(spec, tmp, code)
             keys = ("true_stop_s", "closed_t_s", "verdict_t_s", "left_mm_at_verdict")
             shots = [{k: r.get(k) for k in keys} for r in raw["shots"]]
             out[name].append({"clip": clip.name, "equal": raw["verdicts"] == raw["truth_verdicts"],
@@ -131,6 +131,8 @@ def verdicts_part(clips: list[Path], tmp: Path) -> dict[str, list[dict[str, Any]
 def export(rev: str, where: Path) -> Path:
     """The tree of commit ``rev`` (``git archive``) under ``where``."""
     tree = where / f"tree-{rev}"
+    if tree.exists():
+        return tree
     tree.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
@@ -138,7 +140,7 @@ def export(rev: str, where: Path) -> Path:
 
 
 def latency_part(
-    clip: Path, loops: int, conditions: list[str], tmp: Path, before: Path | None
+    clip: Path, loops: int, conditions: list[str], tmp: Path, code: Path, before: Path | None
 ) -> dict[str, Any]:
     """Each condition ("SETTING / idle|load") replayed at real-time pace.
 
@@ -147,13 +149,19 @@ def latency_part(
     out = {}
     for condition in conditions:
         name, load = condition.rsplit(" / ", 1)
-        code = before if name == "before" and before is not None else ROOT
+        tree = before if name == "before" and before is not None else code
         spec = {"clip": str(clip), "loops": loops, "segment": LIVE_SEGMENT,
                 "stop": SETTINGS.get(name), "load": load == "load", "pace": 1.0}  # fmt: skip
-        raw = run_child(spec, tmp, code)
+        raw = run_child(spec, tmp, tree)
         out[condition] = {"summary": summarise(raw), "shots": raw["shots"]}
         print(condition, json.dumps(out[condition]["summary"]), flush=True)
     return out
+
+
+def _revision(rev: str) -> str:
+    out = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True,
+                         text=True, check=False)  # fmt: skip
+    return out.stdout.strip() or rev
 
 
 def _shown(path: Path) -> str:
@@ -170,6 +178,8 @@ def main() -> int:
     p.add_argument("--conditions", help="SETTING / idle|load, ... (default: all, idle first)")
     p.add_argument("--out", type=Path, default=RESULTS / "live_latency")
     p.add_argument("--before", metavar="REV", help="also time commit REV as it was (before)")
+    p.add_argument("--code", metavar="REV",
+                   help="the code under test: commit REV (default: the working tree)")  # fmt: skip
     args = p.parse_args()
     args.clip = args.clip.resolve()
     doc: dict[str, Any] = {"machine": machine(), "clip": _shown(args.clip),
@@ -177,9 +187,11 @@ def main() -> int:
                            "segment": LIVE_SEGMENT, "verdicts": {}, "latency": {}}  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
+        code = export(args.code, tmp) if args.code else ROOT
+        doc["code"] = _revision(args.code or "HEAD") + ("" if args.code else " + working tree")
         if not args.skip_verdicts:
             clips = sorted(SAMPLES.glob("*.mp4")) + ([HD] if HD.exists() else [])
-            doc["verdicts"] = verdicts_part(clips, tmp)
+            doc["verdicts"] = verdicts_part(clips, tmp, code)
         if not args.skip_latency:
             before = export(args.before, tmp) if args.before else None
             doc["before"] = args.before
@@ -187,7 +199,7 @@ def main() -> int:
             conditions = [f"{s} / {w}" for w in ("idle", "load") for s in names]
             if args.conditions:
                 conditions = [c.strip() for c in args.conditions.split(",")]
-            doc["latency"] = latency_part(args.clip, args.loops, conditions, tmp, before)
+            doc["latency"] = latency_part(args.clip, args.loops, conditions, tmp, code, before)
     doc["machine"]["load_1_5_15_end"] = [round(v, 2) for v in os.getloadavg()]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

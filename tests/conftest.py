@@ -27,10 +27,43 @@ _REALTIME = (
 )
 
 
+#: The files that take longest (a whole analysis, renders or a stroke search in a module
+#: fixture; CPU seconds measured on the 2-core machine: 30 to 60 each), longest first.
+#: ``-n 2 --dist loadfile`` hands them out first, so the two workers end together on
+#: the many short files instead of one waiting while the other runs a late long one.
+_LONGEST_FIRST = (
+    "carom/cli/test_analyze.py",
+    "vision/test_accuracy.py",
+    "carom/analyze/test_context.py",
+    "synth/test_samples.py",
+    "calibration/test_detect_scenes.py",
+    "calibration/test_diamonds.py",
+    "vision/test_lag_video.py",
+    "synth/test_calibration_scene.py",
+    "carom/cli/test_calibrate.py",
+    "carom/analyze/test_seven_pins.py",
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Let xdist hand out the files in the order below, not by their number of tests.
+
+    xdist's ``loadfile`` orders files by how many tests they have (``--loadscope-reorder``,
+    its default), which puts the long files with few tests last.
+    """
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the wall-clock tests ``realtime`` (see ``_REALTIME``)."""
+    """Mark the wall-clock tests ``realtime`` (see ``_REALTIME``); longest files first."""
     here = Path(__file__).parent
+    rank: dict[Path, int] = {}
     for item in items:
         where = item.path.relative_to(here).as_posix() if item.path.is_relative_to(here) else ""
         if where.startswith(_REALTIME):
             item.add_marker(pytest.mark.realtime)
+        rank[item.path] = (
+            _LONGEST_FIRST.index(where) if where in _LONGEST_FIRST else len(_LONGEST_FIRST)
+        )
+    items.sort(key=lambda item: rank[item.path])  # stable: each file's tests keep their order

@@ -24,6 +24,12 @@ def frame_30_bgr() -> np.ndarray:
         source.close()
 
 
+@pytest.fixture(scope="module")
+def decoded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The fit from the file's own frames (both tests compare with it: fitted once)."""
+    return _fit(tmp_path_factory.mktemp("decoded"), None)
+
+
 def _fit(tmp: Path, frame_30: np.ndarray | None) -> dict[str, object]:
     opts = AnalyzeOptions(video=SAMPLE, out=tmp, table=MATCH_TABLE)
     calib = calibration_for(opts, (1280, 720), frame_30)
@@ -33,19 +39,20 @@ def _fit(tmp: Path, frame_30: np.ndarray | None) -> dict[str, object]:
 
 
 def test_a_decoded_frame_30_gives_the_same_calibration(
-    frame_30_bgr: np.ndarray, tmp_path: Path
+    frame_30_bgr: np.ndarray, decoded: dict[str, object], tmp_path: Path
 ) -> None:
     """The analysis hands over its own frame 30: the fit is the one from the file's."""
     assert frame_30_bgr.shape[:2] == (720, 1280)
     reused = _fit(tmp_path / "reused", frame_30_bgr)
-    decoded = _fit(tmp_path / "decoded", None)
     assert reused == decoded
 
 
-def test_an_unusable_frame_30_falls_back_to_the_videos_other_frames(tmp_path: Path) -> None:
+def test_an_unusable_frame_30_falls_back_to_the_videos_other_frames(
+    decoded: dict[str, object], tmp_path: Path
+) -> None:
     """A frame with no table in it (a black one) is tried, then later frames are."""
     black = np.zeros((720, 1280, 3), np.uint8)
-    fallback, decoded = _fit(tmp_path / "black", black), _fit(tmp_path / "decoded", None)
+    fallback = _fit(tmp_path / "black", black)
     # Another frame's fit: the table's centre lands on the same pixel within a tenth.
     assert fallback["file"]["image_size_px"] == [1280, 720]
     assert np.allclose(fallback["centre_px"], decoded["centre_px"], atol=0.1)

@@ -70,19 +70,20 @@ def test_a_calibration_file_is_checked_against_the_frame_size(tmp_path: Path) ->
         pipeline.calibrate((1920, 1080), tmp_path / "out")
 
 
-def test_without_a_file_the_camera_is_fitted_from_the_source(tmp_path: Path) -> None:
-    calib = Pipeline(source=str(SAMPLE), match=MatchFile()).calibrate((1280, 720), tmp_path)
+def test_without_a_file_the_camera_is_fitted_from_the_source_and_says_nothing_when_good(
+    tmp_path: Path,
+) -> None:
+    said: list[str] = []
+    calib = Pipeline(source=str(SAMPLE), match=MatchFile()).calibrate(
+        (1280, 720), tmp_path, say=said.append
+    )
     assert calib.image_size_px == (1280, 720)
     assert (tmp_path / "calibration.json").is_file()
     assert (tmp_path / "calibration_overlay.png").is_file()
-
-
-def test_the_fit_says_nothing_when_good_and_fails_with_the_way_out(tmp_path: Path) -> None:
-    said: list[str] = []
-    Pipeline(source=str(SAMPLE), match=MatchFile()).calibrate(
-        (1280, 720), tmp_path, say=said.append
-    )
     assert said == []  # good: nothing to say
+
+
+def test_a_failed_fit_fails_with_the_way_out(tmp_path: Path) -> None:
     clip = write_clip(tmp_path / "floor.mp4", floor())
     with pytest.raises(CalibrationFailed) as failed:
         Pipeline(source=str(clip), match=MatchFile()).calibrate((960, 540), tmp_path / "f")

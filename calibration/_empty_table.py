@@ -134,13 +134,17 @@ class EmptyTableBuilder:
         """Share of the last frame's pixels that moved since the frame before (0..1)."""
         return self._shares[-1] if self._shares else 0.0
 
+    def due(self, t_s: float) -> bool:
+        """Whether a frame at source time ``t_s`` would be taken (convert only those)."""
+        return t_s >= self._next_t_s and len(self._frames) < self.max_frames
+
     def offer(self, image_bgr: U8, t_s: float) -> bool:
         """Take ``image_bgr`` (h, w, 3) uint8 at source time ``t_s`` if one is due.
 
         Returns whether it was taken. Raises :class:`CalibrationError` on a frame of
         another shape than the first.
         """
-        if t_s < self._next_t_s or len(self._frames) >= self.max_frames:
+        if not self.due(t_s):
             return False
         if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
             raise CalibrationError(f"image_bgr: expected (h, w, 3) uint8, got {image_bgr.shape}")

@@ -65,6 +65,8 @@ def analyze_video(
         run.calibration = calibration_for(opts, source.size_px, frame_30, _noter(run, say))
         pipeline = VisionPipeline.for_match(run.match.state.config, opts.detector)
         analyzer = pipeline.build(run.calibration, learn, learn, source.fps, run.notes.append)
+        if say is not None and (device := pipeline.device_line()) is not None:
+            say(device)
         total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
 
         def on_frame(frame: Frame, a: Analyzer) -> None:

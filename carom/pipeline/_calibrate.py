@@ -249,7 +249,9 @@ def _video_pass(source: str, builder: EmptyTableBuilder) -> dict[int, Any]:
         for frame in frames:
             if frame.frame_idx in wanted:
                 singles[frame.frame_idx] = frame.image_bgr
-            if frame.t_s >= _SKIP_S and not builder.done:
+            # Only the frames the builder takes are converted to colour (a decoded
+            # frame's image_bgr is made on first use).
+            if frame.t_s >= _SKIP_S and not builder.done and builder.due(frame.t_s):
                 builder.offer(frame.image_bgr, frame.t_s)
             enough = builder.done or frame.t_s >= _VIDEO_SPAN_S
             if enough and frame.frame_idx >= max(wanted):

@@ -16,7 +16,15 @@ import cv2
 
 from calibration import Calibration
 from referee import Ball, Discipline, MatchConfig, rules_of
-from vision import Analyzer, AnalyzerSettings, Frame, Tracker, make_detector, make_pin_check
+from vision import (
+    Analyzer,
+    AnalyzerSettings,
+    Frame,
+    Tracker,
+    inference_device,
+    make_detector,
+    make_pin_check,
+)
 
 __all__ = ["VisionPipeline", "balls_on_table"]
 
@@ -84,3 +92,11 @@ class VisionPipeline:
             pin_check = make_pin_check(self.detector, calib, pin_frame.image_bgr, pins, warn=warn)
         return Analyzer(calib, detector, tracker, discipline=self.discipline,
                         pin_check=pin_check, settings=self.settings)  # fmt: skip
+
+    def device_line(self) -> str | None:
+        """Where the networks run, said at start: ``ball detector: onnxruntime on the CPU (...)``.
+
+        None with the colour detector or before :meth:`build` opened a network.
+        """
+        device = inference_device() if self.detector != "color" else None
+        return None if device is None else f"ball detector: {device.describe()}"

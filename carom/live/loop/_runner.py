@@ -264,6 +264,8 @@ class LiveRunner:
             self.calibration = load_calibration(self.calibration_path, expect_size_px=(w, h))
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
         analyzer = self.vision.build(self.calibration, learn, learn, self.capture_fps(), self._say)
+        if (device := self.vision.device_line()) is not None:
+            self._say(device)
         self.analyzer, warmup, self._warmup = analyzer, self._warmup, []
         self.hold = ShotHold(self.calibration.geometry, self.stop_settings)
         self._catch_up_left = self.capture.status().queued + 1

@@ -178,6 +178,7 @@ def main() -> int:
     p.add_argument("--conditions", help="SETTING / idle|load, ... (default: all, idle first)")
     p.add_argument("--out", type=Path, default=RESULTS / "live_latency")
     p.add_argument("--before", metavar="REV", help="also time commit REV as it was (before)")
+    p.add_argument("--verdicts-from", type=Path, help="take the verdicts part from this JSON")
     p.add_argument("--code", metavar="REV",
                    help="the code under test: commit REV (default: the working tree)")  # fmt: skip
     args = p.parse_args()
@@ -189,7 +190,10 @@ def main() -> int:
         tmp = Path(tmp_name)
         code = export(args.code, tmp) if args.code else ROOT
         doc["code"] = _revision(args.code or "HEAD") + ("" if args.code else " + working tree")
-        if not args.skip_verdicts:
+        if args.verdicts_from is not None:
+            earlier = json.loads(args.verdicts_from.read_text(encoding="utf-8"))
+            doc["verdicts"], doc["verdicts_machine"] = earlier["verdicts"], earlier["machine"]
+        elif not args.skip_verdicts:
             clips = sorted(SAMPLES.glob("*.mp4")) + ([HD] if HD.exists() else [])
             doc["verdicts"] = verdicts_part(clips, tmp, code)
         if not args.skip_latency:

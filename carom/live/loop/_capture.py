@@ -77,7 +77,10 @@ class CaptureSettings:
     pace: float = 1.0
     start_s: float = 0.0
     queue_max: int = 32  # about 0.5 s at 60 fps: absorbs a shot's close and a disk sync
-    late_s: float = 0.1  # a replayed frame decoded this late is dropped (a camera's buffers)
+    # A replayed frame decoded this late is dropped, as a camera's would be. Not less:
+    # the capture thread also waits for the GIL while the loop works a shot out (a
+    # tenth of a second and more at 1080p), and at 0.1 s a fifth of the frames went.
+    late_s: float = 0.5
     stall_s: float = 1.0
     backoff_min_s: float = 0.25
     backoff_max_s: float = 4.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
+from calibration import Calibration
 from carom.analyze._annotate_pass import FrameLog, annotate_video
 from carom.analyze._options import AnalyzeOptions, AnalyzeRun, calibration_for, match_config
 from carom.analyze._shot_log import judge_shot, shot_trajectories, shots_document
@@ -64,9 +65,7 @@ def analyze_video(
         frame_30 = learn.image_bgr if learn.frame_idx == 30 and not opts.fast_decode else None
         run.calibration = calibration_for(opts, source.size_px, frame_30, _noter(run, say))
         pipeline = VisionPipeline.for_match(run.match.state.config, opts.detector)
-        analyzer = pipeline.build(run.calibration, learn, learn, source.fps, run.notes.append)
-        if say is not None and (device := pipeline.device_line()) is not None:
-            say(device)
+        analyzer = _analyzer(run, run.calibration, pipeline, (learn, source.fps), say)
         total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
 
         def on_frame(frame: Frame, a: Analyzer) -> None:
@@ -90,6 +89,23 @@ def analyze_video(
     if opts.annotate and log is not None:
         _annotate(run, log, progress)
     return run
+
+
+def _analyzer(
+    run: AnalyzeRun,
+    calib: Calibration,
+    pipeline: VisionPipeline,
+    learn: tuple[Frame, float],
+    say: Callable[[str], None] | None,
+) -> Analyzer:
+    """The analyser: colours from frame ``learn[0]`` at ``learn[1]`` fps.
+
+    ``say`` hears where its network runs (the CPU or a GPU).
+    """
+    analyzer = pipeline.build(calib, learn[0], learn[0], learn[1], run.notes.append)
+    if say is not None and (device := pipeline.device_line()) is not None:
+        say(device)
+    return analyzer
 
 
 def _noter(run: AnalyzeRun, say: Callable[[str], None] | None) -> Callable[[str], None]:

@@ -149,7 +149,8 @@ class Analyzer:
             doubt=doubt, path_step_s=self.settings.path_step_s,
         )  # fmt: skip
         self.n_shots += 1
-        lag = is_lag(tracks, radius_mm=geometry.radius_mm)
+        table_mm = (geometry.length_mm, geometry.width_mm)
+        lag = is_lag(tracks, radius_mm=geometry.radius_mm, table_mm=table_mm)
         return [AnalyzedShot(shot=shot, scored=tuple(scored), tracks=tracks, lag=lag)]
 
 

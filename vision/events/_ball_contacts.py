@@ -30,12 +30,15 @@ from vision._types import ScoredEvent
 from vision.events._cushion_contacts import Tolerances, valley_starts
 from vision.events._path_fit import PathFit, Samples, first_crossing
 
-__all__ = ["ball_contacts"]
+__all__ = ["CUSHION_E", "ball_contacts", "reflect_at_noses"]
 
 F64 = NDArray[np.float64]
 
 #: Normal restitution used to reflect an extrapolated path at a cushion.
 CUSHION_E = 0.9
+
+#: Closing speed (mm/s) along the line of centres below which a pass is a graze.
+_GRAZE_MM_S = 100.0
 
 
 def ball_contacts(
@@ -48,7 +51,7 @@ def ball_contacts(
     return sorted(out, key=lambda e: e.event.t_s)
 
 
-def _reflect(xy: F64, geometry: TableGeometry) -> F64:
+def reflect_at_noses(xy: F64, geometry: TableGeometry) -> F64:
     """Fold extrapolated centres (m, 2) back inside the cushions (restitution CUSHION_E)."""
     out = xy.copy()
     r = geometry.radius_mm
@@ -108,8 +111,8 @@ def _pre_fits(sa: Samples, sb: Samples, t_s: float) -> tuple[PathFit, PathFit] |
 
 
 def _pre_gap(fits: tuple[PathFit, PathFit], t_s: F64, geometry: TableGeometry) -> F64:
-    pa = _reflect(fits[0].at(t_s), geometry)
-    pb = _reflect(fits[1].at(t_s), geometry)
+    pa = reflect_at_noses(fits[0].at(t_s), geometry)
+    pb = reflect_at_noses(fits[1].at(t_s), geometry)
     out: F64 = np.linalg.norm(pa - pb, axis=1) - 2.0 * geometry.radius_mm
     return out
 
@@ -241,7 +244,11 @@ def _score(
     if min(seen) < 1.0:  # the contact lies in or next to a stretch a ball was not seen
         confidence = min(confidence, 0.2 + 0.25 * min(seen))
         doubt = "ball hidden at the contact"
-    elif confidence < 0.6:
+    elif confidence < 0.6 or (
+        t_rest is None and v_rel < _GRAZE_MM_S and reach > 0.5 * tol.touch_mm
+    ):
+        # A graze that never closed the gap and set nothing off: nothing in the tracks
+        # tells a touch from a pass a hair apart.
         confidence = min(confidence, 0.45)
         doubt = "balls too close to tell"
     spread = 0.0 if t_rest is None else abs(t_c - t_rest)

@@ -24,6 +24,7 @@ from calibration import TableGeometry
 from referee import Ball, BallContact, CushionContact, OffTable
 from vision._types import BallTrack, ScoredEvent
 from vision.events._ball_contacts import ball_contacts
+from vision.events._cushion_after_kiss import cushions_after_kisses
 from vision.events._cushion_before_kiss import cushions_before_kisses
 from vision.events._cushion_contacts import (
     NORMALS,
@@ -34,6 +35,7 @@ from vision.events._cushion_contacts import (
 )
 from vision.events._near_misses import near_misses
 from vision.events._path_fit import Samples
+from vision.events._set_offs import kisses_behind_set_offs
 
 __all__ = ["estimate_noise_mm", "extract_events"]
 
@@ -81,6 +83,8 @@ def extract_events(
     tol = Tolerances(estimate_noise_mm(samples), dt)
     t_end = max(float(s.t_s[-1]) for s in samples.values())
     kisses = ball_contacts(samples, geometry, tol)
+    kisses = sorted(kisses + kisses_behind_set_offs(samples, kisses, geometry, tol),
+                    key=lambda e: e.event.t_s)  # fmt: skip
     out = kisses + _driven_into_cushion(samples, kisses, geometry, tol)
     for ball, s in samples.items():
         cuts = [e.event.t_s for e in kisses if ball in getattr(e.event, "balls", ())]
@@ -88,6 +92,7 @@ def extract_events(
         leaving = leaving_events(s, ball, geometry, t_end, tol)
         out += rails + leaving + _rail_before_off(s, ball, geometry, leaving + rails)
     out += cushions_before_kisses(samples, out, geometry, dt, tol.touch_mm)
+    out += cushions_after_kisses(samples, out, geometry, tol)
     out += near_misses(samples, kisses, geometry.radius_mm, tol.noise_mm, dt)
     out = [_with_doubt(e, min_confidence) for e in out]
     return sorted(out, key=lambda e: e.event.t_s)

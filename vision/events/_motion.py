@@ -98,6 +98,7 @@ def is_lag(
     speed_mm_s: float = MOVING_MM_S,
     object_ball: Ball = Ball.RED,
     radius_mm: float = 30.75,
+    table_mm: tuple[float, float] | None = None,
 ) -> bool:
     """True for a lag: two balls set off within ``within_s`` and the object ball stays.
 
@@ -107,6 +108,12 @@ def is_lag(
     second (a stroke that sends the cue ball into the other ball brings them to 2R at
     the second start). The object ball may move later: a lag ball that touches the red
     loses the lag, which the referee decides from the events.
+
+    With ``table_mm`` (length, width) the two must also start where a lag starts
+    [rules.md §2]: both behind the string of one end (a quarter of the length from
+    its cushion, with a ball's width to spare; calibration cannot tell the head end
+    from the foot end of a table filmed turned round), one on each side of the long
+    axis, and both set off away from that end.
     """
     starts = {}
     for ball, track in tracks.items():
@@ -120,7 +127,35 @@ def is_lag(
         return False
     t = np.linspace(ta, tb + 0.1, 25)
     gap = np.linalg.norm(_positions_at(tracks[a], t) - _positions_at(tracks[b], t), axis=1)
-    return bool(np.nanmin(gap) > 2.0 * radius_mm + 30.0)
+    if not np.nanmin(gap) > 2.0 * radius_mm + 30.0:
+        return False
+    if table_mm is None:
+        return True
+    return _lag_places(tracks[a], tracks[b], (ta, tb), table_mm, radius_mm)
+
+
+def _lag_places(
+    first: BallTrack,
+    second: BallTrack,
+    starts_s: tuple[float, float],
+    table_mm: tuple[float, float],
+    radius_mm: float,
+) -> bool:
+    """Both balls start behind one end's string, one each side, and head for the other end."""
+    length, width = table_mm
+    string = 0.25 * length + 2.0 * radius_mm
+    xy0, xy1 = (
+        _positions_at(tr, np.array([t]))[0] for tr, t in zip((first, second), starts_s, strict=True)
+    )
+    later = (
+        _positions_at(tr, np.array([t + 0.3]))[0]
+        for tr, t in zip((first, second), starts_s, strict=True)
+    )
+    dx = [float(p[0] - q[0]) for p, q in zip(later, (xy0, xy1), strict=True)]
+    head = xy0[0] < string and xy1[0] < string and min(dx) > 0.0
+    foot = xy0[0] > length - string and xy1[0] > length - string and max(dx) < 0.0
+    sides = (xy0[1] - 0.5 * width) * (xy1[1] - 0.5 * width) < 0.0
+    return bool((head or foot) and sides)
 
 
 def _positions_at(track: BallTrack, t_s: F64) -> F64:

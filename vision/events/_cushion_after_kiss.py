@@ -1,0 +1,190 @@
+"""A cushion touched between a ball contact and the next frame.
+
+A ball struck near a cushion may reach it a few milliseconds after the ball contact:
+no sample lies between the two contacts, so the cushion's V is cut off by the ball
+contact and the cushion finder (which fits the path on each side of the touch) sees
+nothing. Physics still tells: the ball contact changes the ball's velocity only
+along the line of centres, so its velocity after is ``v0 + lambda * a`` (``v0`` its
+velocity before, ``a`` the unit line of centres towards it, ``lambda >= 0``). If the
+path measured after the contact does not fit that, but fits it reflected at a
+cushion it was heading for (normal speed turned round, restitution ``CUSHION_E``),
+and the straight path from the contact point reaches that cushion before the first
+sample of the measured path, and from there, reflected, arrives where that sample
+is, the ball touched the cushion in between. The time is where that straight path
+reaches the nose. A ball already on that cushion at the ball contact (running along
+it) and pressed into it keeps the one contact the cushion finder gave it.
+
+Thresholds were tuned on the tuning part of the independent set only
+(``bench/independent_events.py``; ``docs/independent-events.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration import TableGeometry
+from referee import Ball, BallContact, Cushion, CushionContact
+from vision._types import ScoredEvent
+from vision.events._ball_contacts import CUSHION_E, reflect_at_noses
+from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
+from vision.events._path_fit import PathFit, Samples
+
+__all__ = ["cushions_after_kisses"]
+
+F64 = NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class _Kick:
+    """One ball at one ball contact: where it was, how it moved, which way it was struck."""
+
+    ball: Ball
+    t_s: float
+    xy_mm: F64
+    v0_mm_s: F64
+    axis: F64  # unit line of centres, from the other ball towards this one
+
+
+def cushions_after_kisses(
+    samples: Mapping[Ball, Samples],
+    found: Sequence[ScoredEvent],
+    geometry: TableGeometry,
+    tol: Tolerances,
+) -> list[ScoredEvent]:
+    """Cushion contacts hidden between a ball contact in ``found`` and the next sample."""
+    out: list[ScoredEvent] = []
+    for scored in found:
+        kiss = scored.event
+        if not isinstance(kiss, BallContact) or scored.confidence < 0.5:
+            continue
+        for ball in kiss.balls:
+            kick = _kick(samples, ball, kiss.other(ball), kiss.t_s, geometry, tol)
+            if kick is None:
+                continue
+            hi = _next_kiss_index(samples[ball], found, ball, kiss.t_s)
+            hit = _bounce(samples[ball], kick, hi, geometry, tol)
+            if hit is not None and not _known([*found, *out], ball, hit[1], hit[0]):
+                out.append(_event(ball, hit))
+    return out
+
+
+def _state(
+    s: Samples, t_s: float, geometry: TableGeometry, tol: Tolerances
+) -> tuple[F64, F64] | None:
+    """A ball's centre and velocity at ``t_s`` from its path before (zero if it stood)."""
+    fit = s.fit_before(s.index_before(t_s))
+    if fit is None or t_s - fit.t_hi_s > 2.5 * tol.dt_s:
+        return None
+    v = fit.velocity(fit.t_hi_s)
+    if fit.n < 2 or float(np.linalg.norm(v)) < tol.speed_mm_s:
+        return fit.at(fit.t_hi_s)[0], np.zeros(2)
+    return reflect_at_noses(fit.at(np.array([t_s])), geometry)[0], v
+
+
+def _kick(
+    samples: Mapping[Ball, Samples],
+    ball: Ball,
+    other: Ball,
+    t_s: float,
+    geometry: TableGeometry,
+    tol: Tolerances,
+) -> _Kick | None:
+    mine = _state(samples[ball], t_s, geometry, tol)
+    theirs = _state(samples[other], t_s, geometry, tol) if other in samples else None
+    if mine is None or theirs is None:
+        return None
+    line = mine[0] - theirs[0]
+    length = float(np.linalg.norm(line))
+    if length < 1e-6:
+        return None
+    return _Kick(ball, t_s, mine[0], mine[1], line / length)
+
+
+def _next_kiss_index(s: Samples, found: Sequence[ScoredEvent], ball: Ball, t_s: float) -> int:
+    later = [e.event.t_s for e in found
+             if isinstance(e.event, BallContact) and ball in e.event.balls
+             and e.event.t_s > t_s + 1e-6]  # fmt: skip
+    return s.index_before(min(later)) if later else len(s) - 1
+
+
+def _reflect(v: F64, normal: F64) -> F64:
+    out: F64 = v - (1.0 + CUSHION_E) * float(v @ normal) * normal
+    return out
+
+
+def _bounce(
+    s: Samples, kick: _Kick, hi: int, geometry: TableGeometry, tol: Tolerances
+) -> tuple[float, Cushion, float] | None:
+    """``(t_s, cushion, confidence)`` of a touch between the kick and the samples after."""
+    first = s.index_before(kick.t_s) + 1
+    for j in (first, first + 1):
+        post = s.fit_after(j, 3, hi_max=hi)
+        if post is None or post.n < 2 or (j > first and s.t_s[first] >= post.t_lo_s):
+            continue
+        for cushion, normal in NORMALS.items():
+            hit = _through(s, kick, post, (first, j), (cushion, np.array(normal)), geometry, tol)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _through(
+    s: Samples,
+    kick: _Kick,
+    post: PathFit,
+    span: tuple[int, int],
+    wall: tuple[Cushion, F64],
+    geometry: TableGeometry,
+    tol: Tolerances,
+) -> tuple[float, Cushion, float] | None:
+    """The touch of one cushion, if the path after fits a bounce there and not none."""
+    first, j = span
+    cushion, n = wall
+    v1 = post.velocity(post.t_lo_s)
+    straight = max(0.0, float((v1 - kick.v0_mm_s) @ kick.axis))
+    r_none = float(np.linalg.norm(v1 - kick.v0_mm_s - straight * kick.axis))
+    ra = _reflect(kick.axis, n)
+    lam = max(0.0, float((v1 - _reflect(kick.v0_mm_s, n)) @ ra) / float(ra @ ra))
+    r_wall = float(np.linalg.norm(v1 - _reflect(kick.v0_mm_s, n) - lam * ra))
+    u = kick.v0_mm_s + lam * kick.axis  # the velocity the ball contact gave
+    u_in = -float(u @ n)
+    speed = tol.speed_for(post.n)
+    # The bounce must explain the path much better than a straight run; spin makes a
+    # real cushion's bounce differ from the plain reflection by up to a third.
+    fits = r_wall <= 0.5 * r_none and r_wall <= max(0.4 * float(np.linalg.norm(v1)), 2 * speed)
+    if u_in < 2.0 * speed or not fits:
+        return None
+    if float(normal_gap(kick.xy_mm[None, :], cushion, geometry)[0]) < 0.5 * tol.touch_mm:
+        return None  # already on that cushion (running along it): one contact, found before
+    # From the contact point, or from a sample on the way in when there is one.
+    t0, xy0 = (kick.t_s, kick.xy_mm) if j == first else (float(s.t_s[first]), s.xy_mm[first])
+    t_c = t0 + max(float(normal_gap(xy0[None, :], cushion, geometry)[0]), 0.0) / u_in
+    if not kick.t_s - 1e-6 <= t_c < post.t_lo_s:
+        return None
+    at_wall = xy0 + u * (t_c - t0)
+    landed = at_wall + _reflect(u, n) * (post.t_lo_s - t_c)
+    off_mm = float(np.linalg.norm(landed - post.at(post.t_lo_s)[0]))
+    if off_mm > max(6.0, 4.0 * tol.noise_mm + 0.15 * float(np.linalg.norm(v1)) * tol.dt_s):
+        return None
+    return t_c, cushion, 0.75 if r_wall < 0.25 * r_none else 0.6
+
+
+def _known(found: Sequence[ScoredEvent], ball: Ball, cushion: Cushion, t_s: float) -> bool:
+    return any(
+        isinstance(e.event, CushionContact)
+        and e.event.ball == ball
+        and e.event.cushion == cushion
+        and abs(e.event.t_s - t_s) < 0.05
+        for e in found
+    )
+
+
+def _event(ball: Ball, hit: tuple[float, Cushion, float]) -> ScoredEvent:
+    t_s, cushion, confidence = hit
+    ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, t_err_s=0.004)
+    why = f"path after the ball contact fits a bounce off the {cushion} cushion, not a straight run"
+    return ScoredEvent(ev, confidence, why)

@@ -244,10 +244,8 @@ def _score(
     if min(seen) < 1.0:  # the contact lies in or next to a stretch a ball was not seen
         confidence = min(confidence, 0.2 + 0.25 * min(seen))
         doubt = "ball hidden at the contact"
-    elif confidence < 0.6 or (
-        t_rest is None and v_rel < _GRAZE_MM_S and reach > 0.5 * tol.touch_mm
-    ):
-        # A graze that never closed the gap and set nothing off: nothing in the tracks
+    elif confidence < 0.6 or (t_rest is None and _graze(push, reach, v_rel, tol)):
+        # A graze that set nothing off and hardly bent a path: nothing in the tracks
         # tells a touch from a pass a hair apart.
         confidence = min(confidence, 0.45)
         doubt = "balls too close to tell"
@@ -257,6 +255,11 @@ def _score(
     evidence = f"impulse {push:.1f}x noise, gap {reach:.1f} mm{rest}"
     ev = BallContact(t_s=t_s, balls=balls, doubt=doubt, t_err_s=t_err)
     return ScoredEvent(ev, round(float(confidence), 3), evidence)
+
+
+def _graze(push: float, reach: float, v_rel: float, tol: Tolerances) -> bool:
+    """Closing slower than ``_GRAZE_MM_S``, and the gap never closed or the paths hardly bent."""
+    return v_rel < _GRAZE_MM_S and (reach > 0.5 * tol.touch_mm or push < 10.0)
 
 
 def _seen_near(s: Samples, t_s: float) -> float:

@@ -33,7 +33,7 @@ from vision.events._ball_contacts import CUSHION_E, reflect_at_noses
 from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
 from vision.events._path_fit import PathFit, Samples
 
-__all__ = ["cushions_after_kisses"]
+__all__ = ["cushion_contact_near", "cushions_after_kisses"]
 
 F64 = NDArray[np.float64]
 
@@ -67,7 +67,7 @@ def cushions_after_kisses(
                 continue
             hi = _next_kiss_index(samples[ball], found, ball, kiss.t_s)
             hit = _bounce(samples[ball], kick, hi, geometry, tol)
-            if hit is not None and not _known([*found, *out], ball, hit[1], hit[0]):
+            if hit is not None and not cushion_contact_near([*found, *out], ball, hit[1], hit[0]):
                 out.append(_event(ball, hit))
     return out
 
@@ -175,7 +175,10 @@ def _through(
     return t_c, cushion, 0.75 if r_wall < 0.25 * r_none else 0.6
 
 
-def _known(found: Sequence[ScoredEvent], ball: Ball, cushion: Cushion, t_s: float) -> bool:
+def cushion_contact_near(
+    found: Sequence[ScoredEvent], ball: Ball, cushion: Cushion, t_s: float
+) -> bool:
+    """True if ``found`` holds a contact of ``ball`` with ``cushion`` within 50 ms of ``t_s``."""
     return any(
         isinstance(e.event, CushionContact)
         and e.event.ball == ball

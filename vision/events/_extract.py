@@ -25,6 +25,7 @@ from referee import Ball, BallContact, CushionContact, OffTable
 from vision._types import BallTrack, ScoredEvent
 from vision.events._ball_contacts import ball_contacts
 from vision.events._cushion_after_kiss import cushions_after_kisses
+from vision.events._cushion_after_stroke import cushions_after_strokes
 from vision.events._cushion_before_kiss import cushions_before_kisses
 from vision.events._cushion_contacts import (
     NORMALS,
@@ -93,6 +94,7 @@ def extract_events(
         out += rails + leaving + _rail_before_off(s, ball, geometry, leaving + rails)
     out += cushions_before_kisses(samples, out, geometry, dt, tol.touch_mm)
     out += cushions_after_kisses(samples, out, geometry, tol)
+    out += cushions_after_strokes(samples, out, geometry, tol)
     out += near_misses(samples, kisses, geometry.radius_mm, tol.noise_mm, dt)
     out = [_with_doubt(e, min_confidence) for e in out]
     return sorted(out, key=lambda e: e.event.t_s)

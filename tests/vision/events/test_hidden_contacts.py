@@ -10,6 +10,8 @@ situations the independent benchmark found the extractor blind to
   with no frame between the two (pt0053, pt4582);
 * a ball at rest set off by a ball that bounced off a cushion 11 ms before: the
   sampled gap of the pair shows no valley at the contact (pt0001);
+* a cue ball struck 11 mm from a cushion touches it before the first frame that
+  shows it moving (pt0011);
 * a ball passing another at rest 0.46 mm apart: a graze nothing in the tracks can
   tell from a touch, so it may only be reported with a doubt (pt4582).
 """
@@ -83,11 +85,19 @@ def test_a_cushion_right_after_a_ball_contact_is_found(shot_id: int, fps: float)
 def test_a_ball_at_rest_struck_right_after_a_cushion_names_its_striker() -> None:
     replay, found = _found(1, 60.0)
     want = _truth(replay, BallContact, 2.079)
-    assert set(want.balls) == {Ball.WHITE, Ball.RED}  # type: ignore[attr-defined]
+    assert isinstance(want, BallContact) and set(want.balls) == {Ball.WHITE, Ball.RED}
     hits = _near(found, want, 0.004)
     assert hits and hits[0].event.doubt is None, [s.event for s in found]
     bounce = _truth(replay, CushionContact, 2.068)
     assert _near(found, bounce, 0.004), "the cushion just before it was lost"
+
+
+def test_a_cushion_before_the_first_frame_of_the_stroke_is_found() -> None:
+    replay, found = _found(11, 50.0)
+    want = _truth(replay, CushionContact, 1.52)
+    assert want.t_s - replay.strokes[0].t_s < 0.03
+    hits = _near(found, want, 0.006)
+    assert hits and hits[0].event.doubt is None, [s.event for s in found]
 
 
 def test_a_graze_at_half_a_millimetre_is_never_a_sure_contact() -> None:

@@ -82,7 +82,10 @@ def motion_digest(replay: IndependentReplay) -> str:
     return h.hexdigest()[:16]
 
 
-def render_shot(replay: IndependentReplay, look: dict[str, Any], video: Path, seed: int) -> None:
+def render_shot(
+    replay: IndependentReplay, look: dict[str, Any], video: Path, seed: int,
+    bitrate_bps: int | None = None,
+) -> None:  # fmt: skip
     """Render ``replay`` to ``video`` with its truth (``.json``) and shot log (``.shots.json``).
 
     The truth's ``extra`` holds the look and the motion's digest (:func:`motion_digest`).
@@ -101,6 +104,7 @@ def render_shot(replay: IndependentReplay, look: dict[str, Any], video: Path, se
     video.parent.mkdir(parents=True, exist_ok=True)
     render_clip(replay, cam.camera(table), video, duration_s=end, scene=style.scene(table),
                 settings=settings, strokes=replay.strokes, events=replay.events,
+                bitrate_bps=bitrate_bps,
                 extra=replay.extra() | {"look": look, "motion": motion_digest(replay)})  # fmt: skip
     video.with_name(video.stem + ".shots.json").write_text(
         json.dumps(replay.shot_log(), indent=1) + "\n"

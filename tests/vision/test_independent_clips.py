@@ -1,0 +1,60 @@
+"""Rendered clips of the hard situations, from physics we did not write (pooltool).
+
+``tests/vision/fixtures/independent/`` holds one shot per situation of the independent
+set (``bench/independent_fixtures.py``: the first tuning shot by id of each tag, one
+plain look, 960x540 at 60 fps, 0.5 Mbit/s), each analysed as ``carom analyze`` does
+(automatic calibration, the default detector, tracking, events, the referee):
+
+* pt0001 ``near_miss``: passes of 5 and 19 mm, and a ball set off 11 ms after its
+  striker bounced off a cushion;
+* pt0002 ``along_cushion``: a ball running along a cushion;
+* pt0011: a cue ball that touches a cushion before the first frame shows it moving;
+* pt0034 ``kiss_by_cushion``: a ball contact with a ball at a cushion;
+* pt0053 ``cluster``: a ball contact and two cushion contacts 7 and 18 ms after it;
+* pt0056 ``thin_kiss``: a thin contact;
+* pt0112 ``cushions_close``: two cushion contacts close in time;
+* pt1307 ``order_close``: a cushion and a ball contact a few ms apart.
+
+Every event is found today, within 50 ms, and the verdict is the truth's; the
+broader figures, with the failures, are in ``bench/results/independent_events.md``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from carom.synth_check import ClipCheck, check_clip
+
+FIXTURES = Path(__file__).parent / "fixtures" / "independent"
+NAMES = ("pt0001", "pt0002", "pt0011", "pt0034", "pt0053", "pt0056", "pt0112", "pt1307")
+
+
+@pytest.fixture(scope="module")
+def checks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ClipCheck]:
+    out = tmp_path_factory.mktemp("independent")
+    return {n: check_clip(FIXTURES / f"{n}.mp4", out / n) for n in NAMES}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_event_is_found_and_nothing_else(checks: dict[str, ClipCheck], name: str) -> None:
+    ev = checks[name].events
+    assert sum(ev.truth.values()) >= 4
+    assert not ev.misses and not ev.extras, f"missed {ev.misses}, false {ev.extras}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_verdict_is_the_truths(checks: dict[str, ClipCheck], name: str) -> None:
+    check = checks[name]
+    assert check.verdicts_total == 1 and check.verdicts_agree == 1, check.verdict_diffs
+
+
+def test_contact_times_and_resting_balls(checks: dict[str, ClipCheck]) -> None:
+    dt_ms = [abs(x) * 1000 for c in checks.values() for xs in c.events.dt_s.values() for x in xs]
+    assert len(dt_ms) >= 50
+    assert float(np.median(dt_ms)) < 3.0
+    for name, c in checks.items():
+        s = c.positions.summary()
+        assert s["rest_median_mm"] <= 2.0 and s["rest_max_mm"] <= 5.0, (name, s)

@@ -20,6 +20,15 @@ def _cells(figures: dict[str, float]) -> str:
     return " | ".join(str(figures.get(k, "-")) for k in ("p50_ms", "p95_ms", "max_ms"))
 
 
+def _verdicts_run(doc: dict[str, Any]) -> list[str]:
+    """Where the verdicts part was taken from another run (``--verdicts-from``), say when."""
+    other = doc.get("verdicts_machine")
+    if not other:
+        return []
+    return [f"This part is from another run ({other.get('date', '?')}, load at the start "
+            f"{other.get('load_1_5_15', '?')}).", ""]  # fmt: skip
+
+
 def _verdicts_md(doc: dict[str, Any]) -> list[str]:
     out = ["## Verdicts through the live loop, lossless (pace 0), against the truth", "",
            "Each clip replayed once through the whole live loop with carom live's segmenter "
@@ -29,6 +38,7 @@ def _verdicts_md(doc: dict[str, Any]) -> list[str]:
            "Reviews are answered `accept` (vision's own call stands) so the shots behind "
            "them are judged too; each is listed. A shot judged after a review has no timing "
            "(`no verdict` in the last column).", "",
+           *_verdicts_run(doc),
            "| setting | clip | verdicts equal | reviews | closed / verdict ms, mm left |",
            "|---|---|---|---|---|"]  # fmt: skip
     for name, rows in doc["verdicts"].items():

@@ -52,7 +52,7 @@ from carom.live.loop import BoardSink, Capture, CaptureSettings, LiveMetrics, Li
 from carom.match import ShotClock
 from carom.timestamps import now_iso
 from hardware import ScoreboardLink
-from referee import parse_shot_log
+from referee import Discipline, parse_shot_log
 from vision import Frame, SegmentSettings, VideoFileSource
 
 BENCH = Path(__file__).resolve().parent
@@ -120,10 +120,16 @@ def looped(clip: Path, loops: int, duration_s: float) -> Any:
     return opener
 
 
-def _calibration(clip: Path, truth: dict[str, Any], table: Any, where: Path) -> Path:
+def _calibration(truth: dict[str, Any], match: Any, where: Path) -> Path:
+    """The truth's camera over the match's table, with pockets for the 7-pin game.
+
+    As ``carom calibrate --discipline pin-carom-7`` gives them; without, a pocketed
+    white was read as off the table (5 points for 10 in the 7-pin sample).
+    """
     path = where / "truth.calibration.json"
-    save_calibration(path, Calibration(TableGeometry(table), Camera.from_dict(truth["camera"]),
-                                       "2026-11-30"))  # fmt: skip
+    pockets = match.discipline is Discipline.PIN_CAROM_7
+    geometry = TableGeometry(match.table, pockets=pockets)
+    save_calibration(path, Calibration(geometry, Camera.from_dict(truth["camera"]), "2026-11-30"))
     return path
 
 
@@ -241,7 +247,7 @@ def _wire(spec: dict[str, Any], clip: Path, log: Any, truth: Any, probe: _Probe,
         from vision import StopSettings
 
         extra["stop"] = StopSettings(**spec["stop"])
-    calibration = _calibration(clip, truth, log.match.table, tmp)
+    calibration = _calibration(truth, log.match, tmp)
     runner = LiveRunner(session, capture, calibration_path=calibration, config=log.match,
                         board=BoardSink(link), clock=ShotClock(), metrics=metrics,
                         segment=segment, status_every_s=60.0, **extra)  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from pathlib import Path
 
 from calibration import Calibration
 from carom.analyze._annotate_pass import FrameLog, annotate_video
@@ -29,6 +30,18 @@ _LEARN_FRAME = 30
 Progress = Callable[[int, int | None, float], None]
 
 
+def _make_folder(out: Path) -> None:
+    """The results folder, made if missing; a file there, or no right to make it: one line."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CaromError(f"--out {out}: is a file, not a folder; give a folder for the "
+                         "results (it is made if missing)") from None  # fmt: skip
+    except OSError as exc:
+        raise CaromError(f"--out {out}: cannot make the results folder ({exc.strerror}); "
+                         "give a folder you may write to") from None  # fmt: skip
+
+
 def analyze_video(
     opts: AnalyzeOptions,
     progress: Progress | None = None,
@@ -46,6 +59,7 @@ def analyze_video(
     stops early; old ones in ``opts.out`` are removed first, so they never describe
     another run's shots.
     """
+    _make_folder(opts.out)
     run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
     for name in (JSON_NAME, CSV_NAME):
         (opts.out / name).unlink(missing_ok=True)

@@ -240,6 +240,7 @@ def test_a_cut_mp4_without_its_index_is_one_clear_line(tmp_path: Path) -> None:
         ([str(SAMPLE), "--discipline", "snooker"], "--discipline"),
         ([str(SAMPLE), "--players", "A"], "--players"),
         ([str(SAMPLE), "--calibration", "WRONGSIZE"], "1280x720"),
+        ([str(SAMPLE), "--out", "NOTVIDEO"], "is a file, not a folder"),
     ],
 )
 def test_bad_input_is_one_clear_line(args: list[str], needle: str, tmp_path: Path) -> None:

@@ -112,6 +112,7 @@ class EmptyTableBuilder:
         self._shares: list[float] = []  # each frame's moving share, as far as known
         self._grey: U8 | None = None
         self._next_t_s = -np.inf
+        self._built: EmptyTable | None = None  # build() fills the frames' moving parts in
 
     @property
     def n_frames(self) -> int:
@@ -144,6 +145,9 @@ class EmptyTableBuilder:
         Returns whether it was taken. Raises :class:`CalibrationError` on a frame of
         another shape than the first.
         """
+        if self._built is not None:
+            raise CalibrationError("the empty table was built from this builder's frames: "
+                                   "start a new builder for more")  # fmt: skip
         if not self.due(t_s):
             return False
         if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
@@ -181,9 +185,15 @@ class EmptyTableBuilder:
     def build(self) -> EmptyTable:
         """The empty table of the frames taken (module docstring).
 
+        Building overwrites the moving parts of the builder's own copies of the frames
+        (no second copy of every frame: 6 MB each at 1080p): it is done once, and a
+        later call gives the same empty table.
+
         Raises:
             CalibrationError: no frame was taken.
         """
+        if self._built is not None:
+            return self._built
         if not self._frames:
             raise CalibrationError("no frames to build the empty table from")
         share = self._shares
@@ -193,7 +203,10 @@ class EmptyTableBuilder:
         image = _masked_median([self._frames[i] for i in used], [self._moving(i) for i in used])
         span = self._times[-1] - self._times[0]
         mean_moving = float(np.mean([share[i] for i in used]))
-        return EmptyTable(image, len(self._frames), len(used), span, self.clear_s, mean_moving)
+        self._built = EmptyTable(
+            image, len(self._frames), len(used), span, self.clear_s, mean_moving
+        )
+        return self._built
 
 
 def empty_table(
@@ -235,21 +248,23 @@ def _masked_median(frames: list[U8], moving: list[B8]) -> U8:
     A masked value is replaced by 255 or 0 in turn: with as many at each end, the
     median of all is the median of the others (one odd one out shifts it by half a
     rank). Where fewer than ``MIN_STILL`` values are still, the median of all. For an
-    even count, the upper of the two middle values.
+    even count, the upper of the two middle values. The ``frames`` are overwritten
+    where masked (the builder's own copies).
     """
     n = len(frames)
     masked = np.zeros(moving[0].shape, dtype=np.uint8)
-    filled = []
+    for mask in moving:
+        masked += mask
+    few = (n - masked.astype(np.int64)) < MIN_STILL
+    # The pixels with too few still values keep the median of all: read them first.
+    values = np.stack([f[few] for f in frames], axis=-1) if few.any() else None  # (m, 3, n)
+    masked[:] = 0
     for frame, mask in zip(frames, moving, strict=True):
         where = np.nonzero(mask)
         masked[where] += 1
-        out = frame.copy()
-        out[where] = ((masked[where] % 2) * 255).astype(np.uint8)[:, None]
-        filled.append(out)
-    median = _rank_value(filled, n // 2)
-    few = (n - masked.astype(np.int64)) < MIN_STILL
-    if few.any():
-        values = np.stack([f[few] for f in frames], axis=-1)  # (m, 3, n)
+        frame[where] = ((masked[where] % 2) * 255).astype(np.uint8)[:, None]
+    median = _rank_value(frames, n // 2)
+    if values is not None:
         median[few] = np.partition(values, n // 2, axis=-1)[..., n // 2]
     return median
 

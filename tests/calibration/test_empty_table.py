@@ -83,6 +83,12 @@ def test_a_ball_rolling_through_is_masked_as_moving_and_gone() -> None:
     assert builder.clear_s == pytest.approx(3.0)
     empty = builder.build()
     assert np.abs(empty.image_bgr.astype(np.int16) - clean).max() <= 2
+    # Built once: the frames' moving parts were filled in; the same table again, and
+    # no more frames taken.
+    assert builder.build() is empty
+    with pytest.raises(CalibrationError, match="start a new builder"):
+        builder.offer(clean, 5.0)
+    assert all(image.max() < 255 for _, image in frames)  # the caller's frames untouched
 
 
 def test_frames_are_taken_every_quarter_second_until_enough_clear_seconds() -> None:

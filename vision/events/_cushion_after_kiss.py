@@ -37,6 +37,9 @@ __all__ = ["cushion_contact_near", "cushions_after_kisses"]
 
 F64 = NDArray[np.float64]
 
+#: A ball at rest at most this far (mm) from a cushion, struck into it, touches it.
+_REACH_MM = 20.0
+
 
 @dataclass(frozen=True, slots=True)
 class _Kick:
@@ -67,6 +70,7 @@ def cushions_after_kisses(
                 continue
             hi = _next_kiss_index(samples[ball], found, ball, kiss.t_s)
             hit = _bounce(samples[ball], kick, hi, geometry, tol)
+            hit = hit or _pushed_in(samples[ball], kick, hi, geometry, tol)
             if hit is not None and not cushion_contact_near([*found, *out], ball, hit[1], hit[0]):
                 out.append(_event(ball, hit))
     return out
@@ -129,6 +133,33 @@ def _bounce(
             hit = _through(s, kick, post, (first, j), (cushion, np.array(normal)), geometry, tol)
             if hit is not None:
                 return hit
+    return None
+
+
+def _pushed_in(
+    s: Samples, kick: _Kick, hi: int, geometry: TableGeometry, tol: Tolerances
+) -> tuple[float, Cushion, float] | None:
+    """A ball at rest a few mm from a cushion, struck towards it, touches it.
+
+    A struck ball at rest leaves along the line of centres; pointed into a cushion
+    ``_REACH_MM`` away at most, it is there within the frame, whatever else (a second
+    kiss, the arm) then hides the bounce. Nearer than ``touch_mm`` the cushion finders
+    (``_driven_into_cushion``) decide.
+    """
+    post = s.fit_after(s.index_before(kick.t_s) + 1, 3, hi_max=hi)
+    if post is None or post.n < 2 or np.any(kick.v0_mm_s):
+        return None
+    speed = float(np.linalg.norm(post.velocity(post.t_lo_s)))
+    if speed < 4.0 * tol.speed_mm_s:
+        return None  # hardly moved: a graze
+    for cushion, normal in NORMALS.items():
+        inward = -float(kick.axis @ np.array(normal))
+        gap = float(normal_gap(kick.xy_mm[None, :], cushion, geometry)[0])
+        if inward < 0.3 or not tol.touch_mm <= gap <= _REACH_MM:
+            continue
+        t_c = kick.t_s + gap / (speed * inward)
+        if t_c - kick.t_s <= tol.dt_s:
+            return t_c, cushion, 0.65
     return None
 
 

@@ -10,6 +10,8 @@ situations the independent benchmark found the extractor blind to
   with no frame between the two (pt0053, pt4582);
 * a ball at rest set off by a ball that bounced off a cushion 11 ms before: the
   sampled gap of the pair shows no valley at the contact (pt0001);
+* a ball at rest 0.3 mm from a cushion, struck into it, whose bounce a second kiss
+  hides (pt0082);
 * a cue ball struck 11 mm from a cushion touches it before the first frame that
   shows it moving (pt0011);
 * a ball passing another at rest 0.46 mm apart: a graze nothing in the tracks can
@@ -80,6 +82,14 @@ def test_a_cushion_right_after_a_ball_contact_is_found(shot_id: int, fps: float)
         hits = _near(found, want, 0.006)
         assert hits, f"{want} not found; found {[s.event for s in found]}"
         assert hits[0].event.doubt is None and hits[0].confidence >= 0.5
+
+
+def test_a_ball_at_rest_struck_into_a_cushion_a_few_mm_away_touches_it() -> None:
+    replay, found = _found(82, 60.0)
+    want = _truth(replay, CushionContact, 1.928)
+    assert isinstance(want, CushionContact) and want.ball is Ball.RED
+    hits = _near(found, want, 0.006)
+    assert hits and hits[0].event.doubt is None, [s.event for s in found]
 
 
 def test_a_ball_at_rest_struck_right_after_a_cushion_names_its_striker() -> None:

@@ -105,7 +105,11 @@ def _failure_lines(rows: list[Row]) -> list[str]:
                      if f["kind"] == kind and f["event"] == event]  # fmt: skip
             if not items:
                 continue
-            title = "found in the wrong order" if kind == "order" else f"{kind} {event} contacts"
+            title = (
+                f"found in the wrong order (the second a {event} contact)"
+                if kind == "order"
+                else f"{kind} {event} contacts"
+            )
             out.append(f"\n### {title} ({len(items)})\n")
             for r, f in items:
                 what = " -> ".join(x for x in (f["truth"], f["found"]) if x)

@@ -31,6 +31,9 @@ __all__ = ["cushions_after_strokes"]
 
 F64 = NDArray[np.float64]
 
+#: Slowest first path (mm/s) read as a stroke: slower, the way back is too uncertain.
+_STRUCK_MM_S = 200.0
+
 #: Cushion restitutions tried when tracing a bounce back (the speed after over e).
 _RESTITUTIONS = np.linspace(0.6, 1.0, 9)
 
@@ -51,8 +54,8 @@ def cushions_after_strokes(
             if hit is not None and not cushion_contact_near([*found, *out], ball, hit[1], hit[0]):
                 t_s, cushion, miss_mm = hit
                 ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, t_err_s=0.5 * tol.dt_s)
-                why = (f"its first path traced back passes {miss_mm:.1f} mm from its resting "
-                       f"centre mirrored in the {cushion} cushion")  # fmt: skip
+                why = (f"its first path, traced back through the {cushion} cushion, passes "
+                       f"{miss_mm:.1f} mm from its resting centre")  # fmt: skip
                 out.append(ScoredEvent(ev, 0.7, why))
     return out
 
@@ -130,7 +133,8 @@ def _came_off(
     rest = s.xy_mm[i]
     for j in (i + 1, i + 2):
         post = s.fit_after(j, 3)
-        if post is None or post.n < 3 or float(np.linalg.norm(post.velocity(post.t_lo_s))) < 200:
+        fast = post is not None and np.linalg.norm(post.velocity(post.t_lo_s)) >= _STRUCK_MM_S
+        if post is None or post.n < 3 or not fast:
             continue
         straight, behind = _line_miss(post, rest)
         allow = max(4.0, 4.0 * tol.noise_mm)

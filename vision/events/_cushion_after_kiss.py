@@ -12,7 +12,9 @@ and the straight path from the contact point reaches that cushion before the fir
 sample of the measured path, and from there, reflected, arrives where that sample
 is, the ball touched the cushion in between. The time is where that straight path
 reaches the nose. A ball already on that cushion at the ball contact (running along
-it) and pressed into it keeps the one contact the cushion finder gave it.
+it) and pressed into it keeps the one contact the cushion finder gave it. A ball at
+rest 4-20 mm from a cushion and struck towards it is there within the frame, even
+when what follows (a second kiss) fits neither path: it touched it.
 
 Thresholds were tuned on the tuning part of the independent set only
 (``bench/independent_events.py``; ``docs/independent-events.md``).

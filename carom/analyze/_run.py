@@ -30,8 +30,11 @@ _LEARN_FRAME = 30
 Progress = Callable[[int, int | None, float], None]
 
 
-def _make_folder(out: Path) -> None:
-    """The results folder, made if missing; a file there, or no right to make it: one line."""
+def _prepare_folder(out: Path) -> None:
+    """The results folder, made if missing, without an earlier run's trajectories.
+
+    A file there, or no right to make it: one line (CaromError).
+    """
     try:
         out.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
@@ -40,6 +43,8 @@ def _make_folder(out: Path) -> None:
     except OSError as exc:
         raise CaromError(f"--out {out}: cannot make the results folder ({exc.strerror}); "
                          "give a folder you may write to") from None  # fmt: skip
+    for name in (JSON_NAME, CSV_NAME):
+        (out / name).unlink(missing_ok=True)
 
 
 def analyze_video(
@@ -59,10 +64,8 @@ def analyze_video(
     stops early; old ones in ``opts.out`` are removed first, so they never describe
     another run's shots.
     """
-    _make_folder(opts.out)
+    _prepare_folder(opts.out)
     run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
-    for name in (JSON_NAME, CSV_NAME):
-        (opts.out / name).unlink(missing_ok=True)
     log = frame_log if frame_log is not None else (FrameLog() if opts.annotate else None)
     source = open_source(str(opts.video), deblock=not opts.fast_decode)
     try:

@@ -209,14 +209,18 @@ def _through(
 
 
 def cushion_contact_near(
-    found: Sequence[ScoredEvent], ball: Ball, cushion: Cushion, t_s: float
+    found: Sequence[ScoredEvent],
+    ball: Ball,
+    cushion: Cushion,
+    t_s: float,
+    within_s: float = 0.05,
 ) -> bool:
-    """True if ``found`` holds a contact of ``ball`` with ``cushion`` within 50 ms of ``t_s``."""
+    """True if ``found`` holds a contact of ``ball`` with ``cushion`` within ``within_s``."""
     return any(
         isinstance(e.event, CushionContact)
         and e.event.ball == ball
         and e.event.cushion == cushion
-        and abs(e.event.t_s - t_s) < 0.05
+        and abs(e.event.t_s - t_s) < within_s
         for e in found
     )
 

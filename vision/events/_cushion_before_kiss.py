@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from calibration import TableGeometry
 from referee import Ball, BallContact, Cushion, CushionContact
 from vision._types import ScoredEvent
+from vision.events._cushion_after_kiss import cushion_contact_near
 from vision.events._cushion_contacts import NORMALS, normal_gap
 from vision.events._path_fit import PathFit, Samples
 
@@ -44,7 +45,7 @@ def cushions_before_kisses(
             if s is None:
                 continue
             hit = _crossing(s, kiss.t_s, geometry, dt_s)
-            if hit is not None and not _known(found, ball, hit):
+            if hit is not None and not cushion_contact_near(found, ball, hit[1], hit[0], 0.1):
                 t_s, cushion = hit
                 ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, t_err_s=dt_s / 4)
                 ms = 1000 * (kiss.t_s - t_s)
@@ -74,7 +75,7 @@ def _grazing(
         gap = float(normal_gap(s.xy_mm[idx : idx + 1], cushion, geometry)[0])
         towards = -(v[0] * nx + v[1] * ny) > 0.0
         t_s = t_kiss - dt_s / 4
-        if gap < touch_mm and towards and not _known(found, ball, (t_s, cushion)):
+        if gap < touch_mm and towards and not cushion_contact_near(found, ball, cushion, t_s, 0.1):
             doubt = (f"{ball} was {max(gap, 0.0):.1f} mm from the {cushion} cushion when it met "
                      "the other ball: a touch just before cannot be ruled out")  # fmt: skip
             ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, doubt=doubt, t_err_s=dt_s / 2)
@@ -114,14 +115,3 @@ def _first_line(
         if gap_last > 0.0 and gap_kiss < 0.0:
             return fit.t_hi_s + gap_last / v_in, cushion
     return None
-
-
-def _known(found: Sequence[ScoredEvent], ball: Ball, hit: tuple[float, Cushion]) -> bool:
-    t_s, cushion = hit
-    return any(
-        isinstance(e.event, CushionContact)
-        and e.event.ball == ball
-        and e.event.cushion == cushion
-        and abs(e.event.t_s - t_s) < 0.1
-        for e in found
-    )

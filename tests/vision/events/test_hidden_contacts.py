@@ -29,7 +29,7 @@ import pytest
 from calibration import TableGeometry
 from referee import Ball, BallContact, CushionContact, Event
 from synth import IndependentReplay, IndependentSet, load_independent_shots
-from vision import BallTrack, ScoredEvent, extract_events, is_lag
+from vision import BallTrack, ScoredEvent, extract_events
 
 DATA = Path(__file__).parents[3] / "bench" / "data" / "pooltool_shots.json.gz"
 NOISE_MM = 0.3
@@ -117,33 +117,3 @@ def test_a_graze_at_half_a_millimetre_is_never_a_sure_contact() -> None:
     sure = [s for s in found if isinstance(s.event, BallContact) and abs(s.event.t_s - 6.19) < 0.04
             and s.event.doubt is None]  # fmt: skip
     assert not sure, sure
-
-
-def _roll(
-    t: np.ndarray, start_s: float, p0: tuple[float, float], v: tuple[float, float]
-) -> BallTrack:
-    dt = np.clip(t - start_s, 0.0, 1.5)[:, None]
-    return BallTrack.from_samples(t, np.asarray(p0) + dt * np.asarray(v))
-
-
-def test_a_lag_starts_behind_one_ends_string_one_ball_each_side() -> None:
-    t = np.arange(0.0, 3.0, 1 / 60)
-    table = (2840.0, 1420.0)
-    red = _roll(t, 99.0, (2130.0, 710.0), (0.0, 0.0))
-    head = {Ball.WHITE: _roll(t, 0.5, (600.0, 400.0), (800.0, 0.0)),
-            Ball.YELLOW: _roll(t, 0.6, (600.0, 1000.0), (800.0, 0.0)), Ball.RED: red}  # fmt: skip
-    assert is_lag(head, table_mm=table)
-    # Filmed turned round, calibration puts the lag at the foot end: still a lag.
-    foot = {Ball.WHITE: _roll(t, 0.5, (2240.0, 400.0), (-800.0, 0.0)),
-            Ball.YELLOW: _roll(t, 0.6, (2240.0, 1000.0), (-800.0, 0.0)),
-            Ball.RED: _roll(t, 99.0, (700.0, 710.0), (0.0, 0.0))}  # fmt: skip
-    assert is_lag(foot, table_mm=table)
-    # Two balls struck at once in mid-table, or both on one side, or towards the
-    # near cushion: strokes (a fast stroke into a close pair looks like this).
-    mid = {**head, Ball.WHITE: _roll(t, 0.5, (1400.0, 400.0), (800.0, 0.0)),
-           Ball.YELLOW: _roll(t, 0.6, (1400.0, 1000.0), (800.0, 0.0))}  # fmt: skip
-    assert is_lag(mid) and not is_lag(mid, table_mm=table)
-    one_side = {**head, Ball.YELLOW: _roll(t, 0.6, (600.0, 600.0), (800.0, 0.0))}
-    assert not is_lag(one_side, table_mm=table)
-    back = {**head, Ball.YELLOW: _roll(t, 0.6, (600.0, 1000.0), (-300.0, 0.0))}
-    assert not is_lag(back, table_mm=table)

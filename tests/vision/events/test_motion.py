@@ -88,3 +88,29 @@ def test_frozen_pairs_and_cushions() -> None:
     assert frozen_pairs(positions, r, tol_mm=1.0) == [(Ball.RED, Ball.WHITE)]  # sorted
     assert frozen_pairs(positions, r, tol_mm=0.2) == []
     assert frozen_cushions(positions, (2840.0, 1420.0), r) == [(Ball.YELLOW, Cushion.LEFT)]
+
+
+def test_a_lag_starts_behind_one_ends_string_one_ball_each_side() -> None:
+    t = np.arange(0.0, 3.0, 1 / 60)
+    table = (2840.0, 1420.0)
+    red = _rolling(t, 99.0, (2130.0, 710.0), (0.0, 0.0))
+    head = {
+        Ball.WHITE: _rolling(t, 0.5, (600.0, 400.0), (800.0, 0.0)),
+        Ball.YELLOW: _rolling(t, 0.6, (600.0, 1000.0), (800.0, 0.0)),
+        Ball.RED: red,
+    }
+    assert is_lag(head, table_mm=table)
+    # Filmed turned round, calibration puts the lag at the foot end: still a lag.
+    foot = {Ball.WHITE: _rolling(t, 0.5, (2240.0, 400.0), (-800.0, 0.0)),
+            Ball.YELLOW: _rolling(t, 0.6, (2240.0, 1000.0), (-800.0, 0.0)),
+            Ball.RED: _rolling(t, 99.0, (700.0, 710.0), (0.0, 0.0))}  # fmt: skip
+    assert is_lag(foot, table_mm=table)
+    # Two balls struck at once in mid-table, or both on one side, or towards the
+    # near cushion: strokes (a fast stroke into a close pair looks like this).
+    mid = {**head, Ball.WHITE: _rolling(t, 0.5, (1400.0, 400.0), (800.0, 0.0)),
+           Ball.YELLOW: _rolling(t, 0.6, (1400.0, 1000.0), (800.0, 0.0))}  # fmt: skip
+    assert is_lag(mid) and not is_lag(mid, table_mm=table)
+    one_side = {**head, Ball.YELLOW: _rolling(t, 0.6, (600.0, 600.0), (800.0, 0.0))}
+    assert not is_lag(one_side, table_mm=table)
+    back = {**head, Ball.YELLOW: _rolling(t, 0.6, (600.0, 1000.0), (-300.0, 0.0))}
+    assert not is_lag(back, table_mm=table)

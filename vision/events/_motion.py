@@ -144,17 +144,15 @@ def _lag_places(
     """Both balls start behind one end's string, one each side, and head for the other end."""
     length, width = table_mm
     string = 0.25 * length + 2.0 * radius_mm
-    xy0, xy1 = (
-        _positions_at(tr, np.array([t]))[0] for tr, t in zip((first, second), starts_s, strict=True)
+    # Each ball at its start and 0.3 s on: (2, 2) rows of x, y.
+    (a0, a1), (b0, b1) = (
+        _positions_at(tr, np.array([t, t + 0.3]))
+        for tr, t in ((first, starts_s[0]), (second, starts_s[1]))
     )
-    later = (
-        _positions_at(tr, np.array([t + 0.3]))[0]
-        for tr, t in zip((first, second), starts_s, strict=True)
-    )
-    dx = [float(p[0] - q[0]) for p, q in zip(later, (xy0, xy1), strict=True)]
-    head = xy0[0] < string and xy1[0] < string and min(dx) > 0.0
-    foot = xy0[0] > length - string and xy1[0] > length - string and max(dx) < 0.0
-    sides = (xy0[1] - 0.5 * width) * (xy1[1] - 0.5 * width) < 0.0
+    dx = (float(a1[0] - a0[0]), float(b1[0] - b0[0]))
+    head = a0[0] < string and b0[0] < string and min(dx) > 0.0
+    foot = a0[0] > length - string and b0[0] > length - string and max(dx) < 0.0
+    sides = (a0[1] - 0.5 * width) * (b0[1] - 0.5 * width) < 0.0
     return bool((head or foot) and sides)
 
 

@@ -22,6 +22,7 @@ from vision.events import (
     Segmenter,
     SegmentSettings,
     Transition,
+    cue_ball_behind,
     extract_events,
     is_lag,
     shot_span,
@@ -140,6 +141,7 @@ class Analyzer:
         scored = extract_events(tracks, geometry, min_confidence=self.settings.min_confidence)
         scored += pin_events(self.pins, tracks, geometry, self.discipline)
         scored.sort(key=lambda s: s.event.t_s)
+        cue_ball = cue_ball_behind(cue_ball, start_s, scored)
         if not scored and is_placement(tracks, geometry.radius_mm):
             self.placements.append(start_s)
             return []
@@ -150,7 +152,8 @@ class Analyzer:
         )  # fmt: skip
         self.n_shots += 1
         table_mm = (geometry.length_mm, geometry.width_mm)
-        lag = is_lag(tracks, radius_mm=geometry.radius_mm, table_mm=table_mm)
+        events = [s.event for s in scored]
+        lag = is_lag(tracks, radius_mm=geometry.radius_mm, table_mm=table_mm, events=events)
         return [AnalyzedShot(shot=shot, scored=tuple(scored), tracks=tracks, lag=lag)]
 
 

@@ -194,12 +194,14 @@ class ScoredEvent:
     ``confidence`` is 0..1; below the pipeline's threshold the ``event`` carries a
     ``doubt`` (the referee then asks for review when the event decides the call).
     ``evidence`` says in a few words what the call rests on ("deflection 38 deg, gap
-    0.4 mm", "hidden by the arm").
+    0.4 mm", "hidden by the arm"). ``struck``: for a ball contact read off a ball set
+    off from rest, that ball (the other one struck it); None otherwise.
     """
 
     event: Event
     confidence: float
     evidence: str = ""
+    struck: Ball | None = None
 
 
 @dataclass(frozen=True, slots=True)

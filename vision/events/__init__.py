@@ -3,7 +3,8 @@
 The online :class:`Segmenter` opens and closes shots frame by frame (and
 :class:`StopWatch` tells when a closed shot's last creeping ball has really stopped,
 for live mode's verdict); afterwards the
-tracks give the shot's span and cue ball (:func:`shot_span`), whether it was a lag
+tracks give the shot's span and first ball to move (:func:`shot_span`; the cue ball
+unless a contact set it off: :func:`cue_ball_behind`), whether it was a lag
 (:func:`is_lag`, :func:`lag_of`) and its events (:func:`extract_events`: cushion and
 ball contacts with sub-frame times, a cushion just before a kiss, near misses, balls
 off the table or pocketed).
@@ -12,6 +13,7 @@ off the table or pocketed).
 from vision.events._extract import estimate_noise_mm, extract_events
 from vision.events._lag import lag_of
 from vision.events._motion import frozen_cushions, frozen_pairs, is_lag, moving_mask, shot_span
+from vision.events._set_offs import cue_ball_behind
 from vision.events._shot_segmenter import (
     Segmenter,
     SegmentSettings,
@@ -28,6 +30,7 @@ __all__ = [
     "StopSettings",
     "StopWatch",
     "Transition",
+    "cue_ball_behind",
     "estimate_noise_mm",
     "extract_events",
     "frozen_cushions",

@@ -165,6 +165,8 @@ def _contact(
     post_b = sb.fit_after(sb.index_before(t_c) + 1)
     if post_a is None or post_b is None or reach > tol.touch_mm:
         return None
+    if _stays_put(sa, t_c, tol) or _stays_put(sb, t_c, tol):
+        return None  # a ball at rest that a contact did not move was not touched
     pa, pb = fits[0].at(t_c)[0], fits[1].at(t_c)[0]
     axis = (pb - pa) / max(float(np.linalg.norm(pb - pa)), 1e-9)
     push = _push(sa, sb, t_c, axis, tol)
@@ -180,6 +182,23 @@ def _contact(
             t_s = (w_c * t_c + w_r * t_rest) / max(w_c + w_r, 1e-9)
             return _score(sa, sb, balls, (t_s, t_c, t_rest), (push, reach, v_rel), tol)
     return _score(sa, sb, balls, (t_c, t_c, None), (push, reach, v_rel), tol)
+
+
+def _stays_put(s: Samples, t_c: float, tol: Tolerances, k: int = 8) -> bool:
+    """True if the ball stood before ``t_c`` and its next ``k`` samples stay where it stood.
+
+    A ball at rest that another ball touches moves off (only the thinnest graze sets
+    it off slower than a couple of mm in ``k`` frames); a path fitted across a cushion
+    bounce can sweep past a resting ball 100 mm away and look like a touch.
+    """
+    i = s.index_before(t_c)
+    pre = s.fit_before(i)
+    if i < 0 or pre is None or i + 1 >= len(s):
+        return False
+    if not s.rests_after(i) and float(np.linalg.norm(pre.velocity(pre.t_hi_s))) > tol.speed_mm_s:
+        return False
+    after = s.xy_mm[i + 1 : i + 1 + k]
+    return bool(np.all(np.linalg.norm(after - s.xy_mm[i], axis=1) < max(2.0, 6.0 * tol.noise_mm)))
 
 
 def _push(sa: Samples, sb: Samples, t_c: float, axis: F64, tol: Tolerances) -> float | None:

@@ -18,7 +18,7 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from referee import Ball, Cushion
+from referee import Ball, BallContact, Cushion, Event
 from vision._types import BallTrack
 
 __all__ = ["frozen_cushions", "frozen_pairs", "is_lag", "moving_mask", "shot_span"]
@@ -28,6 +28,8 @@ F64 = NDArray[np.float64]
 
 #: Default speed (mm/s) above which a ball counts as moving.
 MOVING_MM_S = 30.0
+#: No two lag balls touch this soon (s) after the first starts.
+_LAG_CLEAR_S = 0.3
 
 
 def moving_mask(track: BallTrack, speed_mm_s: float = MOVING_MM_S) -> B1:
@@ -99,6 +101,7 @@ def is_lag(
     object_ball: Ball = Ball.RED,
     radius_mm: float = 30.75,
     table_mm: tuple[float, float] | None = None,
+    events: Sequence[Event] = (),
 ) -> bool:
     """True for a lag: two balls set off within ``within_s`` and the object ball stays.
 
@@ -114,6 +117,10 @@ def is_lag(
     its cushion, with a ball's width to spare; calibration cannot tell the head end
     from the foot end of a table filmed turned round), one on each side of the long
     axis, and both set off away from that end.
+
+    ``events``: the motion's events; a contact of the two within 0.3 s of the first
+    start makes it a stroke (lag balls run the table side by side; a cue ball too fast to
+    be seen until it struck a ball looks, held at its rest, like a second lag ball).
     """
     starts = {}
     for ball, track in tracks.items():
@@ -124,6 +131,9 @@ def is_lag(
         return False
     (a, ta), (b, tb), *_ = sorted(starts.items(), key=lambda kv: kv[1])
     if object_ball in (a, b) or tb - ta > within_s:
+        return False
+    if any(isinstance(e, BallContact) and set(e.balls) == {a, b} and e.t_s - ta < _LAG_CLEAR_S
+           for e in events):  # fmt: skip
         return False
     t = np.linspace(ta, tb + 0.1, 25)
     gap = np.linalg.norm(_positions_at(tracks[a], t) - _positions_at(tracks[b], t), axis=1)

@@ -3,13 +3,18 @@
 One shot per situation tag, the first of the tuning part by id (none is picked for
 how it comes out): near_miss pt0001, along_cushion pt0002, kiss_by_cushion pt0034,
 cluster pt0053, thin_kiss pt0056, cushions_close pt0112, order_close pt1307; and
-pt0011, a cue ball that touches a cushion before the first frame shows it moving.
-All with one plain look (960x540 at 60 fps, 2.8 m up, a mild barrel lens, blue
-cloth, the player's arm and cue at the stroke) at 0.5 Mbit/s, so that the clips stay
+pt0011, a cue ball that touches a cushion before the first frame shows it moving,
+and pt0044, a cue ball at 5-6 m/s filmed with the shutter open the whole frame (a
+faint streak 2-3 balls long that the tracker lost for 15 frames, and two cushions
+with it). All with one plain look (960x540 at 60 fps, 2.8 m up, a mild barrel lens,
+blue cloth, the player's arm and cue at the stroke; pt0044 exposed 0.95 of a frame
+instead of 0.5) at 0.5 Mbit/s, so that the clips stay
 small enough to keep in the repository (``tests/vision/fixtures/independent/``,
 about 0.5 MB each); ``tests/vision/test_independent_clips.py`` analyses them::
 
-    PYTHONPATH=. .venv/bin/python bench/independent_fixtures.py
+    PYTHONPATH=. .venv/bin/python bench/independent_fixtures.py [ID ...]
+
+(only the shots given, by id; all without).
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ from synth import IndependentReplay, load_independent_shots
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data" / "pooltool_shots.json.gz"
 OUT = ROOT / "tests" / "vision" / "fixtures" / "independent"
-SHOTS = (1, 2, 11, 34, 53, 56, 112, 1307)
+SHOTS = (1, 2, 11, 34, 44, 53, 56, 112, 1307)
+#: Looks that differ from LOOK, by shot.
+LOOK_CHANGES: dict[int, dict[str, float]] = {44: {"exposure_frames": 0.95}}
 BITRATE_BPS = 500_000
 LOOK = {
     "width_px": 960, "height_px": 540, "fps": 60.0, "height_m": 2.8, "tilt_deg": 0.0,
@@ -34,19 +41,20 @@ LOOK = {
 }  # fmt: skip
 
 
-def main() -> int:
-    """Render every fixture shot (a few seconds of CPU each)."""
+def main(ids: list[int]) -> int:
+    """Render the fixture shots ``ids`` (all if empty; a few seconds of CPU each)."""
     data = load_independent_shots(DATA)
-    for shot_id in SHOTS:
+    for shot_id in ids or SHOTS:
         shot = data.shot(shot_id)
         if shot.split != "tuning":
             raise SystemExit(f"{shot.name} is held out: fixtures come from the tuning part")
         video = OUT / f"{shot.name}.mp4"
-        render_shot(IndependentReplay(shot, data.table), LOOK, video, seed=shot_id,
+        look = {**LOOK, **LOOK_CHANGES.get(shot_id, {})}
+        render_shot(IndependentReplay(shot, data.table), look, video, seed=shot_id,
                     bitrate_bps=BITRATE_BPS)  # fmt: skip
         print(f"{video.relative_to(ROOT)}: {video.stat().st_size / 1e6:.2f} MB", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main([int(x) for x in sys.argv[1:]]))

@@ -29,7 +29,7 @@ import pytest
 from carom.synth_check import ClipCheck, check_clip
 
 FIXTURES = Path(__file__).parent / "fixtures" / "independent"
-NAMES = ("pt0001", "pt0002", "pt0011", "pt0034", "pt0053", "pt0056", "pt0112", "pt1307")
+NAMES = ("pt0001", "pt0002", "pt0011", "pt0034", "pt0044", "pt0053", "pt0056", "pt0112", "pt1307")
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ training (``train/``). The networks' onnxruntime sessions run where :func:`open_
 decides (CUDA where there is a GPU, else the CPU; ``CAROM_ONNX_DEVICE``).
 """
 
+from vision.detect._auto_detector import AutoDetector
 from vision.detect._ball_network import MODEL_PATH, BallModel, ModelError, Peak, ort_errors
 from vision.detect._colour_detector import ColourDetector
 from vision.detect._detector import Detector, DetectorCapabilities, Pixels
@@ -22,13 +23,8 @@ from vision.detect._inference import (
     open_session,
     settle,
 )
-from vision.detect._learned_detector import (
-    AutoDetector,
-    DetectorKind,
-    LearnedDetector,
-    load_or_fallback,
-    make_detector,
-)
+from vision.detect._learned_detector import LearnedDetector
+from vision.detect._make_detector import DetectorKind, load_or_fallback, make_detector
 from vision.detect._network_crops import BALL_PX, CLASSES, STRIDE, Roi, cut_roi, roi_size
 from vision.detect._table_image import ball_radius_px, surface_polygon_px
 

@@ -37,6 +37,9 @@ _STRUCK_MM_S = 200.0
 #: Cushion restitutions tried when tracing a bounce back (the speed after over e).
 _RESTITUTIONS = np.linspace(0.6, 1.0, 9)
 
+#: A path traced back over an unseen stretch may miss the rest by this share of the way.
+_UNSEEN_SLACK = 0.15
+
 
 def cushions_after_strokes(
     samples: Mapping[Ball, Samples],
@@ -50,6 +53,9 @@ def cushions_after_strokes(
         for i in _rests_before_moving(s, tol):
             if _kissed(found, ball, float(s.t_s[i]), float(s.t_s[i + 1])):
                 continue  # set off by a ball: the ball contact's finders decide
+            if _unseen_from(s, i, tol) is not None:
+                out += _unseen_cushions(s, i, ball, [*found, *out], geometry, tol)
+                continue
             hit = _came_off(s, i, geometry, tol)
             if hit is not None and not cushion_contact_near([*found, *out], ball, hit[1], hit[0]):
                 t_s, cushion, miss_mm = hit
@@ -58,6 +64,125 @@ def cushions_after_strokes(
                        f"{miss_mm:.1f} mm from its resting centre")  # fmt: skip
                 out.append(ScoredEvent(ev, 0.7, why))
     return out
+
+
+def _unseen_from(s: Samples, i: int, tol: Tolerances) -> int | None:
+    """The last sample before an unseen stretch of 3 frames or more, or None.
+
+    The stretch must start within 3 samples of the rest at ``i``, before the ball went
+    30 mm.
+    """
+    for k in range(i, min(i + 3, len(s) - 1)):
+        if s.t_s[k + 1] - s.t_s[k] >= 3 * tol.dt_s:
+            return k if float(np.linalg.norm(s.xy_mm[k] - s.xy_mm[i])) <= 30.0 else None
+    return None
+
+
+def _unseen_cushions(
+    s: Samples,
+    i: int,
+    ball: Ball,
+    found: Sequence[ScoredEvent],
+    geometry: TableGeometry,
+    tol: Tolerances,
+) -> list[ScoredEvent]:
+    """The cushions of a ball unseen from its rest until well after the stroke.
+
+    A cue ball too fast to be seen (a long blurred streak) may touch one or two
+    cushions before it is first seen: its first path, traced back through the cushion
+    it came off (and the one before), must pass through its resting centre. The
+    times assume the speed of each leg held (the ball slows a little): ``t_err_s`` is
+    a tenth of the way back's time.
+    """
+    k = _unseen_from(s, i, tol)
+    post = None if k is None else s.fit_after(k + 1, 3)
+    if post is None or post.n < 3:
+        return []
+    # At the first leg's speed the ball left when it was last seen still or just after;
+    # a ball slows on its way, so the estimate may fall up to a third earlier.
+    t_rest, t_seen = float(s.t_s[i]), post.t_lo_s
+    window = (t_rest - (t_seen - t_rest) / 3.0, t_rest + 2.0 * tol.dt_s)
+    legs = _unseen_legs(post, s.xy_mm[i], window, geometry)
+    if not legs or not (s.t_s[i] < legs[0][0] and legs[-1][0] < post.t_lo_s):
+        return []
+    out = []
+    t_err = max(0.5 * tol.dt_s, 0.1 * (post.t_lo_s - legs[0][0]))
+    for t_s, cushion in legs:
+        if cushion_contact_near(found, ball, cushion, t_s):
+            continue
+        ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, t_err_s=t_err)
+        why = f"unseen from its rest; its first path traced back through {len(legs)} cushion(s)"
+        out.append(ScoredEvent(ev, 0.6, why))
+    return out
+
+
+def _back_to_nose(
+    xy: F64, v: F64, t_s: float, geometry: TableGeometry
+) -> tuple[Cushion, float, F64] | None:
+    """The cushion a path at ``xy`` (velocity ``v``, time ``t_s``) came off, traced back.
+
+    The first nose the backward ray meets: ``(cushion, time, centre there)``; None if
+    it meets none (it does not move away from any cushion).
+    """
+    best: tuple[Cushion, float, F64] | None = None
+    for cushion, normal in NORMALS.items():
+        v_out = float(v @ np.array(normal))
+        if v_out <= 0.0:
+            continue
+        t_c = t_s - float(normal_gap(xy[None, :], cushion, geometry)[0]) / v_out
+        if best is None or t_c > best[1]:
+            best = (cushion, t_c, xy + v * (t_c - t_s))
+    return best
+
+
+def _unseen_legs(
+    post: PathFit, rest: F64, window_s: tuple[float, float], geometry: TableGeometry
+) -> list[tuple[float, Cushion]]:
+    """The one or two cushions (earlier first) a path came off since it left ``rest``.
+
+    [] if none fits. Traced back from its first seen path to the nose its backward ray
+    meets first, then (the speed before over each restitution tried) on to ``rest``,
+    or to the nose before that and on to ``rest``. Unseen for a long way, spin and the
+    cushion's friction turn each leg by a few degrees: the fit that passes closest to
+    ``rest`` relative to the way back is taken if within ``_UNSEEN_SLACK`` of it, and
+    if, at the speed of its first leg, it left ``rest`` within ``window_s`` (a ball
+    not seen at rest was already moving).
+    """
+    v = post.velocity(post.t_lo_s)
+    last = _back_to_nose(post.at(post.t_lo_s)[0], v, post.t_lo_s, geometry)
+    if last is None:
+        return []
+    c1, t1, at1 = last
+    n1 = np.array(NORMALS[c1])
+    best: tuple[float, list[tuple[float, Cushion]]] = (_UNSEEN_SLACK, [])
+    for e1 in _RESTITUTIONS:
+        v_in = v - float(v @ n1) * n1 - float(v @ n1) / e1 * n1
+        if _left_within(rest, (t1, at1, v_in), window_s):
+            share = _back_miss(at1, v_in, rest) / max(float(np.linalg.norm(rest - at1)), 1.0)
+            best = min(best, (share, [(t1, c1)]), key=lambda x: x[0])
+        first = _back_to_nose(at1, v_in, t1, geometry)
+        if first is None or first[0] == c1:
+            continue
+        c2, t2, at2 = first
+        n2 = np.array(NORMALS[c2])
+        u = float(v_in @ n2)
+        way = float(np.linalg.norm(rest - at2) + np.linalg.norm(at2 - at1))
+        for e2 in _RESTITUTIONS:
+            v_first = v_in - u * n2 - (u / e2) * n2
+            if _left_within(rest, (t2, at2, v_first), window_s):
+                share = _back_miss(at2, v_first, rest) / max(way, 1.0)
+                best = min(best, (share, [(t2, c2), (t1, c1)]), key=lambda x: x[0])
+    return best[1]
+
+
+def _left_within(rest: F64, leg: tuple[float, F64, F64], window_s: tuple[float, float]) -> bool:
+    """True if a first leg left ``rest`` within ``window_s`` at its speed.
+
+    ``leg``: the time it reached the nose, the centre there and its velocity.
+    """
+    t_nose, at_nose, v = leg
+    t_left = t_nose - float(np.linalg.norm(at_nose - rest)) / max(float(np.linalg.norm(v)), 1.0)
+    return window_s[0] <= t_left <= window_s[1]
 
 
 def _rests_before_moving(s: Samples, tol: Tolerances) -> list[int]:

@@ -18,14 +18,9 @@ from calibration import Calibration, Camera, TableGeometry
 from referee import Ball
 from synth import Renderer, RenderSettings, Scene
 from vision._types import VisionError
+from vision.detect import AutoDetector, LearnedDetector, load_or_fallback, make_detector
 from vision.detect._ball_network import MODEL_PATH, BallModel, ModelError
 from vision.detect._colour_detector import ColourDetector
-from vision.detect._learned_detector import (
-    AutoDetector,
-    LearnedDetector,
-    load_or_fallback,
-    make_detector,
-)
 
 BALLS = (Ball.WHITE, Ball.YELLOW, Ball.RED)
 START = {Ball.WHITE: (700.0, 400.0), Ball.YELLOW: (1500.0, 1000.0), Ball.RED: (2300.0, 350.0)}

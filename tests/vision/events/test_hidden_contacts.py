@@ -32,7 +32,7 @@ import numpy as np
 import pytest
 
 from calibration import TableGeometry
-from referee import Ball, BallContact, CushionContact, Event
+from referee import Ball, BallContact, Cushion, CushionContact, Event
 from synth import IndependentReplay, IndependentSet, load_independent_shots
 from vision import BallTrack, ScoredEvent, cue_ball_behind, extract_events, is_lag, shot_span
 
@@ -191,3 +191,18 @@ def test_a_stroke_whose_cue_ball_was_unseen_until_it_struck_is_no_lag() -> None:
     events = [s.event for s in extract_events(tracks, geometry)]
     assert is_lag(tracks, radius_mm=geometry.radius_mm, table_mm=table_mm)
     assert not is_lag(tracks, radius_mm=geometry.radius_mm, table_mm=table_mm, events=events)
+
+
+def test_two_cushions_of_a_cue_ball_unseen_from_its_rest_are_traced_back() -> None:
+    # pt0044: the white, a streak too faint to see for 0.26 s at 60 fps, touches the
+    # left and the head cushions before it is first seen.
+    data = _set()
+    replay = IndependentReplay(data.shot(44), data.table)
+    tracks = _tracks(replay, 60.0, hidden=(Ball.WHITE, 0.26))
+    found = extract_events(tracks, TableGeometry(data.table))
+    unseen = [e for e in replay.events if isinstance(e, CushionContact)
+              and e.t_s < replay.lead_s + 0.26]  # fmt: skip
+    assert [e.cushion for e in unseen] == [Cushion.LEFT, Cushion.HEAD]
+    for want in unseen:
+        (hit,) = _near(found, want, 0.01)
+        assert hit.event.t_err_s >= abs(hit.event.t_s - want.t_s)

@@ -8,9 +8,17 @@ behind the resting centre, against the direction of travel. The pair-wise finder
 two balls; in a cluster (a cushion a few ms before the kiss, the resting ball hidden
 for a frame, a third ball close by) the sampled gap may show no valley near the
 contact at all. Here every set-off that no found contact explains is traced back:
-its time is where the ball's first fitted path leaves the resting centre, and the
-striker is the ball whose path before (reflected at a cushion nose when it bounced
-just before) lies at that point then.
+its time is where the ball's first fitted path leaves the resting centre (traced back
+through a cushion nose when the ball was first seen coming back from a cushion a few
+cm away), and the striker is the ball whose path before (reflected at a nose when it
+bounced just before) lies at that point then; a striker last seen at rest (the
+stroke and the contact in one frame, or a cue ball too fast to be seen until after
+it struck) is placed there by its path after, traced back. When no path lies there
+and only one ball was unseen at the time, that ball is named with a doubt.
+
+Each such contact names the ball it set off (``ScoredEvent.struck``):
+:func:`cue_ball_behind` takes the striker of a first mover that was set off for the
+shot's cue ball.
 
 Thresholds were tuned on the tuning part of the independent set only
 (``bench/independent_events.py``; ``docs/independent-events.md``).

@@ -23,6 +23,7 @@ from vision.events import (
     SegmentSettings,
     Transition,
     cue_ball_behind,
+    cue_ball_doubt,
     extract_events,
     is_lag,
     shot_span,
@@ -141,6 +142,7 @@ class Analyzer:
         scored = extract_events(tracks, geometry, min_confidence=self.settings.min_confidence)
         scored += pin_events(self.pins, tracks, geometry, self.discipline)
         scored.sort(key=lambda s: s.event.t_s)
+        doubt = doubt or cue_ball_doubt(cue_ball, start_s, scored)  # the call is reviewed
         cue_ball = cue_ball_behind(cue_ball, start_s, scored)
         if not scored and is_placement(tracks, geometry.radius_mm):
             self.placements.append(start_s)

@@ -13,7 +13,7 @@ off the table or pocketed).
 from vision.events._extract import estimate_noise_mm, extract_events
 from vision.events._lag import lag_of
 from vision.events._motion import frozen_cushions, frozen_pairs, is_lag, moving_mask, shot_span
-from vision.events._set_offs import cue_ball_behind
+from vision.events._set_offs import cue_ball_behind, cue_ball_doubt
 from vision.events._shot_segmenter import (
     Segmenter,
     SegmentSettings,
@@ -31,6 +31,7 @@ __all__ = [
     "StopWatch",
     "Transition",
     "cue_ball_behind",
+    "cue_ball_doubt",
     "estimate_noise_mm",
     "extract_events",
     "frozen_cushions",

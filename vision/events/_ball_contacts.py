@@ -51,15 +51,20 @@ def ball_contacts(
     return sorted(out, key=lambda e: e.event.t_s)
 
 
-def reflect_at_noses(xy: F64, geometry: TableGeometry) -> F64:
-    """Fold extrapolated centres (m, 2) back inside the cushions (restitution CUSHION_E)."""
+def reflect_at_noses(xy: F64, geometry: TableGeometry, restitution: float = CUSHION_E) -> F64:
+    """Fold extrapolated centres (m, 2) back inside the cushions.
+
+    Forward in time the depth past a nose comes back times the ``restitution``;
+    traced back in time (a path after a bounce, to where the ball was before it), pass
+    ``1 / CUSHION_E``.
+    """
     out = xy.copy()
     r = geometry.radius_mm
     for axis, size in ((0, geometry.length_mm), (1, geometry.width_mm)):
         lo, hi = r, size - r
         c = out[:, axis]
-        c[:] = np.where(c < lo, lo + CUSHION_E * (lo - c), c)
-        c[:] = np.where(c > hi, hi - CUSHION_E * (c - hi), c)
+        c[:] = np.where(c < lo, lo + restitution * (lo - c), c)
+        c[:] = np.where(c > hi, hi - restitution * (c - hi), c)
     return out
 
 

@@ -38,7 +38,7 @@ from vision.events._ball_contacts import CUSHION_E, reflect_at_noses
 from vision.events._cushion_contacts import Tolerances
 from vision.events._path_fit import PathFit, Samples
 
-__all__ = ["cue_ball_behind", "kisses_behind_set_offs"]
+__all__ = ["cue_ball_behind", "cue_ball_doubt", "kisses_behind_set_offs"]
 
 F64 = NDArray[np.float64]
 
@@ -169,7 +169,7 @@ def _via_nose(
     """
     t = np.linspace(span_s[0], span_s[1], 97)
     straight = post.at(t)
-    path = _unfold(straight, geometry)
+    path = reflect_at_noses(straight, geometry, 1.0 / CUSHION_E)  # traced back: unfolded
     before_bounce = np.any(path != straight, axis=1)
     miss = np.where(before_bounce, np.linalg.norm(path - rest, axis=1), np.inf)
     k = int(np.argmin(miss))
@@ -180,17 +180,6 @@ def _via_nose(
         return None
     step = path[k + 1] - path[k]
     return float(t[k]), step / max(float(np.linalg.norm(step)), 1e-9)
-
-
-def _unfold(xy: F64, geometry: TableGeometry) -> F64:
-    """Centres traced back past a nose, folded to where the ball was before the bounce."""
-    out = xy.copy()
-    r = geometry.radius_mm
-    for axis, size in ((0, geometry.length_mm), (1, geometry.width_mm)):
-        c = out[:, axis]
-        c[:] = np.where(c < r, r + (r - c) / CUSHION_E, c)
-        c[:] = np.where(c > size - r, size - r - (c - size + r) / CUSHION_E, c)
-    return out
 
 
 def _within(xy: F64, centre: F64, mm: float) -> bool:
@@ -317,6 +306,25 @@ def cue_ball_behind(
             return cue
         cue = striker
         seen.add(cue)
+
+
+def cue_ball_doubt(
+    first: Ball, start_s: float, scored: Sequence[ScoredEvent], within_s: float = 0.1
+) -> str | None:
+    """Why the cue ball named by :func:`cue_ball_behind` is in doubt, or None.
+
+    When it is not ``first`` and a contact it was named through carries a doubt (only
+    an unseen ball can have struck), the video did not establish which ball was
+    played: the shot is to be reviewed.
+    """
+    named = cue_ball_behind(first, start_s, scored, within_s)
+    weak = any(
+        e.struck is not None and e.event.doubt is not None and abs(e.event.t_s - start_s) < within_s
+        for e in scored
+    )
+    if named == first or not weak:
+        return None
+    return f"cue ball not seen at the stroke: the {named} named from a doubtful contact"
 
 
 def _others(event: Event, ball: Ball) -> tuple[Ball, ...]:

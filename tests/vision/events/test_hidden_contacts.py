@@ -34,7 +34,15 @@ import pytest
 from calibration import TableGeometry
 from referee import Ball, BallContact, Cushion, CushionContact, Event
 from synth import IndependentReplay, IndependentSet, load_independent_shots
-from vision import BallTrack, ScoredEvent, cue_ball_behind, extract_events, is_lag, shot_span
+from vision import (
+    BallTrack,
+    ScoredEvent,
+    cue_ball_behind,
+    cue_ball_doubt,
+    extract_events,
+    is_lag,
+    shot_span,
+)
 
 DATA = Path(__file__).parents[3] / "bench" / "data" / "pooltool_shots.json.gz"
 NOISE_MM = 0.3
@@ -155,6 +163,7 @@ def test_a_cue_ball_unseen_until_after_its_first_contact_is_named_and_its_contac
     span = shot_span(tracks)
     assert span is not None
     assert cue_ball_behind(struck, span[0], found) == cue_ball_behind(cue, span[0], found) == cue
+    assert cue_ball_doubt(struck, span[0], found) is None  # a sure contact: no review
 
 
 def test_a_contact_only_an_unseen_cue_ball_can_have_made_is_found_with_a_doubt() -> None:
@@ -169,6 +178,8 @@ def test_a_contact_only_an_unseen_cue_ball_can_have_made_is_found_with_a_doubt()
     span = shot_span(tracks)
     assert span is not None and span[2] != cue
     assert cue_ball_behind(span[2], span[0], found) == cue
+    # Named through a doubtful contact: the video did not establish the ball played.
+    assert cue_ball_doubt(span[2], span[0], found) is not None
 
 
 def test_a_path_fitted_across_a_bounce_never_touches_a_ball_at_rest() -> None:

@@ -113,7 +113,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"carom: {opts.video}: stopped early: {result.error}; the "
               f"{len(result.shots)} complete shots are in {opts.out / 'shots.json'}",
               file=sys.stderr)  # fmt: skip
-        return 2
+        from carom.cli._main import EXIT_MEDIA
+
+        return EXIT_MEDIA
     return 0
 
 

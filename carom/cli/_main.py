@@ -1,26 +1,58 @@
 """The ``carom`` command line: the parser of every command, and the one error line.
 
-Exit status: 0 done; 2 bad input or an error (one line on stderr, ``carom: ...``);
-3 ``carom calibrate`` wrote a *doubtful* calibration (file and overlay written, look
-at the overlay); 4 the calibration *failed* (``calibrate``, and ``analyze``, ``live``,
-``serve`` fitting one): one line with the commands to mark the corners instead; 130
-interrupted. docs/calibration.md, "Outcomes".
+Exit status, one per kind of failure (docs/exit-status.md; every failure is one line
+on stderr, ``carom: ...``, never a traceback):
+
+=====  ==================================================================================
+0      done
+1      internal error: a bug; one line, the traceback only in the log (``--log-file``)
+2      bad input: a command line, shot log, calibration, match file or database that
+       cannot be used as it is (the line names it and the way out)
+3      ``carom calibrate`` wrote a *doubtful* calibration (look at the overlay)
+4      the calibration *failed* (``calibrate``, and ``analyze``, ``live``, ``serve``
+       fitting one): the line gives the commands to mark the corners instead
+5      unreadable media: a video, image or camera that cannot be opened or read to its end
+6      device: a scoreboard link failed or the board never confirmed the final state
+130    interrupted (Ctrl-C)
+=====  ==================================================================================
+
+``--version`` prints the version; ``-v`` / ``-q`` make the log on stderr more or less
+talkative and ``--log-file FILE`` keeps a full log (with tracebacks of internal errors)
+for an unattended club PC.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path
 
 from referee import CaromError
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_DOUBTFUL", "EXIT_FAILED", "main"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_DEVICE",
+    "EXIT_DOUBTFUL",
+    "EXIT_FAILED",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_MEDIA",
+    "main",
+    "status_of",
+]
 
+EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2
 EXIT_DOUBTFUL = 3
 EXIT_FAILED = 4
+EXIT_MEDIA = 5
+EXIT_DEVICE = 6
+EXIT_INTERRUPTED = 130
 
+_log = logging.getLogger("carom")
 
 Adder = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
@@ -41,65 +73,151 @@ def _commands() -> list[Adder]:
     ]
 
 
+def version() -> str:
+    """The installed version of carom-referee (``unknown`` when not installed)."""
+    try:
+        return metadata.version("carom-referee")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="carom", description="Automatic carom referee.")
+    parser = argparse.ArgumentParser(
+        prog="carom", description="Automatic carom referee.",
+        epilog="Exit status: 0 done, 1 internal error, 2 bad input, 3 doubtful calibration, "
+        "4 calibration failed, 5 unreadable media, 6 device (scoreboard), 130 interrupted.",
+    )  # fmt: skip
+    parser.add_argument("--version", action="version", version=f"carom {version()}")
+    talk = parser.add_mutually_exclusive_group()
+    talk.add_argument("-v", "--verbose", action="count", default=0,
+                      help="log more on stderr (-v info, -vv debug)")  # fmt: skip
+    talk.add_argument("-q", "--quiet", action="store_true",
+                      help="log only errors on stderr")  # fmt: skip
+    parser.add_argument("--log-file", type=Path, metavar="FILE",
+                        help="append a full log (debug level, tracebacks of internal "
+                        "errors) to FILE")  # fmt: skip
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in _commands():
         add(sub)
     return parser
 
 
+def _setup_logging(args: argparse.Namespace) -> None:
+    """Log on stderr at warning (``-v`` info, ``-vv`` debug, ``-q`` error); ``--log-file`` at debug.
+
+    Raises:
+        CaromError: the log file cannot be opened (bad input, before any work).
+    """
+    _log.handlers.clear()
+    _log.propagate = False
+    _log.setLevel(logging.DEBUG)
+    level = logging.ERROR if args.quiet else (logging.WARNING, logging.INFO)[min(args.verbose, 1)]
+    if args.verbose >= 2:
+        level = logging.DEBUG
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setLevel(level)
+    stderr.setFormatter(logging.Formatter("carom: %(message)s"))
+    _log.addHandler(stderr)
+    if args.log_file is not None:
+        try:
+            handler = logging.FileHandler(args.log_file, encoding="utf-8")
+        except OSError as exc:
+            raise CaromError(f"{args.log_file}: cannot open the log file ({exc.strerror}); "
+                             "check the folder or leave out --log-file") from None  # fmt: skip
+        handler.setLevel(logging.DEBUG)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        _log.addHandler(handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 on bad input)."""
+    """Run the command line; returns the exit status (the module docstring)."""
     args = _parser().parse_args(argv)
     try:
-        if args.command == "score":
-            from carom.cli._score import run as run_score
-
-            return run_score(args)
-        if args.command == "calibrate":
-            from carom.cli._calibrate import run as run_calibrate
-
-            return run_calibrate(args)
-        if args.command == "analyze":
-            from carom.cli._analyze import run as run_analyze
-
-            return run_analyze(args)
-        if args.command == "live":
-            from carom.cli._live import run as run_live
-
-            return run_live(args)
-        if args.command in ("matches", "export"):
-            from carom.cli._export import run_export, run_matches
-
-            return run_matches(args) if args.command == "matches" else run_export(args)
-        if args.command == "serve":
-            from carom.cli._serve import run as run_serve
-
-            return run_serve(args)
-        if args.command == "scoreboard-emulator":
-            from carom.cli._emulator import run_emulator
-
-            return run_emulator(args)
-        if args.command == "synth":
-            from carom.cli._synth import run as run_synth
-
-            return run_synth(args)
+        _setup_logging(args)
+        _log.debug("carom %s: %s", version(), " ".join(sys.argv if argv is None else argv))
+        return _run(args)
     except CaromError as exc:
         print(f"carom: {exc}", file=sys.stderr)
-        return _status_of(exc)
+        _log.debug("failed: %s", exc, exc_info=True)
+        return status_of(exc)
     except KeyboardInterrupt:
         print("carom: interrupted", file=sys.stderr)
-        return 130
-    return 2  # pragma: no cover - argparse rejects unknown commands
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+        return 0
+    except Exception as exc:  # the last line of defence: one line, not a traceback
+        _log.debug("internal error", exc_info=True)
+        where = " (the traceback is in the log file)" if args.log_file else (
+            "; rerun with --log-file FILE to keep the traceback")  # fmt: skip
+        print(f"carom: internal error: {type(exc).__name__}: {exc}{where}; please report it",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_INTERNAL
 
 
-def _status_of(exc: CaromError) -> int:
-    """4 for a failed calibration, else 2 (the module docstring)."""
-    # Only a command that calibrated has loaded the package: no import for the others.
-    calibration = sys.modules.get("calibration")
-    if calibration is not None and isinstance(exc, calibration.CalibrationFailed):
-        return EXIT_FAILED
+def _run(args: argparse.Namespace) -> int:
+    """Dispatch to the command (each imported only when run)."""
+    if args.command == "score":
+        from carom.cli._score import run as run_score
+
+        return run_score(args)
+    if args.command == "calibrate":
+        from carom.cli._calibrate import run as run_calibrate
+
+        return run_calibrate(args)
+    if args.command == "analyze":
+        from carom.cli._analyze import run as run_analyze
+
+        return run_analyze(args)
+    if args.command == "live":
+        from carom.cli._live import run as run_live
+
+        return run_live(args)
+    if args.command in ("matches", "export"):
+        from carom.cli._export import run_export, run_matches
+
+        return run_matches(args) if args.command == "matches" else run_export(args)
+    if args.command == "serve":
+        from carom.cli._serve import run as run_serve
+
+        return run_serve(args)
+    if args.command == "scoreboard-emulator":
+        from carom.cli._emulator import run_emulator
+
+        return run_emulator(args)
+    if args.command == "synth":
+        from carom.cli._synth import run as run_synth
+
+        return run_synth(args)
+    return EXIT_BAD_INPUT  # pragma: no cover - argparse rejects unknown commands
+
+
+def _quiet_broken_pipe() -> None:
+    """The reader of stdout went away (``carom ... | head``): end quietly, no traceback.
+
+    Python would complain again when it flushes stdout at exit; point stdout at
+    ``/dev/null`` first (the documented recipe of the ``signal`` module's notes).
+    """
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def status_of(exc: CaromError) -> int:
+    """The exit status of an error by its kind (the module docstring)."""
+    # Only a command that used a package has loaded it: no import for the others.
+    kinds = (
+        ("calibration", "CalibrationFailed", EXIT_FAILED),
+        ("vision", "VideoError", EXIT_MEDIA),
+        ("hardware", "CameraError", EXIT_MEDIA),
+        ("hardware", "ScoreboardError", EXIT_DEVICE),
+    )
+    for module_name, class_name, status in kinds:
+        module = sys.modules.get(module_name)
+        kind = getattr(module, class_name, None) if module is not None else None
+        if isinstance(kind, type) and isinstance(exc, kind):
+            return status
     return EXIT_BAD_INPUT
 
 

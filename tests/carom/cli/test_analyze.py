@@ -227,8 +227,8 @@ def test_a_cut_mp4_without_its_index_is_one_clear_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.mp4"
     data = SAMPLE.read_bytes()
     broken.write_bytes(data[: len(data) // 2])  # the index (moov) is at the end: lost
-    line = _one_line_error(_carom("analyze", str(broken), "--out", str(tmp_path / "out")))
-    assert "broken.mp4" in line
+    out = _carom("analyze", str(broken), "--out", str(tmp_path / "out"))
+    assert "broken.mp4" in _one_line_error(out, status=5)  # unreadable media
 
 
 @pytest.mark.parametrize(
@@ -252,7 +252,9 @@ def test_bad_input_is_one_clear_line(args: list[str], needle: str, tmp_path: Pat
     args = [
         str(not_video) if a == "NOTVIDEO" else str(wrong) if a == "WRONGSIZE" else a for a in args
     ]
-    line = _one_line_error(carom_in_process("analyze", *args, cwd=tmp_path))
+    media = args[0] in ("missing.mp4", str(not_video))  # unreadable media: exit 5
+    done = carom_in_process("analyze", *args, cwd=tmp_path)
+    line = _one_line_error(done, status=5 if media else 2)
     assert needle.replace("NOTVIDEO", "notes.mp4") in line or needle in line
 
 

@@ -130,7 +130,8 @@ def test_a_doubtful_fit_is_written_and_exits_3(tmp_path: Path) -> None:
     ],
 )
 def test_bad_input_is_one_clear_line(args: list[str], needle: str) -> None:
-    assert needle in _one_line_error(carom_in_process(*args))
+    media = args[1] == "/no/such.mp4"  # unreadable media: exit 5, else bad input: 2
+    assert needle in _one_line_error(carom_in_process(*args), status=5 if media else 2)
 
 
 def test_interactive_without_a_display_says_what_to_do(tmp_path: Path) -> None:

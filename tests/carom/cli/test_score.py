@@ -57,8 +57,9 @@ def test_discipline_override_changes_the_verdicts(tmp_path: Path) -> None:
     assert doc["shots"][2]["points"] == 1  # two cushions are enough in one-cushion
 
 
-def _one_line_error(out: subprocess.CompletedProcess[str]) -> str:
-    assert out.returncode == 2
+def _one_line_error(out: subprocess.CompletedProcess[str], status: int = 2) -> str:
+    """The one stderr line of a failed command, after checking its exit status."""
+    assert out.returncode == status, out.stderr
     assert "Traceback" not in out.stderr
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1, out.stderr

@@ -18,9 +18,11 @@ from hardware.camera import (
     Camera,
     CameraFrame,
     CameraKind,
+    explain_camera,
     is_camera_spec,
     open_camera,
     register_camera,
+    safe_spec,
 )
 from hardware.scoreboard import (
     Ack,
@@ -92,11 +94,13 @@ __all__ = [
     "codec_for",
     "dialects",
     "encode_frame",
+    "explain_camera",
     "is_camera_spec",
     "open_camera",
     "register_camera",
     "register_codec",
     "render_board",
+    "safe_spec",
     "snapshot_from_state",
     "text_line",
 ]

@@ -9,12 +9,15 @@ opens.
 
 from hardware.camera._camera import Camera, CameraFrame
 from hardware.camera._cameras import CameraKind, is_camera_spec, open_camera, register_camera
+from hardware.camera._diagnose import explain_camera, safe_spec
 
 __all__ = [
     "Camera",
     "CameraFrame",
     "CameraKind",
+    "explain_camera",
     "is_camera_spec",
     "open_camera",
     "register_camera",
+    "safe_spec",
 ]

@@ -16,6 +16,7 @@ import numpy as np
 
 from hardware._errors import CameraError
 from hardware.camera._camera import CameraFrame
+from hardware.camera._diagnose import explain_camera, safe_spec
 
 __all__ = ["DEFAULT_FPS", "OpenCvCamera"]
 
@@ -38,7 +39,8 @@ class OpenCvCamera:
         source = int(spec) if isinstance(spec, str) and spec.isdigit() else spec
         self._cap = cv2.VideoCapture(source)
         if not self._cap.isOpened():
-            raise CameraError(f"camera {spec}: cannot open it; check the index, cable or URL")
+            self._cap.release()
+            raise CameraError(f"camera {safe_spec(spec)}: cannot open it: {explain_camera(spec)}")
         self.spec = spec
         self._clock = clock
         fps = float(self._cap.get(cv2.CAP_PROP_FPS))

@@ -49,7 +49,8 @@ from carom.live import (
     parse_line,
 )
 from carom.live.loop._board import BoardView, Closing
-from carom.live.loop._capture import Capture, Captured, CaptureState
+from carom.live.loop._camera_watch import CameraWatch
+from carom.live.loop._capture import Capture, Captured
 from carom.live.loop._keyboard import PostedCall, read_keyboard
 from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._referee import LiveReferee
@@ -130,6 +131,7 @@ class LiveRunner:
         self._drift_next_s = 0.0
         self._strikes = 0
         self._lost = False
+        self._camera = CameraWatch(capture.spec)
         self._warmup: list[Captured] = []
         self._started = False
         self._armed_t_s = 0.0
@@ -325,20 +327,19 @@ class LiveRunner:
     # --- faults -----------------------------------------------------------------------
 
     def _watch_capture(self) -> None:
-        status = self.capture.status()
-        lost = status.state is CaptureState.LOST
+        for line in self._camera.update(self.capture.status(), time.monotonic()):
+            self._say(line)
+        lost = self._camera.lost
         if lost == self._lost:
             return
         self._lost = lost
         if lost:
-            self._say(f"camera lost ({status.last_error}); reconnecting")
             self._settle(None, 0.0, now=True)  # its balls had stopped, as far as was seen
             self._lose_open_shot()
             self.analyzer, self._warmup, self._tail = None, [], False  # afresh: balls move unseen
             self.clock.stop()
             self._pause(CAMERA_LOST)
         else:
-            self._say("camera back")
             self._pause(self.referee.not_scoring)
 
     def _lose_open_shot(self) -> None:

@@ -113,6 +113,7 @@ class LiveSession:
     @classmethod
     def open(cls, store: MatchStore, setup: LiveSetup, *, now_iso: str) -> LiveSession:
         """Resume the newest unfinished match of ``setup``, else start a new one."""
+        store.require_sound()  # never resume, nor start a match beside, a damaged one
         key = setup_key(setup.config, setup.source)
         row = store.find_unfinished(key)
         if row is None:
@@ -130,6 +131,7 @@ class LiveSession:
         timeouts_per_game: int | None = None,
     ) -> LiveSession:  # fmt: skip
         """Any match of the store, replayed (its first ``upto`` entries when given)."""
+        store.require_sound()
         row = store.match(match_id)
         config = config_from_doc(row.config)
         session = cls(store, row, config, LiveSetup(config, row.source, timeouts_per_game))

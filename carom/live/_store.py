@@ -12,6 +12,7 @@ schema is described in ``docs/live-storage.md``.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,66 +21,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from carom.live._chain import MATCH_COLUMNS, head_hash, link, seal
+from carom.live._schema import APPLICATION, SCHEMA_VERSION, TRACKS, migrate
+from carom.live._schema import create as create_tables
+from carom.live._verify import StoreHealth, check, damage_message
 from referee import CaromError
 
-__all__ = ["SCHEMA_VERSION", "JournalEntry", "LiveError", "MatchRow", "MatchStore"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "JournalEntry",
+    "LiveError",
+    "MatchRow",
+    "MatchStore",
+    "StoreHealth",
+]
 
-#: Bumped when the tables change so that an older reader would misread a file; a newer
-#: file is refused, never half-read. The ``tracks`` table, which replay never reads and
-#: an older reader ignores, came within version 1 (files without it read as before).
-SCHEMA_VERSION = 1
-_APPLICATION = "carom-referee"
-
-#: A shot entry's trajectories (``carom.live._codec.encode_tracks``); see put_tracks.
-_TRACKS = """
-CREATE TABLE IF NOT EXISTS tracks (
-    match_id INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    PRIMARY KEY (match_id, seq),
-    FOREIGN KEY (match_id, seq) REFERENCES journal(match_id, seq)
-)"""
-
-_SCHEMA = (
-    """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE TABLE matches (
-    id INTEGER PRIMARY KEY,
-    created_at TEXT NOT NULL,
-    source TEXT NOT NULL,
-    setup_key TEXT NOT NULL,
-    config TEXT NOT NULL,
-    discipline TEXT NOT NULL,
-    player_a INTEGER NOT NULL REFERENCES players(id),
-    player_b INTEGER NOT NULL REFERENCES players(id),
-    version INTEGER NOT NULL DEFAULT 0,
-    finished_at TEXT
-);
-CREATE INDEX matches_by_setup ON matches(setup_key, finished_at);
-CREATE TABLE journal (
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    paths BLOB,
-    result TEXT,
-    who TEXT NOT NULL,
-    at TEXT NOT NULL,
-    state_version INTEGER NOT NULL,
-    PRIMARY KEY (match_id, seq)
-);
-CREATE VIEW shots AS
-    SELECT match_id, seq, json_extract(payload, '$.shot.index') AS shot_index,
-           json_extract(payload, '$.video_t_s') AS video_t_s,
-           json_extract(payload, '$.shot.events') AS events,
-           json_extract(result, '$.records') AS verdicts,
-           paths, who, at
-    FROM journal WHERE kind = 'shot';
-"""
-    + _TRACKS
-    + ";"
-)
+_log = logging.getLogger("carom.live")
 
 
 class LiveError(CaromError):
@@ -124,22 +81,30 @@ class JournalEntry:
 
 
 class MatchStore:
-    """The SQLite file of live matches: one connection, shared by threads under a lock."""
+    """The SQLite file of live matches: one connection, shared by threads under a lock.
 
-    def __init__(self, path: Path, *, create: bool = True, busy_timeout_s: float = 5.0) -> None:
+    The file checks itself when opened (:mod:`carom.live._verify`): ``health`` says
+    what it found. A damaged file is never written (every write raises LiveError
+    naming the damage and ``carom matches DB --repair``); ``strict`` refuses it at once.
+    """
+
+    def __init__(
+        self, path: Path, *, create: bool = True, busy_timeout_s: float = 5.0,
+        strict: bool = False,
+    ) -> None:  # fmt: skip
         """Open ``path`` (creating a fresh database unless ``create`` is False).
 
-        ``busy_timeout_s`` is how long a write waits for another connection's write.
+        ``busy_timeout_s`` is how long a write waits for another connection's write;
+        ``strict``: raise on damage, else warn (log) once and keep ``health``.
 
-        Raises LiveError when the file is missing (``create=False``), is not a carom
-        database, or was written by a newer version.
+        Raises LiveError when the file is missing (``create=False``), empty (0 bytes),
+        is not a carom database, was written by a newer version, cannot be read by
+        SQLite at all, or (``strict``) fails the checks on open.
         """
         self.path = Path(path)
-        if self.path.is_dir():
-            raise LiveError(f"{self.path}: is a folder; pass a database file path")
-        if not create and not self.path.exists():
-            raise LiveError(f"{self.path}: no such database; check the path (carom live --db)")
+        self._refuse_unusable(create)
         self._lock = threading.RLock()
+        self.health = StoreHealth()
         try:
             self._db = sqlite3.connect(
                 str(self.path), timeout=busy_timeout_s, check_same_thread=False,
@@ -151,12 +116,50 @@ class MatchStore:
             self._prepare(create)
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            raise LiveError(
-                f"{self.path}: not a carom database ({exc}); pass another path"
-            ) from None
+            raise LiveError(self._unreadable(exc)) from None
         except LiveError:
             self._db.close()
             raise
+        self._after_checks(strict)
+
+    def _refuse_unusable(self, create: bool) -> None:
+        if self.path.is_dir():
+            raise LiveError(f"{self.path}: is a folder; pass a database file path")
+        if not self.path.exists():
+            if not create:
+                raise LiveError(f"{self.path}: no such database; check the path (carom live --db)")
+        elif self.path.stat().st_size == 0:
+            raise LiveError(
+                f"{self.path}: empty file (0 bytes), not a match database; nothing was written "
+                "to it; delete it to start a new database there, or pass another path"
+            )
+
+    def _unreadable(self, exc: sqlite3.DatabaseError) -> str:
+        try:
+            with self.path.open("rb") as f:
+                sqlite = f.read(16) == b"SQLite format 3\x00"
+        except OSError:
+            sqlite = False
+        if not sqlite:
+            return f"{self.path}: not a carom database ({exc}); pass another path"
+        return (
+            f"{self.path}: damaged: SQLite cannot read it ({exc}); nothing was written to it; "
+            f"salvage what it can with: carom matches {self.path} --repair NEW.db"
+        )
+
+    def _after_checks(self, strict: bool) -> None:
+        if self.health.sound:
+            return
+        message = damage_message(self.path, self.health)
+        if strict:
+            self._db.close()
+            raise LiveError(message)
+        _log.warning("%s", message)
+
+    def require_sound(self) -> None:
+        """Raise LiveError (the damage and the way out) unless the checks on open passed."""
+        if not self.health.sound:
+            raise LiveError(damage_message(self.path, self.health))
 
     def _prepare(self, create: bool) -> None:
         db = self._db
@@ -164,13 +167,17 @@ class MatchStore:
         if not tables:
             if not create:
                 raise LiveError(f"{self.path}: empty database, no matches; check the path")
-            self._create()
+            with self._transaction() as tx:
+                create_tables(tx)
         elif "meta" not in tables:
             raise LiveError(f"{self.path}: not a carom database (other tables); pass another path")
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-        if meta.get("application") != _APPLICATION:
+        if meta.get("application") != APPLICATION:
             raise LiveError(f"{self.path}: not a carom database; pass another path")
-        version = int(meta.get("schema_version", "0"))
+        text = str(meta.get("schema_version", "0"))
+        if not text.isdigit():
+            raise LiveError(damage_message(self.path, StoreHealth((f"schema_version {text!r}",))))
+        version = int(text)
         if version > SCHEMA_VERSION:
             raise LiveError(
                 f"{self.path}: written by a newer carom-referee (schema {version}, this one "
@@ -179,21 +186,16 @@ class MatchStore:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
-
-    def _create(self) -> None:
-        with self._transaction() as db:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            db.executemany(
-                "INSERT INTO meta (key, value) VALUES (?, ?)",
-                [("application", _APPLICATION), ("schema_version", str(SCHEMA_VERSION))],
-            )
+        self.health = check(db, chained=version >= 2)
+        if version < 2 and self.health.sound:  # schema 1: the chain is computed once, now
+            with self._transaction() as tx:
+                migrate(tx)
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: all or nothing, on disk (FULL sync) when it returns."""
         with self._lock:
+            self.require_sound()
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
@@ -207,6 +209,16 @@ class MatchStore:
             except BaseException:
                 self._rollback()
                 raise
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """A read under the lock; damage met on the way (after the checks) is one LiveError."""
+        with self._lock:
+            try:
+                yield self._db
+            except (sqlite3.DatabaseError, ValueError, KeyError, TypeError) as exc:
+                problem = f"reading it failed ({type(exc).__name__}: {exc})"
+                raise LiveError(damage_message(self.path, StoreHealth((problem,)))) from None
 
     def _rollback(self) -> None:
         if self._db.in_transaction:
@@ -245,6 +257,10 @@ class MatchStore:
                  str(config["discipline"]), ids[0], ids[1]),
             )  # fmt: skip
             match_id = int(cur.lastrowid or 0)
+            head = head_hash(db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?",
+                                        (match_id,)).fetchone())  # fmt: skip
+            db.execute("UPDATE matches SET head = ?, seal = ? WHERE id = ?",
+                       (head, seal(head, 0, None), match_id))  # fmt: skip
         return self.match(match_id)
 
     @staticmethod
@@ -255,8 +271,8 @@ class MatchStore:
 
     _SELECT = (
         "SELECT m.id, m.created_at, m.source, m.setup_key, m.config, m.discipline, a.name, "
-        "b.name, m.version, m.finished_at FROM matches m JOIN players a ON a.id = m.player_a "
-        "JOIN players b ON b.id = m.player_b"
+        "b.name, m.version, m.finished_at FROM matches m LEFT JOIN players a ON a.id = m.player_a "
+        "LEFT JOIN players b ON b.id = m.player_b"
     )
 
     @staticmethod
@@ -271,30 +287,30 @@ class MatchStore:
 
     def match(self, match_id: int) -> MatchRow:
         """The match ``match_id``; LiveError naming the known ids when there is none."""
-        with self._lock:
-            r = self._db.execute(self._SELECT + " WHERE m.id = ?", (match_id,)).fetchone()
-        if r is None:
+        with self._reading() as db:
+            r = db.execute(self._SELECT + " WHERE m.id = ?", (match_id,)).fetchone()
+            row = None if r is None else self._row(r)
+        if row is None:
             known = ", ".join(str(m.id) for m in self.matches()) or "none"
             raise LiveError(
                 f"{self.path}: no match {match_id} (matches: {known}); see carom matches DB"
             )
-        return self._row(r)
+        return row
 
     def matches(self) -> list[MatchRow]:
         """Every match, oldest first."""
-        with self._lock:
-            rows = self._db.execute(self._SELECT + " ORDER BY m.id").fetchall()
-        return [self._row(r) for r in rows]
+        with self._reading() as db:
+            return [self._row(r) for r in db.execute(self._SELECT + " ORDER BY m.id")]
 
     def find_unfinished(self, setup_key: str) -> MatchRow | None:
-        """The newest unfinished match with this set-up, if any."""
-        with self._lock:
-            r = self._db.execute(
-                self._SELECT + " WHERE m.setup_key = ? AND m.finished_at IS NULL "
-                "ORDER BY m.id DESC LIMIT 1",
+        """The newest unfinished match with this set-up, if any (a table scan: no index)."""
+        with self._reading() as db:
+            r = db.execute(
+                self._SELECT.replace("matches m", "matches m NOT INDEXED")
+                + " WHERE m.setup_key = ? AND m.finished_at IS NULL ORDER BY m.id DESC LIMIT 1",
                 (setup_key,),
             ).fetchone()
-        return None if r is None else self._row(r)
+            return None if r is None else self._row(r)
 
     # --- journal ---
 
@@ -307,50 +323,56 @@ class MatchStore:
         ``finished_at`` is set when the match is over (``None`` reopens it).
         """
         with self._transaction() as db:
-            row = db.execute("SELECT version FROM matches WHERE id = ?", (match_id,)).fetchone()
+            row = db.execute(
+                "SELECT m.version, COALESCE((SELECT chain FROM journal j WHERE j.match_id = m.id "
+                "AND j.seq = m.version), m.head) FROM matches m WHERE m.id = ?", (match_id,),
+            ).fetchone()  # fmt: skip
             if row is None:
                 raise LiveError(f"{self.path}: no match {match_id}; see carom matches DB")
-            version = int(row[0])
+            version, prev = int(row[0]), str(row[1])
             for i, e in enumerate(entries, start=1):
                 if e.seq != version + i:
                     raise LiveError(
                         f"match {match_id}: journal entry {e.seq} does not follow version "
                         f"{version}; another process writes this match: stop it"
                     )
+                values = (e.seq, e.kind, json.dumps(e.payload), e.paths,
+                          None if e.result is None else json.dumps(e.result), e.who, e.at,
+                          e.state_version)  # fmt: skip
+                prev = link(prev, match_id, values)
                 db.execute(
                     "INSERT INTO journal (match_id, seq, kind, payload, paths, result, who, at, "
-                    "state_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (match_id, e.seq, e.kind, json.dumps(e.payload), e.paths,
-                     None if e.result is None else json.dumps(e.result), e.who, e.at,
-                     e.state_version),
-                )  # fmt: skip
+                    "state_version, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (match_id, *values, prev),
+                )
             db.execute(
-                "UPDATE matches SET version = ?, finished_at = ? WHERE id = ?",
-                (version + len(entries), finished_at, match_id),
-            )
+                "UPDATE matches SET version = ?, finished_at = ?, seal = ? WHERE id = ?",
+                (version + len(entries), finished_at,
+                 seal(prev, version + len(entries), finished_at), match_id),
+            )  # fmt: skip
 
     def journal(self, match_id: int, *, upto: int | None = None) -> list[JournalEntry]:
         """The match's journal in order (the first ``upto`` entries when given)."""
         limit = -1 if upto is None else upto
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT seq, kind, payload, paths, result, who, at, state_version FROM journal "
                 "WHERE match_id = ? ORDER BY seq LIMIT ?",
                 (match_id, limit),
             ).fetchall()
-        return [
-            JournalEntry(
-                seq=int(r[0]),
-                kind=r[1],
-                payload=json.loads(r[2]),
-                paths=r[3],
-                result=None if r[4] is None else json.loads(r[4]),
-                who=r[5],
-                at=r[6],
-                state_version=int(r[7]),
-            )
-            for r in rows
-        ]
+            return [
+                JournalEntry(
+                    seq=int(r[0]),
+                    kind=r[1],
+                    payload=json.loads(r[2]),
+                    paths=r[3],
+                    result=None if r[4] is None else json.loads(r[4]),
+                    who=r[5],
+                    at=r[6],
+                    state_version=int(r[7]),
+                )
+                for r in rows
+            ]
 
     def put_tracks(self, match_id: int, seq: int, data: bytes) -> None:
         """Keep the trajectories of journal entry ``seq`` (a shot), in their own transaction.
@@ -359,7 +381,7 @@ class MatchStore:
         them. A file from before the table existed gets it here.
         """
         with self._transaction() as db:
-            db.execute(_TRACKS)
+            db.execute(TRACKS)
             db.execute(
                 "INSERT OR REPLACE INTO tracks (match_id, seq, data) VALUES (?, ?, ?)",
                 (match_id, seq, data),

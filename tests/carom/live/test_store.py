@@ -53,7 +53,7 @@ def test_a_fresh_database_is_wal_full_sync_and_versioned(tmp_path: Path) -> None
         assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     raw = sqlite3.connect(path)
     assert dict(raw.execute("SELECT key, value FROM meta")) == {
-        "application": "carom-referee", "schema_version": "1",
+        "application": "carom-referee", "schema_version": "2",
     }  # fmt: skip
     raw.close()
 
@@ -211,5 +211,5 @@ def test_a_damaged_journal_entry_is_named(tmp_path: Path) -> None:
     raw.execute("UPDATE journal SET kind = 'call', payload = '{\"call\": \"foul\"}'")
     raw.commit()
     raw.close()
-    with MatchStore(path) as store, pytest.raises(LiveError, match="journal entry 1 cannot"):
+    with MatchStore(path) as store, pytest.raises(LiveError, match="journal entry 1 was altered"):
         LiveSession.load(store, session.match_id)

@@ -2,9 +2,10 @@
 
 Composition root of the web side: the match database, the admin token, the camera
 rig (with ``--camera``), the :class:`~carom.web._table.Table` and the SSE
-broadcaster, wired into a FastAPI app with the request-size limit, CORS (off unless
-origins are given) and error handlers that answer every refusal with a one-line
-``{"detail": ...}``.
+broadcaster, wired into a FastAPI app with the admin token's gate (back-off per client,
+checked before any body is read: :mod:`carom.web._guard`), the security headers
+(:mod:`carom.web._security`), the request-size limit, CORS (off unless origins are
+given) and error handlers that answer every refusal with a one-line ``{"detail": ...}``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from carom.live import MatchStore
 from carom.timestamps import now_iso
 from carom.web._auth import TokenStore, write_token_file
+from carom.web._guard import Guard
+from carom.web._security import AdminGate, SecurityHeaders
 from carom.web._settings import WebSettings
 from carom.web._sse import Broadcaster
 from carom.web._table import ConflictError, Table
@@ -62,6 +65,7 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
         raise
     table = Table(store, Broadcaster(settings.keepalive_s, settings.max_sse_clients), rig)
     table.default_match = settings.match
+    guard = Guard(tokens, settings.guard)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -75,12 +79,14 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
             yield
         finally:
             await asyncio.to_thread(table.close)
+            guard.close()
             store.close()
 
     about = "The referee's table: matches, calls, live state, history."
     app = FastAPI(title="carom-referee", version="1", lifespan=lifespan, description=about,
                   docs_url=None, redoc_url=None)  # fmt: skip
     app.state.table, app.state.tokens, app.state.settings = table, tokens, settings
+    app.state.guard = guard
     app.state.say = say
     app.include_router(api_router)
     app.include_router(match_router)
@@ -89,6 +95,13 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
     app.state.wizard = Wizard(settings.camera, settings.calibration, settings.table)
     mount_pages(app, settings)
     _handlers(app)
+    _middleware(app, settings, guard)
+    return app
+
+
+def _middleware(app: FastAPI, settings: WebSettings, guard: Guard) -> None:
+    """Outermost last: headers(host(size(CORS(token(app))))); CORS answers preflights."""
+    app.add_middleware(AdminGate, guard=guard)
     if settings.cors_origins:
         headers = ["Authorization", "Content-Type", "Last-Event-ID"]
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
@@ -96,7 +109,7 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     if settings.allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
-    return app
+    app.add_middleware(SecurityHeaders)
 
 
 def _tokens(settings: WebSettings, say: Say) -> TokenStore:

@@ -4,9 +4,13 @@ Theory of operation. The token guards every request that changes state. It is a
 random 32-byte URL-safe string made when the database has none; its PBKDF2-SHA256
 hash (with a random salt) is kept in the ``web_tokens`` table of the match database
 and the token itself is printed once (and written to ``--token-file`` if asked).
-A request's token is hashed and compared with :func:`hmac.compare_digest`; the hash
-of the one token that matched is remembered in memory so that a console sending many
-calls does not pay the key derivation each time (wrong tokens always pay it).
+A request's token is hashed and compared with :func:`hmac.compare_digest`. The
+SHA-256 of the one right token is kept in memory as soon as it is known (made or preset
+at start, or once a request presented it): from then on every token, right or wrong, is
+told by one SHA-256 and a constant-time comparison (:meth:`TokenStore.quick`); only
+before that (a server restarted over an existing hash, nobody has logged in yet) does a
+token need the key derivation (:meth:`TokenStore.slow`), which the web server runs on
+one low-priority thread behind a per-client back-off (:mod:`carom.web._guard`).
 """
 
 from __future__ import annotations
@@ -89,6 +93,8 @@ class TokenStore:
         token = preset or secrets.token_urlsafe(32)
         self._salt = os.urandom(16)
         self._hash = _derive(token, self._salt, self._iterations)
+        with self._lock:
+            self._fast_ok = _sha256(token)
         db.execute("DELETE FROM web_tokens")
         db.execute(
             "INSERT INTO web_tokens (salt, hash, iterations, created_at) VALUES (?, ?, ?, ?)",
@@ -96,20 +102,40 @@ class TokenStore:
         )
         return token
 
-    def check(self, presented: str) -> bool:
-        """True when ``presented`` is the admin token (constant-time comparison)."""
-        fast = hashlib.sha256(presented.encode("utf-8", "replace")).digest()
+    def quick(self, presented: str) -> bool | None:
+        """True or False when the right token's SHA-256 is known (cheap); None otherwise."""
+        fast = _sha256(presented)
         with self._lock:
             known = self._fast_ok
-        if known is not None and hmac.compare_digest(fast, known):
-            return True
+        if known is None:
+            return None if self._hash else False
+        return hmac.compare_digest(fast, known)
+
+    def slow(self, presented: str) -> bool:
+        """True when ``presented`` derives to the stored hash (PBKDF2: ~0.1 s of one core).
+
+        A right token is remembered, so that :meth:`quick` answers from then on.
+        """
         if not self._hash:
             return False
         ok = hmac.compare_digest(_derive(presented, self._salt, self._iterations), self._hash)
         if ok:
             with self._lock:
-                self._fast_ok = fast
+                self._fast_ok = _sha256(presented)
         return ok
+
+    def check(self, presented: str) -> bool:
+        """True when ``presented`` is the admin token (constant-time comparison).
+
+        Pays the key derivation when :meth:`quick` cannot tell: call it off the event
+        loop (the web server goes through :class:`carom.web._guard.Guard`).
+        """
+        quick = self.quick(presented)
+        return quick if quick is not None else self.slow(presented)
+
+
+def _sha256(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "replace")).digest()
 
 
 def write_token_file(path: Path, token: str) -> None:

@@ -8,8 +8,10 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from carom.web._guard import Guard
 from carom.web._match_models import MatchFileIn
 from carom.web._models import CallIn, call_value
+from carom.web._security import ADMIN_KEY
 from carom.web._table import Table
 
 __all__ = ["require_token", "router", "table_of"]
@@ -24,19 +26,23 @@ def table_of(request: Request) -> Table:
     return table
 
 
-def require_token(
+async def require_token(
     request: Request,
     creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> None:
-    """Refuse (401) a request without the admin token."""
-    if creds is None or creds.scheme.lower() != "bearer":
-        raise HTTPException(401, "this needs the admin token: send Authorization: Bearer "
-                            "<token> (printed by carom serve at its first start)",
-                            headers={"WWW-Authenticate": "Bearer"})  # fmt: skip
-    if not request.app.state.tokens.check(creds.credentials):
-        raise HTTPException(401, "wrong admin token; use the one carom serve printed "
-                            "(or restart it with --new-token)",
-                            headers={"WWW-Authenticate": "Bearer"})  # fmt: skip
+    """Refuse (401, or 429 while the client is blocked) a request without the admin token.
+
+    The app's :class:`~carom.web._security.AdminGate` has already admitted every
+    state-changing request; this is for a route reached some other way.
+    """
+    if request.scope.get("state", {}).get(ADMIN_KEY):
+        return
+    guard: Guard = request.app.state.guard
+    client = request.client
+    presented = f"{creds.scheme} {creds.credentials}" if creds is not None else None
+    refusal = await guard.admit(client.host if client else None, presented)
+    if refusal is not None:
+        raise HTTPException(refusal.status, refusal.detail, headers=refusal.headers())
 
 
 Admin = Depends(require_token)

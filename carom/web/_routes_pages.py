@@ -30,11 +30,9 @@ PAGES = {
     "/docs": "api.html",
 }
 
-_SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-cache",
-}
+# The security headers (CSP, X-Frame-Options...) are added to every response by
+# carom.web._security.SecurityHeaders.
+_PAGE_HEADERS = {"Cache-Control": "no-cache"}
 
 
 def mount_pages(app: FastAPI, settings: WebSettings) -> None:
@@ -52,6 +50,6 @@ def _page(settings: WebSettings, name: str) -> Callable[[], FileResponse]:
     def page() -> FileResponse:
         if not file.is_file():
             raise HTTPException(404, f"page {name} is not installed; reinstall carom-referee")
-        return FileResponse(file, media_type="text/html", headers=_SECURITY_HEADERS)
+        return FileResponse(file, media_type="text/html", headers=_PAGE_HEADERS)
 
     return page

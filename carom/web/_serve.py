@@ -46,8 +46,11 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def _server(app: FastAPI, log_level: str) -> uvicorn.Server:
+    # proxy_headers off: a client's address is the socket's, never an X-Forwarded-For
+    # it wrote itself (the admin token's back-off is per address: docs/security.md).
     config = uvicorn.Config(app, log_level=log_level, lifespan="on", access_log=False,
-                            timeout_graceful_shutdown=2, timeout_keep_alive=30)  # fmt: skip
+                            timeout_graceful_shutdown=2, timeout_keep_alive=30,
+                            proxy_headers=False)  # fmt: skip
     return uvicorn.Server(config)
 
 

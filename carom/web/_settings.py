@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from carom.match import MatchFile
+from carom.web._guard import GuardPolicy
 from referee import Table
 
 __all__ = ["WebSettings"]
@@ -32,7 +33,8 @@ class WebSettings:
     set-up (``carom serve --match`` and the flags); ``start_match``: put it on the
     table at start-up (``--match`` given). ``drift_every_s``: seconds between checks
     that the camera did not move off its calibration (0: never; as ``carom live
-    --drift-every``).
+    --drift-every``). ``guard``: the admin token's back-off per client and the bound on
+    key derivations waiting (:mod:`carom.web._guard`).
     """
 
     db: Path
@@ -53,3 +55,4 @@ class WebSettings:
     match: MatchFile | None = None
     start_match: bool = False
     drift_every_s: float = 0.0
+    guard: GuardPolicy = field(default_factory=GuardPolicy)

@@ -88,7 +88,11 @@
     logLine(state);
     current = state;
     const match = state.match;
-    $("camera").textContent = `camera: ${state.camera}` + (state.paused ? ` · paused: ${state.paused}` : "");
+    // A board that never took the score is said here, in red, until it does (docs/live.md).
+    const board = state.scoreboard && state.scoreboard.warning;
+    $("camera").textContent = `camera: ${state.camera}` + (state.paused ? ` · paused: ${state.paused}` : "") +
+      (board ? ` · ${board}` : "");
+    $("camera").className = board ? "status error" : "muted";
     $("start").classList.toggle("hidden", !!match && match.phase !== "over");
     $("live-title").textContent = match
       ? `Match ${match.id} · ${fmt.title(match.discipline)}${match.winner ? ` · ${match.winner} wins` : ""}`

@@ -123,13 +123,19 @@
     ctx.restore();
   }
 
+  // The colour through the CSSOM: the CSP refuses style attributes.
+  function residualCell(r) {
+    const cell = el("td", { class: "num", text: r.toFixed(2) });
+    cell.style.color = residualColour(r);
+    return cell;
+  }
+
   function showFit(fit) {
     wiz.fit = fit;
     $("rms").textContent = typeof fit.rms_px === "number" ? fit.rms_px.toFixed(2) : "–";
     const res = residualsByIndex();
     const rows = Object.entries(res).map(([i, r]) => el("tr", { "data-diamond": i },
-      el("td", { text: diamondName(Number(i)) }),
-      el("td", { class: "num", style: `color:${residualColour(r)}`, text: r.toFixed(2) })));
+      el("td", { text: diamondName(Number(i)) }), residualCell(r)));
     $("residuals").replaceChildren(...(rows.length ? rows
       : [el("tr", {}, el("td", { colspan: 2, class: "muted", text: "drag a diamond onto the one you see to mark it" }))]));
     $("method").textContent = fit.method ? ` · fit: ${fit.method}` : "";

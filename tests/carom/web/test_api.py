@@ -364,7 +364,7 @@ def test_three_players_state_history_and_pages(tmp_path: Path) -> None:
         ]
         assert rows[0]["match_points_a"] == rows[0]["match_points_b"] == "1"
         # The pages build one panel (one overlay row) per player from the state.
-        assert "function panels(n)" in c.get("/scoreboard").text
-        assert "function lines(n)" in c.get("/overlay").text
+        assert "function panels(n)" in c.get("/static/scoreboard.js").text
+        assert "function lines(n)" in c.get("/static/overlay.js").text
         too_many = c.post("/api/matches", json={"players": list("ABCDEFGHI")}, headers=AUTH)
         assert too_many.status_code == 422

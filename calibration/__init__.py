@@ -18,6 +18,7 @@ from calibration._drift import DriftCheck, DriftResult
 from calibration._errors import CalibrationFailed
 from calibration._file import (
     CALIBRATION_FORMAT,
+    CALIBRATION_LIMITS,
     Calibration,
     CalibrationMethod,
     load_calibration,
@@ -42,6 +43,7 @@ from calibration._report import GroupResiduals, QualityReport, draw_overlay, qua
 
 __all__ = [
     "CALIBRATION_FORMAT",
+    "CALIBRATION_LIMITS",
     "CAMERA_FORMAT",
     "CUSHIONS",
     "PIN_SPACING_MM",

@@ -29,10 +29,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration._camera import CalibrationError, Camera, check_shape
+from calibration._file_check import check_camera_fields, check_opencv_block
 from calibration._geometry import TableGeometry
+from referee.jsonbound import DocumentLimits, decode_document
+from referee.jsonread import show
 
 __all__ = [
     "CALIBRATION_FORMAT",
+    "CALIBRATION_LIMITS",
     "Calibration",
     "CalibrationMethod",
     "load_calibration",
@@ -41,6 +45,8 @@ __all__ = [
 
 F64 = NDArray[np.float64]
 CALIBRATION_FORMAT = "carom-calibration/1"
+#: A calibration file is about 2 kB; anything over 1 MB is not one.
+CALIBRATION_LIMITS = DocumentLimits(max_bytes=1 << 20)
 _FIELDS = ("format", "table", "camera", "image_size_px", "residuals", "method", "created")
 
 
@@ -75,7 +81,9 @@ class Calibration:
         object.__setattr__(self, "method", _method(self.method, "method"))
         for key, value in self.residuals.items():
             if not (isinstance(value, int | float) and math.isfinite(value)):
-                raise CalibrationError(f"residuals.{key}: expected a finite number, got {value!r}")
+                raise CalibrationError(
+                    f"residuals.{key}: expected a finite number, got {show(value)}"
+                )
 
     @property
     def image_size_px(self) -> tuple[int, int]:
@@ -127,7 +135,9 @@ class Calibration:
         extra = sorted(set(data) - set(_FIELDS))
         if extra:
             raise CalibrationError(f"{extra[0]}: unknown field")
+        check_camera_fields(data["camera"], "camera")
         camera = Camera.from_dict(data["camera"], "camera")
+        check_opencv_block(camera, data["camera"].get("opencv"), "camera.opencv")
         size = data["image_size_px"]
         if list(camera.size_px) != size:
             raise CalibrationError(
@@ -138,7 +148,7 @@ class Calibration:
             raise CalibrationError(f"residuals: expected an object, got {residuals!r}")
         for key, value in residuals.items():
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise CalibrationError(f"residuals.{key}: expected a number, got {value!r}")
+                raise CalibrationError(f"residuals.{key}: expected a number, got {show(value)}")
         if not isinstance(data["created"], str):
             raise CalibrationError(f"created: expected an ISO date string, got {data['created']!r}")
         geometry = TableGeometry.from_dict(data["table"], "table")
@@ -190,18 +200,7 @@ def load_calibration(
         CalibrationError: one line naming the file, the problem and the way out.
     """
     where = f"calibration file {path}"
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CalibrationError(f"{where}: not found; run carom calibrate to make one") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CalibrationError(f"{where}: cannot read ({exc})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CalibrationError(
-            f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    data = _read(Path(path), where)
     try:
         calib = Calibration.from_dict(data)
     except CalibrationError as exc:
@@ -213,3 +212,17 @@ def load_calibration(
             f"{want[0]}x{want[1]}; re-run carom calibrate on this camera"
         )
     return calib
+
+
+def _read(path: Path, where: str) -> Any:
+    """The decoded file within :data:`CALIBRATION_LIMITS` (size checked before reading)."""
+    fix = "run carom calibrate to make a new one"
+    try:
+        CALIBRATION_LIMITS.check_size(path.stat().st_size, where, CalibrationError, fix)
+        with path.open("rb") as f:
+            raw = f.read(CALIBRATION_LIMITS.max_bytes + 1)
+    except FileNotFoundError:
+        raise CalibrationError(f"{where}: not found; run carom calibrate to make one") from None
+    except OSError as exc:
+        raise CalibrationError(f"{where}: cannot read ({exc.strerror or exc})") from None
+    return decode_document(raw, where, CALIBRATION_LIMITS, CalibrationError, fix)

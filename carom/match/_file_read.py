@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import fields
 from enum import StrEnum
@@ -17,6 +15,7 @@ from carom.match._file import (
     MatchFileError,
     parse_table,
 )
+from carom.match._read_bounded import MATCH_FILE_LIMITS, read_document
 from carom.match._shot_clock import ClockSettings
 from referee import (
     MAX_PLAYERS,
@@ -42,16 +41,9 @@ def load_match_file(path: Path) -> MatchFile:
         MatchFileError: the file is missing, not TOML/JSON, or a key is wrong (the
             message starts with the file name, then the key).
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise MatchFileError(f"--match {path}: cannot read it ({reason})") from None
-    try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as exc:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise MatchFileError(f"{path}: not valid {kind}: {exc}") from None
+    toml = path.suffix.lower() != ".json"
+    fix = "check the file (docs/match-file.md)"
+    data = read_document(path, f"--match {path}", MATCH_FILE_LIMITS, MatchFileError, fix, toml=toml)
     try:
         return parse_match_file(data)
     except MatchFileError as exc:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from carom.match._read_bounded import SHOT_LOG_LIMITS, read_document
 from referee import (
     CaromError,
     Discipline,
@@ -37,19 +37,12 @@ class ScoreRun:
 
 
 def load_json(path: Path) -> Any:
-    """Decode a JSON file; raises ShotLogError with a one-line reason."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ShotLogError(f"{path}: no such file; check the path") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ShotLogError(f"{path}: cannot read it ({exc.__class__.__name__})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ShotLogError(
-            f"{path}: not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
-        ) from None
+    """Decode a shot log file within its limits; raises ShotLogError with a one-line reason.
+
+    At most 64 MB, 64 levels of nesting and 30 digits a number (docs/shot-log.md).
+    """
+    fix = "check the file (carom analyze writes a valid one)"
+    return read_document(path, str(path), SHOT_LOG_LIMITS, ShotLogError, fix)
 
 
 def score_document(data: Any, discipline: Discipline | None = None) -> ScoreRun:

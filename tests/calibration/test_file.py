@@ -80,7 +80,7 @@ def test_bad_files_get_one_line_naming_the_problem(
 def test_bad_json_names_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     path.write_text('{\n  "format": "carom-calibration/1",\n  "table" {}\n}')
-    with pytest.raises(CalibrationError, match=r"not valid JSON \(line 3, column 11: Expecting"):
+    with pytest.raises(CalibrationError, match=r"not valid JSON \(line 3 column 11: Expecting"):
         load_calibration(path)
 
 

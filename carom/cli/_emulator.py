@@ -10,11 +10,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from hardware import Faults, ScoreboardEmulator, ScoreboardError
+from hardware import Faults, ScoreboardEmulator
+from referee import CaromError
 
-__all__ = ["add_parser", "parse_faults", "run_emulator"]
+__all__ = ["add_parser", "fault_values", "parse_faults", "run_emulator"]
 
-_FAULTS = ("drop", "corrupt", "delay-ack", "reboot", "vanish")
+#: Each fault: (what its value means, whether a value is allowed).
+_FAULTS: dict[str, tuple[str, Callable[[float], bool]]] = {
+    "drop": ("a per-byte probability from 0 to 1", lambda v: 0.0 <= v <= 1.0),
+    "corrupt": ("a per-byte probability from 0 to 1", lambda v: 0.0 <= v <= 1.0),
+    "delay-ack": ("seconds >= 0, or inf (acks never come)", lambda v: v >= 0.0),
+    "reboot": ("seconds > 0 between reboots", lambda v: 0.0 < v < math.inf),
+    "vanish": ("seconds > 0 between vanishings", lambda v: 0.0 < v < math.inf),
+}
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,28 +40,63 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )  # fmt: skip
     p.add_argument("--addr", type=lambda t: int(t, 0), default=0, help="bus address (default 0)")
     p.add_argument(
-        "--fault", action="append", default=[], metavar="NAME=VALUE",
-        help="drop=P, corrupt=P (per-byte probability), delay-ack=S (inf: never), "
-        "reboot=EVERY_S, vanish=EVERY_S (the port closes and a new one opens 1 s later)",
+        "--fault", action="append", default=[], type=_fault_option, metavar="NAME=VALUE[,...]",
+        help="drop=P, corrupt=P (per-byte probability 0..1), delay-ack=S (inf: never), "
+        "reboot=EVERY_S, vanish=EVERY_S (the port closes and a new one opens 1 s later); "
+        "several in one option (drop=0.02,corrupt=0.01) or in several options",
     )  # fmt: skip
     p.add_argument("--seconds", type=float, default=math.inf, help="quit after this long")
+
+
+def fault_values(text: str) -> dict[str, float]:
+    """One ``--fault`` value, ``NAME=VALUE[,NAME=VALUE...]``, as checked numbers.
+
+    Raises:
+        CaromError: an unknown name, a missing or non-numeric value, a value out of its
+            range (NaN never is), or a name given twice; the message names it.
+    """
+    values: dict[str, float] = {}
+    for item in text.split(","):
+        name, eq, number = (part.strip() for part in item.partition("="))
+        if name not in _FAULTS:
+            known = ", ".join(_FAULTS)
+            raise CaromError(f"fault {item.strip()!r}: unknown name {name!r}; use {known}")
+        meaning, allowed = _FAULTS[name]
+        try:
+            value = float(number) if eq else math.nan
+        except ValueError:
+            value = math.nan
+        if not allowed(value):  # NaN fails every comparison
+            raise CaromError(f"fault {item.strip()!r}: {name} takes {meaning}")
+        if name in values:
+            raise CaromError(f"fault {text!r}: {name} is given twice")
+        values[name] = value
+    return values
+
+
+def _fault_option(text: str) -> str:
+    """Check one ``--fault`` for argparse: refused at once, in one line."""
+    try:
+        fault_values(text)
+    except CaromError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def parse_faults(specs: list[str]) -> tuple[Faults, float, float]:
     """``--fault`` values as (byte/ack faults, reboot period, vanish period), inf = never.
 
     Raises:
-        ScoreboardError: an unknown fault name or a value that is not a number.
+        CaromError: a value :func:`fault_values` refuses, or a name in two options.
     """
     values = {"drop": 0.0, "corrupt": 0.0, "delay-ack": 0.0, "reboot": math.inf, "vanish": math.inf}
+    given: set[str] = set()
     for spec in specs:
-        name, _, text = spec.partition("=")
-        if name not in _FAULTS:
-            raise ScoreboardError(f"unknown fault {name!r}; use one of {', '.join(_FAULTS)}")
-        try:
-            values[name] = float(text or "1")
-        except ValueError:
-            raise ScoreboardError(f"fault {spec!r}: {text!r} is not a number") from None
+        for name, value in fault_values(spec).items():
+            if name in given:
+                raise CaromError(f"fault {name} is given twice; give it once")
+            given.add(name)
+            values[name] = value
     faults = Faults(drop=values["drop"], corrupt=values["corrupt"], ack_delay_s=values["delay-ack"])
     return faults, values["reboot"], values["vanish"]
 

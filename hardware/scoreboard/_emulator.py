@@ -54,6 +54,19 @@ class Faults:
     ack_delay_s: float = 0.0
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        """Refuse a probability outside 0..1 or a negative delay (NaN is neither).
+
+        Raises:
+            ScoreboardError: the field, its value and its limit.
+        """
+        for name in ("drop", "corrupt"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ScoreboardError(f"Faults.{name} = {value}: use a probability from 0 to 1")
+        if not self.ack_delay_s >= 0.0:
+            raise ScoreboardError(f"Faults.ack_delay_s = {self.ack_delay_s}: use seconds >= 0")
+
 
 class _Transport(Protocol):
     url: str

@@ -26,6 +26,7 @@ from hardware import (
     encode_frame,
     render_board,
 )
+from referee import CaromError
 
 SNAP = Snapshot(
     discipline="three_cushion", players=("Ana", "Ben"), scores=(12, 9), innings=(14, 13),
@@ -195,10 +196,12 @@ def test_fault_options_parse_and_refuse_nonsense() -> None:
     faults, reboot_s, vanish_s = parse_faults(["drop=0.1", "delay-ack=inf", "reboot=5"])
     assert faults == Faults(drop=0.1, ack_delay_s=float("inf"))
     assert reboot_s == 5.0 and vanish_s == float("inf")
-    with pytest.raises(ScoreboardError, match="unknown fault"):
+    with pytest.raises(CaromError, match="unknown name 'melt'"):
         parse_faults(["melt=1"])
-    with pytest.raises(ScoreboardError, match="not a number"):
+    with pytest.raises(CaromError, match="drop takes a per-byte probability"):
         parse_faults(["drop=lots"])
+    with pytest.raises(ScoreboardError, match=r"Faults\.drop = 2"):
+        Faults(drop=2.0)
 
 
 def test_cli_prints_the_url_and_draws_the_board(tmp_path: Path) -> None:

@@ -19,6 +19,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         description="One line per match: id, date, discipline, players, score, state.",
     )  # fmt: skip
     m.add_argument("db", type=Path, metavar="DB", help="the SQLite file of carom live")
+    m.add_argument(
+        "--repair", type=Path, metavar="NEW",
+        help="salvage every readable match of a damaged DB into the new file NEW (DB is "
+        "never written) and say what was lost",
+    )  # fmt: skip
     e = sub.add_parser(
         "export", help="export a match of a live database: JSON shot log, CSV result line",
         description="Write the match as a carom-shots/1 shot log (re-scorable with carom score), "
@@ -47,10 +52,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def run_matches(args: argparse.Namespace) -> int:
-    """Print the matches of DB."""
+    """Print the matches of DB (or, with --repair NEW, salvage them into NEW)."""
     from carom.live import LiveSession, MatchStore
 
-    with MatchStore(args.db, create=False) as store:
+    if args.repair is not None:
+        return _repair(args.db, args.repair)
+    with MatchStore(args.db, create=False, strict=True) as store:
         rows = store.matches()
         if not rows:
             print(f"{args.db}: no matches yet")
@@ -80,7 +87,7 @@ def run_export(args: argparse.Namespace) -> int:
     from carom.trajectories import write_trajectories_csv, write_trajectories_json
     from referee import Phase
 
-    with MatchStore(args.db, create=False) as store:
+    with MatchStore(args.db, create=False, strict=True) as store:
         match_id = args.match
         if match_id is None:
             finished = [r.id for r in store.matches() if r.finished_at]
@@ -114,6 +121,19 @@ def run_export(args: argparse.Namespace) -> int:
     if corrections := corrections_in_effect(session):
         print(f"carom: note: match {match_id} has {len(corrections)} referee correction(s) that "
               "carom-shots/1 cannot hold; carom score on the export will differ by them",
+              file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def _repair(db: Path, new: Path) -> int:
+    """``carom matches DB --repair NEW``: the salvage's report on stdout; 0 when done."""
+    from carom.live import repair
+
+    report = repair(db, new)
+    for line in report.lines():
+        print(line)
+    if not report.complete:
+        print(f"carom: note: some of {db} was lost (above); {new} holds the rest",
               file=sys.stderr)  # fmt: skip
     return 0
 

@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     _check_inputs(args)
     calibration = _calibration(args, config)
     clock = ShotClock(clock_settings)
-    store = MatchStore(args.db)
+    store = MatchStore(args.db, strict=True)  # a damaged file: one line, never resumed
     try:
         session = LiveSession.open(
             store, LiveSetup(config, args.camera, clock_settings.extensions), now_iso=now_iso()

@@ -28,6 +28,7 @@ from carom.live._export import (
     trajectories,
     write_csv,
 )
+from carom.live._repair import MatchSalvage, RepairReport, repair
 from carom.live._session import (
     LiveSession,
     LiveSetup,
@@ -36,7 +37,7 @@ from carom.live._session import (
     SessionUpdate,
 )
 from carom.live._steps import PlayStep
-from carom.live._store import JournalEntry, LiveError, MatchRow, MatchStore
+from carom.live._store import JournalEntry, LiveError, MatchRow, MatchStore, StoreHealth
 
 __all__ = [
     "CSV_COLUMNS",
@@ -51,19 +52,23 @@ __all__ = [
     "LiveSession",
     "LiveSetup",
     "MatchRow",
+    "MatchSalvage",
     "MatchStore",
     "PendingReview",
     "PersonCall",
     "PlayStep",
+    "RepairReport",
     "ReviewDecision",
     "ReviewPending",
     "SessionUpdate",
+    "StoreHealth",
     "TimeoutCall",
     "UndoCall",
     "corrections_in_effect",
     "csv_columns",
     "csv_text",
     "parse_line",
+    "repair",
     "result_row",
     "shot_log",
     "trajectories",

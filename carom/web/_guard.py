@@ -10,8 +10,8 @@ camera pipeline that shares the process (frames dropped, shots held for review).
    sends is answered ``429`` with ``Retry-After`` at once, without looking at the token.
    Each wrong token after a block doubles the next one (``first_backoff_s``, 2x, 4x...,
    at most ``max_backoff_s``); a right token clears the record; a record quiet for
-   ``forget_after_s`` is forgotten. Checks still running count as wrong until they end,
-   so a client never has more than ``free_failures`` derivations in flight.
+   ``forget_after_s`` is forgotten. A client has at most one check running: another
+   request from it meanwhile is answered ``429`` (``Retry-After: 1``) at once.
 2. **The cheap test.** Once the right token's SHA-256 is known (made or preset at
    start, or presented once), any token is told right or wrong by one hash and
    :func:`hmac.compare_digest` (:meth:`TokenStore.quick`): microseconds, on the loop.
@@ -57,7 +57,7 @@ class GuardPolicy:
     max_backoff_s: float = 300.0
     forget_after_s: float = 900.0
     max_clients: int = 4096
-    max_waiting: int = 8
+    max_waiting: int = 16
 
     def __post_init__(self) -> None:
         if self.free_failures < 1:
@@ -177,14 +177,14 @@ class Guard:
 
     def _blocked(self, record: _Record) -> Refusal | None:
         left_s = record.blocked_until_s - self._clock()
-        if left_s <= 0 and record.failures + record.in_flight < self.policy.free_failures:
-            return None
-        if left_s <= 0 and record.failures >= self.policy.free_failures \
-                and record.in_flight == 0:  # fmt: skip
-            return None  # the block is over: one more try (a wrong one doubles it)
-        wait_s = max(1, math.ceil(left_s))
-        return Refusal(429, f"too many wrong admin tokens from this address; try again in "
-                       f"{wait_s} s", wait_s)  # fmt: skip
+        if left_s > 0:
+            wait_s = math.ceil(left_s)
+            return Refusal(429, f"too many wrong admin tokens from this address; try again in "
+                           f"{wait_s} s", wait_s)  # fmt: skip
+        if record.in_flight > 0:
+            return Refusal(429, "a token check from this address is still running; try again "
+                           "in 1 s", 1)  # fmt: skip
+        return None  # after a block: one more try (a wrong one doubles the block)
 
     async def _slow(self, record: _Record, presented: str) -> bool:
         if self._pool is None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
@@ -114,6 +115,9 @@ def _setup_logging(args: argparse.Namespace) -> None:
     level = logging.ERROR if args.quiet else (logging.WARNING, logging.INFO)[min(args.verbose, 1)]
     if args.verbose >= 2:
         level = logging.DEBUG
+    if level > logging.DEBUG:  # FFmpeg's and OpenCV's own chatter only at -vv: our line says it
+        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # read at FFmpeg's first use
+        os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setLevel(level)
     stderr.setFormatter(logging.Formatter("carom: %(message)s"))
@@ -198,8 +202,6 @@ def _quiet_broken_pipe() -> None:
     Python would complain again when it flushes stdout at exit; point stdout at
     ``/dev/null`` first (the documented recipe of the ``signal`` module's notes).
     """
-    import os
-
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
 

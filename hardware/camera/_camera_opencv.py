@@ -40,7 +40,7 @@ class OpenCvCamera:
         self._cap = cv2.VideoCapture(source)
         if not self._cap.isOpened():
             self._cap.release()
-            raise CameraError(f"camera {safe_spec(spec)}: cannot open it: {explain_camera(spec)}")
+            raise CameraError(f"camera {safe_spec(spec)}: cannot open it; {explain_camera(spec)}")
         self.spec = spec
         self._clock = clock
         fps = float(self._cap.get(cv2.CAP_PROP_FPS))

@@ -49,8 +49,7 @@ def explain_camera(spec: int | str, *, timeout_s: float = 2.0) -> str:
 
 
 def _explain_device(path: Path, name: str) -> str:
-    tried = f"tried OpenCV's V4L2 capture of {name} ({path})" if name else (
-        f"tried OpenCV's V4L2 capture of {path}")  # fmt: skip
+    tried = f"tried V4L2 on {name} ({path})" if name else f"tried V4L2 on {path}"
     if not path.exists():
         return (f"{tried}: no such device; check the camera is plugged in and powered, "
                 "and which /dev/video* it got (v4l2-ctl --list-devices)")  # fmt: skip
@@ -63,7 +62,7 @@ def _explain_device(path: Path, name: str) -> str:
 
 
 def _explain_url(url: str, timeout_s: float) -> str:
-    tried = f"tried FFmpeg on {safe_spec(url)}"
+    tried = "tried FFmpeg"
     try:
         parts = urllib.parse.urlsplit(url)
         host, port = parts.hostname, parts.port or _DEFAULT_PORTS.get(parts.scheme.lower())

@@ -67,7 +67,7 @@ def _free_port() -> int:
 def test_a_camera_that_is_not_there_is_a_one_line_error() -> None:
     for spec, why in ((f"http://127.0.0.1:{_free_port()}/video", "refused the connection"),
                       ("/dev/video99", "no such device; check the camera is plugged")):  # fmt: skip
-        with pytest.raises(CameraError, match=f"cannot open it: tried .*{why}") as err:
+        with pytest.raises(CameraError, match=f"cannot open it; tried .*{why}") as err:
             open_camera(spec)
         assert str(spec) in str(err.value) and "\n" not in str(err.value)
     with pytest.raises(CameraError, match="not a camera index, device or URL"):

@@ -65,7 +65,8 @@ class CameraWatch:
     def _lost_line(self, status: CaptureStatus, now_s: float) -> str:
         self._since_s, self._reminders = now_s, list(_REMIND_AT_S)
         self._reconnects_at_loss = status.reconnects
-        why = status.last_error or "no frame for a while"
+        why = status.last_error.removeprefix(f"camera {safe_spec(self.spec)}: ") or (
+            "no frame for a while")  # fmt: skip
         if status.frames_read == 0:
             return (f"camera {safe_spec(self.spec)} has not opened: {why}; retrying every few "
                     "seconds, the match starts with its first frame (Ctrl-C stops)")  # fmt: skip
@@ -74,7 +75,7 @@ class CameraWatch:
     def _reminder_line(self, status: CaptureStatus, now_s: float) -> str:
         tries = status.reconnects - self._reconnects_at_loss + 1
         what = "has still not opened" if status.frames_read == 0 else "is still lost"
-        why = status.last_error or "no frame"
+        why = status.last_error.removeprefix(f"camera {safe_spec(self.spec)}: ") or "no frame"
         return (f"camera {safe_spec(self.spec)} {what} after {now_s - self._since_s:.0f} s "
                 f"({tries} tries; last: {why}); still retrying")  # fmt: skip
 

@@ -232,7 +232,7 @@ class Capture:
                     return
                 error = "the source ended"
             except (CaromError, OSError, av.FFmpegError) as exc:
-                error = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+                error = str(exc).splitlines()[0][:400] if str(exc) else type(exc).__name__
             if self._stop.is_set():
                 return
             with self._cond:

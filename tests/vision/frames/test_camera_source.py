@@ -48,5 +48,5 @@ def test_a_camera_that_is_not_there_is_a_video_error() -> None:
         port = s.getsockname()[1]
     for spec, why in ((f"rtsp://127.0.0.1:{port}/live", "refused the connection"),
                       ("/dev/video99", "no such device")):  # fmt: skip
-        with pytest.raises(VideoError, match=rf"cannot open it: tried .*{why}"):
+        with pytest.raises(VideoError, match=rf"cannot open it; tried .*{why}"):
             open_source(spec)

@@ -80,8 +80,9 @@ def match_problem(
     prev = str(match[10])
     if chained and prev != head_hash(match):
         return "its set-up was altered (the head hash does not match)"
+    columns = JOURNAL_COLUMNS if chained else JOURNAL_COLUMNS.replace("chain", "NULL")
     rows = db.execute(
-        f"SELECT {JOURNAL_COLUMNS} FROM journal WHERE match_id = ? ORDER BY seq", (match[0],)
+        f"SELECT {columns} FROM journal WHERE match_id = ? ORDER BY seq", (match[0],)
     ).fetchall()
     for expected, row in enumerate(rows, start=1):
         problem = _number_problem(expected, row[0])
@@ -115,7 +116,8 @@ def _end_problem(match: Sequence[Any], n: int, last: str, chained: bool) -> str 
     version = match[8]
     if version != n:
         if isinstance(version, int) and version > n:
-            return f"journal entries {n + 1} to {version} are missing"
+            gone = f"entry {n + 1} is" if version == n + 1 else f"entries {n + 1} to {version} are"
+            return f"journal {gone} missing (the match counts {version})"
         return f"its version was altered (reads {version!r}, the journal has {n} entries)"
     if chained and match[11] != seal(last, n, match[9]):
         return "its version or finished mark was altered (the seal does not match)"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from carom.live._chain import JOURNAL_COLUMNS, MATCH_COLUMNS, head_hash, link
+from carom.live._chain import JOURNAL_COLUMNS, MATCH_COLUMNS, head_hash, link, seal
 from carom.live._codec import config_from_doc
 from carom.live._machine import Machine
 from carom.live._store import JournalEntry, LiveError, MatchStore
@@ -174,6 +174,8 @@ def _salvage(
     problem = problem or read_problem
     if problem is None and len(entries) < total:
         problem = f"journal entries {len(entries) + 1} to {total} are missing"
+    if problem is None and chained and not _sealed(match, rows):
+        problem = "its seal does not match: entries after the last one may have been lost"
     finished = machine.match.state.phase is Phase.OVER
     new = store.new_match(setup_key=str(match[3]), source=str(match[2]), config=doc,
                           now_iso=str(match[1]))  # fmt: skip
@@ -186,6 +188,12 @@ def _salvage(
         note = "its set-up reads otherwise than when it was written: check players and rules"
     return MatchSalvage(old_id=match[0], new_id=new.id, kept=len(entries), total=total,
                         finished=finished, problem=problem, lost=lost, note=note)  # fmt: skip
+
+
+def _sealed(match: Sequence[Any], rows: Sequence[tuple[Any, ...]]) -> bool:
+    """Whether the match's seal agrees with its (whole, trusted) journal."""
+    last = rows[-1][8] if rows else match[10]
+    return bool(match[11] == seal(str(last), len(rows), match[9]))
 
 
 def _read_rows(

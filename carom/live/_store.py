@@ -24,7 +24,7 @@ from typing import Any
 from carom.live._chain import MATCH_COLUMNS, head_hash, link, seal
 from carom.live._schema import APPLICATION, SCHEMA_VERSION, TRACKS, migrate
 from carom.live._schema import create as create_tables
-from carom.live._verify import StoreHealth, check, damage_message
+from carom.live._verify import StoreHealth, check
 from referee import CaromError
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 _log = logging.getLogger("carom.live")
+_UNUSABLE = "its matches cannot be read, resumed or added to until then"
 
 
 class LiveError(CaromError):
@@ -150,16 +151,16 @@ class MatchStore:
     def _after_checks(self, strict: bool) -> None:
         if self.health.sound:
             return
-        message = damage_message(self.path, self.health)
+        message = self.health.message(self.path)
         if strict:
             self._db.close()
             raise LiveError(message)
-        _log.warning("%s", message)
+        _log.warning("%s", self.health.message(self.path, _UNUSABLE))
 
     def require_sound(self) -> None:
         """Raise LiveError (the damage and the way out) unless the checks on open passed."""
         if not self.health.sound:
-            raise LiveError(damage_message(self.path, self.health))
+            raise LiveError(self.health.message(self.path))
 
     def _prepare(self, create: bool) -> None:
         db = self._db
@@ -176,7 +177,7 @@ class MatchStore:
             raise LiveError(f"{self.path}: not a carom database; pass another path")
         text = str(meta.get("schema_version", "0"))
         if not text.isdigit():
-            raise LiveError(damage_message(self.path, StoreHealth((f"schema_version {text!r}",))))
+            raise LiveError(StoreHealth((f"schema_version {text!r}",)).message(self.path))
         version = int(text)
         if version > SCHEMA_VERSION:
             raise LiveError(
@@ -218,7 +219,7 @@ class MatchStore:
                 yield self._db
             except (sqlite3.DatabaseError, ValueError, KeyError, TypeError) as exc:
                 problem = f"reading it failed ({type(exc).__name__}: {exc})"
-                raise LiveError(damage_message(self.path, StoreHealth((problem,)))) from None
+                raise LiveError(StoreHealth((problem,)).message(self.path)) from None
 
     def _rollback(self) -> None:
         if self._db.in_transaction:

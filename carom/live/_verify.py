@@ -22,7 +22,7 @@ from carom.live._codec import config_from_doc
 from carom.live._schema import COLUMNS
 from referee import CaromError
 
-__all__ = ["INTEGRITY_PRAGMA", "StoreHealth", "check", "damage_message"]
+__all__ = ["INTEGRITY_PRAGMA", "StoreHealth", "check"]
 
 #: ``integrity_check``, not ``quick_check``: it also finds an index that disagrees with
 #: its table (which could hide a match from resuming), and on a 400 MB file of 60,000
@@ -43,15 +43,14 @@ class StoreHealth:
         """True when no check failed."""
         return not self.problems
 
-
-def damage_message(path: Path, health: StoreHealth) -> str:
-    """The one line that refuses a damaged file: the problem and the way out."""
-    more = len(health.problems) - 1
-    also = f" (and {more} more problem{'s' * (more > 1)})" if more > 0 else ""
-    return (
-        f"{path}: damaged: {health.problems[0]}{also}; nothing was written to it; salvage "
-        f"its matches into a new file with: carom matches {path} --repair NEW.db"
-    )
+    def message(self, path: Path, consequence: str = "nothing was written to it") -> str:
+        """The one line that refuses a damaged file: the problem, ``consequence``, the way out."""
+        more = len(self.problems) - 1
+        also = f" (and {more} more problem{'s' * (more > 1)})" if more > 0 else ""
+        return (
+            f"{path}: damaged: {self.problems[0]}{also}; {consequence}; salvage "
+            f"its matches into a new file with: carom matches {path} --repair NEW.db"
+        )
 
 
 def check(db: sqlite3.Connection, *, chained: bool) -> StoreHealth:
@@ -86,7 +85,8 @@ def _schema(db: sqlite3.Connection, chained: bool) -> list[str]:
 
 def _matches(db: sqlite3.Connection, chained: bool) -> list[str]:
     problems = []
-    for match in db.execute(f"SELECT {MATCH_COLUMNS} FROM matches ORDER BY id").fetchall():
+    columns = MATCH_COLUMNS if chained else MATCH_COLUMNS.replace("head, seal", "NULL, NULL")
+    for match in db.execute(f"SELECT {columns} FROM matches ORDER BY id").fetchall():
         problem = match_problem(db, match, chained=chained) or _config_problem(match[4])
         if problem is not None:
             problems.append(f"match {match[0]}: {problem}")

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from fastapi import HTTPException
 
 from calibration import TableGeometry
 from carom.live import LiveSession, MatchStore, PlayStep
@@ -23,11 +24,16 @@ from vision import BallTrack, ScoredEvent
 
 __all__ = ["History", "shot_svg"]
 
+_UNSERVED = "the history is not served from it"
+
 
 class History:
     """Read-only views of the matches of a store (thread-safe, cached replays)."""
 
     def __init__(self, store: MatchStore) -> None:
+        """The history of ``store``; HTTP 503 when the checks on open found it damaged."""
+        if not store.health.sound:  # every history endpoint: one clear line, not a 500
+            raise HTTPException(503, store.health.message(store.path, _UNSERVED))
         self.store = store
         self._cache: dict[int, tuple[int, LiveSession]] = {}
         self._lock = threading.Lock()

@@ -24,6 +24,7 @@ from calibration._file import (
     load_calibration,
     save_calibration,
 )
+from calibration._frame_fit import FrameFit, frame_fit, tolerance_px
 from calibration._geometry import (
     CUSHIONS,
     PIN_SPACING_MM,
@@ -57,6 +58,7 @@ __all__ = [
     "Distortion",
     "DriftCheck",
     "DriftResult",
+    "FrameFit",
     "GroupResiduals",
     "Intrinsics",
     "MmToPx",
@@ -75,6 +77,7 @@ __all__ = [
     "save_calibration",
     "side_residuals",
     "to_cv_points",
+    "tolerance_px",
 ]
 from calibration._calibrate import CalibrationResult, Lens, calibrate_frame, save_result
 from calibration._checkerboard import find_checkerboard, fit_lens_from_checkerboards
@@ -96,5 +99,6 @@ __all__ += [
     "fit_edges",
     "fit_from_points",
     "fit_lens_from_checkerboards",
+    "frame_fit",
 ]
 __all__ += ["CalibrationResult", "Lens", "calibrate_frame", "save_result"]

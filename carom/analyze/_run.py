@@ -5,13 +5,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from calibration import Calibration
 from carom.analyze._annotate_pass import FrameLog, annotate_video
 from carom.analyze._options import AnalyzeOptions, AnalyzeRun, calibration_for, match_config
 from carom.analyze._shot_log import judge_shot, shot_trajectories, shots_document
 from carom.files import write_json_atomic
-from carom.pipeline import VisionPipeline
+from carom.pipeline import VisionPipeline, check_calibration_fits
 from carom.trajectories import CSV_NAME, JSON_NAME, write_trajectories
 from referee import CaromError, Match
 from vision import (
@@ -80,7 +81,7 @@ def analyze_video(
         # Frame 30 is the calibration's first choice too: no second decode for it
         # (with --fast-decode its pixels differ from a deblocked decode: not reused).
         frame_30 = learn.image_bgr if learn.frame_idx == 30 and not opts.fast_decode else None
-        run.calibration = calibration_for(opts, source.size_px, frame_30, _noter(run, say))
+        run.calibration = _calibration(run, (learn, frame_30), source.size_px, say)
         pipeline = VisionPipeline.for_match(run.match.state.config, opts.detector)
         analyzer = _analyzer(run, run.calibration, pipeline, (learn, source.fps), say)
         total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
@@ -106,6 +107,23 @@ def analyze_video(
     if opts.annotate and log is not None:
         _annotate(run, log, progress)
     return run
+
+
+def _calibration(
+    run: AnalyzeRun,
+    frames: tuple[Frame, Any],
+    size_px: tuple[int, int],
+    say: Callable[[str], None] | None,
+) -> Calibration:
+    """The calibration: ``--calibration`` checked against frame ``frames[0]``, or a fit.
+
+    ``frames[1]``: frame 30's pixels for the fit when decoded as it would be (or None).
+    """
+    opts, note = run.options, _noter(run, say)
+    calib = calibration_for(opts, size_px, frames[1], note)
+    if opts.calibration is not None:
+        check_calibration_fits(calib, frames[0].image_bgr, opts.calibration, note)
+    return calib
 
 
 def _analyzer(

@@ -38,6 +38,7 @@ from calibration import (
     EmptyTableBuilder,
     Outcome,
     calibrate_frame,
+    frame_fit,
     save_result,
 )
 from hardware import is_camera_spec
@@ -49,6 +50,7 @@ __all__ = [
     "WIZARD_URL",
     "best_calibration",
     "camera_calibration_path",
+    "check_calibration_fits",
     "doubtful_line",
     "failed_line",
     "fit_calibration",
@@ -135,6 +137,33 @@ def best_calibration(
     if best is None:
         raise error or CalibrationError(f"{source}: the source gave no frame")
     return best
+
+
+def check_calibration_fits(calib: Calibration, frame_bgr: Any, path: Path, say: Say) -> None:
+    """Check a calibration file against one frame of the video before it is used.
+
+    The cloth edges found in ``frame_bgr`` (h, w, 3 BGR) must lie within
+    :func:`calibration.tolerance_px` of where ``calib`` (read from ``path``) puts them
+    (docs/calibration.md, "Checked against the video"). No table found in the frame:
+    ``say`` hears that the check could not be made, and the calibration is used.
+
+    Raises:
+        CalibrationError: the calibration does not fit (one line: the side, the misfit
+            in pixels, the tolerance and the way out).
+    """
+    try:
+        fit = frame_fit(calib, frame_bgr)
+    except CalibrationError as exc:
+        say(f"--calibration {path}: not checked against the video ({exc}); using it as given")
+        return
+    if not fit.fits:
+        raise CalibrationError(
+            f"--calibration {path}: does not fit this video: the table's {fit.worst_side} "
+            f"edge in the picture lies {fit.worst_px:.1f} px from where the calibration puts "
+            f"it (at most {fit.tolerance_px:.1f} px; another camera, lens or table?); "
+            f"recalibrate (carom calibrate VIDEO --out {path}) or leave out --calibration "
+            "to fit one from the video"
+        )
 
 
 def camera_calibration_path(db: Path, camera: str) -> Path:

@@ -59,6 +59,9 @@ __all__ = [
 ]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+#: A file without a frame count that ends this share (and 1 s) short of its header's
+#: duration is cut (a copy stopped, a recorder that died before writing the index).
+TRUNCATED_SHARE = 0.05
 #: A pts gap above this many nominal frame durations counts as dropped frames.
 DROP_GAP = 1.5
 #: How much lower the decoding threads' priority is than the analysis': when both
@@ -148,6 +151,7 @@ class VideoFileSource:
         ctx = self._stream.codec_context
         self._size = (int(ctx.width), int(ctx.height))
         self.n_frames_expected = int(self._stream.frames or 0)
+        self.header_duration_s = _header_duration(self._container, self._stream)
         self.dropped_frames = 0
         self.repaired_stamps = 0  # frames whose time did not increase, moved one frame on
         self.frames_read = 0
@@ -252,12 +256,29 @@ class VideoFileSource:
                 f"video {self.path}: truncated, {decoded} of {want or '?'} frames "
                 "decode; re-copy or re-record the file"
             )
+        # No frame count in the header (MKV, WebM): its duration tells a cut file.
+        header, read = self.header_duration_s, decoded / self._fps
+        if not want and header is not None and read < header - max(1.0, TRUNCATED_SHARE * header):
+            raise VideoError(
+                f"video {self.path}: seems truncated: it ends at {read:.1f} s of the "
+                f"{header:.1f} s its header gives ({100 * read / header:.0f}% read); "
+                "re-copy or re-record the file"
+            )
 
     def close(self) -> None:
         """Release the decoder (idempotent); a reading thread is stopped first."""
         if self._reader is not None:
             self._reader.close()  # the reader may be inside the decoder right now
         self._container.close()
+
+
+def _header_duration(container: Any, stream: Any) -> float | None:
+    """The video's duration in seconds as its header gives it (the stream's, else the file's)."""
+    if stream.duration is not None and stream.time_base is not None:
+        return float(stream.duration * stream.time_base)
+    if container.duration is not None:
+        return float(container.duration) / 1e6  # in AV_TIME_BASE units
+    return None
 
 
 def _frame_time(av_frame: Any, index: int, fps: float) -> float:

@@ -6,7 +6,7 @@ camera pipeline that shares the process (frames dropped, shots held for review).
 :class:`Guard` answers every state-changing request in three steps, cheapest first:
 
 1. **Back-off, per client.** A client is its remote address (an IPv6 client its /64
-   network). After ``free_failures`` wrong tokens it is *blocked*: every request it
+   network). After ``free_failures`` wrong tokens in a row it is *blocked*: every request it
    sends is answered ``429`` with ``Retry-After`` at once, without looking at the token.
    Each wrong token after a block doubles the next one (``first_backoff_s``, 2x, 4x...,
    at most ``max_backoff_s``); a right token clears the record; a record quiet for
@@ -69,11 +69,14 @@ class GuardPolicy:
             raise CaromError("max_clients and max_waiting: use at least 1")
 
     def backoff_s(self, failures: int) -> float:
-        """The block after the ``failures``-th wrong token (0 while still free)."""
+        """The block after the ``failures``-th wrong token in a row (0 before the free ones end).
+
+        The ``free_failures``-th starts the first block; each one after doubles it.
+        """
         over = failures - self.free_failures
-        if over <= 0:
+        if over < 0:
             return 0.0
-        return min(self.max_backoff_s, self.first_backoff_s * 2.0 ** min(over - 1, 60))
+        return min(self.max_backoff_s, self.first_backoff_s * 2.0 ** min(over, 60))
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
+import random
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -66,7 +66,7 @@ def garbage_pages(path: Path) -> None:
     """Two pages of the middle of the file overwritten with random bytes."""
     data = bytearray(path.read_bytes())
     middle = (len(data) // 4096 // 2) * 4096
-    data[middle : middle + 8192] = os.urandom(8192)
+    data[middle : middle + 8192] = random.Random(19).randbytes(8192)
     path.write_bytes(bytes(data))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from pathlib import Path
@@ -15,7 +16,54 @@ if TYPE_CHECKING:
     from referee import Table
 
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "check_output", "frame_index", "run", "square_mm"]
+
+
+def frame_index(text: str) -> int:
+    """``--frame``: a frame number, 0 or more (argparse refuses anything else in one line)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a frame number 0, 1, 2 ..., got {text!r}"
+        ) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a frame number 0 or more, got {value}")
+    return value
+
+
+def square_mm(text: str) -> float:
+    """``--square-mm``: a checkerboard square side, finite, 1..500 mm."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 1.0 <= value <= 500.0):
+        raise argparse.ArgumentTypeError(f"expected a square side of 1 to 500 mm, got {text!r}")
+    return value
+
+
+def check_output(path: Path, option: str) -> None:
+    """Refuse, before any work, an output file ``path`` that could not be written.
+
+    Its folder is made if missing; a folder at ``path``, a file where a folder should
+    be, or a folder we may not write to is one line naming ``option``.
+
+    Raises:
+        CaromError: the line.
+    """
+    from referee import CaromError
+
+    if path.is_dir():
+        raise CaromError(f"{option} {path}: is a folder; give a file name")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = "a file is in the way" if isinstance(exc, FileExistsError) else exc.strerror
+        raise CaromError(f"{option} {path}: cannot make its folder ({why}); "
+                         "give a path you may write to") from None  # fmt: skip
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CaromError(f"{option} {path}: not writable; give a path you may write to")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,7 +80,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("source", help="video file, image file or camera index (0, 1, ...)")
     p.add_argument("--out", type=Path, default=Path("calibration.json"), help="calibration file")
     p.add_argument("--overlay", type=Path, help="overlay image (default: OUT with _overlay.png)")
-    p.add_argument("--frame", type=int,
+    p.add_argument("--frame", type=frame_index, metavar="N",
                    help="fit this one frame of a video (default: the empty table from several "
                    "seconds of frames, then single frames; frame 0 with --corners)")  # fmt: skip
     p.add_argument("--table", default="2840x1420",
@@ -50,7 +98,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )  # fmt: skip
     p.add_argument("--pattern", default="9x6", help="checkerboard inner corners COLSxROWS (9x6)")
     p.add_argument(
-        "--square-mm", type=float, default=25.0, help="checkerboard square side in mm (25)"
+        "--square-mm", type=square_mm, default=25.0, help="checkerboard square side in mm (25)"
     )
 
 
@@ -66,11 +114,13 @@ def run(args: argparse.Namespace) -> int:
     from carom.cli._calibrate_args import parse_diamonds
 
     table = _table(args.table)
+    overlay = args.overlay or args.out.with_name(args.out.stem + "_overlay.png")
+    check_output(args.out, "--out")  # before the fit, not after it
+    check_output(overlay, "--overlay")
     diamonds = parse_diamonds(args.diamonds) if args.diamonds else None
     if diamonds and not (args.corners or args.interactive):
         raise CalibrationError("--diamonds needs --corners (or --interactive) as well")
     result = _fit(args, table, diamonds)
-    overlay = args.overlay or args.out.with_name(args.out.stem + "_overlay.png")
     print(result.report.text())
     if result.report.verdict is Outcome.FAILED:
         _failed(args, result, overlay)

@@ -6,6 +6,7 @@ Imported when the command runs (not when the parser is built: it loads OpenCV).
 from __future__ import annotations
 
 import glob
+import math
 from pathlib import Path
 
 import cv2
@@ -27,7 +28,14 @@ def parse_corners(text: str) -> list[list[float]]:
         ) from None
     if len(points) != 4 or any(len(p) != 2 for p in points):
         raise CalibrationError(f"--corners: expected 4 points 'u,v' separated by ';', got {text!r}")
+    _check_pixels("--corners", [c for p in points for c in p], text)
     return points
+
+
+def _check_pixels(option: str, values: list[float], text: str) -> None:
+    """Pixel coordinates are finite and not negative (NaN or -5 is a typo, not a place)."""
+    if not all(math.isfinite(v) and v >= 0.0 for v in values):
+        raise CalibrationError(f"{option}: pixel coordinates must be finite and >= 0, got {text!r}")
 
 
 def parse_diamonds(text: str) -> list[list[float]]:
@@ -38,6 +46,7 @@ def parse_diamonds(text: str) -> list[list[float]]:
             index, uv = item.split(":")
             u, v = (float(c) for c in uv.split(","))
             rows.append([float(int(index)), u, v])
+            _check_pixels("--diamonds", [u, v], item)
         except ValueError:
             raise CalibrationError(
                 f"--diamonds: expected 'i:u,v;j:u,v' (diamond index 0..23, pixels), got {item!r}"

@@ -1,0 +1,60 @@
+"""``carom calibrate`` refuses bad numbers and unwritable outputs before any fitting."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SAMPLE = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.mp4"
+
+
+def _carom(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("carom", path=str(Path(sys.executable).parent))
+    cmd = [exe] if exe else [sys.executable, "-m", "carom"]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--frame", "-5"], "argument --frame: expected a frame number 0 or more, got -5"),
+        (["--frame", "x"], "argument --frame: expected a frame number 0, 1, 2 ..., got 'x'"),
+        (["--square-mm", "nan"], "argument --square-mm: expected a square side of 1 to 500 mm"),
+        (["--square-mm", "-25"], "argument --square-mm: expected a square side of 1 to 500 mm"),
+        (["--corners", "nan,1;2,3;4,5;6,7"], "--corners: pixel coordinates must be finite"),
+        (["--corners", "1,1;2,3;4,5;6,7", "--diamonds", "0:-5,3"], "--diamonds: pixel coord"),
+    ],
+)
+def test_bad_numbers_are_refused_in_one_line(tmp_path: Path, args: list[str], said: str) -> None:
+    done = _carom("calibrate", str(SAMPLE), "--out", str(tmp_path / "c.json"), *args)
+    assert done.returncode == 2
+    assert said in done.stderr.splitlines()[-1]
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_outputs_that_cannot_be_written_are_refused_before_the_fit(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    done = _carom("calibrate", str(SAMPLE), "--out", str(blocker / "c.json"))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"carom: --out {blocker / 'c.json'}: cannot make its folder (a file is in the way); "
+        "give a path you may write to"
+    )
+    assert "verdict" not in done.stdout  # refused before fitting
+    done = _carom("calibrate", str(SAMPLE), "--out", str(tmp_path / "c.json"),
+                  "--overlay", str(tmp_path))  # fmt: skip
+    assert done.returncode == 2
+    assert f"--overlay {tmp_path}: is a folder; give a file name" in done.stderr
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_a_missing_output_folder_is_made(tmp_path: Path) -> None:
+    out = tmp_path / "new" / "deeper" / "c.json"
+    done = _carom("calibrate", str(SAMPLE), "--frame", "30", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.exists() and (out.parent / "c_overlay.png").exists()

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from carom.cli._score import add_confirm_option
+
 # The live shot segmenter: a shot ends after 0.15 s without a ball moving 2 mm in 0.1 s
 # (carom analyze waits 0.6 s for 4 mm in 0.2 s). Checked: every verdict of the four
 # samples and the 1080p render equals the truth with it, each of the 60 real tracked
@@ -48,6 +50,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--scoreboard", metavar="URL", help="scoreboard port (pty path, "
                    "/dev/ttyUSB0, socket://host:port)")  # fmt: skip
     p.add_argument("--scoreboard-baud", type=int, default=19200, choices=[19200, 9600])
+    add_confirm_option(p)  # --scoreboard-confirm S: the final state's retries
     p.add_argument("--db", type=Path, default=Path("carom-live.db"),
                    help="match database (default carom-live.db)")  # fmt: skip
     p.add_argument("--pace", type=float, default=1.0,
@@ -151,7 +154,11 @@ def _segment(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Carry out ``carom live``; CaromError (one line) on bad input."""
+    """Carry out ``carom live``; CaromError (one line) on bad input.
+
+    6 (``EXIT_DEVICE``) when the board never acknowledged the final state within
+    ``--scoreboard-confirm`` (one line on stderr after the result; the match is saved).
+    """
     from carom.live import LiveSession, LiveSetup, MatchStore
     from carom.live.loop import (
         BoardSink,
@@ -195,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
         read_keyboard(sys.stdin, runner.lines)
         try:
             runner.run()
+            final = runner.view.confirm_final(args.scoreboard_confirm)
         finally:
             capture.stop()
             board.close()
@@ -203,7 +211,17 @@ def run(args: argparse.Namespace) -> int:
         _say_result(session)
     finally:
         store.close()
-    return 0
+    return _final_status(final)
+
+
+def _final_status(final: Any) -> int:
+    """0, or 6 with one line when the board never confirmed the final state."""
+    from carom.cli._main import EXIT_DEVICE
+
+    if final.confirmed:
+        return 0
+    print(f"carom: {final.line}", file=sys.stderr, flush=True)
+    return EXIT_DEVICE
 
 
 def _calibration(args: argparse.Namespace, config: Any) -> Path:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -34,20 +35,49 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        help="serial speed of the board (19200 8N1)")  # fmt: skip
     score.add_argument("--scoreboard-delay", type=float, default=0.5, metavar="S",
                        help="seconds between shots on the scoreboard (0.5)")  # fmt: skip
+    add_confirm_option(score)
+
+
+def add_confirm_option(parser: argparse.ArgumentParser) -> None:
+    """``--scoreboard-confirm S``: how long the final state is retried (``score``, ``live``)."""
+    parser.add_argument(
+        "--scoreboard-confirm", type=_confirm_seconds, default=10.0, metavar="S",
+        help="at the end, send the final state again for at most S seconds until the board "
+        "acknowledges it; if it never does, say so and exit with status 6 (10)",
+    )  # fmt: skip
+
+
+def _confirm_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 600.0:
+        raise argparse.ArgumentTypeError(f"{text!r}: use seconds from 0 to 600")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
-    """Carry out ``carom score``: 2 when a log stopped early (the reason on stderr)."""
+    """Carry out ``carom score``: 2 when a log stopped early (the reason on stderr).
+
+    With ``--scoreboard``: 6 when the board never acknowledged the final state (one
+    line on stderr after the scoresheet; 6 also when a log stopped early too).
+    """
+    from carom.cli._main import EXIT_DEVICE
     from carom.match import run_json, score_file, standings_json
     from carom.report import render_sheet, render_standings
 
     discipline = Discipline(args.discipline) if args.discipline else None
+    unconfirmed: list[str] = []
     if args.scoreboard:
         from carom.board import replay_to_scoreboard
 
-        runs = [replay_to_scoreboard(p, args.scoreboard, delay_s=args.scoreboard_delay,
-                                     discipline=discipline, baud=args.scoreboard_baud)
-                for p in args.shots]  # fmt: skip
+        replays = [replay_to_scoreboard(p, args.scoreboard, delay_s=args.scoreboard_delay,
+                                        discipline=discipline, baud=args.scoreboard_baud,
+                                        confirm_s=args.scoreboard_confirm)
+                   for p in args.shots]  # fmt: skip
+        runs = [r.run for r in replays]
+        unconfirmed = [r.final.line for r in replays if not r.final.confirmed]
     else:
         runs = [score_file(path, discipline) for path in args.shots]
     table = standings_json(runs) if len(runs) > 1 else None
@@ -64,4 +94,7 @@ def run(args: argparse.Namespace) -> int:
         if result.error is not None:
             print(f"carom: {path}: stopped: {result.error}", file=sys.stderr)
             status = 2
+    for line in unconfirmed:  # after everything else: the board is what is wrong
+        print(f"carom: {line}", file=sys.stderr)
+        status = EXIT_DEVICE
     return status

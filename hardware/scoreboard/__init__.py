@@ -14,7 +14,8 @@ from hardware.scoreboard._codec_framed import FramedCodec
 from hardware.scoreboard._codec_text import TextCodec, text_line
 from hardware.scoreboard._codecs import CodecFactory, codec_for, dialects, register_codec
 from hardware.scoreboard._emulator import Faults, ScoreboardEmulator, render_board
-from hardware.scoreboard._link import LinkState, LinkStatus, LinkTiming, ScoreboardLink
+from hardware.scoreboard._link import ScoreboardLink
+from hardware.scoreboard._link_types import LinkState, LinkStatus, LinkTiming
 from hardware.scoreboard._protocol import Frame, FrameDecoder, FrameKind, Identity, encode_frame
 from hardware.scoreboard._snapshot import (
     EventKind,

@@ -18,7 +18,16 @@ never stalls the referee. The link thread owns the port (any pyserial URL):
   write times out) or, with a two-way codec, ``silence_s`` without a byte from the
   device (USB adapters that stay "open" after being pulled) closes the port; it is
   reopened with exponential backoff capped at ``backoff_max_s``, then identify (two-way
-  codecs) and the snapshot are sent right away.
+  codecs) and the snapshot are sent right away — whenever the board comes back, also
+  after the match ended, as long as the link runs.
+
+Confirmation. A two-way board acks every snapshot frame; the link remembers which
+snapshot each seq carried (:class:`Confirmations`), so :meth:`ScoreboardLink.status`
+says what the board acknowledged last (``shown``) and whether that is the newest
+snapshot (``confirmed``). A snapshot not yet acknowledged is sent again every
+``ack_timeout_s`` (at once on a nak) instead of every ``repeat_s``.
+:meth:`ScoreboardLink.confirm` waits, for the caller who asks (the end of a match),
+until the board acknowledged the newest snapshot.
 """
 
 from __future__ import annotations
@@ -28,67 +37,23 @@ import contextlib
 import threading
 import time
 from dataclasses import dataclass
-from enum import StrEnum
 
 import serial  # type: ignore[import-untyped]  # pyserial ships no stubs
 
 from hardware._errors import ScoreboardError
 from hardware.scoreboard._codec import Ack, BoardCodec, Nak, Reply, Unreadable
 from hardware.scoreboard._codecs import codec_for
+from hardware.scoreboard._link_types import (
+    Confirmations,
+    Counters,
+    LinkState,
+    LinkStatus,
+    LinkTiming,
+)
 from hardware.scoreboard._protocol import Identity
 from hardware.scoreboard._snapshot import EventMessage, Snapshot
 
 __all__ = ["LinkState", "LinkStatus", "LinkTiming", "ScoreboardLink"]
-
-
-class LinkState(StrEnum):
-    """Whether the port is open: ``idle`` before start, ``stopped`` after stop."""
-
-    IDLE = "idle"
-    UP = "up"
-    DOWN = "down"
-    STOPPED = "stopped"
-
-
-@dataclass(frozen=True, slots=True)
-class LinkTiming:
-    """The link's clocks, in seconds; the defaults suit 19200 and 9600 baud.
-
-    ``backoff_max_s`` is 0.5 s so a board that comes back is found and updated
-    within the issue's one second; ``repeat_s`` must stay <= 1.0.
-    """
-
-    repeat_s: float = 0.5
-    heartbeat_s: float = 1.0
-    ack_timeout_s: float = 0.25
-    retries: int = 3
-    write_timeout_s: float = 0.5
-    backoff_min_s: float = 0.05
-    backoff_max_s: float = 0.5
-    silence_s: float = 3.0
-    poll_s: float = 0.005
-    queue_max: int = 32
-
-
-@dataclass(frozen=True, slots=True)
-class LinkStatus:
-    """A copy of the link's state and counters for the app (never blocks the link)."""
-
-    state: LinkState
-    url: str
-    frames_sent: int
-    bytes_sent: int
-    snapshots_sent: int
-    events_acked: int
-    events_dropped: int
-    events_pending: int
-    retries: int
-    acks: int
-    naks: int
-    crc_errors: int
-    reconnects: int
-    last_error: str
-    device: Identity | None
 
 
 @dataclass(slots=True)
@@ -97,21 +62,6 @@ class _InFlight:
     seq: int = 0
     sends: int = 0
     deadline: float = 0.0
-
-
-@dataclass(slots=True)
-class _Counters:
-    frames_sent: int = 0
-    bytes_sent: int = 0
-    snapshots_sent: int = 0
-    events_acked: int = 0
-    events_dropped: int = 0
-    retries: int = 0
-    acks: int = 0
-    naks: int = 0
-    crc_errors: int = 0
-    reconnects: int = 0
-    last_error: str = ""
 
 
 class ScoreboardLink:
@@ -150,7 +100,7 @@ class ScoreboardLink:
         self._thread: threading.Thread | None = None
         self._pending: Snapshot | None = None
         self._events: collections.deque[EventMessage] = collections.deque()
-        self._n = _Counters()
+        self._n = Counters()
         self._state = LinkState.IDLE
         self._device: Identity | None = None
         self._port: serial.SerialBase | None = None
@@ -162,6 +112,8 @@ class ScoreboardLink:
         self._last_tx = self._last_rx = self._last_snap = 0.0
         self._ever_up = False
         self._identify = False
+        self._confirm = Confirmations()
+        self._unconfirmed_since: float | None = None
 
     # --- the app's side: never blocks ---------------------------------------------
 
@@ -192,6 +144,8 @@ class ScoreboardLink:
         """Show ``snapshot`` next; an older one not yet sent is replaced."""
         with self._lock:
             self._pending = snapshot
+            if snapshot != self._confirm.acked and self._unconfirmed_since is None:
+                self._unconfirmed_since = time.monotonic()
         self._wake.set()
 
     def send_event(self, msg: EventMessage) -> None:
@@ -215,7 +169,35 @@ class ScoreboardLink:
                 retries=n.retries, acks=n.acks, naks=n.naks,
                 crc_errors=n.crc_errors + self._decoder.crc_errors,
                 reconnects=n.reconnects, last_error=n.last_error, device=self._device,
+                current=self._pending or self._current, shown=self._confirm.shown,
+                confirmed=self._confirmed(), unconfirmed_s=self._unconfirmed_for(),
             )  # fmt: skip
+
+    def _confirmed(self) -> bool:
+        """The board acknowledged the newest snapshot (call with the lock held)."""
+        current = self._pending or self._current
+        return current is not None and self._pending is None and self._confirm.acked == current
+
+    def _unconfirmed_for(self) -> float:
+        since = self._unconfirmed_since
+        return 0.0 if since is None or self._confirmed() else time.monotonic() - since
+
+    def confirm(self, timeout_s: float = 10.0) -> bool:
+        """Wait until the board acknowledged the newest snapshot; whether it did in time.
+
+        Meanwhile the snapshot is sent again every ``ack_timeout_s`` (at once on a nak)
+        and a board that comes back is given it at once. Events still queued are given
+        their retries too while there is time, but only the snapshot decides. The
+        only other call that blocks, and only for the caller who asks (the end).
+        """
+        end = time.monotonic() + timeout_s
+        while True:
+            with self._lock:
+                confirmed = self._confirmed()
+                settled = confirmed and not self._events and self._inflight is None
+            if settled or time.monotonic() >= end:
+                return confirmed
+            time.sleep(self.timing.poll_s)
 
     def flush(self, timeout_s: float = 2.0) -> bool:
         """Wait until the newest snapshot went out and every event was acked or dropped.
@@ -269,6 +251,7 @@ class ScoreboardLink:
             self._n.reconnects += self._ever_up
             self._ever_up, self._dirty = True, self._current is not None or self._dirty
             self._last_rx = self._last_tx = now
+            self._forget(now)
             if self._inflight is not None:
                 self._inflight.deadline = now  # resend at once on the new port
         self._identify = self.codec.two_way  # sent by _step, where errors are caught
@@ -283,12 +266,20 @@ class ScoreboardLink:
             self._state = LinkState.STOPPED if self._stop.is_set() else LinkState.DOWN
             if exc is not None:
                 self._n.last_error = _describe(exc)
+            self._forget(time.monotonic())
+
+    def _forget(self, now: float) -> None:
+        """A port closed or opened: the board must acknowledge the state again."""
+        self._confirm.forget()
+        if self._current is not None and self._unconfirmed_since is None:
+            self._unconfirmed_since = now
 
     def _step(self, now: float) -> None:
         assert self._port is not None
         if self._identify:
             self._identify = False
-            self._write(self.codec.identify(self.addr, self._next_seq()))
+            seq = self._next_seq()
+            self._write(self.codec.identify(self.addr, seq), seq)
         data = self._port.read(4096)
         if data:
             self._last_rx = now
@@ -298,13 +289,16 @@ class ScoreboardLink:
             if self._pending is not None:
                 self._current, self._pending, self._dirty = self._pending, None, True
         current = self._current
-        if current is not None and (self._dirty or now - self._last_snap >= self.timing.repeat_s):
+        with self._lock:
+            every = self.timing.repeat_s if self._confirmed() else self.timing.ack_timeout_s
+        if current is not None and (self._dirty or now - self._last_snap >= every):
             self._send_snapshot(current, now)
         if not self.codec.two_way:
             return
         self._pump_events(now)
         if now - self._last_tx >= self.timing.heartbeat_s:
-            self._write(self.codec.heartbeat(self.addr, self._next_seq()))
+            seq = self._next_seq()
+            self._write(self.codec.heartbeat(self.addr, seq), seq)
         if now - self._last_rx > self.timing.silence_s:
             raise ScoreboardError(
                 f"{self.url}: no answer for {self.timing.silence_s:g} s; reopening the port"
@@ -312,9 +306,13 @@ class ScoreboardLink:
 
     def _send_snapshot(self, snapshot: Snapshot, now: float) -> None:
         self._dirty, self._last_snap = False, now
-        self._write(self.codec.snapshot(self.addr, self._next_seq(), snapshot))
+        seq = self._next_seq()
+        self._write(self.codec.snapshot(self.addr, seq, snapshot), seq, snapshot)
         with self._lock:
             self._n.snapshots_sent += 1
+            if not self.codec.two_way:
+                self._confirm.written(snapshot)
+                self._unconfirmed_since = None
 
     def _pump_events(self, now: float) -> None:
         t, fly = self.timing, self._inflight
@@ -340,15 +338,18 @@ class ScoreboardLink:
         fly.deadline = now + self.timing.ack_timeout_s
         # a retry keeps its seq, so the device shows the event once and a late ack counts
         seq = fly.seq if fly.sends > 1 else self._next_seq()
-        self._write(self.codec.event(self.addr, seq, fly.msg))
+        self._write(self.codec.event(self.addr, seq, fly.msg), seq)
         fly.seq = seq
 
     def _next_seq(self) -> int:
         seq, self._seq = self._seq, (self._seq + 1) % 256
         return seq
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes, seq: int, snapshot: Snapshot | None = None) -> None:
+        """Write message ``seq``; ``snapshot``: the one it carries (None: another kind)."""
         assert self._port is not None
+        with self._lock:  # before the bytes leave: the ack may come back at once
+            self._confirm.sent(seq, snapshot)
         self._port.write(data)  # SerialTimeoutException when the device stops draining
         self._last_tx = time.monotonic()
         with self._lock:
@@ -371,6 +372,9 @@ class ScoreboardLink:
     def _acked(self, seq: int) -> None:
         with self._lock:
             self._n.acks += 1
+            self._confirm.ack(seq)
+            if self._confirmed():
+                self._unconfirmed_since = None
             if self._inflight is not None and self._inflight.seq == seq:
                 self._n.events_acked += 1
                 self._inflight = None

@@ -88,7 +88,9 @@ def test_whole_match_replayed_ends_with_the_right_final_state(
     emulators.append(emu)
     link = ScoreboardLink(emu.url, timing=FAST).start()
     links.append(link)
-    run = replay_to_scoreboard(MATCH_LOG, emu.url, delay_s=0.01, link=link)
+    replay = replay_to_scoreboard(MATCH_LOG, emu.url, delay_s=0.01, link=link)
+    run = replay.run
+    assert replay.final.confirmed and link.status().confirmed
     assert run.error is None and run.match.state.winner is not None
     assert link.flush(3.0)
     last = run.match.records[-1]
@@ -267,7 +269,7 @@ def test_replay_opens_its_own_link_and_refuses_a_missing_board(
 ) -> None:
     emu = ScoreboardEmulator.open_pty()
     emulators.append(emu)
-    run = replay_to_scoreboard(MATCH_LOG, emu.url, delay_s=0.0)
+    run = replay_to_scoreboard(MATCH_LOG, emu.url, delay_s=0.0).run
     assert emu.snapshot is not None and emu.snapshot.over
     assert emu.snapshot.scores == tuple(run.match.state.board(p) for p in ("Ana", "Ben"))
     with pytest.raises(ScoreboardError, match="no scoreboard there"):

@@ -5,6 +5,8 @@ The view is fed from the loop's thread only: every committed session change
 call that changes what the board should say. :meth:`hardware.ScoreboardLink.publish`
 and ``send_event`` (behind :class:`BoardSink`) return at once, so a sick board never
 stalls the referee. Observers (the web's clock watcher) hear the clock as shown.
+At the end, :meth:`BoardView.confirm_final` waits (bounded) for the board to
+acknowledge the final state (:func:`carom.board.confirm_final`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from carom.board import event_of
+from carom.board import FinalBoard, confirm_final, event_of
 from carom.live import LiveSession, SessionUpdate
 from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.match import ClockExpiry, ClockReading, ShotClock
@@ -94,6 +96,13 @@ class BoardView:
         self.board.show(snapshot, event, on_written)
         for fn in self._observers:
             fn(self.reading)
+
+    def confirm_final(self, timeout_s: float) -> FinalBoard:
+        """The board acknowledged the final state within ``timeout_s`` (or there is none).
+
+        The link keeps resending it meanwhile, and a board that comes back gets it at once.
+        """
+        return confirm_final(self.board.link, timeout_s)
 
     def tick(self, t_s: float) -> None:
         """Show the clock when its reading changed (time up is a foul message, if so set)."""

@@ -6,10 +6,13 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from carom.match import score_file
+from hardware import Faults, ScoreboardEmulator, Snapshot, snapshot_from_state
 from tests.carom.cli._in_process import carom_in_process
 
 ROOT = Path(__file__).parents[3]
@@ -148,3 +151,76 @@ def test_three_players_json_and_standings_share_the_draw() -> None:
     assert points == {"Ana": 1, "Ben": 1, "Cleo": 0}
     table = {row["player"]: row["match_points"] for row in doc["standings"]}
     assert table == {"Ana": 2, "Ben": 2, "Cleo": 0}
+
+
+# --- --scoreboard: the board ends right, or the user is told (status 6) -----------------
+
+UNCONFIRMED = "carom: scoreboard: the board never confirmed the final state"
+
+
+def _final_snapshot() -> Snapshot:
+    """What the board must show at the end of the example (as the replay publishes it)."""
+    match = score_file(EXAMPLE).match
+    return snapshot_from_state(match.state, review=match.records[-1].verdict.review is not None)
+
+
+@pytest.fixture
+def board() -> Iterator[list[ScoreboardEmulator]]:
+    made: list[ScoreboardEmulator] = []
+    yield made
+    for emu in made:
+        emu.stop()
+
+
+@pytest.mark.parametrize(
+    "faults",
+    [
+        Faults(drop=0.01, seed=1),
+        Faults(drop=0.02, seed=2),
+        Faults(drop=0.05, seed=3),
+        Faults(drop=0.10, seed=4),
+        Faults(corrupt=0.02, seed=5),
+        Faults(corrupt=0.05, seed=6),
+        Faults(drop=0.05, corrupt=0.05, seed=7),
+    ],
+    ids=lambda f: f"drop{f.drop:g}-corrupt{f.corrupt:g}",
+)
+def test_a_noisy_serial_line_ends_with_the_right_board_or_says_so(
+    faults: Faults, board: list[ScoreboardEmulator]
+) -> None:
+    emu = ScoreboardEmulator.open_pty(faults=faults)  # a real pty; the faults on its input
+    board.append(emu)
+    out = carom_in_process("score", str(EXAMPLE), "--scoreboard", emu.url,
+                           "--scoreboard-delay", "0", "--scoreboard-confirm", "2")  # fmt: skip
+    assert "result: Ana wins" in out.stdout  # the scoresheet is printed either way
+    if out.returncode == 0:  # never 0 with a wrong board
+        assert emu.snapshot == _final_snapshot(), out.stderr
+        assert out.stderr == ""
+    else:
+        assert out.returncode == 6
+        assert out.stderr.startswith(UNCONFIRMED) and out.stderr.count("\n") == 1
+        assert "the final state is Ana 5 : 4 Ben, over" in out.stderr
+    if faults.drop <= 0.01 and faults.corrupt == 0:  # half the frames pass: always there
+        assert out.returncode == 0
+
+
+def test_a_deaf_board_ends_the_command_with_status_6_after_the_scoresheet(
+    board: list[ScoreboardEmulator],
+) -> None:
+    emu = ScoreboardEmulator.open_pty(faults=Faults(drop=1.0))  # hears nothing, never acks
+    board.append(emu)
+    out = _carom("score", str(EXAMPLE), "--scoreboard", emu.url, "--scoreboard-delay", "0",
+                 "--scoreboard-confirm", "1")  # fmt: skip
+    line = _one_line_error(out, status=6)
+    assert line.startswith(UNCONFIRMED + " within 1 s (it acknowledged no state;")
+    assert line.endswith(f"check the cable and the board at {emu.url} (the result printed is "
+                         "the right one)")  # fmt: skip
+    assert "result: Ana wins" in out.stdout
+    assert emu.snapshot is None
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "lots", "601"])
+def test_nonsense_confirm_time_is_a_usage_error(value: str) -> None:
+    out = carom_in_process("score", str(EXAMPLE), "--scoreboard-confirm", value)
+    assert out.returncode == 2 and "--scoreboard-confirm" in out.stderr
+    assert "seconds from 0 to 600" in out.stderr

@@ -1,0 +1,81 @@
+"""Whether the board shows the final state: the end of a replay or a live match.
+
+The board acknowledges every snapshot frame (docs/scoreboard-protocol.md), so the link
+knows what the board took last (:class:`hardware.LinkStatus`). At the end the state is
+sent again until the board acknowledges it, for at most :data:`FINAL_CONFIRM_S`
+(``--scoreboard-confirm``); if it never does, the user is told in one line and the
+command exits with status 6 (``EXIT_DEVICE``): a board left on a wrong score is never
+an exit 0. During a match the web pages warn once the board has been behind for
+:data:`LATE_S` (:func:`board_warning`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hardware import LinkState, LinkStatus, ScoreboardLink, Snapshot
+
+__all__ = [
+    "FINAL_CONFIRM_S",
+    "LATE_S",
+    "FinalBoard",
+    "board_summary",
+    "board_warning",
+    "confirm_final",
+]
+
+#: Seconds the final state is sent again, at most, for the board to acknowledge it.
+FINAL_CONFIRM_S = 10.0
+
+#: Seconds the board may be behind before the web pages warn (a snapshot goes out
+#: and is acked within ~0.1 s; a second or two of noise is repaired by the resends).
+LATE_S = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class FinalBoard:
+    """The board at the end: ``confirmed`` (or no board), else ``line`` says so."""
+
+    confirmed: bool
+    line: str = ""
+
+
+def board_summary(snapshot: Snapshot | None) -> str:
+    """A snapshot as a person reads it: ``Ana 5 : 4 Ben, over`` (``nothing`` for None)."""
+    if snapshot is None:
+        return "nothing"
+    (a, b), (sa, sb) = snapshot.players, snapshot.scores
+    return f"{a} {sa} : {sb} {b}, {'over' if snapshot.over else 'not over'}"
+
+
+def _what_it_shows(status: LinkStatus) -> str:
+    shown = status.shown
+    said = f"it acknowledged last {board_summary(shown)}" if shown else "it acknowledged no state"
+    if status.state is not LinkState.UP and status.last_error:
+        said += f"; the port: {status.last_error}"
+    return f"{said}; the final state is {board_summary(status.current)}"
+
+
+def board_warning(status: LinkStatus | None, late_s: float = LATE_S) -> str | None:
+    """A warning when the board has been behind for ``late_s`` (None: it is not)."""
+    if status is None or status.current is None or status.unconfirmed_s < late_s:
+        return None
+    return (f"the scoreboard has not confirmed the score for {late_s:g} s or more "
+            f"({_what_it_shows(status)}); check the cable and the board")  # fmt: skip
+
+
+def confirm_final(link: ScoreboardLink | None, timeout_s: float = FINAL_CONFIRM_S) -> FinalBoard:
+    """Wait (at most ``timeout_s``) for the board to acknowledge the newest snapshot.
+
+    Meanwhile the link resends it and brings a board that comes back up to date at
+    once. No link: nothing to confirm.
+    """
+    if link is None or link.confirm(timeout_s):
+        return FinalBoard(True)
+    status = link.status()
+    line = (
+        f"scoreboard: the board never confirmed the final state within {timeout_s:g} s "
+        f"({_what_it_shows(status)}); check the cable and the board at {status.url} "
+        "(the result printed is the right one)"
+    )
+    return FinalBoard(False, line)

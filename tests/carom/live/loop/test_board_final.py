@@ -1,0 +1,102 @@
+"""Live mode's end: the board acknowledges the final state, or the user is told.
+
+The real board view over a real session (SQLite file), the real link on a pty and the
+emulator; no video: the state shown is the session's at the start.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from carom.analyze import AnalyzeOptions, match_config
+from carom.cli._live import _final_status
+from carom.live import LiveSession, LiveSetup, MatchStore
+from carom.live.loop._board import BoardView
+from carom.live.loop._metrics import BoardSink, LiveMetrics
+from carom.match import ShotClock
+from carom.timestamps import now_iso
+from hardware import Faults, LinkState, LinkTiming, ScoreboardEmulator, ScoreboardLink
+from referee import Table
+from tests.carom.live._helpers import SAMPLE
+
+FAST = LinkTiming(backoff_min_s=0.02, backoff_max_s=0.3, silence_s=0.5)
+
+
+@pytest.fixture
+def view(tmp_path: Path) -> Iterator[BoardView]:
+    """A board view of a new match, its link on ``tmp_path / "board"`` (no board yet)."""
+    opts = AnalyzeOptions(video=SAMPLE, out=tmp_path, table=Table(), players=("A", "B"),
+                          first_player="A")  # fmt: skip
+    config = match_config(opts)
+    store = MatchStore(tmp_path / "live.db")
+    session = LiveSession.open(store, LiveSetup(config, str(SAMPLE)), now_iso=now_iso())
+    sink = BoardSink(ScoreboardLink(str(tmp_path / "board"), timing=FAST).start())
+    yield BoardView(session, sink, ShotClock(), LiveMetrics(), ("A", "B"))
+    sink.close(0.1)
+    store.close()
+
+
+def test_the_final_state_acknowledged_ends_with_status_0(tmp_path: Path, view: BoardView) -> None:
+    emu = ScoreboardEmulator.open_pty(link=tmp_path / "board")
+    try:
+        view.show()
+        assert view.confirm_final(5.0).confirmed
+        assert emu.snapshot is not None and emu.snapshot.players == ("A", "B")
+        assert _final_status(view.confirm_final(0.0)) == 0
+    finally:
+        emu.stop()
+
+
+def test_a_board_that_never_acknowledges_ends_with_status_6_and_one_line(
+    tmp_path: Path, view: BoardView, capsys: pytest.CaptureFixture[str]
+) -> None:
+    emu = ScoreboardEmulator.open_pty(link=tmp_path / "board", faults=Faults(drop=1.0))
+    try:
+        view.show()
+        final = view.confirm_final(0.8)
+        assert not final.confirmed
+        assert _final_status(final) == 6
+        err = capsys.readouterr().err
+        assert err.startswith("carom: scoreboard: the board never confirmed the final state")
+        assert "the final state is A 0 : 0 B, not over" in err and err.count("\n") == 1
+    finally:
+        emu.stop()
+
+
+def test_a_board_plugged_in_during_the_final_wait_gets_the_state_at_once(
+    tmp_path: Path, view: BoardView
+) -> None:
+    view.show()  # the match ended with no board on the port
+    assert view.board.link is not None
+    assert view.board.link.status().state is LinkState.DOWN
+    plugged: list[ScoreboardEmulator] = []
+    timer = threading.Timer(0.8, lambda: plugged.append(
+        ScoreboardEmulator.open_pty(link=tmp_path / "board")))  # fmt: skip
+    timer.start()
+    try:
+        final = view.confirm_final(5.0)
+        timer.join()
+        assert final.confirmed, final.line
+        assert plugged[0].snapshot == view.board.link.status().current
+    finally:
+        timer.join()
+        for emu in plugged:
+            emu.stop()
+
+
+def test_no_board_has_nothing_to_confirm(tmp_path: Path) -> None:
+    opts = AnalyzeOptions(video=SAMPLE, out=tmp_path, table=Table(), players=("A", "B"),
+                          first_player="A")  # fmt: skip
+    store = MatchStore(tmp_path / "live.db")
+    try:
+        session = LiveSession.open(store, LiveSetup(match_config(opts), str(SAMPLE)),
+                                   now_iso=now_iso())  # fmt: skip
+        view = BoardView(session, BoardSink(None), ShotClock(), LiveMetrics(), ("A", "B"))
+        assert view.confirm_final(5.0).confirmed
+        assert _final_status(view.confirm_final(5.0)) == 0
+    finally:
+        store.close()

@@ -24,12 +24,13 @@ the state's audit trail.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import replace
 
 from referee._break import BreakCall
 from referee._config import MatchConfig
 from referee._disciplines import rules_of
-from referee._errors import IllegalMoveError, UnknownBallError
+from referee._errors import IllegalMoveError, RulesError, UnknownBallError
 from referee._game_end import cut_to_target, game_end, join_notes, target_reached
 from referee._join import joined_state
 from referee._lag import Lag, LagResult, judge_lag
@@ -300,12 +301,17 @@ class Match:
     """A match with history: play shots, take corrections, undo the last input.
 
     Wraps the pure transitions; every method either succeeds or raises and
-    leaves the match exactly as it was.
+    leaves the match exactly as it was. ``undo_depth`` bounds how many inputs can
+    be undone (``None``: all of them); a replay that never undoes keeps only the
+    last states instead of one per input (each state holds every finished run).
     """
 
-    def __init__(self, config: MatchConfig) -> None:
-        self._history: list[MatchState] = [new_match(config)]
-        self._inputs: list[str] = []
+    def __init__(self, config: MatchConfig, *, undo_depth: int | None = None) -> None:
+        if undo_depth is not None and undo_depth < 0:
+            raise RulesError(f"undo_depth: expected None or >= 0, got {undo_depth}")
+        keep = None if undo_depth is None else undo_depth + 1
+        self._history: deque[MatchState] = deque([new_match(config)], maxlen=keep)
+        self._inputs: deque[str] = deque(maxlen=undo_depth)
         self._records: list[ShotRecord | None] = []
 
     @property
@@ -355,7 +361,8 @@ class Match:
         what = self._inputs[-1]
         entry = AuditEntry(current.version + 1, previous.shots_played, "undo", what)
         restored = replace(previous, audit=(*current.audit, entry), version=current.version + 1)
-        self._history[-2:] = [restored]
+        self._history.pop()
+        self._history[-1] = restored
         self._inputs.pop()
         self._records.pop()
         return restored

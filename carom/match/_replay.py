@@ -61,8 +61,10 @@ def score_document(data: Any, discipline: Discipline | None = None) -> ScoreRun:
 
 
 def score_file(path: Path, discipline: Discipline | None = None) -> ScoreRun:
-    """Read and score a shot log file."""
-    return score_document(load_json(path), discipline)
+    """Read and score a shot log file, one shot at a time (any length: docs/shot-log.md)."""
+    from carom.match._stream import score_stream  # it builds on this module
+
+    return score_stream(path, discipline)
 
 
 def run_json(run: ScoreRun) -> dict[str, Any]:

@@ -1,0 +1,197 @@
+"""``carom score`` streams a shot log: the same results and errors as reading it whole."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import carom.match._stream as stream
+from carom.match import load_json, run_json, score_document, score_file
+from referee import ShotLogError
+from referee.jsonbound import DocumentLimits
+
+ROOT = Path(__file__).parents[3]
+LOGS = [
+    ROOT / "examples" / "three_cushion_match.json",
+    ROOT / "examples" / "three_players_match.json",
+    ROOT / "sample_videos" / "three_cushion_match.shots.json",
+]
+SHOT_LOG = LOGS[2].read_bytes()
+FAST = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+def _whole(path: Path) -> Any:
+    """The whole-file path's outcome: the ``--json`` document or the error's line."""
+    try:
+        return run_json(score_document(load_json(path)))
+    except ShotLogError as exc:
+        return str(exc)
+
+
+def _streamed(path: Path) -> Any:
+    try:
+        return run_json(score_file(path))
+    except ShotLogError as exc:
+        return str(exc)
+
+
+@pytest.fixture
+def tiny_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of 7 characters: every value crosses a chunk boundary."""
+    monkeypatch.setattr(stream, "_CHUNK_CHARS", 7)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+@pytest.mark.usefixtures("tiny_chunks")
+def test_a_log_scores_the_same_streamed(path: Path) -> None:
+    assert _streamed(path) == _whole(path)
+
+
+@FAST
+@given(raw=st.data())
+def test_a_mutated_log_gives_the_same_result_or_error(tmp_path: Path, raw: st.DataObject) -> None:
+    text = SHOT_LOG.decode()
+    at = raw.draw(st.integers(0, len(text) - 1))
+    kind = raw.draw(st.sampled_from(["cut", "del", "ins"]))
+    bit = raw.draw(st.sampled_from(['"', ",", "]", "}", "{", "[", "1", "x", " ", "\n", '"shots"']))
+    if kind == "cut":
+        text = text[:at]
+    elif kind == "del":
+        text = text[:at] + text[at + len(bit) :]
+    else:
+        text = text[:at] + bit + text[at:]
+    path = tmp_path / "shots.json"
+    path.write_text(text, encoding="utf-8")
+    assert _streamed(path) == _whole(path)
+
+
+def _log(doc: dict[str, Any], tmp_path: Path, *, indent: int | None = 1) -> Path:
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(doc, indent=indent), encoding="utf-8")
+    return path
+
+
+def _example() -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(LOGS[0].read_text(encoding="utf-8"))
+    return doc
+
+
+@pytest.mark.usefixtures("tiny_chunks")
+def test_the_shots_may_come_first_and_a_repeated_key_counts_once(tmp_path: Path) -> None:
+    doc = _example()
+    shots_first = {"shots": doc["shots"], **{k: v for k, v in doc.items() if k != "shots"}}
+    path = _log(shots_first, tmp_path)
+    assert _streamed(path) == _whole(path)
+    text = path.read_text(encoding="utf-8")
+    twice = text.replace('{\n "shots"', '{\n "shots": [],\n "shots"', 1)
+    path.write_text(twice, encoding="utf-8")
+    assert _streamed(path) == _whole(path)  # json.loads keeps the last
+
+
+@pytest.mark.usefixtures("tiny_chunks")
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d["shots"][2].update(index=7),  # out of order: after every shot's fields
+        lambda d: d["shots"][4]["events"][0].update(kind="nope"),
+        lambda d: d.update(lag={"events": 3}),  # the lag: after the shots
+        lambda d: (d["shots"][1].update(index=5), d.update(lag=3)),
+        lambda d: d["match"].update(target=0),
+        lambda d: d.update(format="other"),
+    ],
+)
+def test_errors_come_in_the_whole_file_order(tmp_path: Path, edit: Any) -> None:
+    doc = _example()
+    edit(doc)
+    path = _log(doc, tmp_path)
+    whole = _whole(path)
+    assert isinstance(whole, str)
+    assert _streamed(path) == whole
+
+
+def _over_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole-file limit 4 kB for the streaming path: every test log is a "big" one."""
+    monkeypatch.setattr(stream, "SHOT_LOG_LIMITS", DocumentLimits(max_bytes=4096))
+
+
+@pytest.mark.usefixtures("tiny_chunks")
+def test_a_log_bigger_than_the_whole_file_limit_is_scored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _log(_example(), tmp_path)
+    expected = _whole(path)
+    _over_limit(monkeypatch)
+    assert _streamed(path) == expected
+
+
+@pytest.mark.usefixtures("tiny_chunks")
+@pytest.mark.parametrize(
+    "cut",
+    [
+        lambda t: t[: len(t) // 2],  # truncated
+        lambda t: t.replace("},\n  {", "}\n  {", 1),  # a comma missing between shots
+        lambda t: t + "\n]",  # something after the end
+        lambda t: t.replace('"index": 3', '"index": 3,', 1),
+        lambda t: t.replace('"t_s": 10.3', '"t_s": 10.3e', 1),
+    ],
+)
+def test_a_big_broken_log_names_the_place_as_json_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cut: Any
+) -> None:
+    path = _log(_example(), tmp_path)
+    text = cut(path.read_text(encoding="utf-8"))
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(json.JSONDecodeError) as caught:
+        json.loads(text)
+    exc = caught.value
+    _over_limit(monkeypatch)
+    with pytest.raises(ShotLogError) as refused:
+        score_file(path)
+    where = f"line {exc.lineno} column {exc.colno}: {exc.msg}"
+    assert str(refused.value) == f"{path}: not valid JSON ({where}); {stream._FIX}"
+
+
+def test_a_big_log_too_deep_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = _example()
+    deep: Any = 1
+    for _ in range(70):
+        deep = [deep]
+    doc["shots"][1]["events"][0]["evidence"] = deep
+    path = _log(doc, tmp_path, indent=None)
+    _over_limit(monkeypatch)
+    with pytest.raises(ShotLogError, match=r"levels deep, more than the 64 allowed"):
+        score_file(path)
+
+
+def test_the_reader_holds_a_few_chunks_and_the_match_one_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = _example()
+    one = doc["shots"][0]
+    doc["shots"] = [dict(one, index=i) for i in range(3000)]
+    doc["match"]["target"] = 100_000
+    path = _log(doc, tmp_path)
+    monkeypatch.setattr(stream, "_CHUNK_CHARS", 4096)
+    largest = 0
+    more = stream._Scanner._more
+
+    def watched(self: stream._Scanner) -> bool:
+        nonlocal largest
+        largest = max(largest, len(self._buf))
+        return more(self)
+
+    monkeypatch.setattr(stream._Scanner, "_more", watched)
+    run = score_file(path)
+    assert len(run.match.records) == 3000
+    assert len(run.match._history) == 1
+    assert path.stat().st_size > 100 * stream._CHUNK_CHARS
+    assert largest <= 3 * stream._CHUNK_CHARS

@@ -7,14 +7,16 @@ call from the console is not applied on the HTTP thread: :meth:`CameraRig.call` 
 it to the runner's loop (:meth:`LiveRunner.post`), which carries it out between two
 frames exactly as a typed keyboard line, and hands back the result or the refusal.
 The rig watches the runner through its public hooks: the frames, for the review
-replay (:class:`ReplayBuffer`), and the shot clock as the board shows it, to tell the
-pages when it starts, warns or runs out.
+replay (:class:`ReplayBuffer`), the shot clock as the board shows it, to tell the
+pages when it starts, warns or runs out, and the scoreboard link (:class:`BoardWatch`),
+to tell them when the board falls behind or catches up.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from carom.board import board_warning
 from carom.live import LiveError, LiveSession, PersonCall, ReviewDecision
 from carom.live.loop import (
     BoardSink,
@@ -33,10 +36,11 @@ from carom.live.loop import (
 )
 from carom.match import ClockReading
 from carom.web._replay import REPLAY_FPS, ReplayBuffer
-from carom.web._state import ClockView
+from carom.web._state import ClockView, scoreboard_doc
+from hardware import LinkState, ScoreboardLink
 from referee import CaromError
 
-__all__ = ["CameraRig", "ClockWatch"]
+__all__ = ["BoardWatch", "CameraRig", "ClockWatch"]
 
 _CALL_WAIT_S = 10.0
 
@@ -55,6 +59,27 @@ class ClockWatch:
         if shown != self._shown:
             self._shown = shown
             self.on_change(None)
+
+
+class BoardWatch:
+    """Tells the pages (``on_change``) when the board falls behind or catches up.
+
+    Polls the link every ``every_s`` from its own thread until the link stops.
+    """
+
+    def __init__(self, link: ScoreboardLink, on_change: OnChange, every_s: float = 0.5) -> None:
+        self.link, self.on_change, self.every_s = link, on_change, every_s
+        self._thread = threading.Thread(target=self._run, name="board watch", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        warned = False
+        while self.link.status().state is not LinkState.STOPPED:
+            time.sleep(self.every_s)
+            now = board_warning(self.link.status()) is not None
+            if now != warned:
+                warned = now
+                self.on_change(None)
 
 
 class CameraRig:
@@ -105,6 +130,8 @@ class CameraRig:
         """Keep ``runner``'s frames for the replay; tell ``on_change`` of clock changes."""
         runner.observe_frames(self.replay.keep_frame)
         runner.view.observe(ClockWatch(on_change))
+        if runner.view.board.link is not None:
+            BoardWatch(runner.view.board.link, on_change)
 
     def _run(self, runner: LiveRunner, capture: Capture, on_change: OnChange) -> None:
         try:
@@ -152,6 +179,11 @@ class CameraRig:
         if not self.running or self.capture is None:
             return "ended" if self.runner is not None else "ok"
         return "lost" if self.capture.status().state is CaptureState.LOST else "ok"
+
+    def scoreboard_doc(self) -> dict[str, Any] | None:
+        """The STATE ``scoreboard`` object of the runner's board (None: no board)."""
+        link = self.runner.view.board.link if self.runner is not None else None
+        return scoreboard_doc(None if link is None else link.status())
 
     def clock_view(self) -> ClockView | None:
         """The runner's shot clock (None when it is off)."""

@@ -10,10 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from carom.board import board_summary, board_warning
 from carom.live import PendingReview, SessionUpdate
+from hardware import LinkStatus
 from referee import MatchState, Phase, ShotRecord, Verdict, average_text, match_stats
 
-__all__ = ["ClockView", "record_doc", "state_doc", "verdict_word"]
+__all__ = ["ClockView", "record_doc", "scoreboard_doc", "state_doc", "verdict_word"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +128,20 @@ def match_doc(match_id: int, state: MatchState, timeouts: Sequence[int],
     }  # fmt: skip
 
 
+def scoreboard_doc(status: LinkStatus | None) -> dict[str, Any] | None:
+    """The STATE ``scoreboard`` object (None: no board on this table).
+
+    ``link``: the port's state; ``confirmed``: the board acknowledged the score shown
+    now; ``shows``: what it acknowledged last (``Ana 5 : 4 Ben, over``; None: nothing);
+    ``warning``: a sentence when it has been behind for a while (None: it is not).
+    """
+    if status is None:
+        return None
+    return {"link": str(status.state), "confirmed": status.confirmed,
+            "shows": board_summary(status.shown) if status.shown is not None else None,
+            "warning": board_warning(status)}  # fmt: skip
+
+
 def state_doc(
     *,
     version: int,
@@ -135,16 +151,19 @@ def state_doc(
     update: SessionUpdate | None,
     records: Sequence[ShotRecord],
     clock: ClockView | None,
+    scoreboard: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The full STATE document (``update`` None: no match on the table)."""
     if update is None or match_id is None:
         return {"version": version, "what": what, "camera": camera, "paused": None,
-                "match": None, "last_shot": None, "pending_review": None}  # fmt: skip
+                "match": None, "last_shot": None, "pending_review": None,
+                "scoreboard": scoreboard}  # fmt: skip
     last = record_doc(match_id, records[-1]) if records else None
     return {
         "version": version, "what": what, "camera": camera, "paused": update.paused,
         "match": match_doc(match_id, update.state, update.timeouts, clock),
         "last_shot": last, "pending_review": pending_doc(update.pending),
+        "scoreboard": scoreboard,
     }  # fmt: skip
 
 

@@ -314,6 +314,7 @@ class Table:
             version=self._version, what=self._what, camera=self.camera(),
             match_id=None if session is None else session.match_id, update=update,
             records=records, clock=self._clock_view(),
+            scoreboard=None if self.rig is None else self.rig.scoreboard_doc(),
         )  # fmt: skip
         self._doc = doc
         text = json.dumps(doc, separators=(",", ":"))

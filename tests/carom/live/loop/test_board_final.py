@@ -21,7 +21,7 @@ from carom.match import ShotClock
 from carom.timestamps import now_iso
 from hardware import Faults, LinkState, LinkTiming, ScoreboardEmulator, ScoreboardLink
 from referee import Table
-from tests.carom.live._helpers import SAMPLE
+from tests.carom.live._helpers import SAMPLE, live_cmd, run_live, write_truth_calibration
 
 FAST = LinkTiming(backoff_min_s=0.02, backoff_max_s=0.3, silence_s=0.5)
 
@@ -100,3 +100,22 @@ def test_no_board_has_nothing_to_confirm(tmp_path: Path) -> None:
         assert _final_status(view.confirm_final(5.0)) == 0
     finally:
         store.close()
+
+
+def test_carom_live_with_a_deaf_board_prints_the_result_then_the_line_and_exits_6(
+    tmp_path: Path,
+) -> None:
+    emu = ScoreboardEmulator.open_pty(link=tmp_path / "board", faults=Faults(drop=1.0))
+    try:
+        cmd = live_cmd(write_truth_calibration(tmp_path / "cal.json"), tmp_path / "live.db",
+                       tmp_path / "board", "--pace", "0", "--scoreboard-confirm", "1")  # fmt: skip
+        out = run_live(cmd)
+    finally:
+        emu.stop()
+    assert out.returncode == 6, out.stderr
+    assert out.stdout.strip() == "A 1 : 2 B  (playing)"  # the result, as without a board
+    last = out.stderr.strip().splitlines()[-1]
+    assert last.startswith("carom: scoreboard: the board never confirmed the final state "
+                           "within 1 s (it acknowledged no state")  # fmt: skip
+    assert "the final state is A 1 : 2 B, not over" in last
+    assert emu.snapshot is None  # it heard nothing: the user was told, not left with 0

@@ -32,6 +32,7 @@ from referee import CaromError, Phase
 __all__ = ["MatchSalvage", "RepairReport", "repair"]
 
 _BAD = (CaromError, KeyError, TypeError, ValueError, AttributeError)
+_UNREADABLE = (sqlite3.DatabaseError, UnicodeDecodeError)  # a page or a text gone bad
 _LISTED = 8
 
 
@@ -151,7 +152,7 @@ def _salvage_all(
     for match_id in ids:
         try:
             match = db.execute(f"SELECT {wanted} FROM matches WHERE id = ?", (match_id,)).fetchone()
-        except sqlite3.DatabaseError as exc:
+        except _UNREADABLE as exc:
             out.append(MatchSalvage(old_id=match_id, new_id=None, kept=0, total=0,
                                     problem=f"its row cannot be read ({exc})"))  # fmt: skip
             continue
@@ -167,7 +168,7 @@ def _salvage(
     try:
         doc = json.loads(match[4])
         machine = Machine(config_from_doc(doc))
-    except (*_BAD, sqlite3.DatabaseError) as exc:
+    except (*_BAD, *_UNREADABLE) as exc:
         return MatchSalvage(old_id=match[0], new_id=None, kept=0, total=total,
                             problem=f"its set-up (config) cannot be read ({exc})")  # fmt: skip
     entries, problem = _trusted(match, rows, machine, chained)
@@ -204,13 +205,13 @@ def _read_rows(
     sql = f"SELECT {columns} FROM journal WHERE match_id = ?"
     try:
         return [tuple(r) for r in db.execute(sql + " ORDER BY seq", (match_id,))], None
-    except sqlite3.DatabaseError:
+    except _UNREADABLE:
         pass
     rows: list[tuple[Any, ...]] = []
     while True:
         try:
             r = db.execute(sql + " AND seq = ?", (match_id, len(rows) + 1)).fetchone()
-        except sqlite3.DatabaseError as exc:
+        except _UNREADABLE as exc:
             return rows, f"journal entry {len(rows) + 1} cannot be read ({exc})"
         if r is None:
             return rows, None
@@ -257,7 +258,7 @@ def _name(row: Sequence[Any]) -> str:
             words.append(f"at {payload['video_t_s']:.1f} s")
         elif row[1] == "call":
             words.append(str(payload.get("call")))
-    except (*_BAD, sqlite3.DatabaseError):
+    except (*_BAD, *_UNREADABLE):
         words.append("(unreadable)")
     return " ".join(words)
 
@@ -271,7 +272,7 @@ def _copy_tracks(
             "SELECT seq, data FROM tracks WHERE match_id = ? AND seq <= ? ORDER BY seq",
             (old_id, kept),
         ).fetchall()
-    except sqlite3.DatabaseError:
+    except _UNREADABLE:
         return
     for seq, data in rows:
         if isinstance(seq, int) and isinstance(data, bytes):

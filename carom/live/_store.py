@@ -24,7 +24,7 @@ from typing import Any
 from carom.live._chain import MATCH_COLUMNS, head_hash, link, seal
 from carom.live._schema import APPLICATION, SCHEMA_VERSION, TRACKS, migrate
 from carom.live._schema import create as create_tables
-from carom.live._verify import StoreHealth, check
+from carom.live._verify import StoreHealth, check, one_line
 from referee import CaromError
 
 __all__ = [
@@ -115,7 +115,7 @@ class MatchStore:
             raise LiveError(f"{self.path}: cannot open it ({exc}); pass another path") from None
         try:
             self._prepare(create)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # text that is not UTF-8
             self._db.close()
             raise LiveError(self._unreadable(exc)) from None
         except LiveError:
@@ -135,7 +135,8 @@ class MatchStore:
                 "to it; delete it to start a new database there, or pass another path"
             )
 
-    def _unreadable(self, exc: sqlite3.DatabaseError) -> str:
+    def _unreadable(self, error: Exception) -> str:
+        exc = one_line(error)
         try:
             with self.path.open("rb") as f:
                 sqlite = f.read(16) == b"SQLite format 3\x00"

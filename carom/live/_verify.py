@@ -22,13 +22,19 @@ from carom.live._codec import config_from_doc
 from carom.live._schema import COLUMNS
 from referee import CaromError
 
-__all__ = ["INTEGRITY_PRAGMA", "StoreHealth", "check"]
+__all__ = ["INTEGRITY_PRAGMA", "StoreHealth", "check", "one_line"]
 
 #: ``integrity_check``, not ``quick_check``: it also finds an index that disagrees with
 #: its table (which could hide a match from resuming), and on a 400 MB file of 60,000
 #: journal rows it costs 0.17 s against 0.15 s (docs/live-storage.md).
 INTEGRITY_PRAGMA = "integrity_check"
 _LISTED = 20
+
+
+def one_line(text: object, limit: int = 240) -> str:
+    """``text`` on one line and at most ``limit`` characters (SQLite's reports run long)."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +53,9 @@ class StoreHealth:
         """The one line that refuses a damaged file: the problem, ``consequence``, the way out."""
         more = len(self.problems) - 1
         also = f" (and {more} more problem{'s' * (more > 1)})" if more > 0 else ""
+        first = one_line(self.problems[0])
         return (
-            f"{path}: damaged: {self.problems[0]}{also}; {consequence}; salvage "
+            f"{path}: damaged: {first}{also}; {consequence}; salvage "
             f"its matches into a new file with: carom matches {path} --repair NEW.db"
         )
 
@@ -58,7 +65,7 @@ def check(db: sqlite3.Connection, *, chained: bool) -> StoreHealth:
     started = time.perf_counter()
     try:
         problems = _structure(db) or _schema(db, chained) or _matches(db, chained)
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # text that is not UTF-8
         problems = [f"SQLite cannot read it ({exc})"]
     return StoreHealth(tuple(problems[:_LISTED]), time.perf_counter() - started)
 
@@ -67,7 +74,7 @@ def _structure(db: sqlite3.Connection) -> list[str]:
     rows = [str(r[0]) for r in db.execute(f"PRAGMA {INTEGRITY_PRAGMA}").fetchall()]
     if rows == ["ok"]:
         return []
-    return [f"SQLite finds its pages damaged ({rows[0]})"]
+    return [f"SQLite finds its pages damaged ({' '.join(rows[:2])})"]
 
 
 def _schema(db: sqlite3.Connection, chained: bool) -> list[str]:

@@ -13,6 +13,7 @@ before the crash. See ``docs/live-storage.md``.
 from __future__ import annotations
 
 import threading
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -272,9 +273,16 @@ class LiveSession:
         """The kept trajectories of the match's shots, by the ``seq`` of their entry.
 
         A :class:`PlayStep`'s ``entry`` names its shot's; entries written before
-        trajectories were kept have none.
+        trajectories were kept have none, and so has one whose blob no longer decodes
+        (zlib's checksum; replay never reads them, so the match itself is sound).
         """
-        return {seq: decode_tracks(blob) for seq, blob in self._store.tracks(self.match_id).items()}
+        kept = {}
+        for seq, blob in self._store.tracks(self.match_id).items():
+            try:
+                kept[seq] = decode_tracks(blob)
+            except (zlib.error, ValueError, KeyError, TypeError, IndexError):
+                continue  # damaged: left out like a shot whose trajectories were not kept
+        return kept
 
     def decide(self, decision: ReviewDecision, *, who: str, now_iso: str) -> SessionUpdate:
         """Settle the shot held for review (accept, reject, or its points)."""

@@ -9,6 +9,7 @@ file as it was, and be salvaged by ``carom matches DB --repair NEW``.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import random
 import re
@@ -287,3 +288,19 @@ def test_a_lenient_store_says_so_once_and_refuses_every_write(
             store.new_match(setup_key="k", source=SOURCE, config=doc, now_iso=NOW)
     (record,) = caplog.records
     assert "cannot be read, resumed or added to" in record.getMessage()
+
+
+def test_a_damaged_trajectories_blob_is_left_out_of_the_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "live.db"
+    recorded(path)
+    with MatchStore(path) as store:
+        shot = store.journal(1)[0]
+        assert shot.kind == "shot"
+        store.put_tracks(1, shot.seq, b"x\x9c not zlib at all")
+    out = tmp_path / "t.json"
+    assert main(["export", str(path), "--match", "1", "--trajectories", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "have no kept trajectories" in err and "Traceback" not in err
+    assert json.loads(out.read_text())["shots"] == []

@@ -14,6 +14,7 @@ replayed without one of its inputs would not be the match that was played.
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import sqlite3
@@ -148,6 +149,7 @@ def _salvage_all(
     except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
         return [], f"its table of matches cannot be read ({exc})"
     chained = "seal" in columns
+    journal = _Journal(db, chained)
     out = []
     for match_id in ids:
         try:
@@ -156,14 +158,14 @@ def _salvage_all(
             out.append(MatchSalvage(old_id=match_id, new_id=None, kept=0, total=0,
                                     problem=f"its row cannot be read ({exc})"))  # fmt: skip
             continue
-        out.append(_salvage(db, store, tuple(match), chained))
+        out.append(_salvage(journal, store, tuple(match), chained))
     return out, None
 
 
 def _salvage(
-    db: sqlite3.Connection, store: MatchStore, match: tuple[Any, ...], chained: bool
+    journal: _Journal, store: MatchStore, match: tuple[Any, ...], chained: bool
 ) -> MatchSalvage:
-    rows, read_problem = _read_rows(db, match[0], chained)
+    rows, read_problem = journal.rows(match[0], match[8])
     total = max(len(rows), match[8] if isinstance(match[8], int) else 0)
     try:
         doc = json.loads(match[4])
@@ -172,7 +174,8 @@ def _salvage(
         return MatchSalvage(old_id=match[0], new_id=None, kept=0, total=total,
                             problem=f"its set-up (config) cannot be read ({exc})")  # fmt: skip
     entries, problem = _trusted(match, rows, machine, chained)
-    problem = problem or read_problem
+    if read_problem is not None and (problem is None or problem.endswith(" is missing")):
+        problem = read_problem  # the gap the trust check met is the page that did not read
     if problem is None and len(entries) < total:
         problem = f"journal entries {len(entries) + 1} to {total} are missing"
     if problem is None and chained and not _sealed(match, rows):
@@ -182,7 +185,7 @@ def _salvage(
                           now_iso=str(match[1]))  # fmt: skip
     if entries:
         store.append(new.id, entries, finished_at=entries[-1].at if finished else None)
-    _copy_tracks(db, store, match[0], new.id, len(entries))
+    _copy_tracks(journal.db, store, match[0], new.id, len(entries))
     lost = tuple(_name(r) for r in rows[len(entries) :])
     note = None
     if chained and match[10] != head_hash(match):
@@ -197,25 +200,51 @@ def _sealed(match: Sequence[Any], rows: Sequence[tuple[Any, ...]]) -> bool:
     return bool(match[11] == seal(str(last), len(rows), match[9]))
 
 
-def _read_rows(
-    db: sqlite3.Connection, match_id: int, chained: bool
-) -> tuple[list[tuple[Any, ...]], str | None]:
-    """The match's journal rows in order; row by row past damage (the first unreadable ends)."""
-    columns = JOURNAL_COLUMNS if chained else JOURNAL_COLUMNS.replace("chain", "NULL")
-    sql = f"SELECT {columns} FROM journal WHERE match_id = ?"
-    try:
-        return [tuple(r) for r in db.execute(sql + " ORDER BY seq", (match_id,))], None
-    except _UNREADABLE:
-        pass
-    rows: list[tuple[Any, ...]] = []
-    while True:
+class _Journal:
+    """The journal rows of the copy, read in order or, past damage, row by row."""
+
+    def __init__(self, db: sqlite3.Connection, chained: bool) -> None:
+        self.db = db
+        columns = JOURNAL_COLUMNS if chained else JOURNAL_COLUMNS.replace("chain", "NULL")
+        self.sql = f"SELECT match_id, {columns} FROM journal"
+        self._scanned: dict[int, dict[int, tuple[Any, ...]]] | None = None
+
+    def rows(self, match_id: int, version: object) -> tuple[list[tuple[Any, ...]], str | None]:
+        """The match's rows from entry 1 on, and why they stop early (a page unread)."""
         try:
-            r = db.execute(sql + " AND seq = ?", (match_id, len(rows) + 1)).fetchone()
-        except _UNREADABLE as exc:
-            return rows, f"journal entry {len(rows) + 1} cannot be read ({exc})"
-        if r is None:
-            return rows, None
-        rows.append(tuple(r))
+            found = self.db.execute(self.sql + " WHERE match_id = ? ORDER BY seq", (match_id,))
+            return [tuple(r[1:]) for r in found], None
+        except _UNREADABLE:
+            pass
+        by_seq = self._scan().get(match_id, {})
+        gap = next(k for k in itertools.count(1) if k not in by_seq)
+        rows = [by_seq[k] for k in sorted(by_seq)]
+        if gap <= len(rows) or (isinstance(version, int) and version >= gap):
+            return rows, f"journal entry {gap} cannot be read (a damaged page)"
+        return rows, None
+
+    def _scan(self) -> dict[int, dict[int, tuple[Any, ...]]]:
+        """Every readable row, one rowid at a time (a bad page loses only its own rows)."""
+        if self._scanned is None:
+            self._scanned = {}
+            for rowid in range(1, self._last_rowid() + 1):
+                try:
+                    r = self.db.execute(self.sql + " WHERE rowid = ?", (rowid,)).fetchone()
+                except _UNREADABLE:
+                    continue
+                if r is not None and isinstance(r[0], int) and isinstance(r[1], int):
+                    self._scanned.setdefault(r[0], {})[r[1]] = tuple(r[1:])
+        return self._scanned
+
+    def _last_rowid(self) -> int:
+        last = 0
+        for sql in ("SELECT max(rowid) FROM journal", "SELECT sum(version) FROM matches"):
+            try:
+                value = self.db.execute(sql).fetchone()[0]
+            except _UNREADABLE:
+                continue
+            last = max(last, value if isinstance(value, int) else 0)
+        return last
 
 
 def _trusted(

@@ -182,20 +182,26 @@ class ScoreboardLink:
         since = self._unconfirmed_since
         return 0.0 if since is None or self._confirmed() else time.monotonic() - since
 
-    def confirm(self, timeout_s: float = 10.0) -> bool:
+    def confirm(self, timeout_s: float = 10.0, events_s: float = 1.0) -> bool:
         """Wait until the board acknowledged the newest snapshot; whether it did in time.
 
         Meanwhile the snapshot is sent again every ``ack_timeout_s`` (at once on a nak)
-        and a board that comes back is given it at once. Events still queued are given
-        their retries too while there is time, but only the snapshot decides. The
-        only other call that blocks, and only for the caller who asks (the end).
+        and a board that comes back is given it at once. Events still queued get at
+        most ``events_s`` more once it is confirmed (within ``timeout_s``), but only
+        the snapshot decides. The only other call that blocks, and only for the caller
+        who asks (the end).
         """
         end = time.monotonic() + timeout_s
+        confirmed_at = None
         while True:
+            now = time.monotonic()
             with self._lock:
                 confirmed = self._confirmed()
-                settled = confirmed and not self._events and self._inflight is None
-            if settled or time.monotonic() >= end:
+                settled = not self._events and self._inflight is None
+            confirmed_at = (confirmed_at or now) if confirmed else None
+            if confirmed_at is not None and (settled or now - confirmed_at >= events_s):
+                return True
+            if now >= end:
                 return confirmed
             time.sleep(self.timing.poll_s)
 

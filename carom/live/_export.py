@@ -7,6 +7,12 @@ score. Referee corrections (points, turn) have no place in ``carom-shots/1``: th
 are listed by :func:`corrections_in_effect` so a caller can say so. The trajectories
 (:func:`trajectories`) are those of the same shots, with the same indexes, from what
 the journal kept of each shot's tracks.
+
+The result line's text cells (player names, the winner, the date and discipline) hold
+what people typed: one that a spreadsheet would read as a formula (it starts with ``=``,
+``+``, ``-``, ``@``, a tab or a carriage return) is written with a leading ``'``, so it
+shows as text (OWASP's "CSV injection" recipe). The numeric cells are written as they
+are: a negative number stays a number.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ __all__ = [
     "CSV_COLUMNS",
     "SEATS",
     "corrections_in_effect",
+    "csv_cell",
     "csv_columns",
     "csv_text",
     "result_row",
@@ -57,6 +64,17 @@ def csv_columns(n_players: int) -> tuple[str, ...]:
 
 #: The columns of a two-player result line.
 CSV_COLUMNS = csv_columns(2)
+#: Columns whose cells are numbers (never neutralised: ``-3`` stays a number).
+_NUMERIC = ("points_", "innings_", "average_", "high_run_", "match_points_")
+#: What a spreadsheet takes for the start of a formula (OWASP, CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(column: str, value: str) -> str:
+    """``value`` as written in ``column``: a text cell that starts a formula gets a ``'``."""
+    if column.startswith(_NUMERIC) or not value.startswith(_FORMULA_START):
+        return value
+    return "'" + value
 
 
 def shot_log(session: LiveSession) -> dict[str, Any]:
@@ -130,11 +148,13 @@ def csv_text(rows: list[dict[str, str]], *, header: bool = True) -> str:
     """Rows of one number of players as CSV text (the header line unless ``header`` is False)."""
     columns = _columns_of(rows)
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    # "\r\n" so that the writer quotes a cell holding a lone CR (with "\n" it does not,
+    # and a reader ends the row there); the file's lines end in "\n" as they always did.
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\r\n")
     if header:
         writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
+    writer.writerows({k: csv_cell(k, v) for k, v in row.items()} for row in rows)
+    return out.getvalue().replace("\r\n", "\n")
 
 
 def write_csv(path: Path, rows: list[dict[str, str]]) -> None:

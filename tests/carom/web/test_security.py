@@ -7,6 +7,8 @@ test_auth_flood.py; the gate's rules on a fake clock in test_guard.py.
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import time
 from collections.abc import Iterator
@@ -154,3 +156,15 @@ def test_the_pages_load_nothing_the_policy_refuses(name: str) -> None:
         assert (STATIC_DIR / asset.removeprefix("/static/")).is_file(), asset
     scripts = "".join(p.read_text(encoding="utf-8") for p in STATIC_DIR.glob("*.js"))
     assert not re.search(r"style:\s*`|setAttribute\(\s*[\"']style|eval\(|new Function", scripts)
+
+
+def test_the_csv_export_writes_a_formula_name_as_text(tmp_path: Path) -> None:
+    evil = '=HYPERLINK("http://ev.il/","Click")'
+    with client(tmp_path) as c:
+        r = c.post("/api/matches", json={"players": [evil, "-Bob"]}, headers=AUTH)
+        assert r.status_code == 201, r.text
+        match_id = r.json()["match"]["id"]
+        text = c.get(f"/api/matches/{match_id}/export.csv").text
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert (rows[0]["player_a"], rows[0]["player_b"]) == ("'" + evil, "'-Bob")
+    assert rows[0]["points_a"] == "0"

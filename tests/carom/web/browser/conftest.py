@@ -198,7 +198,7 @@ def context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext
 
 @dataclass
 class Pages:
-    """Opens pages that record uncaught script errors; tests assert there were none."""
+    """Opens pages that record uncaught script errors and CSP refusals; tests assert none."""
 
     context: BrowserContext
     base: str
@@ -210,8 +210,14 @@ class Pages:
         if size is not None:
             page.set_viewport_size({"width": size[0], "height": size[1]})
         page.on("pageerror", lambda exc: self.errors.append(f"{path}: {exc}"))
+        page.on("console", lambda msg: self._csp(path, msg.type, msg.text))
         page.goto(self.base + path)
         return page
+
+    def _csp(self, path: str, kind: str, text: str) -> None:
+        """A Content-Security-Policy refusal (logged as a console error) is an error too."""
+        if kind == "error" and "Content Security Policy" in text:
+            self.errors.append(f"{path}: {text}")
 
 
 @pytest.fixture(autouse=True)

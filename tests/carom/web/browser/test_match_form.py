@@ -97,7 +97,7 @@ def test_a_three_player_match_with_the_dotted_white_starts_from_the_form(
 
     page.reload()  # the form (hidden while a match is on) is filled back from the match
     page.locator("#f-p3").wait_for(state="attached")
-    page.wait_for_function("document.getElementById('f-p3').value === 'Cleo'")
+    page.wait_for_function("() => document.getElementById('f-p3').value === 'Cleo'")
     assert _rows(page) == ["Ana", "Ben", "Cleo"]
     assert page.input_value("#f-rotation") == "dotted" and page.input_value("#f-first") == "3"
     assert [page.input_value(f"#f-t{i}") for i in (1, 2, 3)] == ["5", "5", "4"]

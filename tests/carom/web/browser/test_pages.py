@@ -310,7 +310,7 @@ def test_wizard_drag_refits_and_saves_the_calibration(pages: Pages, server: Serv
     before_file = server.calibration.read_bytes()
     wizard = pages.open("/wizard")
     wizard.locator("#status").filter(has_text="drag a corner").wait_for()
-    wizard.wait_for_function("document.getElementById('frame').naturalWidth > 0")
+    wizard.wait_for_function("() => document.getElementById('frame').naturalWidth > 0")
     start = server.get("/api/calibration")
     assert wizard.is_disabled("#save")  # nothing refitted yet
 
@@ -413,7 +413,7 @@ def test_api_reference_is_drawn_from_the_schema_without_internet(
 def _wait_fit(page: Any, n: int) -> None:
     """Wait for the wizard's refit number ``n``; a refused fit fails with its reason."""
     page.wait_for_function(
-        f"caromWizard.fits() === {n} || !!document.querySelector('#status.error')"
+        f"() => caromWizard.fits() === {n} || !!document.querySelector('#status.error')"
     )
     assert page.evaluate("caromWizard.fits()") == n, page.inner_text("#status")
 

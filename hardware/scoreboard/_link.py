@@ -144,7 +144,9 @@ class ScoreboardLink:
         """Show ``snapshot`` next; an older one not yet sent is replaced."""
         with self._lock:
             self._pending = snapshot
-            if snapshot != self._confirm.acked and self._unconfirmed_since is None:
+            if snapshot == self._confirm.acked:  # the board shows it already
+                self._unconfirmed_since = None
+            elif self._unconfirmed_since is None:  # behind from now (unless already)
                 self._unconfirmed_since = time.monotonic()
         self._wake.set()
 

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from referee import CaromError
 from tests.carom.live.test_damage import DAMAGE, recorded
-from tests.carom.web._web import make_app
+from tests.carom.web._web import AUTH, PLAYERS, make_app
 from tests.carom.web.test_serve_cli import _start, _stop
 
 HISTORY = (
@@ -55,6 +55,8 @@ def test_every_history_endpoint_answers_503_with_the_damage(
             assert "damaged: " in detail and "--repair NEW.db" in detail, detail
             assert "the history is not served from it" in detail
         assert c.get("/api/health").status_code == 200  # the rest of the server runs
+        r = c.post("/api/matches", json={"players": PLAYERS}, headers=AUTH)
+        assert r.status_code == 409 and "damaged: " in r.json()["detail"]  # no match beside
     said = [r.getMessage() for r in caplog.records if "damaged" in r.getMessage()]
     assert len(said) == 1 and "cannot be read, resumed or added to" in said[0]
 

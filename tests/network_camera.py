@@ -27,7 +27,7 @@ from pathlib import Path
 
 import cv2
 
-__all__ = ["Step", "network_camera"]
+__all__ = ["Served", "Step", "network_camera"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,7 @@ class Step:
     at_s: float
     kind: str
     seconds: float = 0.0
+    after_off: bool = False  # a hold that begins once a reader is back (see ``_do``)
 
 
 class _Broadcast:
@@ -48,6 +49,9 @@ class _Broadcast:
         self.serial = 0
         self.up = False
         self.generation = 0  # bumped when the camera goes off: open streams end
+        self.ended = threading.Event()  # the camera is gone for good
+        self.refused = 0  # requests answered 503
+        self.streams = 0  # streams started
 
     def publish(self, jpeg: bytes) -> None:
         head = f"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n"
@@ -73,8 +77,14 @@ def _handler(cast: _Broadcast) -> type[http.server.BaseHTTPRequestHandler]:
             with cast.cond:
                 up, generation, seen = cast.up, cast.generation, cast.serial
             if not up:
+                with cast.cond:
+                    cast.refused += 1
+                    cast.cond.notify_all()
                 self.send_error(503, "camera starting")
                 return
+            with cast.cond:
+                cast.streams += 1
+                cast.cond.notify_all()
             self.send_response(200)
             self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
             self.end_headers()
@@ -97,8 +107,12 @@ def _handler(cast: _Broadcast) -> type[http.server.BaseHTTPRequestHandler]:
     return Stream
 
 
-def _produce(video: Path, steps: Sequence[Step], cast: _Broadcast, stop: threading.Event) -> None:
+def _produce(
+    video: Path, steps: Sequence[Step], cast: _Broadcast, stop: threading.Event, off_s: float
+) -> None:
     """Publish the clip's frames when due; after the frame at a step's time, do the step."""
+    if off_s > 0:  # not up yet: answer 503 (to two requests at least)
+        _do(Step(0.0, "off", off_s), b"", 1.0, cast, stop)
     cap = cv2.VideoCapture(str(video))
     fps = float(cap.get(cv2.CAP_PROP_FPS)) or 30.0
     todo = sorted(steps, key=lambda s: s.at_s)
@@ -119,25 +133,50 @@ def _produce(video: Path, steps: Sequence[Step], cast: _Broadcast, stop: threadi
             idx += 1
     finally:
         cast.set_up(False)
+        cast.ended.set()
         cap.release()
 
 
 def _do(step: Step, jpeg: bytes, fps: float, cast: _Broadcast, stop: threading.Event) -> float:
-    """Do ``step`` (off, stall or hold); returns the seconds it took."""
+    """Do ``step``; returns the seconds it took.
+
+    An ``off`` lasts ``seconds`` and until two requests were refused (a busy reader is
+    surely told); a ``hold`` right after it counts its ``seconds`` from the first stream
+    served again, so the reader sees the still table whatever its reconnect backoff.
+    """
     began = time.monotonic()
+    with cast.cond:
+        refused, streams = cast.refused, cast.streams
     cast.set_up(step.kind != "off")
-    while time.monotonic() - began < step.seconds and not stop.is_set():
+    counting_from = began
+    while not stop.is_set():
+        with cast.cond:
+            refused_now, streams_now = cast.refused, cast.streams
+        if step.kind == "hold" and step.after_off and streams_now == streams:
+            counting_from = time.monotonic()  # nobody is back yet: the hold has not begun
+        elapsed = time.monotonic() - counting_from >= step.seconds
+        if elapsed and (step.kind != "off" or refused_now - refused >= 2):
+            break
         if step.kind == "hold":
             cast.publish(jpeg)
         stop.wait(1.0 / fps)
     return time.monotonic() - began
 
 
-@contextlib.contextmanager
-def network_camera(video: Path, steps: Sequence[Step], off_s: float = 0.0) -> Iterator[str]:
-    """Serve ``video`` as a network camera following ``steps``; yields its URL.
+@dataclass(frozen=True, slots=True)
+class Served:
+    """The camera's URL, and an event set when it has gone for good (``end``)."""
 
-    For the first ``off_s`` seconds the camera answers 503 (it is still starting).
+    url: str
+    ended: threading.Event
+
+
+@contextlib.contextmanager
+def network_camera(video: Path, steps: Sequence[Step], off_s: float = 0.0) -> Iterator[Served]:
+    """Serve ``video`` as a network camera following ``steps``.
+
+    For the first ``off_s`` seconds, and until it has refused two requests, the camera
+    answers 503 (it is still starting).
     """
     cast = _Broadcast()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(cast))
@@ -145,13 +184,15 @@ def network_camera(video: Path, steps: Sequence[Step], off_s: float = 0.0) -> It
     stop = threading.Event()
     threads = [
         threading.Thread(target=server.serve_forever, name="camera server", daemon=True),
-        threading.Timer(off_s, _produce, args=(video, steps, cast, stop)),
+        threading.Thread(target=_produce, args=(video, steps, cast, stop, off_s), daemon=True),
     ]
-    threads[1].daemon = True
     for thread in threads:
         thread.start()
+    if off_s == 0:  # up from the start: the first frame is there before the URL is given
+        with cast.cond:
+            cast.cond.wait_for(lambda: cast.serial > 0, 10.0)
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/video.mjpg"
+        yield Served(f"http://127.0.0.1:{server.server_address[1]}/video.mjpg", cast.ended)
     finally:
         stop.set()
         cast.set_up(False)

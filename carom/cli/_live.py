@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from carom.cli._score import add_confirm_option
+from carom.console import say
 
 # The live shot segmenter: a shot ends after 0.15 s without a ball moving 2 mm in 0.1 s
 # (carom analyze waits 0.6 s for 4 mm in 0.2 s). Checked: every verdict of the four
@@ -249,7 +250,7 @@ def _calibration(args: argparse.Namespace, config: Any) -> Path:
 
 
 def _say(text: str) -> None:
-    print(f"carom live: {text}", file=sys.stderr, flush=True)
+    say("live", text)
 
 
 def _serve(args: argparse.Namespace, session: Any, config: Any, clock: Any) -> Any:
@@ -265,10 +266,9 @@ def _serve(args: argparse.Namespace, session: Any, config: Any, clock: Any) -> A
 def _say_opened(session: Any, start_s: float) -> None:
     if session.resumed:
         where = f", video resumes at {start_s:.2f} s" if start_s else ""
-        print(f"carom live: resumed match {session.match_id} (version {session.version})"
-              f"{where}", file=sys.stderr, flush=True)  # fmt: skip
+        _say(f"resumed match {session.match_id} (version {session.version}){where}")
     else:
-        print(f"carom live: new match {session.match_id}", file=sys.stderr, flush=True)
+        _say(f"new match {session.match_id}")
 
 
 def _say_result(session: Any) -> None:

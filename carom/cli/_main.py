@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 
+from carom.console import SAID
 from referee import CaromError
 
 __all__ = [
@@ -109,7 +110,9 @@ def _setup_logging(args: argparse.Namespace) -> None:
     Raises:
         CaromError: the log file cannot be opened (bad input, before any work).
     """
-    _log.handlers.clear()
+    for handler in list(_log.handlers):  # a second main() in one process (tests)
+        _log.removeHandler(handler)
+        handler.close()
     _log.propagate = False
     _log.setLevel(logging.DEBUG)
     level = logging.ERROR if args.quiet else (logging.WARNING, logging.INFO)[min(args.verbose, 1)]
@@ -121,6 +124,7 @@ def _setup_logging(args: argparse.Namespace) -> None:
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setLevel(level)
     stderr.setFormatter(logging.Formatter("carom: %(message)s"))
+    stderr.addFilter(lambda record: not getattr(record, SAID, False))  # printed already
     _log.addHandler(stderr)
     if args.log_file is not None:
         try:
@@ -139,7 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _setup_logging(args)
         _log.debug("carom %s: %s", version(), " ".join(sys.argv if argv is None else argv))
-        return _run(args)
+        status = _run(args)
+        sys.stdout.flush()  # a reader gone away (``| head``) is met here, not at exit
+        return status
     except CaromError as exc:
         print(f"carom: {exc}", file=sys.stderr)
         _log.debug("failed: %s", exc, exc_info=True)

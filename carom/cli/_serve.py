@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from carom.console import say
 
 if TYPE_CHECKING:
     from carom.web import WebSettings
@@ -148,7 +149,7 @@ def _auto_calibrate(args: argparse.Namespace, path: Path) -> None:
 
 
 def _say(text: str) -> None:
-    print(f"carom serve: {text}", file=sys.stderr, flush=True)
+    say("serve", text)
 
 
 def run(args: argparse.Namespace) -> int:

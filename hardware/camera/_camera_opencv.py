@@ -3,7 +3,9 @@
 A device index (``0``), a device path (``/dev/video0``, ``/dev/v4l/by-id/...``) or a
 stream URL (``rtsp://``, ``http://`` MJPEG, anything FFmpeg opens). A frame's time is
 the capture's own position when it gives one (streams), else the injected monotonic
-clock since the first read (USB cameras).
+clock since the first read (USB cameras). A stream gets FFmpeg timeouts: one that does
+not open within ``OPEN_TIMEOUT_S`` fails, one silent for ``READ_TIMEOUT_S`` mid-read ends
+(the live capture then reopens it) instead of hanging for FFmpeg's default 30 s.
 """
 
 from __future__ import annotations
@@ -18,10 +20,14 @@ from hardware._errors import CameraError
 from hardware.camera._camera import CameraFrame
 from hardware.camera._diagnose import explain_camera, safe_spec
 
-__all__ = ["DEFAULT_FPS", "OpenCvCamera"]
+__all__ = ["DEFAULT_FPS", "OPEN_TIMEOUT_S", "READ_TIMEOUT_S", "OpenCvCamera"]
 
 #: The rate assumed when the device reports none, or nonsense.
 DEFAULT_FPS = 30.0
+#: A stream that does not open within this long has failed (FFmpeg's own default: 30 s).
+OPEN_TIMEOUT_S = 10.0
+#: A stream silent this long mid-read has ended: it is reopened (FFmpeg's default: 30 s).
+READ_TIMEOUT_S = 5.0
 
 
 class OpenCvCamera:
@@ -37,7 +43,12 @@ class OpenCvCamera:
 
     def __init__(self, spec: int | str, clock: Callable[[], float] = time.monotonic) -> None:
         source = int(spec) if isinstance(spec, str) and spec.isdigit() else spec
-        self._cap = cv2.VideoCapture(source)
+        if isinstance(source, str) and "://" in source:  # a stream: FFmpeg, with timeouts
+            timeouts = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(OPEN_TIMEOUT_S * 1000),
+                        cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(READ_TIMEOUT_S * 1000)]  # fmt: skip
+            self._cap = cv2.VideoCapture(source, cv2.CAP_FFMPEG, timeouts)
+        else:
+            self._cap = cv2.VideoCapture(source)
         if not self._cap.isOpened():
             self._cap.release()
             raise CameraError(f"camera {safe_spec(spec)}: cannot open it; {explain_camera(spec)}")

@@ -132,3 +132,20 @@ def test_a_stream_is_read_as_it_comes_not_all_at_once() -> None:
             pass
         whole = time.monotonic() - started
     assert whole - first >= 0.3  # five more pictures, 0.1 s apart on the server
+
+
+def test_a_stream_that_goes_silent_ends_after_the_read_timeout_not_ffmpeg_s_30_s() -> None:
+    from hardware.camera._camera_opencv import READ_TIMEOUT_S
+    from tests.network_camera import Step, network_camera
+
+    video = Path(__file__).parents[2] / "sample_videos" / "three_cushion_match.mp4"
+    with network_camera(video, [Step(0.3, "stall", 60.0)]) as served:
+        camera = open_camera(served.url)
+        began = None
+        n_frames = 0
+        for _frame in camera.frames():  # ends when the read times out
+            n_frames += 1
+            began = time.monotonic()
+        assert began is not None and n_frames >= 5
+        silent_s = time.monotonic() - began
+    assert READ_TIMEOUT_S - 0.5 < silent_s < 20.0  # FFmpeg alone would wait 30 s

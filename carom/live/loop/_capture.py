@@ -225,6 +225,7 @@ class Capture:
         backoff = self.settings.backoff_min_s
         while not self._stop.is_set():
             start_s = self._resume_at()
+            read_before = self._read
             try:
                 frames = self._opener(start_s)
                 if self._pump(frames):
@@ -238,6 +239,8 @@ class Capture:
             with self._cond:
                 self._state, self._error = CaptureState.LOST, error
                 self._reconnects += 1
+            if self._read > read_before:  # it delivered since the last failure: afresh
+                backoff = self.settings.backoff_min_s
             self._stop.wait(backoff)
             backoff = min(backoff * 2, self.settings.backoff_max_s)
 

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TextIO
 
 from calibration import Calibration, DriftCheck, load_calibration
+from carom.console import say
 from carom.files import write_json_atomic
 from carom.live import (
     HELP,
@@ -388,4 +389,4 @@ class LiveRunner:
             self._say(f"display error: {self.session.sink_errors.pop(0)}")
 
     def _say(self, text: str) -> None:
-        print(f"carom live: {text}", file=self.out, flush=True)
+        say("live", text, out=self.out)

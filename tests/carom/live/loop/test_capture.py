@@ -3,6 +3,7 @@ the source again. Real threads; frames from the sample clip or small real arrays
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Iterator
@@ -164,6 +165,29 @@ def test_a_failing_camera_is_reopened_with_backoff_and_its_times_stay_continuous
     assert tries[2] - tries[1] >= 2 * (tries[1] - tries[0]) * 0.9 - 0.01  # backoff doubles
     times = [c.frame.t_s for c in got]
     assert times == sorted(times) and times[0] > 0.05  # capture time, not the source's
+
+
+def test_the_backoff_starts_afresh_once_the_source_delivered_again() -> None:
+    tries: list[float] = []
+
+    def opener(_start_s: float) -> Iterator[Frame]:
+        tries.append(time.monotonic())
+        if len(tries) in (1, 2, 3, 5, 6):
+            raise VideoError("camera 0: cannot open it")
+        return _frames(3)  # delivers, then the stream drops
+
+    settings = CaptureSettings(backoff_min_s=0.1, backoff_max_s=10.0)
+    capture = Capture("0", settings, opener=opener).start()
+    try:
+        end = time.monotonic() + 10
+        while len(tries) < 7 and time.monotonic() < end:
+            time.sleep(0.01)
+    finally:
+        capture.stop()
+    gaps = [b - a for a, b in itertools.pairwise(tries)]
+    assert gaps[2] >= 0.35  # 0.1, 0.2, 0.4: doubling while it fails
+    assert gaps[3] < 0.3 and gaps[4] < 0.3  # it delivered: 0.1 again (not 0.8) ...
+    assert gaps[5] >= 0.18  # ... then doubling anew
 
 
 def test_a_stalled_source_reads_as_lost_and_live_again_when_frames_return() -> None:

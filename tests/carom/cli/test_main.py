@@ -1,0 +1,100 @@
+"""The command line's conventions: version, exit status by kind, logging, broken pipes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from carom.cli import _main
+from carom.cli._main import (
+    EXIT_BAD_INPUT,
+    EXIT_DEVICE,
+    EXIT_FAILED,
+    EXIT_INTERNAL,
+    EXIT_MEDIA,
+    status_of,
+    version,
+)
+from tests.carom.cli._in_process import carom_in_process
+
+ROOT = Path(__file__).parents[3]
+EXAMPLE = ROOT / "examples" / "three_cushion_match.json"
+CAROM = [sys.executable, "-m", "carom"]
+
+
+def test_version_is_the_installed_one() -> None:
+    done = subprocess.run([*CAROM, "--version"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == f"carom {version()}"
+    assert version()[0].isdigit()
+
+
+def test_each_kind_of_failure_has_its_exit_status() -> None:
+    import calibration
+    import hardware
+    import vision
+    from referee import CaromError, ShotLogError
+
+    assert status_of(ShotLogError("shots[3]: bad")) == EXIT_BAD_INPUT
+    assert status_of(CaromError("bad flag")) == EXIT_BAD_INPUT
+    assert status_of(calibration.CalibrationFailed("no table")) == EXIT_FAILED
+    assert status_of(calibration.CalibrationError("bad file")) == EXIT_BAD_INPUT
+    assert status_of(vision.VideoError("cannot decode")) == EXIT_MEDIA
+    assert status_of(hardware.CameraError("cannot open")) == EXIT_MEDIA
+    assert status_of(hardware.ScoreboardError("board never confirmed")) == EXIT_DEVICE
+    assert status_of(hardware.ProtocolError("bad frame")) == EXIT_DEVICE
+
+
+def test_an_internal_error_is_one_line_and_its_traceback_goes_to_the_log_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def boom(args: object) -> int:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr("carom.cli._score.run", boom)
+    done = carom_in_process("score", str(EXAMPLE))
+    assert done.returncode == EXIT_INTERNAL
+    assert done.stderr == (
+        "carom: internal error: ZeroDivisionError: division by zero; rerun with "
+        "--log-file FILE to keep the traceback; please report it\n"
+    )
+    log = tmp_path / "carom.log"
+    done = carom_in_process("--log-file", str(log), "score", str(EXAMPLE))
+    assert done.returncode == EXIT_INTERNAL and "(the traceback is in the log file)" in done.stderr
+    text = log.read_text(encoding="utf-8")
+    assert "Traceback" in text and "in boom" in text and "ZeroDivisionError" in text
+
+
+def test_the_log_file_keeps_what_was_run_and_an_unwritable_one_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "carom.log"
+    done = carom_in_process("--log-file", str(log), "score", str(EXAMPLE))
+    assert done.returncode == 0, done.stderr
+    assert f"DEBUG carom: carom {version()}: --log-file {log} score {EXAMPLE}" in log.read_text()
+    bad = tmp_path / "no" / "such" / "carom.log"
+    done = carom_in_process("--log-file", str(bad), "score", str(EXAMPLE))
+    assert done.returncode == EXIT_BAD_INPUT and done.stdout == ""
+    assert done.stderr.startswith(f"carom: {bad}: cannot open the log file")
+
+
+def test_quiet_and_verbose_cannot_be_given_together() -> None:
+    done = carom_in_process("-q", "-v", "score", str(EXAMPLE))
+    assert done.returncode == 2 and "not allowed with argument" in done.stderr
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    proc = subprocess.Popen([*CAROM, "score", str(EXAMPLE)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # `carom score ... | head -0`: nobody reads
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0 and err == ""
+
+
+def test_the_exit_status_table_is_documented_where_the_help_points() -> None:
+    doc = (ROOT / "docs" / "exit-status.md").read_text(encoding="utf-8")
+    for name in ("EXIT_INTERNAL", "EXIT_BAD_INPUT", "EXIT_DOUBTFUL", "EXIT_FAILED",
+                 "EXIT_MEDIA", "EXIT_DEVICE", "EXIT_INTERRUPTED"):  # fmt: skip
+        assert f"| {getattr(_main, name)} |" in doc, name

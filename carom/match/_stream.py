@@ -33,7 +33,6 @@ from typing import Any, TextIO
 from carom.match._read_bounded import SHOT_LOG_LIMITS
 from carom.match._replay import ScoreRun, load_json, score_document
 from referee import CaromError, Discipline, Match, ShotLogError, parse_shot, parse_shot_log
-from referee.jsonbound import MAX_DIGITS
 
 __all__ = ["score_stream"]
 
@@ -133,10 +132,11 @@ def _not_for_want_of_text(exc: json.JSONDecodeError) -> bool:
 
 def _checked(make: type[int] | type[float]) -> Any:
     def number(token: str) -> Any:
-        digits = sum(c.isdigit() for c in token) if len(token) > MAX_DIGITS else 0
-        if digits > MAX_DIGITS:
+        most = SHOT_LOG_LIMITS.max_digits
+        digits = sum(c.isdigit() for c in token) if len(token) > most else 0
+        if digits > most:
             what = f"{token[:12]}... {digits} digits"
-            raise _Refused(f"a number has more than {MAX_DIGITS} digits ({what})")
+            raise _Refused(f"a number has more than {most} digits ({what})")
         return make(token)
 
     return number
@@ -264,7 +264,10 @@ def _whole_file(path: Path, discipline: Discipline | None, problem: Exception) -
         size = 0  # load_json names the problem
     if size <= SHOT_LOG_LIMITS.max_bytes:
         return score_document(load_json(path), discipline)
-    what = problem if isinstance(problem, _Refused) else f"cannot read it ({problem})"
+    if isinstance(problem, UnicodeDecodeError):
+        what = "not UTF-8 text"
+    else:
+        what = str(problem) if isinstance(problem, _Refused) else f"cannot read it ({problem})"
     raise ShotLogError(f"{path}: {what}; {_FIX}")
 
 

@@ -195,3 +195,21 @@ def test_the_reader_holds_a_few_chunks_and_the_match_one_state(
     assert len(run.match._history) == 1
     assert path.stat().st_size > 100 * stream._CHUNK_CHARS
     assert largest <= 3 * stream._CHUNK_CHARS
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        (lambda t: t.replace('"t_s": 10.3', '"t_s": ' + "7" * 40, 1), "more than 30 digits"),
+        (lambda t: t.replace('"index": 3', '"index": 3, "x": "\udcff"', 1), "not UTF-8 text"),
+    ],
+)
+def test_a_big_log_with_a_long_number_or_bad_bytes_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: Any, problem: str
+) -> None:
+    path = _log(_example(), tmp_path)
+    text = edit(path.read_text(encoding="utf-8"))
+    path.write_bytes(text.encode("utf-8", errors="surrogateescape"))
+    _over_limit(monkeypatch)
+    with pytest.raises(ShotLogError, match=problem):
+        score_file(path)

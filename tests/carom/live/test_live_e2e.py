@@ -148,15 +148,15 @@ def test_killed_at_random_moments_and_restarted_ends_in_the_same_state(
 
 
 @pytest.mark.parametrize(
-    ("change", "needle"),
+    ("change", "needle", "status"),
     [
-        ({"--camera": "nope.mp4"}, "no such file"),
-        ({"--calibration": "nope.json", "--discipline": "snooker"}, "--discipline"),
-        ({"--calibration": "nope.json"}, "nope.json"),
+        ({"--camera": "nope.mp4"}, "no such file", 5),  # unreadable media
+        ({"--calibration": "nope.json", "--discipline": "snooker"}, "--discipline", 2),
+        ({"--calibration": "nope.json"}, "nope.json", 2),
     ],
 )
-def test_bad_input_is_one_line_and_status_2(
-    change: dict[str, str], needle: str, calibration: Path, tmp_path: Path
+def test_bad_input_is_one_line_and_its_status(
+    change: dict[str, str], needle: str, status: int, calibration: Path, tmp_path: Path
 ) -> None:
     cmd = live_cmd(calibration, tmp_path / "live.db", None)
     for flag, value in change.items():
@@ -165,7 +165,7 @@ def test_bad_input_is_one_line_and_status_2(
         else:
             cmd += [flag, value]
     done = run_live(cmd)
-    assert done.returncode == 2 and needle in done.stderr
+    assert done.returncode == status and needle in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 

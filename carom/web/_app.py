@@ -28,6 +28,7 @@ from carom.live import MatchStore
 from carom.timestamps import now_iso
 from carom.web._auth import TokenStore, write_token_file
 from carom.web._guard import Guard
+from carom.web._rate import RateLimit
 from carom.web._security import AdminGate, SecurityHeaders
 from carom.web._settings import WebSettings
 from carom.web._sse import Broadcaster
@@ -100,13 +101,14 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
 
 
 def _middleware(app: FastAPI, settings: WebSettings, guard: Guard) -> None:
-    """Outermost last: headers(host(size(CORS(token(app))))); CORS answers preflights."""
+    """Outermost last: headers(host(rate(size(CORS(token(app)))))); CORS answers preflights."""
     app.add_middleware(AdminGate, guard=guard)
     if settings.cors_origins:
         headers = ["Authorization", "Content-Type", "Last-Event-ID"]
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST"], allow_headers=headers)  # fmt: skip
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RateLimit, policy=settings.rate)
     if settings.allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
     app.add_middleware(SecurityHeaders)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from carom.match import MatchFile
 from carom.web._guard import GuardPolicy
+from carom.web._rate import RatePolicy
 from referee import Table
 
 __all__ = ["WebSettings"]
@@ -34,7 +35,8 @@ class WebSettings:
     table at start-up (``--match`` given). ``drift_every_s``: seconds between checks
     that the camera did not move off its calibration (0: never; as ``carom live
     --drift-every``). ``guard``: the admin token's back-off per client and the bound on
-    key derivations waiting (:mod:`carom.web._guard`).
+    key derivations waiting (:mod:`carom.web._guard`). ``rate``: the requests a client
+    (not on this machine) may send (:mod:`carom.web._rate`).
     """
 
     db: Path
@@ -56,3 +58,4 @@ class WebSettings:
     start_match: bool = False
     drift_every_s: float = 0.0
     guard: GuardPolicy = field(default_factory=GuardPolicy)
+    rate: RatePolicy = field(default_factory=RatePolicy)

@@ -1,4 +1,4 @@
-"""The admin token's gate on its own: back-off per client on a fake clock, the cheap test.
+"""The admin token's gate and the request rate on their own, on a fake clock.
 
 The gate over real HTTP (and a flood during a live match) is in test_security.py and
 test_auth_flood.py.
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from carom.web._auth import TokenStore
 from carom.web._guard import Guard, GuardPolicy, Refusal, client_key
+from carom.web._rate import RateLimit, RatePolicy
 from referee import CaromError
 
 TOKEN = "guard-test-token-0123456789"
@@ -177,3 +178,19 @@ def test_no_wrong_token_is_checked_while_its_client_is_told_to_wait(
             until[host] = clock.now_s + refusal.retry_after_s - 1.0  # it was rounded up
         else:  # not blocked: the right token and only it is admitted
             assert (refusal is None) == (auth == RIGHT), (host, auth, refusal)
+
+
+def test_a_client_over_its_request_rate_waits_and_local_clients_are_not_counted() -> None:
+    clock = FakeClock()
+    limit = RateLimit(lambda *a: None, RatePolicy(per_s=2.0, burst=3.0), clock=clock)  # type: ignore[arg-type]
+    assert [limit.take("192.0.2.1") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert limit.take("192.0.2.1") == pytest.approx(0.5)  # one more in half a second
+    assert limit.take("192.0.2.2") == 0.0  # another client has its own bucket
+    clock.now_s += 0.5
+    assert limit.take("192.0.2.1") == 0.0
+    for host in ("127.0.0.1", "127.9.9.9", "::1", "::ffff:127.0.0.1", "testclient", None):
+        assert all(limit.take(host) == 0.0 for _ in range(10)), host
+    with pytest.raises(CaromError, match="exempt"):
+        RatePolicy(exempt=("not a network",))
+    with pytest.raises(CaromError, match="per_s"):
+        RatePolicy(per_s=0.0)

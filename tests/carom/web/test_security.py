@@ -1,4 +1,4 @@
-"""Issue 19 over a real HTTP server: headers on every response, 401 before 422, back-off.
+"""Issue 19 over a real HTTP server: headers, 401 before 422, back-off, request rate, CSV.
 
 Clients come from two loopback addresses (127.0.0.1 and 127.0.0.2: two clients as the
 server's back-off sees them). The wrong-token flood during a live match is in
@@ -19,6 +19,7 @@ import pytest
 
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
 from carom.web._guard import GuardPolicy
+from carom.web._rate import RatePolicy
 from carom.web._routes_pages import PAGES
 from carom.web._security import PAGE_POLICY, SVG_POLICY
 from carom.web._settings import STATIC_DIR
@@ -168,3 +169,22 @@ def test_the_csv_export_writes_a_formula_name_as_text(tmp_path: Path) -> None:
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
     assert (rows[0]["player_a"], rows[0]["player_b"]) == ("'" + evil, "'-Bob")
     assert rows[0]["points_a"] == "0"
+
+
+def test_a_client_over_its_request_rate_gets_429_and_others_are_served(tmp_path: Path) -> None:
+    rate = RatePolicy(per_s=1.0, burst=10.0, exempt=("127.0.0.1/32",))
+    srv = serve_in_thread(create_app(WebSettings(db=tmp_path / "web.db", token=TOKEN, rate=rate),
+                                     say=lambda text: None))  # fmt: skip
+    try:
+        with from_address("127.0.0.2") as busy, from_address("127.0.0.3") as other:
+            codes = [busy.get(srv.url + "/api/state").status_code for _ in range(12)]
+            assert codes[:10] == [200] * 10 and codes[10:] == [429, 429]
+            r = busy.get(srv.url + "/api/state")
+            assert r.headers["Retry-After"] == "1" and "too many requests" in r.json()["detail"]
+            _assert_secured(r)
+            assert other.get(srv.url + "/api/state").status_code == 200
+            assert all(httpx2.get(srv.url + "/api/health").status_code == 200 for _ in range(20))
+            time.sleep(1.05)  # a request's worth at 1/s
+            assert busy.get(srv.url + "/api/state").status_code == 200
+    finally:
+        srv.stop()

@@ -160,3 +160,42 @@ def test_the_schema_names_every_endpoint_and_the_token(live: tuple[TestClient, P
     posts = [op for item in spec["paths"].values() for m, op in item.items() if m == "post"]
     assert posts and all(op.get("security") for op in posts)
     assert re.fullmatch(r"3\.\d+\.\d+", spec["openapi"])
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    body=st.binary(max_size=200) | JSON.map(lambda v: json.dumps(v).encode()),
+    content_type=st.sampled_from(["application/json", "text/plain", "", "multipart/form-data"]),
+    auth=st.sampled_from(["", "Bearer ", "Bearer wrong-0123456789abcdef", "Basic YTpi", "bearer"]),
+    path=st.sampled_from(
+        [
+            "/api/calls",
+            "/api/matches",
+            "/api/matches/close",
+            "/api/match-file/parse",
+            "/api/match-file/toml",
+            "/api/calibration/fit",
+            "/api/calibration/save",
+        ]
+    ),
+)
+def test_any_bytes_without_the_token_get_401_and_with_it_never_a_500(
+    live: tuple[TestClient, Path], body: bytes, content_type: str, auth: str, path: str
+) -> None:
+    c, db = live
+    before = db_dump(db)
+    headers = {"content-type": content_type} | ({"authorization": auth} if auth else {})
+    r = c.post(path, content=body, headers=headers)
+    assert r.status_code == 401, (path, body, r.text)
+    assert r.json()["detail"] and db_dump(db) == before
+    r = c.post(path, content=body, headers={"content-type": content_type} | AUTH)
+    assert r.status_code < 500, (path, body, r.text)
+    if r.status_code >= 400:
+        detail = r.json()["detail"]
+        assert isinstance(detail, str) and detail and "\n" not in detail, r.text
+    if c.get("/api/state").json()["match"] is None:  # closed: a match back on the table
+        new_match(c)

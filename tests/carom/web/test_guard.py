@@ -7,6 +7,8 @@ test_auth_flood.py.
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import threading
 from pathlib import Path
 
@@ -95,8 +97,11 @@ def test_before_anyone_logs_in_the_key_derivation_runs_on_one_other_thread(
     threads: list[str] = []
     slow = tokens.slow
 
+    nice: list[int] = []
+
     def watched(presented: str) -> bool:
         threads.append(threading.current_thread().name)
+        nice.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
         return slow(presented)
 
     tokens.slow = watched  # type: ignore[method-assign]
@@ -108,6 +113,9 @@ def test_before_anyone_logs_in_the_key_derivation_runs_on_one_other_thread(
     guard.close()
     assert len(threads) == 2 and all(t.startswith("carom token check") for t in threads)
     assert threading.current_thread().name not in threads
+    if sys.platform.startswith("linux"):  # the lowest priority, this thread only
+        assert nice == [19, 19]
+        assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) < 19
 
 
 def test_a_client_with_a_check_running_waits_and_the_queue_is_bounded(tmp_path: Path) -> None:

@@ -6,11 +6,13 @@ camera pipeline that shares the process (frames dropped, shots held for review).
 :class:`Guard` answers every state-changing request in three steps, cheapest first:
 
 1. **Back-off, per client.** A client is its remote address (an IPv6 client its /64
-   network). After ``free_failures`` wrong tokens in a row it is *blocked*: every request it
-   sends is answered ``429`` with ``Retry-After`` at once, without looking at the token.
-   Each wrong token after a block doubles the next one (``first_backoff_s``, 2x, 4x...,
-   at most ``max_backoff_s``); a right token clears the record; a record quiet for
-   ``forget_after_s`` is forgotten. A client has at most one check running: another
+   network). After ``free_failures`` wrong tokens in a row it is *blocked*: every
+   request it sends is answered ``429`` with ``Retry-After`` at once, without looking
+   at the token. Each wrong token after a block doubles the next one
+   (``first_backoff_s``, 2x, 4x..., at most ``max_backoff_s``); a right token clears
+   the record; a record quiet for ``forget_after_s`` is forgotten, and beyond
+   ``max_clients`` the quietest are (memory stays bounded; the single worker below
+   still bounds the cost of a flood from more addresses than that). A client has at most one check running: another
    request from it meanwhile is answered ``429`` (``Retry-After: 1``) at once.
 2. **The cheap test.** Once the right token's SHA-256 is known (made or preset at
    start, or presented once), any token is told right or wrong by one hash and

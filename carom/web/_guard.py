@@ -12,8 +12,9 @@ camera pipeline that shares the process (frames dropped, shots held for review).
    (``first_backoff_s``, 2x, 4x..., at most ``max_backoff_s``); a right token clears
    the record; a record quiet for ``forget_after_s`` is forgotten, and beyond
    ``max_clients`` the quietest are (memory stays bounded; the single worker below
-   still bounds the cost of a flood from more addresses than that). A client has at most one check running: another
-   request from it meanwhile is answered ``429`` (``Retry-After: 1``) at once.
+   still bounds the cost of a flood from more addresses than that). A client has at
+   most one check running: another request from it meanwhile is answered ``429``
+   (``Retry-After: 1``) at once.
 2. **The cheap test.** Once the right token's SHA-256 is known (made or preset at
    start, or presented once), any token is told right or wrong by one hash and
    :func:`hmac.compare_digest` (:meth:`TokenStore.quick`): microseconds, on the loop.

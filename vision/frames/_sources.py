@@ -59,8 +59,7 @@ __all__ = [
 ]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
-#: A file without a frame count that ends this share (and 1 s) short of its header's
-#: duration is cut (a copy stopped, a recorder that died before writing the index).
+#: A file without a frame count ending this share (and 1 s) short of its header's duration.
 TRUNCATED_SHARE = 0.05
 #: A pts gap above this many nominal frame durations counts as dropped frames.
 DROP_GAP = 1.5
@@ -151,7 +150,7 @@ class VideoFileSource:
         ctx = self._stream.codec_context
         self._size = (int(ctx.width), int(ctx.height))
         self.n_frames_expected = int(self._stream.frames or 0)
-        self.header_duration_s = _header_duration(self._container, self._stream)
+        self.header_duration_s, self._header_start_s = _header_span(self._container, self._stream)
         self.dropped_frames = 0
         self.repaired_stamps = 0  # frames whose time did not increase, moved one frame on
         self.frames_read = 0
@@ -195,7 +194,7 @@ class VideoFileSource:
             raise _av_error(self.path, exc) from None
         finally:
             self.close()
-        self._check_complete(index or 0)
+        self._check_complete(index or 0, last)
 
     def _seek_to_start(self) -> float | None:
         """Seek near ``start_s``; the first frame's time (read first) if it did, else None.
@@ -238,10 +237,11 @@ class VideoFileSource:
         else:
             steps.append(step_s)
 
-    def _check_complete(self, decoded: int) -> None:
-        """A file that ends before its index says it should is truncated.
+    def _check_complete(self, decoded: int, last_t_s: float | None) -> None:
+        """A file that ends before its index (or its header's duration) says is truncated.
 
-        ``decoded`` counts the frames from the file's start (those before a seek too).
+        ``decoded``: frames from the file's start (before a seek too); ``last_t_s``: the
+        last frame's time (frames dropped on recording are no cut).
         """
         want = self.n_frames_expected
         if not self.check_length:
@@ -257,7 +257,8 @@ class VideoFileSource:
                 "decode; re-copy or re-record the file"
             )
         # No frame count in the header (MKV, WebM): its duration tells a cut file.
-        header, read = self.header_duration_s, decoded / self._fps
+        header = self.header_duration_s
+        read = (last_t_s or 0.0) - self._header_start_s + 1.0 / self._fps
         if not want and header is not None and read < header - max(1.0, TRUNCATED_SHARE * header):
             raise VideoError(
                 f"video {self.path}: seems truncated: it ends at {read:.1f} s of the "
@@ -272,13 +273,14 @@ class VideoFileSource:
         self._container.close()
 
 
-def _header_duration(container: Any, stream: Any) -> float | None:
-    """The video's duration in seconds as its header gives it (the stream's, else the file's)."""
-    if stream.duration is not None and stream.time_base is not None:
-        return float(stream.duration * stream.time_base)
-    if container.duration is not None:
-        return float(container.duration) / 1e6  # in AV_TIME_BASE units
-    return None
+def _header_span(container: Any, stream: Any) -> tuple[float | None, float]:
+    """(duration or None, start time) in seconds as the header gives them (stream, else file)."""
+    base = stream.time_base
+    if stream.duration is not None and base is not None:
+        return float(stream.duration * base), float((stream.start_time or 0) * base)
+    if container.duration is not None:  # in AV_TIME_BASE units, microseconds
+        return container.duration / 1e6, (container.start_time or 0) / 1e6
+    return None, 0.0
 
 
 def _frame_time(av_frame: Any, index: int, fps: float) -> float:

@@ -28,7 +28,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from carom.match._read_bounded import SHOT_LOG_LIMITS
 from carom.match._replay import ScoreRun, load_json, score_document
@@ -202,26 +202,36 @@ def _children(item: dict[str, Any] | list[Any]) -> Any:
     return item.values() if isinstance(item, dict) else item
 
 
-def _check(path: Path) -> tuple[dict[str, Any], int] | None:
-    """The check pass: the header (shots as ``[]``) and which ``shots`` key is the last.
-
-    ``None`` if the top value is not an object (the whole-file path says what is wrong).
-    """
+def _check(path: Path) -> tuple[dict[str, Any], int]:
+    """The check pass: the header (shots as ``[]``) and which ``shots`` key is the last."""
     header: dict[str, Any] = {}
-    deepest, last = SHOT_LOG_LIMITS.max_depth, 0
+    last = 0
     with _scanner(path) as scan:
         if scan.peek() != "{":
-            return None
+            _not_an_object(scan)
         for key, which, value, element in _members(scan):
-            outer = 2 if element else 1  # the top object, and the shots array
-            depth = outer + (_depth(value) if scan.brackets + outer > deepest else 0)
-            if depth > deepest:
-                raise _Refused(f"nested {depth} levels deep, more than the {deepest} allowed")
+            _check_depth(value, scan.brackets, 2 if element else 1)
             if not element:
                 header[key] = value  # a repeated key: the last wins, as in json.loads
             if key == _SHOTS:
                 last = which
     return header, last
+
+
+def _check_depth(value: Any, brackets: int, outer: int) -> None:
+    """Refuse ``value`` nested deeper than the limit with its ``outer`` levels around it."""
+    deepest = SHOT_LOG_LIMITS.max_depth
+    if brackets + outer > deepest and (depth := outer + _depth(value)) > deepest:
+        raise _Refused(f"nested {depth} levels deep, more than the {deepest} allowed")
+
+
+def _not_an_object(scan: _Scanner) -> NoReturn:
+    """The top value is not an object: read it (no bigger than a value may be) for its error."""
+    value = scan.value()
+    _end(scan)
+    _check_depth(value, scan.brackets, 0)
+    parse_shot_log(value)  # refuses it: "document: expected an object, got a list"
+    raise _Refused("expected an object")  # not reached
 
 
 def _shots(path: Path, which: int) -> Iterator[Any]:
@@ -244,12 +254,9 @@ def score_stream(path: Path, discipline: Discipline | None = None) -> ScoreRun:
     Raises ShotLogError (one line) for a file that path refuses, with the same words.
     """
     try:
-        checked = _check(path)
+        header, which = _check(path)
     except (_Refused, OSError, UnicodeDecodeError) as exc:
         return _whole_file(path, discipline, exc)
-    if checked is None:
-        return _whole_file(path, discipline, _Refused("expected an object at the top"))
-    header, which = checked
     try:
         return _judge(header, _shots(path, which), discipline)
     except (_Refused, OSError, UnicodeDecodeError) as exc:  # the file changed since the check

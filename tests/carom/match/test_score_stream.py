@@ -58,6 +58,7 @@ def test_a_log_scores_the_same_streamed(path: Path) -> None:
 
 @FAST
 @given(raw=st.data())
+@pytest.mark.usefixtures("tiny_chunks")
 def test_a_mutated_log_gives_the_same_result_or_error(tmp_path: Path, raw: st.DataObject) -> None:
     text = SHOT_LOG.decode()
     at = raw.draw(st.integers(0, len(text) - 1))
@@ -213,3 +214,21 @@ def test_a_big_log_with_a_long_number_or_bad_bytes_is_refused(
     _over_limit(monkeypatch)
     with pytest.raises(ShotLogError, match=problem):
         score_file(path)
+
+
+@FAST
+@given(raw=st.data())
+@pytest.mark.usefixtures("tiny_chunks")
+def test_a_mutated_big_log_gives_the_same_result_or_error_by_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, raw: st.DataObject
+) -> None:
+    text = SHOT_LOG.decode()
+    at = raw.draw(st.integers(0, len(text) - 1))
+    cut = raw.draw(st.integers(1, 3))
+    bit = raw.draw(st.sampled_from(['"', ",", "]", "}", "{", "[", "1", "x", ":", "", "-", "e"]))
+    path = tmp_path / "shots.json"
+    path.write_text(text[:at] + bit + text[at + cut :], encoding="utf-8")
+    whole = _whole(path)
+    with monkeypatch.context() as m:
+        _over_limit(m)  # no help from the whole-file path: the stream's own words
+        assert _streamed(path) == whole

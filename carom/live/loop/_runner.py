@@ -57,7 +57,7 @@ from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._referee import LiveReferee
 from carom.live.loop._settle import ShotHold
 from carom.match import ShotClock
-from carom.pipeline import VisionPipeline
+from carom.pipeline import VisionPipeline, check_calibration_fits
 from carom.timestamps import now_iso
 from referee import CaromError, MatchConfig, Phase
 from vision import Analyzer, AnalyzerSettings, Frame, SegmentSettings, StopSettings
@@ -263,8 +263,10 @@ class LiveRunner:
             return
         learn = self._warmup[-1].frame
         h, w = learn.image_bgr.shape[:2]
-        if self.calibration is None:
-            self.calibration = load_calibration(self.calibration_path, expect_size_px=(w, h))
+        if self.calibration is None:  # checked against the picture before the match starts
+            calib = load_calibration(self.calibration_path, expect_size_px=(w, h))
+            check_calibration_fits(calib, learn.image_bgr, self.calibration_path, self._say)
+            self.calibration = calib
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
         analyzer = self.vision.build(self.calibration, learn, learn, self.capture_fps(), self._say)
         if (device := self.vision.device_line()) is not None:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from carom.cli._score import add_confirm_option
+from carom.cli._score import add_confirm_option, tell_board
 from carom.console import say
 
 # The live shot segmenter: a shot ends after 0.15 s without a ball moving 2 mm in 0.1 s
@@ -221,7 +221,7 @@ def _final_status(final: Any) -> int:
 
     if final.confirmed:
         return 0
-    print(f"carom: {final.line}", file=sys.stderr, flush=True)
+    tell_board("live", final.line)
     return EXIT_DEVICE
 
 

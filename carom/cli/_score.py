@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import sys
 from pathlib import Path
 
 from referee import Discipline
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_confirm_option", "add_parser", "run", "tell_board"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,6 +46,14 @@ def add_confirm_option(parser: argparse.ArgumentParser) -> None:
         help="at the end, send the final state again for at most S seconds until the board "
         "acknowledges it; if it never does, say so and exit with status 6 (10)",
     )  # fmt: skip
+
+
+def tell_board(command: str, line: str) -> None:
+    """``carom: LINE`` on stderr, and in the ``--log-file`` (marked said: not twice)."""
+    from carom.console import SAID
+
+    print(f"carom: {line}", file=sys.stderr, flush=True)
+    logging.getLogger(f"carom.{command}").error("%s", line, extra={SAID: True})
 
 
 def _confirm_seconds(text: str) -> float:
@@ -95,6 +104,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"carom: {path}: stopped: {result.error}", file=sys.stderr)
             status = 2
     for line in unconfirmed:  # after everything else: the board is what is wrong
-        print(f"carom: {line}", file=sys.stderr)
+        tell_board("score", line)
         status = EXIT_DEVICE
     return status

@@ -205,13 +205,15 @@ def test_a_noisy_serial_line_ends_with_the_right_board_or_says_so(
 
 
 def test_a_deaf_board_ends_the_command_with_status_6_after_the_scoresheet(
-    board: list[ScoreboardEmulator],
+    board: list[ScoreboardEmulator], tmp_path: Path
 ) -> None:
     emu = ScoreboardEmulator.open_pty(faults=Faults(drop=1.0))  # hears nothing, never acks
     board.append(emu)
-    out = _carom("score", str(EXAMPLE), "--scoreboard", emu.url, "--scoreboard-delay", "0",
-                 "--scoreboard-confirm", "1")  # fmt: skip
-    line = _one_line_error(out, status=6)
+    log = tmp_path / "carom.log"
+    out = _carom("--log-file", str(log), "score", str(EXAMPLE), "--scoreboard", emu.url,
+                 "--scoreboard-delay", "0", "--scoreboard-confirm", "1")  # fmt: skip
+    line = _one_line_error(out, status=6)  # printed once, though logged too
+    assert line.removeprefix("carom: ") in log.read_text(encoding="utf-8")
     assert line.startswith(UNCONFIRMED + " within 1 s (it acknowledged no state;")
     assert line.endswith(f"check the cable and the board at {emu.url} (the result printed is "
                          "the right one)")  # fmt: skip

@@ -6,18 +6,27 @@ know, (2) asks whether any doubtful event decides the call, by judging the shot
 again without that event and with its time moved by its stated error, and
 (3) announces frozen balls from where the balls come to rest.
 
-Cost: one judgement is O(n) in the shot's n events. The review of doubt builds the
-variants of the doubtful events only, one at a time (an O(n) copy each, the moved
-event put in place by binary search), and stops at the first one that changes the
-call: O(n) for a shot with a few doubtful events, O(d * n) with d of them.
+Rules read an event's time only through the order of the events (ties included)
+and, for the cushion-repeat merge, the gap between one ball's cushion contacts; they
+do not compare event times with anything else. So an event moved by its error without
+passing or meeting another event's time (and, when merging, not a cushion contact)
+cannot change the call and is not judged again.
+
+Cost: one judgement is O(n) in the shot's n events. The review builds the variants
+of the doubtful events only, one at a time (an O(n) copy each, the moved event put in
+place by binary search), skips the moves that change no order (a binary search each)
+and stops at the first variant that changes the call: O(n) for a shot whose doubt
+is timing that changes no order, or a few doubtful events; O(d * n) when d events are
+left out or moved past others.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from itertools import pairwise
+from math import isfinite
 
 from referee._disciplines import Judge, rules_of
 from referee._errors import UnknownBallError
@@ -112,35 +121,56 @@ def _inserted(rest: tuple[Event, ...], event: Event, in_order: bool) -> tuple[Ev
     return (*rest[:at], event, *rest[at:])
 
 
-def _variants(events: tuple[Event, ...], i: int, in_order: bool) -> Iterator[tuple[Event, ...]]:
-    """The event lists that a doubtful event ``i`` might stand for, built one at a time.
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Review:
+    """The variants of a shot's doubtful events, each built only when it must be judged."""
 
-    Without it (``doubt``), then moved by ``-t_err_s`` and ``+t_err_s``. Each costs
-    one O(n) copy, and only the doubtful events have any: a shot with a bounded
-    number of them is judged in O(n).
-    """
-    event = events[i]
-    rest = _without(events, i)
-    if event.doubt:
-        yield rest
-    if event.t_err_s > 0:
-        for dt in (-event.t_err_s, event.t_err_s):
-            yield _inserted(rest, dataclasses.replace(event, t_s=event.t_s + dt), in_order)
+    events: tuple[Event, ...]
+    times_s: tuple[float, ...]  # the events' times, sorted
+    in_order: bool  # the events are sorted by time
+    merge_s: float  # the cushion-repeat merge window (0: off)
 
+    @classmethod
+    def of(cls, shot: Shot, ctx: ShotContext) -> _Review:
+        times = tuple(e.t_s for e in shot.events)
+        in_order = all(a <= b for a, b in pairwise(times))
+        merge_s = ctx.options.cushion_repeat_merge_s
+        return cls(shot.events, times if in_order else tuple(sorted(times)), in_order, merge_s)
 
-def _is_sorted(events: tuple[Event, ...]) -> bool:
-    return all(a.t_s <= b.t_s for a, b in pairwise(events))
+    def variants(self, i: int) -> Iterator[tuple[Event, ...]]:
+        """Event ``i`` left out (``doubt``), then moved by ``-t_err_s``, ``+t_err_s``."""
+        event = self.events[i]
+        rest = _without(self.events, i) if event.doubt else None
+        if rest is not None:
+            yield rest
+        for dt in (-event.t_err_s, event.t_err_s) if event.t_err_s > 0 else ():
+            if self._unseen(event, event.t_s + dt):
+                continue
+            rest = rest if rest is not None else _without(self.events, i)
+            yield _inserted(rest, dataclasses.replace(event, t_s=event.t_s + dt), self.in_order)
+
+    def _unseen(self, event: Event, moved_s: float) -> bool:
+        """Moving ``event`` to ``moved_s`` changes nothing a rule reads (module docstring).
+
+        No other event's time lies between the two times or on either, so the order
+        and every tie stay; a cushion contact may also change a merge (when merging).
+        """
+        if not self.in_order or not isfinite(moved_s):
+            return False
+        if self.merge_s > 0 and isinstance(event, CushionContact):
+            return False
+        lo, hi = min(event.t_s, moved_s), max(event.t_s, moved_s)
+        return bisect_right(self.times_s, hi) - bisect_left(self.times_s, lo) == 1
 
 
 def _decisive_doubt(shot: Shot, ctx: ShotContext, rule: Judge, base: Verdict) -> str | None:
-    events = shot.events
-    doubtful = [i for i, e in enumerate(events) if e.doubt or e.t_err_s > 0]
-    in_order = bool(doubtful) and _is_sorted(events)
+    doubtful = [i for i, e in enumerate(shot.events) if e.doubt or e.t_err_s > 0]
+    review = _Review.of(shot, ctx) if doubtful else None
     for i in doubtful:
-        for variant in _variants(events, i, in_order):
+        for variant in review.variants(i) if review else ():
             other = rule(dataclasses.replace(shot, events=variant), ctx)
             if _outcome(other) != _outcome(base):
-                event = events[i]
+                event = shot.events[i]
                 why = event.doubt or f"time uncertain by ±{event.t_err_s * 1000:.0f} ms"
                 return f"{why}: {describe(event)} decides the call (else: {other.reason})"
     return None

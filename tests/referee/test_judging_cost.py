@@ -24,14 +24,18 @@ from referee import (
     Discipline,
     Event,
     Foul,
+    Match,
     OffTable,
+    RuleOptions,
     Shot,
     ShotContext,
     Verdict,
     judge,
+    shot_context,
 )
 from referee._disciplines import Judge, rules_of
 from referee._events import describe
+from tests.referee.test_properties import event_recipes, make_config, shot_for
 
 W, Y, R = Ball.WHITE, Ball.YELLOW, Ball.RED
 CAROM_GAMES = (Discipline.THREE_CUSHION, Discipline.ONE_CUSHION, Discipline.STRAIGHT_RAIL)
@@ -90,9 +94,16 @@ def small_shots(draw: st.DrawFn) -> Shot:
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(shot=small_shots(), discipline=st.sampled_from(CAROM_GAMES))
-def test_review_of_doubt_equals_the_plain_algorithm(shot: Shot, discipline: Discipline) -> None:
-    ctx = ShotContext(discipline=discipline, cue_ball=W, opponent_ball=Y)
+@given(
+    shot=small_shots(),
+    discipline=st.sampled_from(CAROM_GAMES),
+    merge_s=st.sampled_from([0.0, 0.0, 0.1]),
+)
+def test_review_of_doubt_equals_the_plain_algorithm(
+    shot: Shot, discipline: Discipline, merge_s: float
+) -> None:
+    options = RuleOptions(cushion_repeat_merge_s=merge_s)
+    ctx = ShotContext(discipline=discipline, cue_ball=W, opponent_ball=Y, options=options)
     rule = rules_of(discipline).judge
     base = rule(shot, ctx)
     expected = _reference_doubt(shot, ctx, rule, base)
@@ -100,13 +111,33 @@ def test_review_of_doubt_equals_the_plain_algorithm(shot: Shot, discipline: Disc
     assert judge(shot, ctx).review == (shot.doubt or base.review or expected)
 
 
-def _long_shot(n: int, doubtful: int = 3) -> Shot:
-    """A point after ``n`` cushion contacts of both balls; ``doubtful`` of them in doubt."""
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), discipline=st.sampled_from(list(Discipline)), is_break=st.booleans())
+def test_every_discipline_reviews_doubt_as_the_plain_algorithm(
+    data: st.DataObject, discipline: Discipline, is_break: bool
+) -> None:
+    match = Match(make_config(discipline))
+    ctx = dataclasses.replace(shot_context(match.state), is_break=is_break)
+    shot = shot_for(match, data.draw(event_recipes(discipline)))
+    if data.draw(st.booleans()):  # times on a coarse clock: ties, and moves past others
+        events = [dataclasses.replace(e, t_s=round(e.t_s * 2) / 2) for e in shot.events]
+        shot = dataclasses.replace(shot, events=tuple(sorted(events, key=lambda e: e.t_s)))
+    rule = rules_of(discipline).judge
+    base = rule(shot, ctx)
+    expected = _reference_doubt(shot, ctx, rule, base)
+    assert rules_module._decisive_doubt(shot, ctx, rule, base) == expected
+
+
+def _long_shot(n: int, doubtful: int = 3, t_err_s: float = 0.0) -> Shot:
+    """A point after ``n`` cushion contacts of both balls; ``doubtful`` of them in doubt.
+
+    ``t_err_s``: every other event's time uncertainty (vision gives every contact one).
+    """
     cushions = list(Cushion)
     events: list[Event] = [BallContact(t_s=0.0, balls=(W, R))]
     for i in range(n):
         doubt = "hidden by the arm" if doubtful and i % (n // doubtful) == 1 else None
-        err = 0.0005 if doubt else 0.0
+        err = 0.0005 if doubt else t_err_s
         ball = W if i % 2 else Y
         cushion = cushions[i % 4]
         events.append(
@@ -164,3 +195,11 @@ def test_a_shot_without_doubt_is_judged_once(monkeypatch: pytest.MonkeyPatch) ->
     count, verdict = _events_handled(monkeypatch, _long_shot(5_000, doubtful=0))
     assert verdict.points == 1
     assert count == 5_002  # the one judgement reads every event once; nothing copied
+
+
+def test_timing_doubt_on_every_event_costs_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every contact 0.4 ms uncertain, 1 ms apart: no move passes another event."""
+    small, _ = _events_handled(monkeypatch, _long_shot(1_000, doubtful=0, t_err_s=0.0004))
+    large, verdict = _events_handled(monkeypatch, _long_shot(10_000, doubtful=0, t_err_s=0.0004))
+    assert verdict.points == 1
+    assert large <= 15 * small, (small, large)

@@ -1,7 +1,8 @@
 """Scoring at scale: one shot of many events, one log of many shots, against the old code.
 
-Judging: a three-cushion point with 1k, 10k and 100k cushion contacts, without doubt
-and with 3 doubtful events (each ``doubt`` and ``t_err_s``), plus one shot whose 300
+Judging: a three-cushion point with 1k, 10k and 100k cushion contacts, without doubt,
+with 3 doubtful events (each ``doubt`` and ``t_err_s``) and with every contact 0.4 ms
+uncertain (``t_err_s``, 1 ms apart: as vision writes them), plus one shot whose 300
 events are all doubtful (the review's worst case: up to 3 judgements an event).
 Scoring: ``carom score LOG --json`` (the log read, judged, the JSON document written
 to a temporary file) on logs of 1k, 10k and 100k shots (points and misses of both
@@ -70,17 +71,21 @@ def write_log(n: int, path: Path) -> None:
 
 
 def _long_shot(n: int, doubtful: int) -> Any:
-    """A point after ``n`` cushion contacts of both balls; ``doubtful`` events in doubt."""
+    """A point after ``n`` cushion contacts of both balls; ``doubtful`` events in doubt.
+
+    ``doubtful`` -1: none in doubt, every contact 0.4 ms uncertain (as vision writes).
+    """
     from referee import Ball, BallContact, Cushion, CushionContact, Shot
 
     w, y, cushions = Ball.WHITE, Ball.YELLOW, list(Cushion)
-    every = max(1, n // doubtful) if doubtful else 0
+    every = max(1, n // doubtful) if doubtful > 0 else 0
+    timing = 0.0004 if doubtful < 0 else 0.0
     events: list[Any] = [BallContact(t_s=0.0, balls=(w, Ball.RED))]
     for i in range(n):
         doubt = "hidden by the arm" if every and i % every == every - 1 else None
         events.append(CushionContact(t_s=0.001 * (i + 1), ball=w if i % 2 else y,
                                      cushion=cushions[i % 4], doubt=doubt,
-                                     t_err_s=0.0005 if doubt else 0.0))  # fmt: skip
+                                     t_err_s=0.0005 if doubt else timing))  # fmt: skip
     events.append(BallContact(t_s=0.001 * (n + 1), balls=(w, y)))
     return Shot(index=0, cue_ball=w, events=tuple(events))
 
@@ -161,6 +166,7 @@ def run(base: str, limit: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="carom-base-") as tmp:
         old = export_base(base, Path(tmp))
         cases = [("judge", n, 0) for n in EVENTS] + [("judge", n, 3) for n in EVENTS]
+        cases += [("judge", n, -1) for n in EVENTS]
         cases += [("judge", 300, 300)] + [("score", n, 0) for n in SHOTS]
         cases += [("replay", n, 0) for n in SHOTS]
         for kind, n, extra in cases:
@@ -203,6 +209,10 @@ def _same(row: dict[str, Any]) -> str:
     return "-" if old is None else ("yes" if old == row["new"]["what"] else "**no**")
 
 
+def _doubtful(n: int) -> str:
+    return "none; all 0.4 ms uncertain" if n < 0 else f"{n:,}"
+
+
 def _line(*cells: str) -> str:
     return "| " + " | ".join(cells) + " |"
 
@@ -222,7 +232,7 @@ def markdown(doc: dict[str, Any]) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     judged = [r for r in doc["rows"] if r["kind"] == "judge"]
-    lines += [_line(f"{r['n']:,}", f"{r['doubtful']:,}", *_times(r), r["new"]["what"], _same(r))
+    lines += [_line(f"{r['n']:,}", _doubtful(r["doubtful"]), *_times(r), r["new"]["what"], _same(r))
               for r in judged]  # fmt: skip
     lines += [
         "",

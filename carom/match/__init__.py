@@ -17,7 +17,7 @@ from carom.match._file import (
     default_table,
     parse_table,
 )
-from carom.match._file_read import load_match_file, parse_match_file
+from carom.match._file_read import load_match_file, parse_match_file, parse_match_file_text
 from carom.match._file_write import defaults_doc, from_config, match_file_doc, match_file_toml
 from carom.match._flags import (
     add_match_options,
@@ -58,6 +58,7 @@ __all__ = [
     "match_from_args",
     "parse_discipline",
     "parse_match_file",
+    "parse_match_file_text",
     "parse_players",
     "parse_scores",
     "parse_table",

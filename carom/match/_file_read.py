@@ -27,9 +27,10 @@ from referee import (
     Table,
     parse_start,
 )
+from referee.jsonbound import decode_document
 from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 
-__all__ = ["load_match_file", "parse_match_file"]
+__all__ = ["load_match_file", "parse_match_file", "parse_match_file_text"]
 
 _TABLE_KEYS = {"length_mm", "width_mm", "ball_diameter_mm"}
 
@@ -48,6 +49,22 @@ def load_match_file(path: Path) -> MatchFile:
         return parse_match_file(data)
     except MatchFileError as exc:
         raise MatchFileError(f"{path}: {exc}") from None
+
+
+def parse_match_file_text(text: str, source: str = "match file") -> MatchFile:
+    """A match file's text (JSON when it starts with ``{``, else TOML), bounded as a file.
+
+    The web's editor sends the text: the same limits as :func:`load_match_file` (size,
+    nesting, digits) and the same checks.
+
+    Raises:
+        MatchFileError: one line naming ``source``, then the problem or the key.
+    """
+    toml = not text.lstrip().startswith("{")
+    fix = "check the file (docs/match-file.md)"
+    raw = text.encode("utf-8", "surrogatepass")
+    data = decode_document(raw, source, MATCH_FILE_LIMITS, MatchFileError, fix, toml=toml)
+    return parse_match_file(data)
 
 
 def parse_match_file(data: Any) -> MatchFile:

@@ -122,7 +122,13 @@ def test_three_players_with_the_dotted_white_round_trip_through_the_api(
 @pytest.mark.parametrize(
     ("path", "body", "words"),
     [
-        ("/api/match-file/parse", {"text": "players = [A, B]"}, "not a TOML or JSON match file"),
+        ("/api/match-file/parse", {"text": "players = [A, B]"}, "match file: not valid TOML"),
+        (
+            "/api/match-file/parse",
+            {"text": "{" + '"a": [' * 99 + "]" * 99 + "}"},
+            "nested 100 levels deep, more than the 64 allowed",
+        ),  # bounded as a file
+        ("/api/match-file/parse", {"text": '{"players": ' + "9" * 40 + "}"}, "digits"),
         ("/api/match-file/parse", {"text": "[clock]\nlength_s = 'x'"}, "clock.length_s:"),
         ("/api/match-file/parse", {"text": "sets = 2"}, "sets: must be an odd number"),
         ("/api/match-file/toml", {"rules": {"nope": True}}, "rules.nope"),

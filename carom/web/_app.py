@@ -59,7 +59,7 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
 
     store = MatchStore(settings.db)
     try:
-        tokens = _tokens(settings, say)
+        tokens = _tokens(settings, say, write=store.health.sound)
         rig = _rig(settings)
     except BaseException:
         store.close()
@@ -114,12 +114,16 @@ def _middleware(app: FastAPI, settings: WebSettings, guard: Guard) -> None:
     app.add_middleware(SecurityHeaders)
 
 
-def _tokens(settings: WebSettings, say: Say) -> TokenStore:
+def _tokens(settings: WebSettings, say: Say, *, write: bool) -> TokenStore:
+    """The admin token; over a damaged database (``write`` False) nothing is written to it."""
     tokens = TokenStore(settings.db)
-    issue = tokens.open(preset=settings.token, renew=settings.new_token, now_iso=now_iso())
+    issue = tokens.open(preset=settings.token, renew=settings.new_token, now_iso=now_iso(),
+                        write=write)  # fmt: skip
     if issue.token is not None:
         where = f"; also written to {settings.token_file}" if settings.token_file else ""
-        say(f"admin token: {issue.token} (shown once, stored hashed{where}; "
+        kept = "stored hashed" if issue.kept else (
+            "for this run only: the database is damaged and nothing is written to it")  # fmt: skip
+        say(f"admin token: {issue.token} (shown once, {kept}{where}; "
             "a new one: carom serve --new-token)")  # fmt: skip
         if settings.token_file is not None:
             write_token_file(settings.token_file, issue.token)

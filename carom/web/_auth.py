@@ -40,6 +40,7 @@ class TokenIssue:
 
     token: str | None
     preset: bool = False
+    kept: bool = True  # stored (hashed) in the database; False: for this run only
 
 
 def _derive(token: str, salt: bytes, iterations: int) -> bytes:
@@ -57,14 +58,21 @@ class TokenStore:
         self._iterations = _ITERATIONS
         self._fast_ok: bytes | None = None  # sha256 of the token that last matched
 
-    def open(self, *, preset: str | None, renew: bool, now_iso: str) -> TokenIssue:
+    def open(
+        self, *, preset: str | None, renew: bool, now_iso: str, write: bool = True
+    ) -> TokenIssue:
         """Load the hash; make a token when there is none (or ``renew``); ``preset`` sets it.
+
+        ``write=False`` (a damaged database, which nothing may write): the stored hash is
+        read if it can be, else a token is made for this run only and kept in memory.
 
         Raises:
             LiveError: the preset token is too short, or the database cannot be written.
         """
         if preset is not None and len(preset) < _MIN_LEN:
             raise LiveError(f"CAROM_TOKEN: use at least {_MIN_LEN} characters")
+        if not write:
+            return self._open_read_only(preset, renew)
         try:
             db = sqlite3.connect(str(self._db_path))
         except sqlite3.Error as exc:
@@ -79,6 +87,28 @@ class TokenStore:
         if token is None:
             return TokenIssue(None)
         return TokenIssue(None if preset else token, preset=preset is not None)
+
+    def _open_read_only(self, preset: str | None, renew: bool) -> TokenIssue:
+        row = None
+        if preset is None and not renew:
+            try:
+                db = sqlite3.connect(f"file:{self._db_path}?mode=ro", uri=True)
+                try:
+                    row = db.execute("SELECT salt, hash, iterations FROM web_tokens "
+                                     "ORDER BY id DESC LIMIT 1").fetchone()  # fmt: skip
+                finally:
+                    db.close()
+            except sqlite3.Error:  # unreadable: a token for this run only
+                row = None
+        if row is not None:
+            self._salt, self._hash, self._iterations = bytes(row[0]), bytes(row[1]), int(row[2])
+            return TokenIssue(None)
+        token = preset or secrets.token_urlsafe(32)
+        self._salt = os.urandom(16)
+        self._hash = _derive(token, self._salt, self._iterations)
+        with self._lock:
+            self._fast_ok = _sha256(token)
+        return TokenIssue(None if preset else token, preset=preset is not None, kept=False)
 
     def _load_or_make(
         self, db: sqlite3.Connection, preset: str | None, renew: bool, now_iso: str

@@ -46,7 +46,8 @@ def _damaged_web_db(tmp_path: Path, kind: str) -> Path:
 def test_every_history_endpoint_answers_503_with_the_damage(
     tmp_path: Path, kind: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    _damaged_web_db(tmp_path, kind)
+    path = _damaged_web_db(tmp_path, kind)
+    before = path.read_bytes()
     with caplog.at_level("WARNING", logger="carom.live"), TestClient(make_app(tmp_path)) as c:
         for url in HISTORY:
             r = c.get(url)
@@ -59,6 +60,7 @@ def test_every_history_endpoint_answers_503_with_the_damage(
         assert r.status_code == 409 and "damaged: " in r.json()["detail"]  # no match beside
     said = [r.getMessage() for r in caplog.records if "damaged" in r.getMessage()]
     assert len(said) == 1 and "cannot be read, resumed or added to" in said[0]
+    assert path.read_bytes() == before  # not even the admin token was written into it
 
 
 def test_a_sound_database_serves_its_history(tmp_path: Path) -> None:
@@ -85,6 +87,7 @@ def test_carom_serve_says_so_on_start_and_answers_503(tmp_path: Path) -> None:
     try:
         said = "".join(proc.lines)  # type: ignore[attr-defined]
         assert "damaged: match 1: journal entry 5 is missing" in said
+        assert "for this run only: the database is damaged and nothing is written" in said
         r = httpx2.get(url + "/api/matches")
         assert r.status_code == 503 and "journal entry 5 is missing" in r.json()["detail"]
     finally:

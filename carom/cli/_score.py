@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import math
 import sys
@@ -73,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     line on stderr after the scoresheet; 6 also when a log stopped early too).
     """
     from carom.cli._main import EXIT_DEVICE
-    from carom.match import run_json, score_file, standings_json
+    from carom.match import score_file, standings_json, write_score_json
     from carom.report import render_sheet, render_standings
 
     discipline = Discipline(args.discipline) if args.discipline else None
@@ -90,10 +89,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         runs = [score_file(path, discipline) for path in args.shots]
     table = standings_json(runs) if len(runs) > 1 else None
-    if args.json:
-        docs = [run_json(r) for r in runs]
-        doc = docs[0] if table is None else {"matches": docs, "standings": table}
-        print(json.dumps(doc, indent=2))
+    if args.json:  # written as it goes: a huge log never becomes one string
+        write_score_json(runs, table, sys.stdout)
     else:
         print("\n\n".join(render_sheet(r) for r in runs))
         if table is not None:

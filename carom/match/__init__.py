@@ -27,6 +27,7 @@ from carom.match._flags import (
     parse_scores,
     table_of,
 )
+from carom.match._json_out import write_score_json
 from carom.match._replay import (
     ScoreRun,
     load_json,
@@ -67,4 +68,5 @@ __all__ = [
     "score_file",
     "standings_json",
     "table_of",
+    "write_score_json",
 ]

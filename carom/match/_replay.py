@@ -67,8 +67,8 @@ def score_file(path: Path, discipline: Discipline | None = None) -> ScoreRun:
     return score_stream(path, discipline)
 
 
-def run_json(run: ScoreRun) -> dict[str, Any]:
-    """The whole ``--json`` document."""
+def run_json(run: ScoreRun, *, with_shots: bool = True) -> dict[str, Any]:
+    """The whole ``--json`` document (``with_shots`` False: its ``shots`` left empty)."""
     state = run.match.state
     stats = match_stats(state)
     lag = None
@@ -80,7 +80,7 @@ def run_json(run: ScoreRun) -> dict[str, Any]:
         "discipline": str(state.config.discipline),
         "players": list(state.config.players),
         "lag": lag,
-        "shots": [record_json(r) for r in run.match.records],
+        "shots": [record_json(r) for r in run.match.records] if with_shots else [],
         "phase": str(state.phase),
         "winner": state.winner,
         "draw": state.draw,

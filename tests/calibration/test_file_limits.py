@@ -13,9 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from calibration import CALIBRATION_LIMITS, CalibrationError, load_calibration, save_calibration
 from tests.calibration.test_file import calib
 from tests.carom.match.test_loaders_fuzz import mutations
+from tests.fuzz_scale import examples
 
 FAST = settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -10,9 +10,12 @@ from hypothesis import strategies as st
 
 from referee import ShotLogError
 from referee.jsonbound import DocumentLimits, decode_document, nesting
+from tests.fuzz_scale import examples
 
 LIMITS = DocumentLimits(max_bytes=1 << 20)
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def _decode(raw: bytes, toml: bool = False) -> object:

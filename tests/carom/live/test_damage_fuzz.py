@@ -21,6 +21,7 @@ from carom.live import LiveSession, LiveSetup, MatchStore
 from referee import CaromError, MatchState
 from tests.carom.live.shotpool import NOW, SOURCE, long_config
 from tests.carom.live.test_damage import recorded
+from tests.fuzz_scale import examples
 
 _COUNT = itertools.count()
 
@@ -34,7 +35,7 @@ def _clean() -> tuple[bytes, tuple[int, ...], MatchState, int]:
     return data, tuple(i for i, b in enumerate(data) if b), state, version
 
 
-@settings(max_examples=250, deadline=None,
+@settings(max_examples=examples(250), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(data=st.data())
 def test_random_byte_flips_never_give_a_traceback_nor_a_wrong_match(

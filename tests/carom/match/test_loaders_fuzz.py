@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 from carom.match import MatchFileError, load_json, load_match_file
 from carom.match._read_bounded import SHOT_LOG_LIMITS
 from referee import ShotLogError, parse_shot_log
+from tests.fuzz_scale import examples
 
 ROOT = Path(__file__).parents[3]
 SHOT_LOG = (ROOT / "sample_videos" / "three_cushion_match.shots.json").read_bytes()
 MATCH_TOML = (ROOT / "examples" / "match.toml").read_bytes()
 FAST = settings(
-    max_examples=120,
+    max_examples=examples(120),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

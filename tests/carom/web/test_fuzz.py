@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from carom.web._guard import GuardPolicy
 from tests.carom.web._web import AUTH, client, db_dump, new_match
+from tests.fuzz_scale import examples
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -125,7 +126,7 @@ def _quote(text: str) -> str:
 
 
 @settings(
-    max_examples=120,
+    max_examples=examples(120),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -163,7 +164,7 @@ def test_the_schema_names_every_endpoint_and_the_token(live: tuple[TestClient, P
 
 
 @settings(
-    max_examples=80,
+    max_examples=examples(80),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

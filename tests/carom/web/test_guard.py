@@ -20,6 +20,7 @@ from carom.web._auth import TokenStore
 from carom.web._guard import Guard, GuardPolicy, Refusal, client_key
 from carom.web._rate import RateLimit, RatePolicy
 from referee import CaromError
+from tests.fuzz_scale import examples
 
 TOKEN = "guard-test-token-0123456789"
 RIGHT, WRONG = f"Bearer {TOKEN}", "Bearer wrong-token-0123456789"
@@ -166,7 +167,7 @@ STEPS = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(steps=STEPS)
 def test_no_wrong_token_is_checked_while_its_client_is_told_to_wait(
     tmp_path_factory: pytest.TempPathFactory,

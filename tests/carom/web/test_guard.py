@@ -10,7 +10,10 @@ import asyncio
 import os
 import sys
 import threading
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import given, settings
@@ -36,6 +39,19 @@ class FakeClock:
         return self.now_s
 
 
+T = TypeVar("T")
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coro)`` on a thread of its own.
+
+    The browser tests' Playwright (sync API) leaves an event loop running on the main
+    thread of the process that runs the wall-clock tests, where ``asyncio.run`` refuses.
+    """
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def store(tmp_path: Path, *, cached: bool = True) -> TokenStore:
     """A token store over ``tmp_path``; ``cached=False``: as after a restart (hash only)."""
     tokens = TokenStore(tmp_path / "tokens.db")
@@ -48,7 +64,7 @@ def store(tmp_path: Path, *, cached: bool = True) -> TokenStore:
 
 
 def admit(guard: Guard, host: str, auth: str | None) -> Refusal | None:
-    return asyncio.run(guard.admit(host, auth))
+    return _run(guard.admit(host, auth))
 
 
 def test_after_the_free_wrong_tokens_the_client_waits_and_the_wait_doubles(
@@ -133,7 +149,7 @@ def test_a_client_with_a_check_running_waits_and_the_queue_is_bounded(tmp_path: 
         release.set()
         return [*now, await first, await second]
 
-    same, busy, first, second = asyncio.run(scene())
+    same, busy, first, second = _run(scene())
     guard.close()
     assert same is not None and (same.status, same.retry_after_s) == (429, 1)
     assert busy is not None and busy.status == 429 and "busy" in busy.detail

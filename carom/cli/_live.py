@@ -9,7 +9,11 @@ resumes the same match (a video file continues where the last committed shot end
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -202,7 +206,10 @@ def run(args: argparse.Namespace) -> int:
             web.attach(runner)
         read_keyboard(sys.stdin, runner.lines)
         try:
-            runner.run()
+            with _interrupts_stop(runner):
+                runner.run()
+            if runner.interrupted.is_set():
+                raise KeyboardInterrupt  # exit 130, the match as committed
             final = runner.view.confirm_final(args.scoreboard_confirm)
         finally:
             capture.stop()
@@ -213,6 +220,31 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return _final_status(final)
+
+
+@contextlib.contextmanager
+def _interrupts_stop(runner: Any) -> Iterator[None]:
+    """Ctrl-C and SIGTERM stop the loop at its next frame (``LiveRunner.interrupt``).
+
+    Not Python's default KeyboardInterrupt, raised wherever the main thread happens to
+    be: one raised inside a finalizer or callback is swallowed ("Exception ignored"),
+    and the loop went on (seen once in CI). A second Ctrl-C while stopping is the
+    default again. Only the main thread may set handlers; elsewhere nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: Any) -> None:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        runner.interrupt()
+
+    before = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 def _final_status(final: Any) -> int:

@@ -119,6 +119,7 @@ class LiveRunner:
         self.posted: queue.Queue[PostedCall] = queue.Queue()
         self.keyboard_done = False
         self.stop = threading.Event()
+        self.interrupted = threading.Event()  # see interrupt()
         self.analyzer: Analyzer | None = None
         self.calibration: Calibration | None = None
         self.stop_settings = stop
@@ -161,6 +162,12 @@ class LiveRunner:
 
     # --- the loop -----------------------------------------------------------------
 
+    def interrupt(self) -> None:
+        """Stop at the next frame; the shot under way is not judged (Ctrl-C, SIGTERM)."""
+        self.interrupted.set()
+        self.stop.set()
+        self.lines.put(None)  # ends a wait for a review decision
+
     def run(self) -> None:
         """Process frames until the source ends (then wait for a pending review)."""
         self.view.show()
@@ -178,7 +185,8 @@ class LiveRunner:
                 fn(item)
             self._frame(item)
             self._status_line()
-        self._finish()
+        if not self.interrupted.is_set():
+            self._finish()
 
     def _wants_newest(self) -> bool:
         """A held shot wants the newest picture, not frames queued behind its analysis.

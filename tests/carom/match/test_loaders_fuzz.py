@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -108,10 +107,8 @@ def test_a_deep_or_huge_match_file_is_one_line(tmp_path: Path) -> None:
 
 
 def test_an_unreadable_file_is_one_line(tmp_path: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root reads every file")
     path = tmp_path / "shots.json"
-    path.write_bytes(SHOT_LOG)
-    path.chmod(0)
-    with pytest.raises(ShotLogError, match="cannot read it"):
+    path.mkdir()  # unreadable as a file for every user, root included
+    with pytest.raises(ShotLogError, match="cannot read it") as info:
         load_json(path)
+    assert "\n" not in str(info.value)

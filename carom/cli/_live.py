@@ -206,11 +206,7 @@ def run(args: argparse.Namespace) -> int:
             web.attach(runner)
         read_keyboard(sys.stdin, runner.lines)
         try:
-            with _interrupts_stop(runner):
-                runner.run()
-            if runner.interrupted.is_set():
-                raise KeyboardInterrupt  # exit 130, the match as committed
-            final = runner.view.confirm_final(args.scoreboard_confirm)
+            final = _play(runner, args.scoreboard_confirm)
         finally:
             capture.stop()
             board.close()
@@ -220,6 +216,19 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return _final_status(final)
+
+
+def _play(runner: Any, confirm_s: float) -> Any:
+    """Run the loop to its end, then confirm the board's final state (its result).
+
+    Raises:
+        KeyboardInterrupt: Ctrl-C or SIGTERM stopped it (exit 130, the match as committed).
+    """
+    with _interrupts_stop(runner):
+        runner.run()
+    if runner.interrupted.is_set():
+        raise KeyboardInterrupt
+    return runner.view.confirm_final(confirm_s)
 
 
 @contextlib.contextmanager

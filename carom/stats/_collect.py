@@ -1,0 +1,155 @@
+"""Finding the shot logs of a season and replaying each through the referee core.
+
+A folder is searched to any depth for ``shots.json`` (what ``carom batch`` and
+``carom analyze`` write, ``DIR/<video>/shots.json``) and ``*.shots.json`` (the bundled
+samples), skipping folders whose name starts with ``.``; a file is read as a shot log
+whatever its name. Each log is scored with ``carom.match.score_file`` (the numbers of
+``carom score``); a log that cannot be read is listed with its reason and the others
+are still counted.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from carom.match import load_json, score_file
+from carom.stats._categories import player_categories
+from carom.stats._model import MatchFigures, PlayerMatch, SeasonStats
+from carom.stats._season import rank_players
+from referee import (
+    CaromError,
+    MatchResult,
+    Phase,
+    Shot,
+    ShotLogError,
+    match_stats,
+    parse_shot,
+)
+
+__all__ = ["collect_stats", "display_name", "find_logs", "read_match"]
+
+_FIX = "give a folder carom batch or carom analyze wrote, or a shot log (shots.json)"
+Skipped = list[tuple[Path, str]]
+
+
+def collect_stats(paths: Sequence[Path]) -> SeasonStats:
+    """The season of every shot log in ``paths`` (folders searched, files read as logs).
+
+    Raises:
+        CaromError: a path does not exist, or no shot log is found at all (one line).
+    """
+    logs, skipped = find_logs(paths)
+    matches = []
+    for log in logs:
+        try:
+            matches.append(read_match(log))
+        except (CaromError, OSError, ValueError) as exc:
+            skipped.append((log, _one_line(exc)))
+    return SeasonStats(tuple(matches), rank_players(matches), tuple(sorted(skipped)))
+
+
+def find_logs(paths: Sequence[Path]) -> tuple[list[Path], Skipped]:
+    """The logs in ``paths`` (each once, each folder's in sorted order), folders unread."""
+    found: list[Path] = []
+    skipped: Skipped = []
+    for path in paths:
+        if path.is_dir():
+            found += _logs_under(path, skipped)
+        elif path.exists():
+            found.append(path)
+        else:
+            raise CaromError(f"{path}: no such file or folder; {_FIX}")
+    if not found and not skipped:
+        where = ", ".join(str(p) for p in paths) or "no path given"
+        raise CaromError(f"{where}: no shot log found (shots.json, *.shots.json); {_FIX}")
+    return list(dict.fromkeys(found)), skipped
+
+
+def _logs_under(root: Path, skipped: Skipped) -> list[Path]:
+    def unreadable(exc: OSError) -> None:
+        where = Path(exc.filename) if exc.filename else root
+        skipped.append((where, f"{where}: cannot read the folder ({exc.strerror or exc})"))
+
+    out = []
+    for folder, subfolders, files in os.walk(root, onerror=unreadable):
+        subfolders[:] = [d for d in subfolders if not d.startswith(".")]
+        out += [Path(folder, f) for f in files if _is_log_name(f)]
+    return sorted(out)
+
+
+def _is_log_name(name: str) -> bool:
+    return name == "shots.json" or (name.endswith(".shots.json") and not name.startswith("."))
+
+
+def display_name(path: Path) -> str:
+    """``<video>`` for ``DIR/<video>/shots.json``; else the file name without its suffix."""
+    if path.name == "shots.json":
+        return path.parent.name or path.resolve().parent.name
+    for suffix in (".shots.json", ".json"):
+        if path.name.endswith(suffix) and len(path.name) > len(suffix):
+            return path.name.removesuffix(suffix)
+    return path.name
+
+
+def read_match(path: Path) -> MatchFigures:
+    """One log replayed (raises ShotLogError, one line, for a log that cannot be read)."""
+    run = score_file(path)
+    state = run.match.state
+    records = run.match.records
+    shots, total = _log_shots(path)
+    result = MatchResult.from_state(state) if state.phase is Phase.OVER else None
+    categories = player_categories(state.config.players, records, shots, state.config.discipline)
+    figures = tuple(
+        PlayerMatch(
+            p,
+            s.points,
+            s.innings,
+            s.average,
+            s.high_run,
+            s.sets_won,
+            None if result is None else result.match_points(p),
+            categories[p],
+        )
+        for p, s in match_stats(state).items()
+    )
+    return MatchFigures(
+        path=path,
+        name=display_name(path),
+        discipline=str(state.config.discipline),
+        players=tuple(state.config.players),
+        phase=str(state.phase),
+        winner=state.winner,
+        draw=state.draw,
+        tied=tuple(state.tied),
+        figures=figures,
+        result=result,
+        error=None if run.error is None else _one_line(run.error),
+        unjudged=max(0, total - len(records)),
+    )
+
+
+def _log_shots(path: Path) -> tuple[dict[int, Shot] | None, int]:
+    """The log's shots by index, only cue ball and events kept, and how many it has.
+
+    ``None``, 0: the log cannot be read whole (over the 64 MB a whole read allows, which
+    ``score_file`` streams): its opening and event categories are then not counted.
+    """
+    try:
+        data = load_json(path)
+    except ShotLogError:
+        return None, 0
+    shots = data.get("shots") if isinstance(data, dict) else None
+    if not isinstance(shots, list):
+        return None, 0
+    out = {}
+    for i, item in enumerate(shots):
+        shot = parse_shot(item, f"shots[{i}]")
+        out[shot.index] = Shot(index=shot.index, cue_ball=shot.cue_ball, events=shot.events)
+    return out, len(shots)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]

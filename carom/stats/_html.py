@@ -1,0 +1,198 @@
+"""``stats.html``: the season on one self-contained page, readable on a phone and on paper.
+
+Inline CSS and inline SVG plots (:mod:`carom.stats._plots`), no script and no external
+resource (a strict CSP with no ``script-src`` shows it whole), so the file can be mailed
+or opened offline. Every text from outside (player and match names, paths, reasons) is
+escaped. The plots: points per match for the leading players, general average and high
+run per player, each player's shots by category and, in the carom disciplines, the cue
+ball's opening.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from pathlib import Path
+
+from carom.stats._model import MatchFigures, PlayerSeason, SeasonStats
+from carom.stats._plots import bar_plot, line_plot, stacked_plot
+from carom.stats._text import player_cells, result_text
+from referee import CaromError
+
+__all__ = ["LINE_PLAYERS", "render_stats_html", "write_stats_html"]
+
+#: The points-per-match plot draws the first players of the ranking, no more.
+LINE_PLAYERS = 8
+
+_CSS = """
+body{font:15px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#fff;color:#1b1e23}
+main{max-width:1000px;margin:auto}
+h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;font-size:13px;margin:4px 0}
+th,td{border-bottom:1px solid #dde;padding:3px 6px;text-align:right;white-space:nowrap}
+th.t,td.t{text-align:left}thead th{background:#eef1f5}
+tr.first td{border-top:1px solid #99a}
+figure.plot{margin:10px 0;padding:6px;border:1px solid #dde;break-inside:avoid}
+figcaption{font-weight:bold;margin-bottom:4px}
+p.note{color:#555;font-size:13px}
+@media print{body{padding:0;font-size:11px}table{font-size:10px}thead{display:table-header-group}
+tr,figure.plot{break-inside:avoid}.scroll{overflow:visible}}
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _table(
+    cls: str,
+    header: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    text_cols: frozenset[int],
+    row_classes: Sequence[str] = (),
+) -> str:
+    def cell(tag: str, i: int, value: object) -> str:
+        attr = ' class="t"' if i in text_cols else ""
+        return f"<{tag}{attr}>{_e(value)}</{tag}>"
+
+    head = "".join(cell("th", i, h) for i, h in enumerate(header))
+    body = []
+    for n, row in enumerate(rows):
+        cls_attr = f' class="{row_classes[n]}"' if n < len(row_classes) and row_classes[n] else ""
+        body.append(
+            f"<tr{cls_attr}>" + "".join(cell("td", i, v) for i, v in enumerate(row)) + "</tr>"
+        )
+    return (
+        f'<div class="scroll"><table class="{cls}">\n<thead><tr>{head}</tr></thead>\n'
+        f"<tbody>\n" + "\n".join(body) + "\n</tbody></table></div>"
+    )
+
+
+_PLAYER_HEAD = ("#", "player", "matches", "finished", "won", "drawn", "lost", "MP", "points",
+                "innings", "GA", "BA", "HR", "shots", "scoring", "misses", "fouls", "review",
+                "breaks", "ball first", "1 cushion", "2 cushions", "3+ cushions")  # fmt: skip
+_MATCH_HEAD = ("#", "match", "discipline", "result", "player", "points", "innings", "average",
+               "HR", "sets", "MP")  # fmt: skip
+
+
+def _match_rows(matches: Sequence[MatchFigures]) -> tuple[list[list[object]], list[str]]:
+    rows: list[list[object]] = []
+    classes: list[str] = []
+    for n, m in enumerate(matches, start=1):
+        for i, f in enumerate(m.figures):
+            head: list[object] = [n, m.name, m.discipline, result_text(m)] if i == 0 else [""] * 4
+            mp = "–" if f.match_points is None else f.match_points
+            rows.append(
+                [*head, f.player, f.points, f.innings, f.average, f.high_run, f.sets_won, mp]
+            )
+            classes.append("first" if i == 0 else "")
+    return rows, classes
+
+
+def _figure(caption: str, svg: str, note: str = "") -> str:
+    extra = f'<p class="note">{_e(note)}</p>' if note else ""
+    return f'<figure class="plot">\n<figcaption>{_e(caption)}</figcaption>\n{svg}{extra}</figure>'
+
+
+def _plots(season: SeasonStats) -> list[str]:
+    leading = season.players[:LINE_PLAYERS]
+    series = [
+        (
+            s.player,
+            [
+                float(m.of(s.player).points) if s.player in m.players else None
+                for m in season.matches
+            ],
+        )
+        for s in leading
+    ]
+    more = len(season.players) - len(leading)
+    line_note = f"the first {len(leading)} players of the ranking; {more} more in the table"
+    ga = [
+        (s.player, s.points / s.innings if s.innings else 0.0, s.general_average)
+        for s in season.players
+    ]
+    hr = [(s.player, float(s.high_run), str(s.high_run)) for s in season.players]
+    kinds = ("scoring", "misses", "fouls, no points", "no events")
+    shots = [(s.player, _shot_parts(s)) for s in season.players]
+    openings = ("ball first", "1 cushion", "2 cushions", "3+ cushions", "no ball contact")
+    opening = [(s.player, _opening_parts(s)) for s in season.players]
+    return [
+        _figure(
+            "Points per match (match number across)",
+            line_plot("Points per match", series, len(season.matches)),
+            line_note if more > 0 else "",
+        ),
+        _figure("General average (points per inning)", bar_plot("General average", ga)),
+        _figure("High run", bar_plot("High run", hr)),
+        _figure("Shots by category", stacked_plot("Shots by category", kinds, shots)),
+        _figure(
+            "Cue ball opening (carom disciplines): cushions before the first ball",
+            stacked_plot("Cue ball opening", openings, opening),
+        ),
+    ]
+
+
+def _shot_parts(s: PlayerSeason) -> list[int]:
+    c = s.categories
+    fouled = c.shots - c.without_events - c.scoring - c.misses
+    return [c.scoring, c.misses, fouled, c.without_events]
+
+
+def _opening_parts(s: PlayerSeason) -> list[int]:
+    c = s.categories
+    return [
+        c.ball_first,
+        c.cushion_first_1,
+        c.cushion_first_2,
+        c.cushion_first_3plus,
+        c.no_ball_contact,
+    ]
+
+
+def _skipped_html(season: SeasonStats) -> str:
+    if not season.skipped:
+        return ""
+    items = "".join(f"<li>{_e(p)}: {_e(why)}</li>" for p, why in season.skipped)
+    return f"<h2>Skipped shot logs ({len(season.skipped)})</h2>\n<ul>{items}</ul>\n"
+
+
+def render_stats_html(season: SeasonStats, title: str = "Season statistics") -> str:
+    """The whole page as text (see :func:`write_stats_html`)."""
+    player_table = _table(
+        "players",
+        _PLAYER_HEAD,
+        [player_cells(i, s) for i, s in enumerate(season.players, start=1)],
+        frozenset({1}),
+    )
+    rows, classes = _match_rows(season.matches)
+    match_table = _table("matches", _MATCH_HEAD, rows, frozenset({1, 2, 3, 4}), classes)
+    summary = (
+        f"{len(season.matches)} matches, {len(season.players)} players; "
+        "definitions of every number in docs/stats.md"
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
+        f'<h1>{_e(title)}</h1>\n<p class="note">{_e(summary)}</p>\n'
+        f"<h2>Players</h2>\n{player_table}\n<h2>Matches</h2>\n{match_table}\n"
+        f"{_skipped_html(season)}<h2>Plots</h2>\n"
+        + "\n".join(_plots(season))
+        + "\n</main>\n</body>\n</html>\n"
+    )
+
+
+def write_stats_html(season: SeasonStats, path: Path, title: str = "Season statistics") -> None:
+    """Write the page as one self-contained HTML file (overwritten).
+
+    Raises:
+        CaromError: the file cannot be written (one line naming it).
+    """
+    text = render_stats_html(season, title)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        why = exc.strerror or exc.__class__.__name__
+        raise CaromError(f"{path}: cannot write ({why}); check the folder") from None

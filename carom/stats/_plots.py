@@ -1,0 +1,144 @@
+"""Inline SVG plots for the stats page, drawn from numbers only (no library, no script).
+
+Three shapes: a line per player over the matches (:func:`line_plot`), one bar per
+player (:func:`bar_plot`) and one stacked bar per player (:func:`stacked_plot`).
+Coordinates are SVG user units (px at 100 %); the viewBox scales the plot to the page.
+Every label is escaped; colours are the Okabe-Ito palette, readable in print and by
+colour-blind readers.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+__all__ = ["PALETTE", "bar_plot", "line_plot", "stacked_plot"]
+
+PALETTE = ("#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#8a7d00", "#000")
+_WIDTH = 640
+_LABEL_W = 150  # the player names left of the bars
+_ROW_H = 22
+_FONT = 'font-family="system-ui,sans-serif" font-size="12"'
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _short(name: str, most: int = 20) -> str:
+    return name if len(name) <= most else name[: most - 1] + "…"
+
+
+def _svg(height: float, title: str, body: list[str]) -> str:
+    return (
+        f'<svg class="plot" viewBox="0 0 {_WIDTH} {height:.0f}" width="100%" role="img" '
+        f'aria-label="{_e(title)}" {_FONT}>\n<title>{_e(title)}</title>\n'
+        + "\n".join(body)
+        + "\n</svg>"
+    )
+
+
+def _top(values: Sequence[float]) -> float:
+    """A round axis maximum at or above every value (1 when all are 0)."""
+    peak = max(values, default=0.0)
+    if peak <= 0:
+        return 1.0
+    step = float(10 ** len(str(int(peak)))) / 10
+    for factor in (1, 2, 2.5, 5, 10):
+        if peak <= step * factor:
+            return step * factor
+    return peak  # not reached
+
+
+def _legend(names: Sequence[str], y: float) -> list[str]:
+    out, x = [], 8.0
+    for i, name in enumerate(names):
+        label = _short(name, 16)
+        out.append(
+            f'<rect x="{x:.0f}" y="{y - 10:.0f}" width="10" height="10" '
+            f'fill="{PALETTE[i % len(PALETTE)]}"/>'
+        )
+        out.append(f'<text x="{x + 14:.0f}" y="{y:.0f}">{_e(label)}</text>')
+        x += 24 + 7 * len(label)
+    return out
+
+
+def line_plot(title: str, series: Sequence[tuple[str, Sequence[float | None]]], n: int) -> str:
+    """One line per (name, value per match; ``None``: not in that match) over ``n`` matches."""
+    left, right, top, plot_h = 44.0, 12.0, 28.0, 180.0
+    step = (_WIDTH - left - right) / max(n, 1)
+    peak = _top([v for _, vs in series for v in vs if v is not None])
+    body = _legend([name for name, _ in series], 16)
+    for k in range(5):
+        y = top + plot_h * (1 - k / 4)
+        body.append(
+            f'<line x1="{left}" x2="{_WIDTH - right}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'stroke="#ccd"/><text x="{left - 4}" y="{y + 4:.1f}" '
+            f'text-anchor="end">{peak * k / 4:g}</text>'
+        )
+    every = max(1, n // 20)
+    for i in range(0, n, every):
+        x = left + (i + 0.5) * step
+        body.append(
+            f'<text x="{x:.1f}" y="{top + plot_h + 16:.0f}" text-anchor="middle">{i + 1}</text>'
+        )
+    for s, (_, values) in enumerate(series):
+        colour = PALETTE[s % len(PALETTE)]
+        xy = [
+            (left + (i + 0.5) * step, top + plot_h * (1 - v / peak))
+            for i, v in enumerate(values)
+            if v is not None
+        ]
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
+        body.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        body += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in xy]
+    return _svg(top + plot_h + 24, title, body)
+
+
+def bar_plot(title: str, rows: Sequence[tuple[str, float, str]]) -> str:
+    """One horizontal bar per (name, value, value as shown)."""
+    peak = _top([v for _, v, _ in rows])
+    span = _WIDTH - _LABEL_W - 70
+    body = []
+    for i, (name, value, shown) in enumerate(rows):
+        y = 8 + i * _ROW_H
+        w = span * max(value, 0.0) / peak
+        body.append(
+            f'<text x="{_LABEL_W - 6}" y="{y + 14}" text-anchor="end">{_e(_short(name))}</text>'
+        )
+        body.append(
+            f'<rect x="{_LABEL_W}" y="{y + 3}" width="{w:.1f}" height="{_ROW_H - 6}" '
+            f'fill="{PALETTE[0]}"/>'
+        )
+        body.append(f'<text x="{_LABEL_W + w + 4:.1f}" y="{y + 14}">{_e(shown)}</text>')
+    if not rows:
+        body.append(f'<text x="8" y="20">{_e("no player")}</text>')
+    return _svg(16 + max(len(rows), 1) * _ROW_H, title, body)
+
+
+def stacked_plot(
+    title: str, parts: Sequence[str], rows: Sequence[tuple[str, Sequence[int]]]
+) -> str:
+    """One bar per (name, count per part), the parts side by side, total at the end."""
+    peak = _top([float(sum(counts)) for _, counts in rows])
+    span = _WIDTH - _LABEL_W - 70
+    body = _legend(parts, 16)
+    for i, (name, counts) in enumerate(rows):
+        y = 28 + i * _ROW_H
+        body.append(
+            f'<text x="{_LABEL_W - 6}" y="{y + 14}" text-anchor="end">{_e(_short(name))}</text>'
+        )
+        x = float(_LABEL_W)
+        for k, count in enumerate(counts):
+            w = span * count / peak
+            if w > 0:
+                body.append(
+                    f'<rect x="{x:.1f}" y="{y + 3}" width="{w:.1f}" '
+                    f'height="{_ROW_H - 6}" fill="{PALETTE[k % len(PALETTE)]}">'
+                    f"<title>{_e(parts[k])}: {count}</title></rect>"
+                )
+            x += w
+        body.append(f'<text x="{x + 4:.1f}" y="{y + 14}">{sum(counts)}</text>')
+    if not rows:
+        body.append(f'<text x="8" y="44">{_e("no player")}</text>')
+    return _svg(36 + max(len(rows), 1) * _ROW_H, title, body)

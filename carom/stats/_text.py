@@ -1,0 +1,140 @@
+"""``carom stats`` in the terminal: the players table, the matches table, skipped logs.
+
+Plain text, columns aligned (names left, numbers right), one header line each.
+Column meanings: docs/stats.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from carom.stats._model import MatchFigures, PlayerSeason, SeasonStats
+
+__all__ = ["player_cells", "render_table", "result_text", "stats_text"]
+
+_PLAYER_COLUMNS = (
+    "#",
+    "player",
+    "M",
+    "fin",
+    "W",
+    "D",
+    "L",
+    "MP",
+    "points",
+    "inn",
+    "GA",
+    "BA",
+    "HR",
+    "shots",
+    "score",
+    "miss",
+    "fouls",
+    "review",
+    "break",
+    "ball1st",
+    "1c",
+    "2c",
+    "3c+",
+)
+_MATCH_COLUMNS = (
+    "#",
+    "match",
+    "discipline",
+    "phase",
+    "result",
+    "player",
+    "points",
+    "inn",
+    "avg",
+    "HR",
+    "sets",
+    "MP",
+)
+_LEFT = frozenset({"player", "match", "discipline", "phase", "result"})
+
+
+def render_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """Rows under a header, each column as wide as its widest cell (text left, numbers right)."""
+    cells = [[str(c) for c in header], *([str(c) for c in r] for r in rows)]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    lines = []
+    for row in cells:
+        parts = [
+            c.ljust(w) if h in _LEFT else c.rjust(w)
+            for c, w, h in zip(row, widths, header, strict=True)
+        ]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def player_cells(rank: int, s: PlayerSeason) -> list[object]:
+    """One player's line of the players table (the text and the HTML page)."""
+    c = s.categories
+    return [
+        rank,
+        s.player,
+        s.matches,
+        s.finished,
+        s.won,
+        s.drawn,
+        s.lost,
+        s.match_points,
+        s.points,
+        s.innings,
+        s.general_average,
+        s.best_average_text,
+        s.high_run,
+        c.shots,
+        c.scoring,
+        c.misses,
+        c.foul_total,
+        c.review,
+        c.breaks,
+        c.ball_first,
+        c.cushion_first_1,
+        c.cushion_first_2,
+        c.cushion_first_3plus,
+    ]
+
+
+def result_text(m: MatchFigures) -> str:
+    """``won by X``, ``drawn`` or ``in progress`` (``stopped`` when the replay stopped)."""
+    if m.finished:
+        return "drawn" if m.winner is None else f"won by {m.winner}"
+    return "stopped" if m.error else "in progress"
+
+
+def _match_rows(number: int, m: MatchFigures) -> list[list[object]]:
+    rows: list[list[object]] = []
+    for i, f in enumerate(m.figures):
+        head: list[object] = [number, m.name, m.discipline, m.phase, result_text(m)]
+        if i:
+            head = ["", "", "", "", ""]  # the match once, on its first player's line
+        mp = "-" if f.match_points is None else f.match_points
+        rows.append([*head, f.player, f.points, f.innings, f.average, f.high_run, f.sets_won, mp])
+    return rows
+
+
+def _skipped_lines(season: SeasonStats) -> list[str]:
+    if not season.skipped:
+        return []
+    lines = [f"skipped {len(season.skipped)} shot log(s) that could not be read:"]
+    return lines + [f"  {path}: {why}" for path, why in season.skipped]
+
+
+def stats_text(season: SeasonStats) -> str:
+    """The players table (ranked), the matches table, then the skipped logs if any."""
+    players = [player_cells(i, s) for i, s in enumerate(season.players, start=1)]
+    matches = [r for i, m in enumerate(season.matches, start=1) for r in _match_rows(i, m)]
+    parts = [
+        f"Players ({len(season.players)})\n" + render_table(_PLAYER_COLUMNS, players),
+        f"Matches ({len(season.matches)})\n" + render_table(_MATCH_COLUMNS, matches),
+    ]
+    stopped = [f"  {m.name}: stopped: {m.error}" for m in season.matches if m.error]
+    if stopped:
+        parts.append("replays that stopped before the log's end:\n" + "\n".join(stopped))
+    skipped = _skipped_lines(season)
+    if skipped:
+        parts.append("\n".join(skipped))
+    return "\n\n".join(parts)

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carom.stats import MatchFigures, SeasonStats, ShotCategories, collect_stats, stats_json
-from referee import CaromError, average_text
-from tests.carom.stats.expected import categories, score_json, table_json
+from referee import CaromError, ShotLogError, average_text
+from tests.carom.stats.expected import categories, opening, score_json, table_json
 from tests.carom.stats.season import SAMPLES, SEASON, sample, write_log, write_season
 
 FIGURE_KEYS = ("match_points", "points", "innings", "average", "high_run", "sets_won")
@@ -210,3 +210,49 @@ def test_a_sample_file_is_named_after_its_stem() -> None:
     season = collect_stats([SAMPLES / "balkline_47_2.shots.json"])
     match: MatchFigures = season.matches[0]
     assert match.name == "balkline_47_2" and not match.finished and match.result is None
+
+
+BALLS = ("white", "yellow", "red")
+CUSHIONS = ("head", "foot", "left", "right")
+raw_events = st.lists(
+    st.one_of(
+        st.builds(lambda b, c: {"kind": "cushion", "ball": b, "cushion": c},
+                  st.sampled_from(BALLS), st.sampled_from(CUSHIONS)),
+        st.builds(lambda pair: {"kind": "ball", "balls": list(pair)},
+                  st.permutations(BALLS).map(lambda p: p[:2])),
+    ),
+    max_size=12,
+)  # fmt: skip
+
+
+@given(events=raw_events, times=st.lists(st.integers(0, 5), min_size=12, max_size=12))
+def test_the_opening_is_the_cushions_before_the_first_ball(
+    events: list[dict[str, Any]], times: list[int]
+) -> None:
+    """Any event list, equal times included: the opening as counted from the raw JSON."""
+    from carom.stats._categories import cushions_before_ball
+    from referee import parse_shot
+
+    raw = [{**e, "t_s": float(t)} for e, t in zip(events, times, strict=False)]
+    shot = {"index": 0, "cue_ball": "white", "events": raw}
+    names = ["ball_first", "cushion_first_1", "cushion_first_2", "cushion_first_3plus"]
+    got = cushions_before_ball(parse_shot(shot, "shot"))
+    assert (names[min(got, 3)] if got is not None else "no_ball_contact") == opening(shot)
+
+
+def test_a_log_too_big_to_read_whole_keeps_its_verdict_categories(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import carom.stats._collect as collect
+
+    def too_big(path: Path) -> Any:
+        raise ShotLogError(f"{path}: 65 MB, more than the 64 MB allowed")
+
+    path = write_log(tmp_path / "big" / "shots.json", sample("three_cushion_match"))
+    whole = collect_stats([path]).matches[0].of("B").categories
+    monkeypatch.setattr(collect, "load_json", too_big)
+    streamed = collect_stats([path]).matches[0].of("B").categories
+    assert (streamed.shots, streamed.scoring, streamed.misses) == (
+        whole.shots, whole.scoring, whole.misses)  # fmt: skip
+    assert whole.ball_first + whole.cushion_first_1 > 0
+    assert streamed.ball_first + streamed.cushion_first_1 + streamed.without_events == 0

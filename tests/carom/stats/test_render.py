@@ -174,3 +174,17 @@ def test_the_text_has_two_aligned_tables_and_the_skipped_line(tmp_path: Path) ->
         for r, s in zip(rows[1:], season.players, strict=True)
     )
     assert "skipped 1 shot log(s)" in rest[-1] and "zz-damaged" in rest[-1]
+
+
+def test_a_season_of_damaged_logs_only_still_renders(tmp_path: Path) -> None:
+    write_log(tmp_path / "season" / "bad" / "shots.json", {"format": "x"})
+    season = collect_stats([tmp_path / "season"])
+    assert (season.matches, season.players, len(season.skipped)) == ((), (), 1)
+    assert "skipped 1 shot log(s)" in stats_text(season)
+    players, matches = write_stats_csv(season, tmp_path / "out")
+    assert read_csv(players) == (list(PLAYER_HEADER), [])
+    assert read_csv(matches) == (list(MATCH_HEADER), [])
+    write_stats_html(season, tmp_path / "out" / "stats.html")
+    page = Page()
+    page.feed((tmp_path / "out" / "stats.html").read_text(encoding="utf-8"))
+    assert page.figures == page.svgs == PLOTS

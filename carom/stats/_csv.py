@@ -3,8 +3,11 @@
 One row per player (ranked), and one row per match and player (matches in order).
 Numbers are written as numbers (averages with three decimals, truncated); an unknown
 value (match points of a match in progress, no winner) is an empty cell; ``draw`` is
-1 or 0. The headers are fixed, every discipline and foul name a column whether the
-season has it or not, so seasons line up column by column (docs/stats.md).
+1 or 0. A text cell a spreadsheet would run as a formula (a player named
+``=HYPERLINK(...)``: it starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+return) is written with a leading ``'`` (OWASP; docs/security.md). The headers are
+fixed, every discipline and foul name a column whether the season has it or not, so
+seasons line up column by column (docs/stats.md).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 from carom.stats._model import MatchFigures, PlayerSeason, SeasonStats, ShotCategories
 from referee import CaromError, Discipline, Foul
 
-__all__ = ["CATEGORY_HEADER", "MATCH_HEADER", "PLAYER_HEADER", "write_stats_csv"]
+__all__ = ["CATEGORY_HEADER", "MATCH_HEADER", "PLAYER_HEADER", "text_cell", "write_stats_csv"]
 
 CATEGORY_HEADER: tuple[str, ...] = (
     *ShotCategories().counts(),
@@ -60,6 +63,15 @@ MATCH_HEADER: tuple[str, ...] = (
 )
 
 
+#: What a spreadsheet takes for the start of a formula (OWASP, CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(value: str) -> str:
+    """A text cell as written: one that would start a formula gets a leading ``'``."""
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
 def _categories_row(c: ShotCategories) -> list[Any]:
     return [*c.counts().values(), c.foul_total, *(c.fouls.get(f.value, 0) for f in Foul)]
 
@@ -68,7 +80,7 @@ def _player_row(rank: int, s: PlayerSeason) -> list[Any]:
     by_discipline = [s.points_by_discipline.get(d.value, 0) for d in Discipline]
     return [
         rank,
-        s.player,
+        text_cell(s.player),
         s.matches,
         s.finished,
         s.won,
@@ -86,18 +98,19 @@ def _player_row(rank: int, s: PlayerSeason) -> list[Any]:
 
 
 def _match_rows(number: int, m: MatchFigures) -> list[list[Any]]:
-    head = [number, m.name, str(m.path), m.discipline, m.phase, m.winner or "", int(m.draw)]
+    texts = [text_cell(t) for t in (m.name, str(m.path), m.discipline, m.phase, m.winner or "")]
+    head = [number, *texts, int(m.draw)]
     return [
         [
             *head,
-            f.player,
+            text_cell(f.player),
             f.points,
             f.innings,
             f.average,
             f.high_run,
             f.sets_won,
             "" if f.match_points is None else f.match_points,
-            m.error or "",
+            text_cell(m.error or ""),
             *_categories_row(f.categories),
         ]
         for f in m.figures

@@ -19,7 +19,7 @@ from carom.stats import (
     write_stats_html,
 )
 from referee import Discipline, Foul
-from tests.carom.stats.season import NASTY, write_log, write_season
+from tests.carom.stats.season import NASTY, renamed, sample, write_log, write_season
 
 DOCS = Path(__file__).parents[3] / "docs" / "stats.md"
 PLOTS = 5
@@ -188,3 +188,21 @@ def test_a_season_of_damaged_logs_only_still_renders(tmp_path: Path) -> None:
     page = Page()
     page.feed((tmp_path / "out" / "stats.html").read_text(encoding="utf-8"))
     assert page.figures == page.svgs == PLOTS
+
+
+def test_a_name_that_would_run_as_a_formula_is_written_as_text(tmp_path: Path) -> None:
+    formula = "=HYPERLINK(1)"
+    write_log(
+        tmp_path / "s" / "-x" / "shots.json", renamed(sample("five_pins_match"), {"A": formula})
+    )
+    season = collect_stats([tmp_path / "s"])
+    players, matches = write_stats_csv(season, tmp_path / "out")
+    rows = read_csv(players)[1]
+    assert {r["player"] for r in rows} == {"'" + formula, "B"}
+    assert [r["player"] for r in rows] == [
+        "'" + p["player"] if p["player"] == formula else p["player"]
+        for p in stats_json(season)["players"]
+    ]
+    match_rows = read_csv(matches)[1]
+    assert {r["name"] for r in match_rows} == {"'-x"}
+    assert {r["points"] for r in match_rows} == {"10", "5"}  # numbers stay numbers

@@ -95,43 +95,37 @@ def _figure(caption: str, svg: str, note: str = "") -> str:
     return f'<figure class="plot">\n<figcaption>{_e(caption)}</figcaption>\n{svg}{extra}</figure>'
 
 
-def _plots(season: SeasonStats) -> list[str]:
+def _points_figure(season: SeasonStats) -> str:
+    """Points per match, one line per leading player (``None`` where they did not play)."""
     leading = season.players[:LINE_PLAYERS]
     series = [
-        (
-            s.player,
-            [
-                float(m.of(s.player).points) if s.player in m.players else None
-                for m in season.matches
-            ],
-        )
+        (s.player, [float(m.of(s.player).points) if s.player in m.players else None
+                    for m in season.matches])
         for s in leading
-    ]
+    ]  # fmt: skip
     more = len(season.players) - len(leading)
-    line_note = f"the first {len(leading)} players of the ranking; {more} more in the table"
-    ga = [
-        (s.player, s.points / s.innings if s.innings else 0.0, s.general_average)
-        for s in season.players
-    ]
-    hr = [(s.player, float(s.high_run), str(s.high_run)) for s in season.players]
+    note = f"the first {len(leading)} players of the ranking; {more} more in the table"
+    svg = line_plot("Points per match", series, len(season.matches))
+    return _figure("Points per match (match number across)", svg, note if more > 0 else "")
+
+
+def _plots(season: SeasonStats) -> list[str]:
+    players = season.players
+    ga = [(s.player, s.points / s.innings if s.innings else 0.0, s.general_average)
+          for s in players]  # fmt: skip
+    hr = [(s.player, float(s.high_run), str(s.high_run)) for s in players]
     kinds = ("scoring", "misses", "fouls, no points", "no events")
-    shots = [(s.player, _shot_parts(s)) for s in season.players]
+    shots = [(s.player, _shot_parts(s)) for s in players]
     openings = ("ball first", "1 cushion", "2 cushions", "3+ cushions", "no ball contact")
-    opening = [(s.player, _opening_parts(s)) for s in season.players]
+    opening = [(s.player, _opening_parts(s)) for s in players]
     return [
-        _figure(
-            "Points per match (match number across)",
-            line_plot("Points per match", series, len(season.matches)),
-            line_note if more > 0 else "",
-        ),
+        _points_figure(season),
         _figure("General average (points per inning)", bar_plot("General average", ga)),
         _figure("High run", bar_plot("High run", hr)),
         _figure("Shots by category", stacked_plot("Shots by category", kinds, shots)),
-        _figure(
-            "Cue ball opening (carom disciplines): cushions before the first ball",
-            stacked_plot("Cue ball opening", openings, opening),
-        ),
-    ]
+        _figure("Cue ball opening (carom disciplines): cushions before the first ball",
+                stacked_plot("Cue ball opening", openings, opening)),
+    ]  # fmt: skip
 
 
 def _shot_parts(s: PlayerSeason) -> list[int]:

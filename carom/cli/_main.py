@@ -61,13 +61,26 @@ Adder = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
 def _commands() -> list[Adder]:
     """Each command's ``add_parser``, in the order ``carom --help`` lists them."""
-    from carom.cli import _analyze, _calibrate, _emulator, _export, _live, _score, _serve, _synth
+    from carom.cli import (
+        _analyze,
+        _batch,
+        _calibrate,
+        _emulator,
+        _export,
+        _live,
+        _score,
+        _serve,
+        _stats,
+        _synth,
+    )
 
     return [
         _score.add_parser,
         _synth.add_parser,
         _calibrate.add_parser,
         _analyze.add_parser,
+        _batch.add_parser,
+        _stats.add_parser,
         _emulator.add_parser,
         _live.add_parser,
         _export.add_parsers,
@@ -179,6 +192,10 @@ def _run(args: argparse.Namespace) -> int:
         from carom.cli._analyze import run as run_analyze
 
         return run_analyze(args)
+    if args.command in ("batch", "stats"):
+        from carom.cli import _batch, _stats
+
+        return (_batch.run if args.command == "batch" else _stats.run)(args)
     if args.command == "live":
         from carom.cli._live import run as run_live
 

@@ -1,0 +1,193 @@
+"""From the sources to the jobs: each video's options, key, folder name and status.
+
+For every :class:`SourceEntry`: the options (the command line's, the manifest row's
+fields over them), their digest, the video's SHA-256 (local files; taken again only
+when the size or modification time changed since the last run's index) and so its
+key. A video with the key of one before it is a ``duplicate`` (analysed once,
+counted once); one whose folder an earlier run finished under the same key is
+``skipped``; the rest are jobs. A URL is hashed by the worker that reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from carom.batch._fetch import display_name, is_url
+from carom.batch._folders import PARTIAL, finished_key, read_marker
+from carom.batch._index import INDEX, IndexEntry, PreviousIndex
+from carom.batch._jobs import AnalysisSettings, JobStatus, VideoJob
+from carom.batch._key import file_sha256, job_key, options_digest
+from carom.batch._sources import SourceEntry
+from carom.match import match_from_args
+from referee import CaromError
+
+__all__ = ["PlannedVideo", "plan_batch"]
+
+_CALIBRATION_MAX_BYTES = 1 << 20
+#: Names the batch folder keeps for itself.
+_RESERVED = frozenset({INDEX, PARTIAL, "stats.html", "stats-players.csv", "stats-matches.csv"})
+
+
+@dataclass(slots=True)
+class PlannedVideo:
+    """A video of the batch: its index line, its job (``None``: nothing to run)."""
+
+    entry: IndexEntry
+    job: VideoJob | None
+    #: The video's length from its header, for the ETA (``None``: unknown).
+    expected_s: float | None = None
+
+
+def plan_batch(
+    sources: list[SourceEntry],
+    base: argparse.Namespace,
+    out_dir: Path,
+    previous: PreviousIndex,
+    version: str,
+    hashing: Callable[[int, int], None] | None = None,
+) -> list[PlannedVideo]:
+    """Every video's plan, in the order given (``hashing(done, total)`` hears the hashing).
+
+    Raises:
+        CaromError: a manifest row's options or calibration are wrong (one line).
+    """
+    plans: list[PlannedVideo] = []
+    by_key: dict[str, str] = {}
+    taken: set[str] = set()
+    for i, src in enumerate(sources):
+        settings = _settings(base, src)
+        digest = options_digest(settings, version)
+        entry = IndexEntry(name="", source=src.source)
+        if not is_url(src.source):
+            _hash(entry, Path(src.source), previous)
+        key = job_key(entry.sha256, digest) if entry.sha256 else f"url:{src.source}:{digest}"
+        if (first := by_key.get(key)) is not None:
+            entry.name, entry.duplicate_of, entry.status = first, first, JobStatus.DUPLICATE
+            plans.append(PlannedVideo(entry, None))
+        else:
+            entry.name = _name(src, previous, taken, key)
+            by_key[key] = entry.name
+            plans.append(_planned(entry, src, settings, digest, key, out_dir))
+        if hashing is not None:
+            hashing(i + 1, len(sources))
+    return plans
+
+
+def _planned(
+    entry: IndexEntry, src: SourceEntry, settings: AnalysisSettings, digest: str, key: str,
+    out_dir: Path,
+) -> PlannedVideo:  # fmt: skip
+    done = finished_key(out_dir / entry.name)
+    if done is not None:
+        _figures(entry, out_dir / entry.name)
+    if entry.sha256 is None:  # a URL: the worker hashes it and compares with ``done``
+        job = VideoJob(source=src.source, name=entry.name, settings=settings,
+                       options_digest=digest, done_key=done)  # fmt: skip
+        return PlannedVideo(entry, job)
+    entry.key = key
+    if done == key:
+        entry.status = JobStatus.SKIPPED
+        return PlannedVideo(entry, None)
+    job = VideoJob(source=src.source, name=entry.name, settings=settings,
+                   options_digest=digest, key=key)  # fmt: skip
+    return PlannedVideo(entry, job, _duration_s(Path(src.source)))
+
+
+def _figures(entry: IndexEntry, folder: Path) -> None:
+    """The figures of a finished folder (for a video skipped: the index keeps them)."""
+    marker = read_marker(folder) or {}
+    video_s, frames, shots = marker.get("video_s"), marker.get("frames"), marker.get("shots")
+    entry.video_s = float(video_s) if isinstance(video_s, int | float) else 0.0
+    entry.frames = frames if isinstance(frames, int) else 0
+    entry.shots = shots if isinstance(shots, int) else 0
+
+
+def _settings(base: argparse.Namespace, src: SourceEntry) -> AnalysisSettings:
+    """The command line's options with the manifest row's fields over them."""
+    args = copy.copy(base)
+    for name, value in src.fields.items():
+        if name == "players":
+            args.players = [value]
+        elif name in ("match", "calibration"):
+            setattr(args, name, Path(value))
+        elif name != "name":
+            setattr(args, name, value)
+    try:
+        match = match_from_args(args)
+        calibration = _calibration(args.calibration)
+    except CaromError as exc:
+        raise CaromError(f"{src.where}: {exc}" if src.where else str(exc)) from None
+    return AnalysisSettings(
+        match=match, calibration=calibration, annotate=args.annotate,
+        trajectories=args.trajectories, fast_decode=args.fast_decode, detector=args.detector,
+    )  # fmt: skip
+
+
+def _calibration(path: Path | None) -> tuple[str, bytes] | None:
+    """The calibration file's name and bytes (the workers may not see this machine's files)."""
+    if path is None:
+        return None
+    try:
+        if path.stat().st_size > _CALIBRATION_MAX_BYTES:
+            raise CaromError(f"--calibration {path}: more than 1 MB, not a calibration file; "
+                             "give the file carom calibrate wrote")  # fmt: skip
+        return path.name, path.read_bytes()
+    except OSError as exc:
+        raise CaromError(f"--calibration {path}: cannot read it ({exc.strerror or exc}); "
+                         "check the path") from None  # fmt: skip
+
+
+def _hash(entry: IndexEntry, path: Path, previous: PreviousIndex) -> None:
+    """The file's SHA-256, from the last index when its size and time are unchanged."""
+    try:
+        st = path.stat()
+        cached = previous.hashes.get(entry.source)
+        if cached is not None and cached[:2] == (st.st_size, st.st_mtime_ns):
+            sha = cached[2]
+        else:
+            sha = file_sha256(path)
+    except OSError as exc:
+        raise CaromError(f"{path}: cannot read the video ({exc.strerror or exc}); check "
+                         "its rights") from None  # fmt: skip
+    entry.sha256, entry.size_bytes, entry.mtime_ns = sha, st.st_size, st.st_mtime_ns
+
+
+def _name(src: SourceEntry, previous: PreviousIndex, taken: set[str], key: str) -> str:
+    """The results folder: the manifest's, the last run's, the file name, or it with the key."""
+    given = src.fields.get("name") or previous.names.get(src.source)
+    stem = _clean(given or Path(display_name(src.source)).stem)
+    name = stem if stem not in taken and stem not in _RESERVED else f"{stem}-{_short(key)}"
+    if name in taken:
+        raise CaromError(f"{src.where or src.source}: the results folder {name!r} is taken "
+                         "by another video; give another name")  # fmt: skip
+    taken.add(name)
+    return name
+
+
+def _short(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()[:8]
+
+
+def _clean(name: str) -> str:
+    """A folder name: letters, digits, ``. _ -`` kept, the rest ``_``; never hidden or empty."""
+    kept = "".join(c if c.isalnum() or c in "._-" else "_" for c in name).lstrip(".")
+    return kept or "video"
+
+
+def _duration_s(path: Path) -> float | None:
+    """The video's length from its header (``None``: unreadable; the worker will say)."""
+    from vision import VideoError, VideoFileSource
+
+    try:
+        source = VideoFileSource(path)
+    except VideoError:
+        return None
+    try:
+        return source.header_duration_s
+    finally:
+        source.close()

@@ -1,0 +1,327 @@
+"""``carom batch`` as a club runs it: rendered clips (a duplicate and a truncated one
+among them) through the local pool and a local Ray, killed and resumed, compared with
+single ``carom analyze`` runs and with each match's own figures."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import av
+import pytest
+
+from carom.match import run_json, score_file
+
+CLIPS = ("3c-point", "3c-kiss", "3c-miss-two-cushions")
+#: Each clip's players (a manifest row each): three players over three matches.
+PLAYERS = {"3c-point": "Ana,Ben", "3c-kiss": "Ana,Cem", "3c-miss-two-cushions": "Ben,Cem",
+           "point-copy": "Ana,Ben", "cut": "Ben,Cem"}  # fmt: skip
+COMPARED = ("shots.json", "trajectories.json", "trajectories.csv")
+
+
+def _exe() -> list[str]:
+    exe = shutil.which("carom", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-m", "carom"]
+
+
+def _carom(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*_exe(), *args], capture_output=True, text=True, timeout=600, cwd=cwd)
+
+
+def _truncated_mkv(src: Path, dst: Path) -> None:
+    """``src``'s packets in a Matroska file cut at three quarters of its bytes."""
+    whole = dst.with_suffix(".whole.mkv")
+    with av.open(str(src)) as inp, av.open(str(whole), "w") as out:
+        video = inp.streams.video[0]
+        s_out = out.add_stream_from_template(video)
+        for packet in inp.demux(video):
+            if packet.dts is not None:
+                packet.stream = s_out
+                out.mux(packet)
+    data = whole.read_bytes()
+    dst.write_bytes(data[: len(data) * 3 // 4])
+    whole.unlink()
+
+
+@pytest.fixture(scope="module")
+def clips(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three rendered clips, a copy of one in a subfolder, a truncated MKV, a manifest."""
+    folder, render = tmp_path_factory.mktemp("clips"), tmp_path_factory.mktemp("render")
+    for name in CLIPS:
+        done = _carom("synth", name, "--width", "640", "--height", "360", "--out", str(render))
+        assert done.returncode == 0, done.stderr
+        shutil.copy(render / f"{name}.mp4", folder / f"{name}.mp4")
+    (folder / "again").mkdir()
+    shutil.copy(folder / "3c-point.mp4", folder / "again" / "point-copy.mp4")
+    _truncated_mkv(folder / "3c-miss-two-cushions.mp4", folder / "cut.mkv")
+    rows = [(f"{n}.mp4", PLAYERS[n]) for n in CLIPS]
+    rows += [("again/point-copy.mp4", PLAYERS["point-copy"]), ("cut.mkv", PLAYERS["cut"])]
+    with (folder / "season.csv").open("w", newline="") as f:
+        csv.writer(f).writerows([("path", "players"), *rows])
+    return folder
+
+
+def _video(clips: Path, name: str) -> Path:
+    return clips / ("cut.mkv" if name == "cut" else f"{name}.mp4")
+
+
+@pytest.fixture(scope="module")
+def singles(clips: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``carom analyze`` of each video, one at a time (the reference)."""
+    out = tmp_path_factory.mktemp("single")
+    for name in (*CLIPS, "cut"):
+        done = _carom("analyze", str(_video(clips, name)), "--players", PLAYERS[name],
+                      "--out", str(out / name))  # fmt: skip
+        assert done.returncode == (5 if name == "cut" else 0), done.stderr
+    return out
+
+
+def _batch(clips: Path, out: Path, *more: str) -> subprocess.CompletedProcess[str]:
+    return _carom("batch", str(clips / "season.csv"), "--out", str(out), *more)
+
+
+@pytest.fixture(scope="module")
+def local(clips: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    out = tmp_path_factory.mktemp("batch") / "season"
+    done = _batch(clips, out, "--workers", "2", "--json")
+    return done, out
+
+
+def _index(out: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((out / "batch.json").read_text())
+    return doc
+
+
+def _statuses(out: Path) -> dict[str, tuple[str | None, str]]:
+    return {Path(v["source"]).name: (v["status"], v["name"]) for v in _index(out)["videos"]}
+
+
+def _normal(path: Path) -> bytes:
+    """A file with what differs from run to run (times, the folder shown) taken out."""
+    data = path.read_bytes()
+    if path.name == "report.html":
+        data = re.sub(rb"<dt>(video|calibration|written)</dt><dd>[^<]*</dd>", b"", data)
+    if path.name == "calibration.json":
+        data = re.sub(rb'"created": "[^"]*"', b"", data)
+    return data
+
+
+def _same_as_single(folder: Path, single: Path) -> None:
+    for name in (*COMPARED, "calibration.json", "report.html"):
+        assert _normal(folder / name) == _normal(single / name), f"{folder.name}/{name} differs"
+
+
+def test_each_video_is_done_failed_or_a_duplicate_and_the_status_says_a_video_failed(
+    local: tuple[Any, Path],
+) -> None:
+    done, out = local
+    assert done.returncode == 5, done.stderr  # one video failed (truncated)
+    assert done.stderr == ""
+    assert _statuses(out) == {
+        "3c-point.mp4": ("done", "3c-point"),
+        "3c-kiss.mp4": ("done", "3c-kiss"),
+        "3c-miss-two-cushions.mp4": ("done", "3c-miss-two-cushions"),
+        "point-copy.mp4": ("duplicate", "3c-point"),
+        "cut.mkv": ("failed", "cut"),
+    }
+    cut = next(v for v in _index(out)["videos"] if v["name"] == "cut")
+    assert "truncated" in cut["error"]
+    assert not (out / "point-copy").exists()  # a duplicate has no folder of its own
+    assert not (out / ".partial").exists()
+    assert json.loads(done.stdout)["run"]["failed"] == 1
+
+
+def test_each_folder_holds_what_carom_analyze_writes_for_that_video(
+    local: tuple[Any, Path], singles: Path
+) -> None:
+    _, out = local
+    for name in (*CLIPS, "cut"):
+        _same_as_single(out / name, singles / name)
+
+
+def test_the_season_figures_are_the_sums_of_each_match_s_own(local: tuple[Any, Path]) -> None:
+    done, out = local
+    season = json.loads(done.stdout)["statistics"]
+    totals: dict[str, dict[str, int]] = {}
+    for name in (*CLIPS, "cut"):  # the duplicate is counted once
+        stats = run_json(score_file(out / name / "shots.json"), with_shots=False)["statistics"]
+        for player, s in stats.items():
+            t = totals.setdefault(player, {"points": 0, "innings": 0, "high_run": 0})
+            t["points"] += s["points"]
+            t["innings"] += s["innings"]
+            t["high_run"] = max(t["high_run"], s["high_run"])
+    got = {p["player"]: p for p in season["players"]}
+    assert set(got) == {"Ana", "Ben", "Cem"} == set(totals)
+    for player, t in totals.items():
+        assert {k: got[player][k] for k in t} == t, player
+        assert got[player]["matches"] == sum(player in PLAYERS[n] for n in (*CLIPS, "cut"))
+    with (out / "stats-players.csv").open(newline="") as f:
+        rows = {r["player"]: r for r in csv.DictReader(f)}
+    assert {p: int(rows[p]["points"]) for p in rows} == {p: t["points"] for p, t in totals.items()}
+
+
+def test_a_rerun_skips_the_finished_videos_and_tries_the_failed_one_again(
+    local: tuple[Any, Path], tmp_path: Path, clips: Path
+) -> None:
+    out = tmp_path / "season"
+    shutil.copytree(local[1], out)
+    before = {n: (out / n / "shots.json").stat().st_mtime_ns for n in CLIPS}
+    done = _batch(clips, out)
+    assert done.returncode == 5, done.stderr
+    assert {k: s for k, (s, _) in _statuses(out).items()} == {
+        "3c-point.mp4": "skipped", "3c-kiss.mp4": "skipped",
+        "3c-miss-two-cushions.mp4": "skipped", "point-copy.mp4": "duplicate",
+        "cut.mkv": "failed",
+    }  # fmt: skip
+    assert {n: (out / n / "shots.json").stat().st_mtime_ns for n in CLIPS} == before
+    assert "3 skipped (finished before), 1 duplicate;" in done.stdout
+
+
+def test_other_options_are_another_key_and_the_videos_are_analysed_again(
+    local: tuple[Any, Path], tmp_path: Path, clips: Path
+) -> None:
+    out = tmp_path / "season"
+    shutil.copytree(local[1], out)
+    done = _batch(clips, out, "--detector", "color", "--no-trajectories", "--no-stats")
+    assert done.returncode == 5, done.stderr
+    statuses = {k: s for k, (s, _) in _statuses(out).items()}
+    assert [statuses[f"{n}.mp4"] for n in CLIPS] == ["done"] * 3
+    assert not (out / "3c-kiss" / "trajectories.json").exists()  # the folder was replaced whole
+
+
+def test_a_local_ray_gives_the_same_results_as_the_process_pool(
+    local: tuple[Any, Path], tmp_path: Path, clips: Path
+) -> None:
+    out = tmp_path / "ray"
+    done = _batch(clips, out, "--ray", "--workers", "2")
+    assert done.returncode == 5, done.stderr
+    assert "on a local Ray: 1 node(s), 2 CPUs" in done.stdout
+    assert _statuses(out) == _statuses(local[1])
+    for name in (*CLIPS, "cut"):
+        _same_as_single(out / name, local[1] / name)
+    assert (out / "stats-players.csv").read_bytes() == (local[1] / "stats-players.csv").read_bytes()
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    kids = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.add(int(stat.parent.name))
+    return kids
+
+
+def _start_and_wait_for_one_done(clips: Path, out: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen([*_exe(), "batch", str(clips / "season.csv"), "--out", str(out),
+                             "--workers", "1"], text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if (out / "batch.json").exists() and "done" in [s for s, _ in _statuses(out).values()]:
+            return proc
+        time.sleep(0.02)
+    proc.kill()
+    pytest.fail("no video was done in 120 s")
+
+
+def _running(pid: int) -> bool:
+    """``pid`` is a process that has not ended (a zombie has)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def _alive(pids: set[int], within_s: float) -> set[int]:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        left = {p for p in pids if _running(p)}
+        if not left:
+            return set()
+        time.sleep(0.1)
+    return left
+
+
+def _complete_or_absent(out: Path) -> None:
+    """Every video folder has its marker (else it is not there); nothing half-written."""
+    assert not any((out / ".partial").glob("*"))
+    for folder in (p for p in out.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        assert (folder / "batch-video.json").exists(), folder
+
+
+def test_killed_mid_batch_a_rerun_goes_on_and_ends_as_an_uninterrupted_one(
+    local: tuple[Any, Path], tmp_path: Path, clips: Path
+) -> None:
+    out = tmp_path / "killed"
+    proc = _start_and_wait_for_one_done(clips, out)
+    workers = _children(proc.pid)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert _alive(workers, 30) == set()  # the workers do not outlive their driver
+    _complete_or_absent(out)
+    finished = {n for n, (s, _) in _statuses(out).items() if s == "done"}
+    assert finished and len(finished) < 3
+    done = _batch(clips, out)
+    assert done.returncode == 5, done.stderr
+    statuses = _statuses(out)
+    assert all(statuses[n][0] == "skipped" for n in finished)
+    for name in (*CLIPS, "cut"):
+        _same_as_single(out / name, local[1] / name)
+
+
+def test_ctrl_c_stops_at_once_and_leaves_only_complete_folders(tmp_path: Path, clips: Path) -> None:
+    out = tmp_path / "stopped"
+    proc = _start_and_wait_for_one_done(clips, out)
+    workers = _children(proc.pid)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "interrupted with" in err and "rerun the same command to go on" in err
+    assert "Traceback" not in err
+    assert _alive(workers, 30) == set()
+    _complete_or_absent(out)
+    assert None in [s for s, _ in _statuses(out).values()]  # not all ran
+    assert _index(out)["run"]["interrupted"] is True
+
+
+def test_videos_given_as_urls_are_read_by_the_workers_and_skipped_when_unchanged(
+    clips: Path, tmp_path: Path, local: tuple[Any, Path]
+) -> None:
+    import functools
+    import http.server
+    import threading
+
+    quiet = type("Quiet", (http.server.SimpleHTTPRequestHandler,), {"log_message": lambda *a: None})
+    handler = functools.partial(quiet, directory=str(clips))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/3c-kiss.mp4"
+    out = tmp_path / "urls"
+    try:
+        first = _carom("batch", url, "--players", PLAYERS["3c-kiss"], "--out", str(out))
+        again = _carom("batch", url, "--players", PLAYERS["3c-kiss"], "--out", str(out))
+        missing = _carom("batch", url + ".gone", "--out", str(tmp_path / "gone"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert first.returncode == 0, first.stderr
+    _same_as_single(out / "3c-kiss", local[1] / "3c-kiss")
+    assert again.returncode == 0 and "skipped" in again.stdout
+    assert missing.returncode == 5
+    assert "cannot read the video (HTTP 404 File not found)" in missing.stdout
+    assert [(v["status"], v["name"]) for v in _index(tmp_path / "gone")["videos"]] == [
+        ("failed", "3c-kiss.mp4")
+    ]

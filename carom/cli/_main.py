@@ -12,6 +12,7 @@ on stderr, ``carom: ...``, never a traceback):
 4      the calibration *failed* (``calibrate``, and ``analyze``, ``live``, ``serve``
        fitting one): the line gives the commands to mark the corners instead
 5      unreadable media: a video, image or camera that cannot be opened or read to its end
+       (``carom batch``: one or more of its videos failed; the index names each)
 6      device: a scoreboard link failed or the board never confirmed the final state
 130    interrupted (Ctrl-C)
 =====  ==================================================================================

@@ -45,14 +45,24 @@ def _task(job: VideoJob, sink: Any) -> VideoResult:
 class RayEngine:
     """Jobs as Ray tasks on a local Ray (``address`` ``None``) or a cluster."""
 
-    def __init__(self, address: str | None, workers: int, gpus_per_video: float | None) -> None:
+    def __init__(
+        self,
+        address: str | None,
+        workers: int,
+        gpus_per_video: float | None,
+        local_gpus: int | None = None,
+    ) -> None:
+        """Start a local Ray, or join the cluster at ``address``.
+
+        A local Ray has ``workers`` CPUs and ``local_gpus`` GPUs (``None``: those Ray finds).
+        """
         ray = self._ray = _ray()
         from ray.util.queue import Queue
 
         try:
             if address is None:
-                ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.ERROR,
-                         log_to_driver=False)  # fmt: skip
+                ray.init(num_cpus=workers, num_gpus=local_gpus, include_dashboard=False,
+                         logging_level=logging.ERROR, log_to_driver=False)  # fmt: skip
             else:
                 ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:

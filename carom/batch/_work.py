@@ -49,20 +49,27 @@ def analyze_job(job: VideoJob, sink: ProgressSink | None = None) -> VideoResult:
             return _result(job, job.key or "", JobStatus.FAILED, started, error=str(exc))
         if job.key is None and key == job.done_key:
             return _result(job, key, JobStatus.SKIPPED, started)
-        out = work / "out"
+        out, said = work / "out", list[str]()
         try:
-            run = _analyze(job, video, out, sink)
+            run = _analyze(job, video, out, sink, said)
         except CaromError as exc:  # before any shot: a failed calibration, an unreadable file
             return _result(job, key, JobStatus.FAILED, started, error=str(exc), out=out)
         status = JobStatus.DONE if run.error is None else JobStatus.FAILED
         error = None if run.error is None else f"stopped early: {run.error}"
-        return _result(job, key, status, started, error=error, out=out, run=run)
+        notes = [*dict.fromkeys([*said, *run.notes])]
+        return _result(job, key, status, started, error=error, out=out, run=run, notes=notes)
 
 
-def _analyze(job: VideoJob, video: Path, out: Path, sink: ProgressSink | None) -> AnalyzeRun:
-    """``carom analyze`` into ``out``: the analysis, then the report, as the command does."""
+def _analyze(
+    job: VideoJob, video: Path, out: Path, sink: ProgressSink | None, said: list[str]
+) -> AnalyzeRun:
+    """``carom analyze`` into ``out``: the analysis, then the report, as the command does.
+
+    ``said`` gets the lines ``carom analyze`` would say on stderr (where the network
+    runs, a doubtful calibration): the result's notes, not the report's.
+    """
     opts = _options(job, video, out)
-    run = analyze_video(opts, _progress(job.name, sink))
+    run = analyze_video(opts, _progress(job.name, sink), say=said.append)
     # The report names the files where the batch puts them, not the worker's folder.
     shown = dataclasses.replace(opts, video=Path(display_name(job.source)), out=Path(job.name))
     write_html(dataclasses.replace(run, options=shown), out / "report.html")
@@ -121,13 +128,14 @@ def _result(
     error: str | None = None,
     out: Path | None = None,
     run: AnalyzeRun | None = None,
+    notes: list[str] | None = None,
 ) -> VideoResult:
     return VideoResult(
         name=job.name, status=status, key=key, error=error,
         files=_files(out) if out is not None else {},
         video_s=run.seconds if run else 0.0, frames=run.frames if run else 0,
         shots=len(run.shots) if run else 0, work_s=time.monotonic() - started,
-        notes=tuple(run.notes) if run else (), worker=f"{socket.gethostname()}:{os.getpid()}",
+        notes=tuple(notes or ()), worker=f"{socket.gethostname()}:{os.getpid()}",
     )  # fmt: skip
 
 

@@ -43,6 +43,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="with --ray: the share of a GPU each video asks for when the "
                    "detector uses the network (default 0.25 where the cluster has GPUs; 0: "
                    "CPUs only)")  # fmt: skip
+    p.add_argument("--ray-gpus", type=_count, metavar="N",
+                   help="with --ray alone: the GPUs of the local Ray (default: those Ray "
+                   "finds; 0 keeps the GPU for other work)")  # fmt: skip
     p.add_argument("--calibration", type=Path, help="one calibration file for every video")
     p.add_argument("--annotate", action="store_true", help="also write annotated MP4s")
     p.add_argument("--no-trajectories", dest="trajectories", action="store_false",
@@ -60,6 +63,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
     return int(text)
 
 
@@ -119,7 +128,7 @@ def _engine(args: argparse.Namespace, n_jobs: int) -> Any:
 
     if args.ray is not None and n_jobs:
         address = None if args.ray == "local" else args.ray
-        return RayEngine(address, args.workers, args.gpus_per_video)
+        return RayEngine(address, args.workers, args.gpus_per_video, args.ray_gpus)
     pool = LocalPool(max(1, min(args.workers, n_jobs)))
     if not n_jobs:
         pool.description = "nothing to analyse"

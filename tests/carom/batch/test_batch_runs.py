@@ -210,6 +210,27 @@ def test_a_local_ray_gives_the_same_results_as_the_process_pool(
     assert (out / "stats-players.csv").read_bytes() == (local[1] / "stats-players.csv").read_bytes()
 
 
+def test_a_task_given_a_gpu_runs_the_network_on_cuda_and_says_where_it_ran(
+    clips: Path, tmp_path: Path
+) -> None:
+    """A local Ray told it has a GPU (there is none here): the task asks for a share of
+    it, is given it and asks onnxruntime for CUDA, which this CPU build does not offer:
+    the note says so and the network runs on the CPU (nothing breaks for want of a GPU)."""
+    gpu, cpu = tmp_path / "gpu", tmp_path / "cpu"
+    video = str(clips / "3c-kiss.mp4")
+    done = _carom("batch", video, "--out", str(gpu), "--ray", "--ray-gpus", "1", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "1 GPUs (0.25 a video)" in done.stdout
+    plain = _carom("batch", video, "--out", str(cpu), "--ray", "--ray-gpus", "0", "--workers", "1")
+    assert plain.returncode == 0, plain.stderr
+    notes = {out.name: " ".join(_index(out)["videos"][0]["notes"]) for out in (gpu, cpu)}
+    assert "CAROM_ONNX_DEVICE=cuda" in notes["gpu"] and "offers no CUDA" in notes["gpu"]
+    assert "CAROM_ONNX_DEVICE=auto" in notes["cpu"] and "offers no CUDA" not in notes["cpu"]
+    assert (gpu / "3c-kiss" / "shots.json").read_bytes() == (
+        cpu / "3c-kiss" / "shots.json"
+    ).read_bytes()
+
+
 def _children(pid: int) -> set[int]:
     """The processes whose parent is ``pid`` (from /proc)."""
     kids = set()

@@ -4,7 +4,7 @@ Each video is one Ray task of one CPU. Where the cluster has GPUs and the detect
 uses the network (``auto``, ``onnx``), a task also asks for ``gpus_per_video`` of a
 GPU, and a task given one runs onnxruntime on CUDA (``CAROM_ONNX_DEVICE=cuda``). A
 worker that dies is retried once by Ray; a task that still fails is a failed video.
-Progress comes back through a Ray queue (an actor). Ray is an optional dependency
+Progress comes back through a small actor, sent to it without waiting. Ray is an optional dependency
 (``pip install 'carom-referee[ray]'``), imported only here.
 """
 
@@ -33,13 +33,44 @@ def _ray() -> Any:
     return ray
 
 
-def _task(job: VideoJob, sink: Any) -> VideoResult:
+class _Reports:
+    """The progress reports of every task, kept by one small actor until the driver reads them."""
+
+    def __init__(self) -> None:
+        self._items: list[tuple[str, float]] = []
+
+    def put(self, item: tuple[str, float]) -> None:
+        """One report."""
+        self._items.append(item)
+
+    def take(self) -> list[tuple[str, float]]:
+        """Every report since the last call."""
+        items, self._items = self._items, []
+        return items
+
+
+class _ActorSink:
+    """A task's :class:`ProgressSink`: each report sent to the actor without waiting.
+
+    Waiting (``ray.get``) would block the task, and Ray hands a blocked task's CPU to
+    another task: two videos would then share one CPU.
+    """
+
+    def __init__(self, actor: Any) -> None:
+        self._actor = actor
+
+    def put_nowait(self, item: tuple[str, float]) -> None:
+        """Send one report."""
+        self._actor.put.remote(item)
+
+
+def _task(job: VideoJob, reports: Any) -> VideoResult:
     """One video in a Ray worker (a GPU given to the task runs the network)."""
     import ray
 
     if ray.get_gpu_ids():
         os.environ["CAROM_ONNX_DEVICE"] = "cuda"
-    return analyze_job(job, sink)
+    return analyze_job(job, _ActorSink(reports))
 
 
 class RayEngine:
@@ -57,8 +88,6 @@ class RayEngine:
         A local Ray has ``workers`` CPUs and ``local_gpus`` GPUs (``None``: those Ray finds).
         """
         ray = self._ray = _ray()
-        from ray.util.queue import Queue
-
         try:
             if address is None:
                 ray.init(num_cpus=workers, num_gpus=local_gpus, include_dashboard=False,
@@ -70,7 +99,7 @@ class RayEngine:
             raise CaromError(f"--ray: cannot start or reach {where} ({exc}); check the "
                              "address and that `ray status` works there") from None  # fmt: skip
         self._gpus = self._gpu_share(gpus_per_video)
-        self._queue = Queue()
+        self._reports = ray.remote(num_cpus=0)(_Reports).remote()
         self._running: dict[Any, VideoJob] = {}
         self.description = self._describe(address)
 
@@ -89,7 +118,7 @@ class RayEngine:
         """Queue ``job`` as a Ray task."""
         gpus = self._gpus if job.settings.detector in _NETWORK_DETECTORS else 0.0
         remote = self._ray.remote(_task).options(num_cpus=1, num_gpus=gpus, max_retries=1)
-        self._running[remote.remote(job, self._queue)] = job
+        self._running[remote.remote(job, self._reports)] = job
 
     def next_result(self, timeout_s: float) -> VideoResult | None:
         """The next finished task's result (``None`` after ``timeout_s``)."""
@@ -108,8 +137,8 @@ class RayEngine:
 
     def progress(self) -> list[tuple[str, float]]:
         """The workers' progress reports since the last call."""
-        n = self._queue.qsize()
-        return list(self._queue.get_nowait_batch(n)) if n else []
+        items: list[tuple[str, float]] = self._ray.get(self._reports.take.remote())
+        return items
 
     def close(self, *, cancel: bool) -> None:
         """Cancel what is left (``cancel``) and leave Ray."""
@@ -117,5 +146,4 @@ class RayEngine:
             for ref in self._running:
                 self._ray.cancel(ref, force=True)
         self._running.clear()
-        self._queue.shutdown()
         self._ray.shutdown()

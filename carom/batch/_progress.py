@@ -22,6 +22,8 @@ __all__ = ["BatchProgress", "duration_text", "plural"]
 
 _BAR = 20
 _REDRAW_S = 0.25
+#: No ETA before this many seconds: the rate is still mostly the workers' start.
+_ETA_AFTER_S = 5.0
 
 
 def plural(n: int, word: str) -> str:
@@ -84,7 +86,7 @@ class BatchProgress:
     def _line(self, entry: IndexEntry) -> str:
         n = sum(self.counts.values())
         what = {
-            JobStatus.DONE: f"{entry.shots} shots, {entry.video_s:.1f} s of video in "
+            JobStatus.DONE: f"{plural(entry.shots, 'shot')}, {entry.video_s:.1f} s of video in "
                             f"{entry.work_s:.1f} s",
             JobStatus.FAILED: f"{entry.error}",
             JobStatus.SKIPPED: "finished by an earlier run (same video and options)",
@@ -114,6 +116,8 @@ class BatchProgress:
         n = sum(self.counts.values())
         if n >= self._total:
             return f"took {duration_text(elapsed)}"
+        if elapsed < _ETA_AFTER_S:  # the workers' start and the first reports: a wild guess
+            return "ETA --"
         if self._expected_s is not None and rate > 0:
             return f"ETA {duration_text(max(self._expected_s - self.analysed_s(), 0) / rate)}"
         ran = self.counts[JobStatus.DONE] + self.counts[JobStatus.FAILED]

@@ -244,9 +244,19 @@ def _children(pid: int) -> set[int]:
     return kids
 
 
-def _start_and_wait_for_one_done(clips: Path, out: Path) -> subprocess.Popen[str]:
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (children, their children ...)."""
+    found, todo = set(), [pid]
+    while todo:
+        kids = _children(todo.pop()) - found
+        found |= kids
+        todo.extend(kids)
+    return found
+
+
+def _start_and_wait_for_one_done(clips: Path, out: Path, *more: str) -> subprocess.Popen[str]:
     proc = subprocess.Popen([*_exe(), "batch", str(clips / "season.csv"), "--out", str(out),
-                             "--workers", "1"], text=True, stdout=subprocess.PIPE,
+                             "--workers", "1", *more], text=True, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)  # fmt: skip
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
@@ -303,10 +313,13 @@ def test_killed_mid_batch_a_rerun_goes_on_and_ends_as_an_uninterrupted_one(
         _same_as_single(out / name, local[1] / name)
 
 
-def test_ctrl_c_stops_at_once_and_leaves_only_complete_folders(tmp_path: Path, clips: Path) -> None:
+@pytest.mark.parametrize("engine", [(), ("--ray",)], ids=["pool", "ray"])
+def test_ctrl_c_stops_at_once_and_leaves_only_complete_folders(
+    tmp_path: Path, clips: Path, engine: tuple[str, ...]
+) -> None:
     out = tmp_path / "stopped"
-    proc = _start_and_wait_for_one_done(clips, out)
-    workers = _children(proc.pid)
+    proc = _start_and_wait_for_one_done(clips, out, *engine)
+    workers = _descendants(proc.pid)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130

@@ -246,7 +246,8 @@ def _children(pid: int) -> set[int]:
 
 def _descendants(pid: int) -> set[int]:
     """Every process below ``pid`` (children, their children ...)."""
-    found, todo = set(), [pid]
+    found: set[int] = set()
+    todo = [pid]
     while todo:
         kids = _children(todo.pop()) - found
         found |= kids

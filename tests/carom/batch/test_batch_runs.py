@@ -204,6 +204,7 @@ def test_a_local_ray_gives_the_same_results_as_the_process_pool(
     done = _batch(clips, out, "--ray", "--workers", "2")
     assert done.returncode == 5, done.stderr
     assert "on a local Ray: 1 node(s), 2 CPUs" in done.stdout
+    assert done.stderr == ""  # Ray's own log lines stay out of the user's terminal
     assert _statuses(out) == _statuses(local[1])
     for name in (*CLIPS, "cut"):
         _same_as_single(out / name, local[1] / name)

@@ -1,0 +1,29 @@
+"""The user's language: message catalogues, the language chosen, numbers and dates.
+
+* :data:`LANGUAGES`: the languages every catalogue has (English first, the fallback);
+* :class:`Catalogue`: one domain's messages (``report``, ``web`` ...), read from
+  ``carom/i18n/messages/<domain>.<lang>.json``, each a flat ``{key: template}`` with
+  ``{name}`` placeholders; :meth:`Catalogue.text` fills one in, falling back to English
+  for a language or key the catalogue lacks;
+* :func:`pick_language`: a table's setting, else the browser's ``Accept-Language``,
+  else English;
+* :func:`format_number`, :func:`format_date`: as the language writes them.
+
+Adding a language: one JSON file per domain (a test checks that every language has
+every English key with the same placeholders) and a line in :data:`LANGUAGES`.
+"""
+
+from carom.i18n._catalogue import Catalogue, CatalogueError, catalogue
+from carom.i18n._language import LANGUAGES, language_name, pick_language
+from carom.i18n._locale_format import format_date, format_number
+
+__all__ = [
+    "LANGUAGES",
+    "Catalogue",
+    "CatalogueError",
+    "catalogue",
+    "format_date",
+    "format_number",
+    "language_name",
+    "pick_language",
+]

@@ -1,0 +1,57 @@
+"""Which language a page or report is in: the table's setting, the browser's, or English."""
+
+from __future__ import annotations
+
+__all__ = ["LANGUAGES", "language_name", "pick_language"]
+
+#: Language code -> its own name. English is the fallback of every catalogue.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "ko": "한국어",
+    "tr": "Türkçe",
+    "nl": "Nederlands",
+    "fr": "Français",
+    "es": "Español",
+}
+
+
+def language_name(code: str) -> str:
+    """The language's own name (``Türkçe``); the code itself when unknown."""
+    return LANGUAGES.get(code, code)
+
+
+def pick_language(setting: str | None = None, accept_language: str | None = None) -> str:
+    """The language to use: the setting, else the browser's choice, else ``en``.
+
+    ``setting`` (a table's, a command's) wins if it is one we have; else the best of
+    the browser's ``Accept-Language`` we have (``ko-KR,ko;q=0.9,en;q=0.5``: ``ko``). A
+    region is ignored (``es-CO`` is ``es``); a malformed header is ignored, never an
+    error.
+    """
+    if setting is not None and _base(setting) in LANGUAGES:
+        return _base(setting)
+    best, best_q = "en", -1.0
+    for i, part in enumerate((accept_language or "").split(",")[:32]):
+        code, q = _range(part)
+        # Equal weights keep the header's order (an earlier one wins).
+        if code in LANGUAGES and q > best_q and q > 0:
+            best, best_q = code, q - i * 1e-6
+    return best
+
+
+def _base(code: str) -> str:
+    return code.strip().lower().replace("_", "-").split("-")[0]
+
+
+def _range(part: str) -> tuple[str, float]:
+    """``ko;q=0.9`` -> (``ko``, 0.9); an unreadable weight is 0."""
+    code, _, params = part.partition(";")
+    q = 1.0
+    for param in params.split(";"):
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "q":
+            try:
+                q = float(value)
+            except ValueError:
+                q = 0.0
+    return _base(code), q if 0.0 <= q <= 1.0 else 0.0

@@ -1,0 +1,133 @@
+"""The message catalogues are complete in every language; the language is picked as the
+user asked; numbers and dates are written as each language writes them."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from importlib import resources
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carom.i18n import (
+    LANGUAGES,
+    CatalogueError,
+    catalogue,
+    format_date,
+    format_number,
+    pick_language,
+)
+from carom.i18n._catalogue import placeholders
+from tests.fuzz_scale import examples
+
+
+def _domains() -> list[str]:
+    folder = resources.files("carom.i18n").joinpath("messages")
+    return sorted({p.name.rsplit(".", 2)[0] for p in folder.iterdir() if p.name.endswith(".json")})
+
+
+def test_every_language_has_every_message_with_the_same_fields() -> None:
+    """English is complete; each other language has each key, with the same placeholders
+    (a translation that drops ``{player}`` would show a gap; one that adds a field would
+    raise). None is an empty translation."""
+    for domain in _domains():
+        cat = catalogue(domain)
+        for lang in LANGUAGES:
+            messages = cat.messages[lang]
+            assert set(messages) == set(cat.keys()), (domain, lang, set(cat.keys()) ^ set(messages))
+            for key, template in messages.items():
+                assert template.strip(), (domain, lang, key)
+                assert placeholders(template) == placeholders(cat.messages["en"][key]), (
+                    domain, lang, key,
+                )  # fmt: skip
+
+
+def test_a_message_falls_back_to_english_and_an_unknown_key_is_an_error() -> None:
+    from carom.i18n import Catalogue
+
+    cat = Catalogue(
+        "t", {"en": {"hi": "Hello {name}", "bye": "Bye"}, "fr": {"hi": "Bonjour {name}"}}
+    )
+    assert cat.text("fr", "hi", name="Ana") == "Bonjour Ana"
+    assert cat.text("fr", "bye") == "Bye"
+    assert cat.text("xx", "hi", name="Ben") == "Hello Ben"
+    assert cat.for_language("fr") == {"hi": "Bonjour {name}", "bye": "Bye"}
+    with pytest.raises(CatalogueError, match="no message 'gone'"):
+        cat.text("en", "gone")
+
+
+@pytest.mark.parametrize(
+    ("setting", "header", "expected"),
+    [
+        (None, None, "en"),
+        ("ko", "fr", "ko"),
+        ("es-CO", None, "es"),
+        ("xx", "nl-BE,nl;q=0.9,en;q=0.8", "nl"),
+        (None, "de-DE,de;q=0.9,tr;q=0.8,en;q=0.7", "tr"),
+        (None, "en;q=0.5,fr;q=0.9", "fr"),
+        (None, "fr;q=0,es", "es"),
+        (None, "ko;q=abc,es;q=0.1", "es"),
+        (None, "fr, es", "fr"),
+        (None, ";;;,,q=", "en"),
+    ],
+)
+def test_the_language_is_the_setting_else_the_browser_s_best_else_english(
+    setting: str | None, header: str | None, expected: str
+) -> None:
+    assert pick_language(setting, header) == expected
+
+
+@given(st.one_of(st.none(), st.text(max_size=40)), st.one_of(st.none(), st.text(max_size=200)))
+@settings(max_examples=examples(200))
+def test_any_setting_and_header_give_a_language_we_have(
+    setting: str | None, header: str | None
+) -> None:
+    assert pick_language(setting, header) in LANGUAGES
+
+
+@pytest.mark.parametrize(
+    ("lang", "value", "decimals", "expected"),
+    [
+        ("en", 1234567.891, 2, "1,234,567.89"),
+        ("ko", 1234.5, 1, "1,234.5"),
+        ("tr", 1234.5, 1, "1.234,5"),
+        ("nl", 0.833, 3, "0,833"),
+        ("fr", 1234567.0, 0, "1\u202f234\u202f567"),
+        ("es", -1234.25, 2, "-1.234,25"),
+        ("en", -0.0004, 3, "0.000"),
+        ("xx", 12.5, 1, "12.5"),
+    ],
+)
+def test_numbers_are_written_as_each_language_writes_them(
+    lang: str, value: float, decimals: int, expected: str
+) -> None:
+    assert format_number(lang, value, decimals) == expected
+
+
+@given(st.sampled_from(sorted(LANGUAGES)), st.integers(-(10**9), 10**9), st.integers(0, 3))
+@settings(max_examples=examples(300))
+def test_a_written_number_reads_back_as_the_same_number(
+    lang: str, milli: int, decimals: int
+) -> None:
+    value = milli / 1000
+    text = format_number(lang, value, decimals)
+    point = "." if lang in ("en", "ko") else ","
+    plain = "".join(c for c in text if c.isdigit() or c in "-" + point).replace(point, ".")
+    assert float(plain) == pytest.approx(round(value, decimals), abs=10**-decimals / 2)
+
+
+def test_dates_are_written_in_each_language_s_short_form() -> None:
+    day = datetime.date(2026, 3, 4)
+    got = {lang: format_date(lang, day) for lang in LANGUAGES}
+    assert got == {"en": "2026-03-04", "ko": "2026. 3. 4.", "tr": "04.03.2026",
+                   "nl": "04-03-2026", "fr": "04/03/2026", "es": "4/3/2026"}  # fmt: skip
+
+
+def test_the_catalogue_files_are_json_objects_of_text() -> None:
+    folder = resources.files("carom.i18n").joinpath("messages")
+    for path in folder.iterdir():
+        if path.name.endswith(".json"):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            assert isinstance(data, dict) and all(isinstance(v, str) for v in data.values())

@@ -16,8 +16,15 @@ _READ_TIMEOUT_S = 60.0
 
 
 def is_url(source: str) -> bool:
-    """A source the worker fetches (``http``, ``https``, ``file`` URLs)."""
-    return urllib.parse.urlsplit(source).scheme in ("http", "https", "file")
+    """A source the worker fetches (``http``, ``https``, ``file`` URLs).
+
+    One that does not parse (``http://[x``: a bad IPv6 host) is not a URL: the path
+    check then refuses it in one line, where ``urlsplit`` would raise ValueError.
+    """
+    try:
+        return urllib.parse.urlsplit(source).scheme in ("http", "https", "file")
+    except ValueError:
+        return False
 
 
 def display_name(source: str) -> str:

@@ -19,6 +19,7 @@ import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
+from types import FrameType
 from typing import Any
 
 from carom.batch._jobs import JobStatus, VideoResult
@@ -104,13 +105,24 @@ def _safe(rel: str) -> Path:
 
 @contextlib.contextmanager
 def _interrupts_held() -> Iterator[None]:
-    """Ctrl-C (SIGINT) waits until the block ends (main thread only; elsewhere a no-op)."""
+    """Ctrl-C (SIGINT) waits until the block ends (main thread only; elsewhere a no-op).
+
+    The Python handler is swapped for one that only notes the signal, then the old one
+    is called. Blocking SIGINT in this thread's mask would not do: the kernel hands a
+    process's signal to any thread that does not block it (the pool's threads, a
+    library's native threads), and Python then raises in the main thread all the same.
+    """
+    caught: list[tuple[int, FrameType | None]] = []
     try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    except (AttributeError, ValueError, OSError):
+        old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append((signum, frame)))
+    except ValueError:  # not the main thread
         yield
         return
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, old)
+        if caught and callable(old):
+            old(*caught[0])
+        elif caught and old == signal.SIG_DFL:
+            os.kill(os.getpid(), signal.SIGINT)

@@ -61,8 +61,10 @@ class PreviousIndex:
 
     #: source -> (size, mtime_ns, sha256)
     hashes: Mapping[str, tuple[int, int, str]] = field(default_factory=dict)
-    #: source -> the folder name it had
+    #: source -> the folder name it had (the first, if it had several: other options)
     names: Mapping[str, str] = field(default_factory=dict)
+    #: (source, key) -> the folder name it had under that key
+    named: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
 
 def read_previous(out_dir: Path) -> PreviousIndex:
@@ -72,17 +74,21 @@ def read_previous(out_dir: Path) -> PreviousIndex:
         videos = doc["videos"] if doc.get("format") == _FORMAT else []
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return PreviousIndex()
-    hashes, names = {}, {}
+    hashes: dict[str, tuple[int, int, str]] = {}
+    names: dict[str, str] = {}
+    named: dict[tuple[str, str], str] = {}
     for v in videos if isinstance(videos, list) else []:
         if not isinstance(v, dict) or not isinstance(v.get("source"), str):
             continue
         src = v["source"]
         if isinstance(v.get("name"), str) and v.get("duplicate_of") is None:
-            names[src] = v["name"]
+            names.setdefault(src, v["name"])
+            if isinstance(v.get("key"), str):
+                named[src, v["key"]] = v["name"]
         size, mtime, sha = v.get("size_bytes"), v.get("mtime_ns"), v.get("sha256")
         if isinstance(size, int) and isinstance(mtime, int) and isinstance(sha, str):
             hashes[src] = (size, mtime, sha)
-    return PreviousIndex(hashes, names)
+    return PreviousIndex(hashes, names, named)
 
 
 def write_index(out_dir: Path, entries: list[IndexEntry], run: Mapping[str, Any]) -> None:

@@ -59,6 +59,7 @@ def plan_batch(
     plans: list[PlannedVideo] = []
     by_key: dict[str, str] = {}
     taken: set[str] = set()
+    kept = _kept_names(sources, previous)
     for i, src in enumerate(sources):
         settings = _settings(base, src)
         digest = options_digest(settings, version)
@@ -70,7 +71,7 @@ def plan_batch(
             entry.name, entry.duplicate_of, entry.status = first, first, JobStatus.DUPLICATE
             plans.append(PlannedVideo(entry, None))
         else:
-            entry.name = _name(src, previous, taken, key)
+            entry.name = _name(src, previous, taken, key, kept)
             by_key[key] = entry.name
             plans.append(_planned(entry, src, settings, digest, key, out_dir))
         if hashing is not None:
@@ -157,12 +158,31 @@ def _hash(entry: IndexEntry, path: Path, previous: PreviousIndex) -> None:
     entry.sha256, entry.size_bytes, entry.mtime_ns = sha, st.st_size, st.st_mtime_ns
 
 
-def _name(src: SourceEntry, previous: PreviousIndex, taken: set[str], key: str) -> str:
-    """The results folder: the manifest's, the last run's, the file name, or it with the key."""
-    given = src.fields.get("name") or previous.names.get(src.source)
+def _kept_names(sources: list[SourceEntry], previous: PreviousIndex) -> set[str]:
+    """The folder names the last run gave the sources of this batch (theirs to keep)."""
+    given = {s.source for s in sources}
+    kept = {n for (source, _), n in previous.named.items() if source in given}
+    return kept | {n for source, n in previous.names.items() if source in given}
+
+
+def _name(
+    src: SourceEntry, previous: PreviousIndex, taken: set[str], key: str, kept: set[str]
+) -> str:
+    """The results folder: the manifest's, the last run's, the file name, or it with the key.
+
+    The last run's name is looked up by source and key first (one video under two
+    sets of options has two folders), and a name kept for another source is not taken
+    (a new video of the same file name does not take an earlier one's folder).
+    """
+    own = previous.named.get((src.source, key)) or previous.names.get(src.source)
+    given = src.fields.get("name") or own
     stem = _clean(given or Path(display_name(src.source)).stem)
-    name = stem if stem not in taken and stem not in _RESERVED else f"{stem}-{_short(key)}"
-    if name in taken:
+
+    def blocked(n: str) -> bool:
+        return n in taken or (n in kept and n != own)
+
+    name = stem if not blocked(stem) and stem not in _RESERVED else f"{stem}-{_short(key)}"
+    if blocked(name):
         raise CaromError(f"{src.where or src.source}: the results folder {name!r} is taken "
                          "by another video; give another name")  # fmt: skip
     taken.add(name)

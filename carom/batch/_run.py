@@ -72,6 +72,7 @@ def run_batch(
 
     Raises:
         KeyboardInterrupt: after the engine stopped and the index was written.
+        CaromError: a result cannot be installed (after the engine stopped).
     """
     started = clock()
     run = _Run(plans, engine, out_dir, progress, (started, clock))
@@ -86,6 +87,11 @@ def run_batch(
         engine.close(cancel=True)
         clear_partials(out_dir)
         run.write(interrupted=True)
+        progress.close()
+        raise
+    except Exception:  # a result that cannot be installed: the workers stop too
+        engine.close(cancel=True)
+        clear_partials(out_dir)
         progress.close()
         raise
     engine.close(cancel=False)
@@ -141,5 +147,6 @@ class _Run:
 def _record(entry: IndexEntry, result: VideoResult) -> None:
     entry.status, entry.error = result.status, result.error
     entry.key = result.key or entry.key
-    entry.video_s, entry.frames, entry.shots = result.video_s, result.frames, result.shots
+    if result.status is not JobStatus.SKIPPED:  # skipped: the plan has the folder's figures
+        entry.video_s, entry.frames, entry.shots = result.video_s, result.frames, result.shots
     entry.work_s, entry.worker, entry.notes = result.work_s, result.worker, list(result.notes)

@@ -33,6 +33,7 @@ _REALTIME = (
 #: the many short files instead of one waiting while the other runs a late long one.
 _LONGEST_FIRST = (
     "carom/cli/test_analyze.py",
+    "carom/batch/test_batch_runs.py",
     "vision/test_accuracy.py",
     "carom/analyze/test_context.py",
     "synth/test_samples.py",

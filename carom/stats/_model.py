@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
 
-from referee import MatchResult, Phase, average_text
+from referee import MatchResult, Phase, Standing
 
 __all__ = ["MatchFigures", "PlayerMatch", "PlayerSeason", "SeasonStats", "ShotCategories"]
 
@@ -120,41 +120,70 @@ class MatchFigures:
 class PlayerSeason:
     """One player over every match analysed (definitions: docs/stats.md).
 
-    ``matches``: logs analysed with the player in; ``finished``: of those, over;
-    ``won``/``drawn``/``lost`` and ``match_points``: the finished ones. ``points``,
-    ``innings``, ``high_run`` and the categories: every analysed match, finished or not.
-    ``best_average``: the best single-match average in a finished match won or drawn
-    (rules §5, from ``referee.standings``); 0 without one.
+    ``totals``: the core's :class:`referee.Standing` over every analysed match:
+    ``matches`` (logs with the player in), ``points``, ``innings``, ``high_run``;
+    ``match_points`` and ``best_average`` from the finished ones (the best single-match
+    average in a finished match won or drawn, rules §5, from ``referee.standings``; 0
+    without one). ``finished``, ``won``/``drawn``/``lost``: the finished matches. The
+    categories: every analysed match, finished or not.
     """
 
-    player: str
-    matches: int
+    totals: Standing
     finished: int
     won: int
     drawn: int
     lost: int
-    match_points: int
-    points: int
-    innings: int
-    high_run: int
-    best_average: Fraction
     points_by_discipline: Mapping[str, int]
     categories: ShotCategories
 
     @property
+    def player(self) -> str:
+        """The player's name."""
+        return self.totals.player
+
+    @property
+    def matches(self) -> int:
+        """Matches analysed with the player in."""
+        return self.totals.matches
+
+    @property
+    def match_points(self) -> int:
+        """2 a win, 1 a draw, over the finished matches."""
+        return self.totals.match_points
+
+    @property
+    def points(self) -> int:
+        """Points over every analysed match."""
+        return self.totals.points
+
+    @property
+    def innings(self) -> int:
+        """Innings over every analysed match."""
+        return self.totals.innings
+
+    @property
+    def high_run(self) -> int:
+        """The high run over every analysed match."""
+        return self.totals.high_run
+
+    @property
+    def best_average(self) -> Fraction:
+        """BA as a fraction (0 without a finished match won or drawn)."""
+        return self.totals.best_average
+
+    @property
     def general_average(self) -> str:
         """GA: points / innings over every analysed match, truncated to three decimals."""
-        return average_text(self.points, self.innings)
+        return self.totals.general_average
 
     @property
     def best_average_text(self) -> str:
         """BA, truncated to three decimals."""
-        return average_text(self.best_average.numerator, self.best_average.denominator)
+        return self.totals.best_average_text
 
     def rank_key(self) -> tuple[int, Fraction, Fraction, int]:
         """As ``referee.Standing.sort_key``: match points, then GA, BA, HR (descending)."""
-        ga = Fraction(self.points, self.innings) if self.innings else Fraction(0)
-        return (self.match_points, ga, self.best_average, self.high_run)
+        return self.totals.sort_key()
 
 
 @dataclass(frozen=True, slots=True)

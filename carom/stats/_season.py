@@ -34,18 +34,21 @@ def _season_of(player: str, matches: list[MatchFigures], standing: Standing | No
     by_discipline: Counter[str] = Counter()
     for m, f in zip(matches, mine, strict=True):
         by_discipline[m.discipline] += f.points
-    return PlayerSeason(
+    totals = Standing(
         player=player,
         matches=len(matches),
+        match_points=0 if standing is None else standing.match_points,
+        points=sum(f.points for f in mine),
+        innings=sum(f.innings for f in mine),
+        best_average=Fraction(0) if standing is None else standing.best_average,
+        high_run=max((f.high_run for f in mine), default=0),
+    )
+    return PlayerSeason(
+        totals=totals,
         finished=len(points),
         won=points.count(2),
         drawn=points.count(1),
         lost=points.count(0),
-        match_points=0 if standing is None else standing.match_points,
-        points=sum(f.points for f in mine),
-        innings=sum(f.innings for f in mine),
-        high_run=max((f.high_run for f in mine), default=0),
-        best_average=Fraction(0) if standing is None else standing.best_average,
         points_by_discipline=dict(sorted(by_discipline.items())),
         categories=sum((f.categories for f in mine), ShotCategories()),
     )

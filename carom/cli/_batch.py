@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from carom.cli._main import EXIT_INTERRUPTED, EXIT_MEDIA, version
 
     out: Path = args.out
+    _check_ray_address(args.ray)
     if out.exists() and not out.is_dir():
         from referee import CaromError
 
@@ -121,6 +122,16 @@ def run(args: argparse.Namespace) -> int:
     from carom.batch import JobStatus
 
     return EXIT_MEDIA if summary.count(JobStatus.FAILED) else 0
+
+
+def _check_ray_address(address: str | None) -> None:
+    """``--ray videos/`` took a source for the address: say so before any work."""
+    if address is None or address in ("local", "auto") or ":" in address:
+        return
+    from referee import CaromError
+
+    raise CaromError(f"--ray {address}: not a Ray address (HOST:PORT, ray://HOST:PORT or auto); "
+                     "for a local Ray write --ray after the sources, or --ray local")  # fmt: skip
 
 
 def _engine(args: argparse.Namespace, n_jobs: int) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,10 @@ _LEARN_FRAME = 30
 
 #: progress(frames done, frames in the video or None, seconds of video done)
 Progress = Callable[[int, int | None, float], None]
+#: stage(name, frames it will count or None, the video's fps or None): a new stage
+#: begins ("calibrating", "analysing", "writing the annotated video"); the progress
+#: calls that follow count its frames from 0.
+Stage = Callable[[str, int | None, float | None], None]
 
 
 def _prepare_folder(out: Path) -> None:
@@ -53,6 +57,7 @@ def analyze_video(
     progress: Progress | None = None,
     frame_log: FrameLog | None = None,
     say: Callable[[str], None] | None = None,
+    stage: Stage | None = None,
 ) -> AnalyzeRun:
     """Analyse ``opts.video``; every complete shot is judged and written as it ends.
 
@@ -63,28 +68,25 @@ def analyze_video(
     failed one raises :class:`calibration.CalibrationFailed` before any shot. The
     trajectories (``opts.trajectories``) are written once, when the analysis ends or
     stops early; old ones in ``opts.out`` are removed first, so they never describe
-    another run's shots.
+    another run's shots. ``stage`` hears each stage begin (:data:`Stage`); with
+    ``--annotate`` the second pass counts the annotated frames, its seconds of video
+    from the video's frame rate.
     """
+    begin = stage or (lambda _name, _total, _fps: None)
     _prepare_folder(opts.out)
     run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
     log = frame_log if frame_log is not None else (FrameLog() if opts.annotate else None)
     source = open_source(str(opts.video), deblock=not opts.fast_decode)
+    fps = source.fps
     try:
         frames = iter(source)
-        first = next(frames, None)
-        if first is None:
-            raise CaromError(f"{opts.video}: the video has no frame; check the file")
-        # The first frame of a video is often smeared by the encoder (a key frame at a
-        # low bitrate): the table and the pins are learned a second in, from a clean one.
-        warmup = [first, *itertools.islice(frames, _LEARN_FRAME)]
-        learn = warmup[-1]
-        # Frame 30 is the calibration's first choice too: no second decode for it
-        # (with --fast-decode its pixels differ from a deblocked decode: not reused).
-        frame_30 = learn.image_bgr if learn.frame_idx == 30 and not opts.fast_decode else None
+        warmup, learn, frame_30 = _first_second(frames, opts)
+        total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
+        begin("calibrating", None, None)
         run.calibration = _calibration(run, (learn, frame_30), source.size_px, say)
         pipeline = VisionPipeline.for_match(run.match.state.config, opts.detector)
         analyzer = _analyzer(run, run.calibration, pipeline, (learn, source.fps), say)
-        total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
+        begin("analysing", total, fps)
 
         def on_frame(frame: Frame, a: Analyzer) -> None:
             run.frames, run.seconds = frame.frame_idx + 1, frame.t_s
@@ -105,8 +107,27 @@ def analyze_video(
         if opts.trajectories:
             write_trajectories(opts.out, shot_trajectories(run))
     if opts.annotate and log is not None:
-        _annotate(run, log, progress)
+        begin("writing the annotated video", run.frames, fps)
+        _annotate(run, log, progress, fps)
     return run
+
+
+def _first_second(frames: Iterator[Frame], opts: AnalyzeOptions) -> tuple[list[Frame], Frame, Any]:
+    """The frames up to the one the table is learned from, that frame, frame 30's pixels.
+
+    Frame 30's pixels are None when they are not the calibration's to reuse.
+    """
+    first = next(frames, None)
+    if first is None:
+        raise CaromError(f"{opts.video}: the video has no frame; check the file")
+    # The first frame of a video is often smeared by the encoder (a key frame at a
+    # low bitrate): the table and the pins are learned a second in, from a clean one.
+    warmup = [first, *itertools.islice(frames, _LEARN_FRAME)]
+    learn = warmup[-1]
+    # Frame 30 is the calibration's first choice too: no second decode for it
+    # (with --fast-decode its pixels differ from a deblocked decode: not reused).
+    frame_30 = learn.image_bgr if learn.frame_idx == 30 and not opts.fast_decode else None
+    return warmup, learn, frame_30
 
 
 def _calibration(
@@ -154,10 +175,10 @@ def _noter(run: AnalyzeRun, say: Callable[[str], None] | None) -> Callable[[str]
     return note
 
 
-def _annotate(run: AnalyzeRun, log: FrameLog, progress: Progress | None) -> None:
+def _annotate(run: AnalyzeRun, log: FrameLog, progress: Progress | None, fps: float) -> None:
     def step(done: int) -> None:
         if progress is not None:
-            progress(done, run.frames, 0.0)
+            progress(done, run.frames, done / fps if fps > 0 else 0.0)
 
     try:
         annotate_video(run, log, run.options.out / "annotated.mp4", step)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from carom.match import TABLE_PRESETS, add_match_options, parse_discipline, parse_table
+from carom.progress import Progress
 
 if TYPE_CHECKING:
     from carom.analyze import AnalyzeRun
@@ -73,35 +74,20 @@ def _options(args: argparse.Namespace) -> Any:
     )  # fmt: skip
 
 
-def _progress(quiet: bool) -> Any:
-    if quiet or not sys.stderr.isatty():
-        return None
-    last = [0.0, time.monotonic()]
-
-    def show(done: int, total: int | None, t_s: float) -> None:
-        now = time.monotonic()
-        if now - last[0] < 0.5:
-            return
-        last[0] = now
-        rate = done / max(now - last[1], 1e-9)
-        of = f"/{total} ({100 * done // total}%)" if total else ""
-        print(f"\r  frame {done}{of}  video {t_s:6.1f} s  {rate:5.0f} fps ", end="",
-              file=sys.stderr, flush=True)  # fmt: skip
-
-    return show
-
-
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom analyze``; raises CaromError on bad input before any shot."""
     from carom.analyze import analyze_video, summary_json, write_html
     from carom.report import render_sheet
 
     opts = _options(args)
-    progress = _progress(args.json)
+    bar = Progress.for_terminal(quiet=args.json)
     started = time.monotonic()
-    result = analyze_video(opts, progress, say=_say)
-    if progress is not None:
-        print(file=sys.stderr)
+    result = analyze_video(
+        opts, lambda done, total, _t_s: bar.update(done, total),
+        say=lambda text: bar.say(f"carom: {text}"),
+        stage=lambda name, total, fps: bar.stage(name, total, fps=fps),
+    )  # fmt: skip
+    bar.clear()
     write_html(result, opts.out / "report.html")
     elapsed = time.monotonic() - started
     if args.json:
@@ -117,10 +103,6 @@ def run(args: argparse.Namespace) -> int:
 
         return EXIT_MEDIA
     return 0
-
-
-def _say(text: str) -> None:
-    print(f"carom: {text}", file=sys.stderr, flush=True)
 
 
 def _footer(result: AnalyzeRun, elapsed_s: float) -> None:

@@ -57,6 +57,7 @@ from synth._make import (
     motion_for,
     replay,
     shot_log,
+    source_description,
     source_names,
 )
 from synth._measure import (
@@ -196,6 +197,7 @@ __all__ = [
     "seven_pins_layout",
     "shot_log",
     "simulate",
+    "source_description",
     "source_names",
     "split_of",
     "truth_events",

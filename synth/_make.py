@@ -39,6 +39,7 @@ __all__ = [
     "motion_for",
     "replay",
     "shot_log",
+    "source_description",
     "source_names",
 ]
 
@@ -301,6 +302,18 @@ def source_names() -> tuple[str, ...]:
     from synth._samples import sequence_names
 
     return (*sequence_names(), *scenario_names(), *lag_names())
+
+
+def source_description(name: str) -> str:
+    """The one-line description of a name :func:`source_names` gives ('' if unknown)."""
+    from synth._lag import lag_names, lag_scenario
+    from synth._samples import sequence_description, sequence_names
+
+    if name in sequence_names():
+        return sequence_description(name)
+    if name in scenario_names():
+        return scenario(name).description
+    return lag_scenario(name).description if name in lag_names() else ""
 
 
 def motion_for(name: str, progress: Progress | None = None) -> Sequence:

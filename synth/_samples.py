@@ -139,6 +139,11 @@ def sequence_names() -> tuple[str, ...]:
     return tuple(_specs())
 
 
+def sequence_description(name: str) -> str:
+    """The one-line description of the sample sequence ``name`` (KeyError if unknown)."""
+    return _specs()[name].description
+
+
 @functools.cache
 def _played(name: str) -> Sequence:
     return play_sequence(_specs()[name])

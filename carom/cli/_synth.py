@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from carom.progress import Progress
 
 if TYPE_CHECKING:
     from synth import Replay, Sequence
@@ -57,20 +58,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--max-mb", type=float, default=0.0, help="cap the video size (bitrate)")
 
 
-def _progress(name: str) -> Callable[[int, int], None]:
-    last = [0.0]
-
-    def show(done: int, total: int) -> None:
-        now = time.monotonic()
-        if done == total or now - last[0] > 1.0:
-            last[0] = now
-            end = "\n" if done == total else "\r"
-            print(f"  {name}: frame {done}/{total} ({100 * done // total}%)", end=end,
-                  file=sys.stderr, flush=True)  # fmt: skip
-
-    return show
-
-
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom synth``; raises CaromError on bad input."""
     # Imported here: the renderer is loaded only when ``carom synth`` runs.
@@ -80,11 +67,10 @@ def run(args: argparse.Namespace) -> int:
         make_clip,
         motion_for,
         replay,
-        source_names,
     )
 
     if args.list:
-        print("\n".join(source_names()))
+        _list()
         return 0
     if args.samples is not None:
         from synth import make_samples
@@ -101,10 +87,11 @@ def run(args: argparse.Namespace) -> int:
     look = LookSettings(cloth=args.cloth, light=args.light, noise=args.noise,
                         players=not args.no_player, score_graphic=args.score_graphic)  # fmt: skip
     motion: Sequence | Replay
+    bar = Progress.for_terminal()
     if args.recorded is not None:
         motion, name = replay(args.recorded, args.shot), f"recorded_{args.shot}"
     elif args.name:
-        motion, name = motion_for(args.name, lambda m: print(m, file=sys.stderr)), args.name
+        motion, name = motion_for(args.name, bar.say), args.name
     else:
         print("carom synth: give a NAME (see --list), --recorded JSON or --samples DIR",
               file=sys.stderr)  # fmt: skip
@@ -112,8 +99,9 @@ def run(args: argparse.Namespace) -> int:
     max_bytes = int(args.max_mb * 1e6) if args.max_mb else None
     made = make_clip(
         name, motion, args.out, camera, look, seed=args.seed, max_bytes=max_bytes,
-        progress=_progress(name),
+        progress=_rendering(bar, name, args.fps),
     )  # fmt: skip
+    bar.clear()
     files = [str(made.clip.truth_path)] + ([str(made.shots_path)] if made.shots_path else [])
     clip = made.clip
     print(
@@ -121,6 +109,29 @@ def run(args: argparse.Namespace) -> int:
         + ", ".join(files)
     )
     return 0
+
+
+def _list() -> None:
+    """Each name ``carom synth`` renders, with its one-line description beside it."""
+    from synth import source_description, source_names
+
+    names = source_names()
+    width = max(map(len, names), default=0)
+    for name in names:
+        print(f"{name:{width}}  {source_description(name)}".rstrip())
+
+
+def _rendering(bar: Progress, name: str, fps: float) -> Callable[[int, int], None]:
+    """The renderer's progress(done, total) as the stage "rendering NAME" of ``bar``."""
+    begun = [False]
+
+    def show(done: int, total: int) -> None:
+        if not begun[0]:
+            bar.stage(f"rendering {name}", total, fps=fps)
+            begun[0] = True
+        bar.update(done, total)
+
+    return show
 
 
 def _table_scene(args: argparse.Namespace) -> int:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +16,7 @@ import numpy as np
 import pytest
 
 from calibration import Camera
+from carom.cli import main
 from synth import Renderer, RenderSettings, render_clip, sequence
 from tests.carom.cli._in_process import carom_in_process
 from tests.carom.cli.test_score import _carom, _one_line_error
@@ -23,7 +27,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("synth")
     done = _carom("synth", "3c-point", "--out", str(out), "--width", "320", "--height", "240")
     assert done.returncode == 0, done.stderr
-    assert "wrote" in done.stdout and "frame" in done.stderr  # progress is shown
+    assert "wrote" in done.stdout and "\r" not in done.stderr  # no progress line in a pipe
     return out
 
 
@@ -94,5 +98,27 @@ def test_same_seed_gives_the_same_frames_and_truth(tmp_path: Path) -> None:
 def test_list_names_every_sample_and_scenario() -> None:
     out = subprocess.run([sys.executable, "-m", "carom", "synth", "--list"],
                          capture_output=True, text=True, check=True)  # fmt: skip
-    names = out.stdout.split()
-    assert "three-cushion-match" in names and "3c-thin-hit" in names
+    described = dict(line.split(maxsplit=1) for line in out.stdout.splitlines())
+    assert described["three-cushion-match"].startswith("three-cushion: a point, a miss")
+    assert described["3c-thin-hit"] == (
+        "point with a thin hit on the second ball (cut of 78 degrees or more)"
+    )
+    assert described["lag-clean"].startswith("lag: both balls to the foot cushion")
+    assert all(text.strip() for text in described.values())  # every name has its line
+
+
+def test_rendering_progress_on_a_terminal(tmp_path: Path) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err, out = Tty(), io.StringIO()
+    args = ["synth", "3c-point", "--out", str(tmp_path), "--width", "320", "--height", "240"]
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        assert main(args) == 0, err.getvalue()
+    drawn = [p.replace("\x1b[K", "") for p in err.getvalue().split("\r") if p.strip("\x1b[K")]
+    frames = re.search(r"\((\d+) frames", out.getvalue())
+    assert frames is not None
+    assert drawn[0] == f"rendering 3c-point  0/{frames[1]} frames (0%)"
+    assert all(d.startswith("rendering 3c-point  ") for d in drawn)
+    assert err.getvalue().endswith("\r\x1b[K")  # wiped before the "wrote" line

@@ -6,11 +6,15 @@ from pathlib import Path
 from typing import Any
 
 from carom.analyze._options import AnalyzeRun
-from carom.report import ReportShot, render_sheet, write_report
+from carom.analyze._shot_log import shots_document
+from carom.report import ReportShot, render_sheet, write_report, write_shot_csv
 from carom.timestamps import now_iso
 from referee import record_json
 
-__all__ = ["summary_json", "write_html"]
+__all__ = ["SHOT_CSV_NAME", "summary_json", "write_html", "write_shots_csv"]
+
+#: The per-shot CSV beside ``shots.json`` (docs/shot-csv.md).
+SHOT_CSV_NAME = "shots.csv"
 
 
 def _report_shots(run: AnalyzeRun) -> list[ReportShot]:
@@ -32,8 +36,17 @@ def _report_shots(run: AnalyzeRun) -> list[ReportShot]:
     return out
 
 
+def write_shots_csv(run: AnalyzeRun, path: Path) -> None:
+    """The per-shot CSV of the shots ``shots.json`` holds (``match``: the video's name)."""
+    write_shot_csv(path, shots_document(run), run.options.video.name)
+
+
 def write_html(run: AnalyzeRun, path: Path) -> None:
-    """The report: meta, scoresheet, a diagram and the events of every shot."""
+    """The report: meta, scoresheet, a diagram and the events of every shot.
+
+    The per-shot CSV (:func:`write_shots_csv`) is written beside it as ``shots.csv``.
+    """
+    write_shots_csv(run, path.with_name(SHOT_CSV_NAME))
     opts = run.options
     meta = {
         "video": str(opts.video),
@@ -55,7 +68,8 @@ def write_html(run: AnalyzeRun, path: Path) -> None:
 
 def _files(run: AnalyzeRun) -> dict[str, str]:
     out = run.options.out
-    files = {"shots": str(out / "shots.json"), "report": str(out / "report.html")}
+    files = {"shots": str(out / "shots.json"), "shots_csv": str(out / SHOT_CSV_NAME),
+             "report": str(out / "report.html")}  # fmt: skip
     if run.options.trajectories:
         files |= {"trajectories": str(out / "trajectories.json"),
                   "trajectories_csv": str(out / "trajectories.csv")}  # fmt: skip

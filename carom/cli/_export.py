@@ -25,11 +25,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "never written) and say what was lost",
     )  # fmt: skip
     e = sub.add_parser(
-        "export", help="export a match of a live database: JSON shot log, CSV result line",
+        "export",
+        help="export a match of a live database: JSON shot log, CSV result line, per-shot CSV",
         description="Write the match as a carom-shots/1 shot log (re-scorable with carom score), "
         "its balls' trajectories (carom-trajectories/1 JSON and/or CSV: every frame of every "
-        "shot) and/or append its result line to a CSV file. Without --json/--csv/"
-        "--trajectories/--trajectories-csv the shot log is printed.",
+        "shot), a per-shot CSV (one row per shot: docs/shot-csv.md) and/or append its result "
+        "line to a CSV file. Without --json/--csv/--shots-csv/--trajectories/"
+        "--trajectories-csv the shot log is printed.",
     )  # fmt: skip
     e.add_argument("db", type=Path, metavar="DB", help="the SQLite file of carom live")
     e.add_argument(
@@ -40,6 +42,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     e.add_argument(
         "--csv", type=Path, metavar="FILE",
         help="write the result line here (appended when the file has the header)",
+    )  # fmt: skip
+    e.add_argument(
+        "--shots-csv", type=Path, metavar="FILE",
+        help="write one row per shot here (player, inning, points, cushions, fouls, times; "
+        "docs/shot-csv.md)",
     )  # fmt: skip
     e.add_argument(
         "--trajectories", type=Path, metavar="FILE",
@@ -84,6 +91,7 @@ def run_export(args: argparse.Namespace) -> int:
         trajectories,
         write_csv,
     )
+    from carom.report import write_shot_csv
     from carom.trajectories import write_trajectories_csv, write_trajectories_json
     from referee import Phase
 
@@ -102,6 +110,8 @@ def run_export(args: argparse.Namespace) -> int:
             _write_json(args.json, doc)
         if args.csv is not None:
             write_csv(args.csv, [result_row(session)])
+        if args.shots_csv is not None:
+            write_shot_csv(args.shots_csv, doc, str(match_id))
         if tracks is not None and args.trajectories is not None:
             write_trajectories_json(args.trajectories, tracks)
         if tracks is not None and args.trajectories_csv is not None:
@@ -112,7 +122,7 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"carom: note: {len(doc['shots']) - len(tracks.shots)} of {len(doc['shots'])} "
               "shots have no kept trajectories (recorded before they were kept); left out",
               file=sys.stderr)  # fmt: skip
-    wanted = (args.json, args.csv, args.trajectories, args.trajectories_csv)
+    wanted = (args.json, args.csv, args.shots_csv, args.trajectories, args.trajectories_csv)
     if all(w is None for w in wanted):
         print(json.dumps(doc, indent=1))
     if session.state.phase is not Phase.OVER:

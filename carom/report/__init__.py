@@ -5,6 +5,7 @@
   numbered contacts, doubtful ones dashed), from one drawing list
   (:class:`Diagram`) rendered to SVG or pixels;
 * :func:`write_report`: the self-contained HTML report;
+* :func:`write_shot_csv`: the per-shot CSV of a shot log (docs/shot-csv.md);
 * :class:`AnnotatedWriter`: the annotated video's frames.
 """
 
@@ -23,16 +24,28 @@ from carom.report._diagram import (
 from carom.report._drawing import Diagram, render_bgr, render_svg
 from carom.report._html import ReportError, ReportShot, write_report
 from carom.report._sheet import render_sheet, render_standings
+from carom.report._shot_csv import (
+    SHOT_CSV_COLUMNS,
+    ShotCsvError,
+    cue_ball_contacts,
+    shot_csv_columns,
+    shot_csv_rows,
+    shot_csv_text,
+    write_shot_csv,
+)
 
 __all__ = [
     "BALL_COLOURS",
+    "SHOT_CSV_COLUMNS",
     "AnnotatedWriter",
     "BallPx",
     "Diagram",
     "ReportError",
     "ReportShot",
+    "ShotCsvError",
     "build_diagram",
     "clip_tracks",
+    "cue_ball_contacts",
     "diagram_png",
     "diagram_svg",
     "event_label",
@@ -41,7 +54,11 @@ __all__ = [
     "render_sheet",
     "render_standings",
     "render_svg",
+    "shot_csv_columns",
+    "shot_csv_rows",
+    "shot_csv_text",
     "table_origin",
     "verdict_caption",
     "write_report",
+    "write_shot_csv",
 ]

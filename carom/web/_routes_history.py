@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
 
 from carom.live import LiveError, csv_text, result_row, shot_log, trajectories
+from carom.report import shot_csv_text
 from carom.trajectories import trajectories_csv, trajectories_json
 from carom.web._history import History, shot_svg
 from carom.web._routes_api import table_of
@@ -70,6 +71,17 @@ def export_csv(match_id: MatchId, history: HistoryDep) -> Response:
     text = csv_text([result_row(history.session(match_id))])
     return Response(text, media_type="text/csv", headers={
         "Content-Disposition": f'attachment; filename="match-{match_id}.csv"'})  # fmt: skip
+
+
+@router.get("/api/matches/{match_id}/shots.csv", response_class=Response,
+            responses={200: {"content": {"text/csv": {}}}})  # fmt: skip
+def export_shots_csv(match_id: MatchId, history: HistoryDep) -> Response:
+    """One row per shot of export.json: player, inning, points, cushions, fouls, times."""
+    _known(history, match_id)
+    text = shot_csv_text(shot_log(history.session(match_id)), str(match_id))
+    name = f"match-{match_id}-shots.csv"
+    return Response(text, media_type="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
 
 
 @router.get("/api/matches/{match_id}/trajectories.json")

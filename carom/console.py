@@ -5,15 +5,23 @@
 in a file: :func:`say` prints the line and hands it to the ``carom.<command>`` logger
 marked as already said, so ``--log-file`` keeps it with its time while the stderr
 handler (``carom.cli``) does not print it twice.
+
+Warnings of the libraries underneath (numpy, PyAV, onnxruntime ... through Python's
+:mod:`warnings`) are not the user's business at the table: :func:`capture_warnings`
+sends them to the ``carom.warnings`` log at warning level, so ``--log-file`` keeps
+them, and onto stderr only with ``-v``. (OpenCV's and FFmpeg's own lines, written by C
+code, are silenced by ``carom.cli`` unless ``-vv``.)
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import warnings
+from pathlib import Path
 from typing import TextIO
 
-__all__ = ["SAID", "say"]
+__all__ = ["SAID", "capture_warnings", "say"]
 
 #: The attribute of a log record that :func:`say` has already printed.
 SAID = "carom_said"
@@ -23,3 +31,23 @@ def say(command: str, text: str, *, out: TextIO | None = None, level: int = logg
     """Print ``carom COMMAND: TEXT`` on ``out`` (stderr) and log it (module docstring)."""
     print(f"carom {command}: {text}", file=out or sys.stderr, flush=True)
     logging.getLogger(f"carom.{command}").log(level, "%s", text, extra={SAID: True})
+
+
+def capture_warnings(shown: bool, *, out: TextIO | None = None) -> None:
+    """Python warnings into the ``carom.warnings`` log; on ``out`` (stderr) only if ``shown``.
+
+    ``shown``: the command line asked for ``-v`` or more. Each warning is one line,
+    ``RuntimeWarning: TEXT (file.py:LINE)``, marked as said so the stderr handler does
+    not print it (again).
+    """
+
+    def show(
+        message: Warning | str, category: type[Warning], filename: str, lineno: int,
+        file: TextIO | None = None, line: str | None = None,
+    ) -> None:  # fmt: skip
+        text = f"{category.__name__}: {message} ({Path(filename).name}:{lineno})"
+        if shown:
+            print(f"carom: warning: {text}", file=out or sys.stderr, flush=True)
+        logging.getLogger("carom.warnings").warning("%s", text, extra={SAID: True})
+
+    warnings.showwarning = show

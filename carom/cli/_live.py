@@ -164,6 +164,9 @@ def run(args: argparse.Namespace) -> int:
     6 (``EXIT_DEVICE``) when the board never acknowledged the final state within
     ``--scoreboard-confirm`` (one line on stderr after the result; the match is saved).
     """
+    from carom.console import capture_warnings
+
+    capture_warnings(getattr(args, "verbose", 0) >= 1)  # numpy, PyAV ...: the log, not stderr
     from carom.live import LiveSession, LiveSetup, MatchStore
     from carom.live.loop import (
         BoardSink,

@@ -71,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
     With ``--scoreboard``: 6 when the board never acknowledged the final state (one
     line on stderr after the scoresheet; 6 also when a log stopped early too).
     """
+    from carom.console import capture_warnings
+
+    capture_warnings(getattr(args, "verbose", 0) >= 1)  # numpy, PyAV ...: the log, not stderr
     from carom.cli._main import EXIT_DEVICE
     from carom.match import score_file, standings_json, write_score_json
     from carom.report import render_sheet, render_standings

@@ -27,7 +27,19 @@ def event_of(record: ShotRecord, players: tuple[str, ...], over: bool) -> EventM
         kind = EventKind.POINT
     else:
         kind = EventKind.MISS
-    return EventMessage(kind, who, _board_line(v.announcements) or v.reason or str(kind))
+    return EventMessage(kind, who, _board_line(v.announcements) or _said_once(kind, v.reason))
+
+
+def _said_once(kind: EventKind, reason: str) -> str:
+    """The reason without a leading ``KIND:`` the board shows already (``POINT: point: ...``).
+
+    A board draws the event as ``KIND: TEXT``; a reason that opens with the same word
+    (``point: red then yellow ...``, ``foul: ...``) would say it twice.
+    """
+    head, sep, rest = reason.partition(": ")
+    if sep and head.strip().lower() == str(kind).lower() and rest.strip():
+        return rest.strip()
+    return reason or str(kind)
 
 
 def _board_line(announcements: tuple[str, ...]) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from carom.board import event_of
-from hardware import EventKind
+from hardware import EventKind, render_board
 from referee import Ball, BallContact, Match, Shot
 from tests.referee.factories import R, W, Y, config, three_cushion_events
 
@@ -17,8 +17,18 @@ def _first_event(layout: dict[Ball, tuple[float, float]]) -> tuple[EventKind, st
     return event.kind, event.text
 
 
-def test_a_break_from_the_right_layout_shows_the_verdict() -> None:
-    assert _first_event(BREAK) == (EventKind.POINT, "point: red then yellow after 3 cushions")
+def test_a_break_from_the_right_layout_shows_the_verdict_once() -> None:
+    # The board draws KIND: TEXT: "POINT: red then yellow ...", not "POINT: point: ..."
+    assert _first_event(BREAK) == (EventKind.POINT, "red then yellow after 3 cushions")
+
+
+def test_the_board_line_names_the_kind_once() -> None:
+    shot = Shot(index=0, cue_ball=W, events=three_cushion_events(W, R, Y),
+                start_positions_mm=BREAK)  # fmt: skip
+    event = event_of(Match(config(first="A")).play(shot), ("A", "B"), over=False)
+    line = render_board(None, event)[-2]  # the emulator's event row, as a board shows it
+    assert "| POINT: red then yellow after 3 cush" in line  # 36 characters a row
+    assert line.lower().count("point") == 1
 
 
 def test_a_wrong_break_position_is_announced_on_the_board() -> None:

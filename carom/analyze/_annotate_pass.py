@@ -8,7 +8,7 @@ running score. Two passes because an event is known only when its shot has ended
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -16,10 +16,10 @@ from numpy.typing import NDArray
 
 from carom.analyze._options import AnalyzeRun
 from carom.report import AnnotatedWriter, BallPx
-from referee import Ball
+from referee import Ball, new_match
 from vision import ScoredEvent, TrackStep, open_source
 
-__all__ = ["FrameLog", "annotate_video"]
+__all__ = ["BITRATE_FACTOR", "FrameLog", "annotate_video", "source_bitrate", "target_bitrate"]
 
 
 class FrameLog:
@@ -39,14 +39,51 @@ class FrameLog:
         self.seen.append(step.seen.copy())
 
 
+#: The annotated copy's bit rate over its source's: the rings, trails and labels add
+#: detail the encoder must keep (docs/vision.md, "The annotated video").
+BITRATE_FACTOR = 1.2
+_MIN_BPS, _MAX_BPS = 100_000, 50_000_000
+
+
+def _board(players: Sequence[str], board: Mapping[str, int]) -> str:
+    """``Ana 3 : 1 Ben`` for two players; ``A 3  B 1  C 0`` for more."""
+    if len(players) == 2:
+        a, b = players
+        return f"{a} {board.get(a, 0)} : {board.get(b, 0)} {b}"
+    return "  ".join(f"{p} {board.get(p, 0)}" for p in players)
+
+
 def _score_lines(run: AnalyzeRun) -> list[tuple[float, str]]:
-    """(time the shot ended, score text after it), in order."""
-    out = []
+    """(from when, score text), in order: the start score at 0 s, then each judged shot's."""
+    config = run.match.state.config
+    start = new_match(config)
+    out = [(0.0, _board(config.players, {p: start.board(p) for p in config.players}))]
     for analyzed, record in run.shots:
         if record is not None:
-            board = "  ".join(f"{p} {n}" for p, n in record.score_after.items())
-            out.append((analyzed.shot.end_s or 0.0, board))
+            out.append((analyzed.shot.end_s or 0.0, _board(config.players, record.score_after)))
     return out
+
+
+def source_bitrate(video: Path, n_frames: int, fps: float) -> int | None:
+    """The source's mean bit rate, bit/s: its size over its duration (None: unknown)."""
+    try:
+        size = video.stat().st_size
+    except OSError:
+        return None
+    if n_frames <= 0 or fps <= 0 or size <= 0:
+        return None
+    return round(size * 8 / (n_frames / fps))
+
+
+def target_bitrate(video: Path, n_frames: int, fps: float) -> int | None:
+    """The annotated copy's bit rate, bit/s: the source's times :data:`BITRATE_FACTOR`.
+
+    Kept within 0.1..50 Mbit/s; None (the writer's default) when the source's is unknown.
+    """
+    rate = source_bitrate(video, n_frames, fps)
+    if rate is None:
+        return None
+    return min(_MAX_BPS, max(_MIN_BPS, round(rate * BITRATE_FACTOR)))
 
 
 def annotate_video(
@@ -62,8 +99,10 @@ def annotate_video(
     row = {f: i for i, f in enumerate(log.frame_idx)}
     radius_mm = calib.geometry.radius_mm
     source = open_source(str(run.options.video))
+    total = getattr(source, "n_frames_expected", 0) or 0
+    rate = target_bitrate(run.options.video, total, source.fps)
     k_event = k_score = 0
-    with AnnotatedWriter(path, source.size_px, source.fps, calib) as writer:
+    with AnnotatedWriter(path, source.size_px, source.fps, calib, bitrate_bps=rate) as writer:
         for frame in source:
             balls: dict[Ball, BallPx] = {}
             if (i := row.get(frame.frame_idx)) is not None:

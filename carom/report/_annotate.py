@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration import Calibration
+from carom.report._annotate_labels import Box, draw_label, label_size, overlaps, place_label
 from carom.report._diagram import BALL_COLOURS, DOUBT, dashes, event_label, is_doubtful
 from referee import Ball, BallContact, Call, Cushion, CushionContact
 from vision import Frame, ScoredEvent, VideoError, default_bitrate, open_video
@@ -34,7 +35,7 @@ BGR = tuple[int, int, int]
 BallPx = tuple[UV, bool]
 
 _AA = cv2.LINE_AA
-_FONT = cv2.FONT_HERSHEY_SIMPLEX
+_NEUTRAL: BGR = (200, 200, 200)  # the score plate's bar
 
 
 def _bgr(colour: str) -> tuple[int, int, int]:
@@ -75,21 +76,8 @@ def _blend_box(
     roi[:] = cv2.addWeighted(layer, alpha, roi, 1.0 - alpha, 0.0)
 
 
-def _text_box(img: U8, lines: Sequence[str], org: UV, scale: float, colour: BGR) -> None:
-    """Lines of text on a dark box whose top-left corner is ``org`` (output pixels)."""
-    thick = max(1, round(scale * 2))
-    sizes = [cv2.getTextSize(t, _FONT, scale, thick)[0] for t in lines]
-    step = round(max(h for _, h in sizes) * 1.6)
-    x, y = round(org[0]), round(org[1])
-    box = (x, y, x + max(w for w, _ in sizes) + step, y + step * len(lines) + step // 3)
-
-    def shade(layer: U8, off: UV) -> None:
-        cv2.rectangle(layer, (0, 0), (layer.shape[1], layer.shape[0]), (20, 20, 20), -1)
-
-    _blend_box(img, box, 0.65, shade)
-    for i, text in enumerate(lines):
-        at = (x + step // 2, y + step * (i + 1))
-        cv2.putText(img, text, at, _FONT, scale, colour, thick, _AA)
+def _accent(flashes: Sequence[_Flash]) -> BGR:
+    return flashes[0].colour if flashes else _NEUTRAL
 
 
 def _radius_grid(calib: Calibration, nu: int = 17, nv: int = 10) -> F64:
@@ -124,6 +112,7 @@ class AnnotatedWriter:
         trail_s: How long a ball's trail is, seconds.
         flash_s: How long an event stays on screen, seconds.
         doubtful_below: Events under this confidence (or with a doubt) flash orange, ``?``.
+        ball_names: The label beside each ball (default its colour's name, ``white``).
     """
 
     def __init__(
@@ -138,6 +127,7 @@ class AnnotatedWriter:
         trail_s: float = 1.5,
         flash_s: float = 0.5,
         doubtful_below: float = 0.5,
+        ball_names: Mapping[Ball, str] | None = None,
     ) -> None:
         rate = bitrate_bps if bitrate_bps is not None else 2 * default_bitrate(size_px, fps)
         self._sink = open_video(path, fps, size_px, codec=codec, bitrate_bps=rate)
@@ -147,6 +137,8 @@ class AnnotatedWriter:
         self._trails: dict[Ball, deque[tuple[float, float, float, bool]]] = {}
         self._cap, self._flashes, self._closed = cap, list[_Flash](), False
         self._grid = _radius_grid(calibration)
+        self._names = dict(ball_names or {})
+        self._placed: dict[object, int] = {}  # label -> candidate used last frame
         self._thick = max(2, round(size_px[1] / 240))  # 3 px at 720p
         self.frames_written = 0
 
@@ -269,27 +261,82 @@ class AnnotatedWriter:
                 _poly(img, p, colour, max(1, t - 1))
 
     def _draw_flashes(self, img: U8, now: float) -> None:
-        """Events of the last ``flash_s``: a fading ring and a label; calls in a corner."""
+        """Events of the last ``flash_s``: a ring that grows from the ball and fades."""
         self._flashes = [f for f in self._flashes if now - f.t_s < self._flash_s]
-        scale, t = self._size[1] / 1200, self._thick
+        t = self._thick
         for f in self._flashes:
             if f.uv_px is None:
                 continue
-            fade = 1.0 - max(0.0, now - f.t_s) / self._flash_s
-            (u, v), r = f.uv_px, f.radius_px * 2.2
+            age = min(1.0, max(0.0, now - f.t_s) / self._flash_s)
+            (u, v), r = f.uv_px, f.radius_px * (1.4 + 1.4 * age)
 
             def ring(layer: U8, off: UV, f: _Flash = f, r: float = r) -> None:
                 uv = f.uv_px or (0.0, 0.0)
                 c = (round((uv[0] - off[0]) * 16), round((uv[1] - off[1]) * 16))
+                cv2.circle(layer, c, round(r * 16), (20, 20, 20), t + 3, _AA, 4)
                 cv2.circle(layer, c, round(r * 16), f.colour, t + 1, _AA, 4)
 
-            _blend_box(img, (u - r - 2 * t, v - r - 2 * t, u + r + 2 * t, v + r + 2 * t),
-                       0.4 + 0.6 * fade, ring)  # fmt: skip
-            _text_box(img, [f.label], (u + r * 1.1, v - r * 1.4), scale, f.colour)
+            box = (u - r - 2 * t, v - r - 2 * t, u + r + 2 * t, v + r + 2 * t)
+            _blend_box(img, box, 0.25 + 0.75 * (1.0 - age), ring)
+
+    def _ball_boxes(self, balls: Mapping[Ball, BallPx], frame: Frame) -> dict[Ball, Box]:
+        """Each ball's box with its ring, output pixels: no label may cover it."""
+        (sx, sy), t, out = self._scale(frame), self._thick, {}
+        for ball, ((u, v), _) in balls.items():
+            if math.isfinite(u + v):
+                r = self._radius_px((u, v), frame) * sx + 2 * t + 2
+                out[ball] = (u * sx - r, v * sy - r, u * sx + r, v * sy + r)
+        return out
+
+    def _corner(self, size: tuple[float, float], balls: Sequence[Box]) -> UV:
+        """Where a corner box of ``size`` (w, h) goes: its top-left, output pixels.
+
+        The first corner (top-left, top-right, bottom-left, bottom-right) where it
+        covers no ball; top-left when none is free.
+        """
+        (w, h), (fw, fh), m = size, self._size, 10.0
+        for x, y in ((m, m), (fw - m - w, m), (m, fh - m - h), (fw - m - w, fh - m - h)):
+            if not any(overlaps((x, y, x + w, y + h), b) for b in balls):
+                return (x, y)
+        return (m, m)
+
+    def _draw_labels(self, img: U8, boxes: Mapping[Ball, Box], score: Sequence[str]) -> None:
+        """The score and calls in the top-left corner, then event labels, then ball names.
+
+        Each is placed where it covers no ball and no label placed before it
+        (:func:`place_label`); one with no free place this frame is left out.
+        """
+        taken: list[Box] = list(boxes.values())
+        big, small = self._size[1] / 720 * 0.9, self._size[1] / 720 * 0.62
         corner = [f for f in self._flashes if f.uv_px is None]
-        if corner:
-            at = (10.0, self._size[1] * 0.8)
-            _text_box(img, [f.label for f in corner], at, scale, corner[0].colour)
+        fixed = [(score, big, _NEUTRAL), ([f.label for f in corner], small, _accent(corner))]
+        sizes = [label_size(ln, sc) if ln else (0.0, -6.0) for ln, sc, _ in fixed]
+        w, h = max(s[0] for s in sizes), sum(s[1] + 6.0 for s in sizes)
+        x, y = self._corner((w, h), taken)
+        for (lines, scale, accent), (lw, lh) in zip(fixed, sizes, strict=True):
+            if lines:
+                box = (x, y, x + lw, y + lh)
+                draw_label(img, box, lines, accent, scale)
+                taken.append(box)
+            y += lh + 6.0
+        todo: list[tuple[object, Sequence[str], Box, BGR]] = []
+        for f in self._flashes:
+            if f.uv_px is not None:
+                (u, v), r = f.uv_px, f.radius_px * 1.4
+                todo.append(((f.t_s, f.label), [f.label], (u - r, v - r, u + r, v + r), f.colour))
+        for ball, bb in boxes.items():
+            name = self._names.get(ball, str(ball))
+            todo.append((ball, [name], bb, _bgr(BALL_COLOURS.get(ball, "#ffffff"))))
+        placed: dict[object, int] = {}
+        for key, lines, anchor, accent in todo:
+            size = label_size(lines, small)
+            spot = place_label(size, anchor, taken, self._size, gap=self._thick + 2.0,
+                               prefer=self._placed.get(key))  # fmt: skip
+            if spot is not None:
+                draw_label(img, spot[0], lines, accent, small)
+                taken.append(spot[0])
+                placed[key] = spot[1]
+        self._placed = placed
 
     # --- public ---
 
@@ -329,8 +376,7 @@ class AnnotatedWriter:
         self._draw_trails(img, now)
         self._draw_balls(img, balls, frame)
         self._draw_flashes(img, now)
-        if score_text:
-            _text_box(img, score_text.splitlines(), (10, 10), self._size[1] / 900, (255, 255, 255))
+        self._draw_labels(img, self._ball_boxes(balls, frame), score_text.splitlines())
         self._sink.write(img)
         self.frames_written += 1
 

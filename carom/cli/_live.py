@@ -30,7 +30,7 @@ LIVE_REST_S = 0.15
 LIVE_WINDOW_S = 0.1
 LIVE_MOVE_MM = 2.0
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "shot_line"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -146,6 +146,9 @@ def _check_inputs(args: argparse.Namespace) -> None:
         VideoFileSource(args.camera).close()
     if not 0.0 <= args.pace <= 100.0:
         raise CaromError(f"--pace {args.pace}: use 0 (as fast as processed) up to 100")
+    from carom.console import capture_warnings
+
+    capture_warnings(getattr(args, "verbose", 0) >= 1)  # numpy, PyAV ...: the log, not stderr
 
 
 def _segment(args: argparse.Namespace) -> Any:
@@ -164,9 +167,6 @@ def run(args: argparse.Namespace) -> int:
     6 (``EXIT_DEVICE``) when the board never acknowledged the final state within
     ``--scoreboard-confirm`` (one line on stderr after the result; the match is saved).
     """
-    from carom.console import capture_warnings
-
-    capture_warnings(getattr(args, "verbose", 0) >= 1)  # numpy, PyAV ...: the log, not stderr
     from carom.live import LiveSession, LiveSetup, MatchStore
     from carom.live.loop import (
         BoardSink,
@@ -181,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     from hardware import ScoreboardLink
 
     config, clock_settings = _config(args)
-    _check_inputs(args)
+    _check_inputs(args)  # and the library warnings into the log
     calibration = _calibration(args, config)
     clock = ShotClock(clock_settings)
     store = MatchStore(args.db, strict=True)  # a damaged file: one line, never resumed
@@ -191,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
         )
         start_s = session.resume_video_t_s or 0.0
         _say_opened(session, start_s)
+        session.subscribe(_CallPrinter())  # each call on stdout as it is made
         capture = Capture(args.camera, CaptureSettings(pace=args.pace, start_s=start_s))
         link = None
         if args.scoreboard:
@@ -317,10 +318,43 @@ def _say_opened(session: Any, start_s: float) -> None:
 
 def _say_result(session: Any) -> None:
     state = session.state
+    print(f"{_score_line(state)}  ({state.phase})", flush=True)
+
+
+def _score_line(state: Any) -> str:
+    """The score the board's way: ``A 1 : 2 B``; 3+ players ``Ana 1 : Ben 2 : Cleo 0``."""
     players = state.config.players
-    if len(players) == 2:  # the board's way: A 1 : 2 B
+    if len(players) == 2:
         a, b = players
-        line = f"{a} {state.board(a)} : {state.board(b)} {b}"
-    else:  # each name beside its score: Ana 1 : Ben 2 : Cleo 0
-        line = " : ".join(f"{p} {state.board(p)}" for p in players)
-    print(f"{line}  ({state.phase})", flush=True)
+        return f"{a} {state.board(a)} : {state.board(b)} {b}"
+    return " : ".join(f"{p} {state.board(p)}" for p in players)
+
+
+class _CallPrinter:
+    """Each committed call on stdout as it is made, one line (docs/live.md, "What it prints").
+
+    ``shot 12  Ana  +1  point: red then yellow after 3 cushions  (Ana 23 : 19 Ben)``;
+    a shot held for a person: ``REVIEW: <reason>`` (once, when it is first held).
+    """
+
+    def __init__(self) -> None:
+        self._held: object = None
+
+    def __call__(self, update: Any) -> None:
+        if update.record is not None:
+            print(shot_line(update.record, update.state), flush=True)
+        pending = update.pending
+        if pending is not None and pending.record is not self._held:
+            print(f"REVIEW: {pending.reason or 'a person decides'}", flush=True)
+        self._held = pending.record if pending is not None else None
+
+
+def shot_line(record: Any, state: Any) -> str:
+    """One judged shot in one line: number, player, points, the call, the score after it."""
+    v = record.verdict
+    points = f"+{v.points}" if v.points > 0 else "0"
+    if v.opponent_points:
+        points += f" (+{v.opponent_points} to the opponent)"
+    if v.penalty:
+        points += f" (+{v.penalty} penalty)"
+    return f"shot {record.index}  {record.player}  {points}  {v.reason}  ({_score_line(state)})"

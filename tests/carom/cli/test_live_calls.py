@@ -1,0 +1,47 @@
+"""``carom live`` prints each shot's call as it is made, and a held shot as ``REVIEW:``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from carom.cli._live import _CallPrinter, shot_line
+from referee import Match, parse_shot_log
+from tests.carom.live._helpers import TRUTH_LOG, live_cmd, run_live, write_truth_calibration
+
+
+def _truth_lines() -> list[str]:
+    """The lines the sample's truth log gives, judged by the referee."""
+    log = parse_shot_log(json.loads(TRUTH_LOG.read_text(encoding="utf-8")))
+    match = Match(log.match)
+    return [shot_line(match.play(shot), match.state) for shot in log.shots]
+
+
+def test_each_shot_is_one_line_on_stdout_as_judged(tmp_path: Path) -> None:
+    calibration = write_truth_calibration(tmp_path / "cal.json")
+    done = run_live(live_cmd(calibration, tmp_path / "live.db", None, "--pace", "0"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:-1] == _truth_lines()
+    assert lines[0] == "shot 0  A  +1  point: red then yellow after 3 cushions  (A 1 : 0 B)"
+    assert lines[1] == "shot 1  A  0  missed the second ball: hit only red, not yellow  (A 1 : 0 B)"
+    assert lines[-1] == "A 1 : 2 B  (playing)"  # the result, after the calls
+
+
+def test_a_held_shot_is_one_review_line_once(capsys: pytest.CaptureFixture[str]) -> None:
+    log = parse_shot_log(json.loads(TRUTH_LOG.read_text(encoding="utf-8")))
+    match = Match(log.match)
+    record = match.play(log.shots[0])
+    pending = SimpleNamespace(record=record, reason="second ball contact unsure (0.41)")
+    printer = _CallPrinter()
+    for _ in range(2):  # the clock and the board make more updates while it is held
+        printer(SimpleNamespace(record=None, pending=pending, state=match.state))
+    printer(SimpleNamespace(record=record, pending=None, state=match.state))  # accepted
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "REVIEW: second ball contact unsure (0.41)",
+        "shot 0  A  +1  point: red then yellow after 3 cushions  (A 1 : 0 B)",
+    ]

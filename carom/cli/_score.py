@@ -7,8 +7,12 @@ import logging
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from referee import Discipline
+
+if TYPE_CHECKING:
+    from carom.match import ScoreRun
 
 __all__ = ["add_confirm_option", "add_parser", "run", "tell_board"]
 
@@ -76,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     capture_warnings(getattr(args, "verbose", 0) >= 1)  # numpy, PyAV ...: the log, not stderr
     from carom.cli._main import EXIT_DEVICE
     from carom.match import score_file, standings_json, write_score_json
-    from carom.report import render_sheet, render_standings
+    from carom.report import render_sheet
 
     discipline = Discipline(args.discipline) if args.discipline else None
     unconfirmed: list[str] = []
@@ -97,13 +101,59 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n\n".join(render_sheet(r) for r in runs))
         if table is not None:
-            print("\n" + render_standings(table))
+            print("\n" + _standings_text(args.shots, runs, table))
     status = 0
     for path, result in zip(args.shots, runs, strict=True):
         if result.error is not None:
-            print(f"carom: {path}: stopped: {result.error}", file=sys.stderr)
+            print(f"carom: {path}: stopped: {_stopped(result, discipline)}", file=sys.stderr)
             status = 2
     for line in unconfirmed:  # after everything else: the board is what is wrong
         tell_board("score", line)
         status = EXIT_DEVICE
     return status
+
+
+def _stopped(run: ScoreRun, discipline: Discipline | None) -> str:
+    """Why a log stopped, with what a command-line user can do about it.
+
+    A match over before the log's last shot (a target reached sooner under another
+    ``--discipline``, or shots logged after the end): the referee's own line speaks
+    of an undo, which only the live console has.
+    """
+    from referee import IllegalMoveError, Phase
+
+    state = run.match.state
+    if not (isinstance(run.error, IllegalMoveError) and state.phase is Phase.OVER):
+        return str(run.error)
+    last = run.match.records[-1].index if run.match.records else 0
+    why = f"{state.winner} wins" if state.winner else "a draw"
+    way = (
+        f"the log's later shots are not scored under {discipline}; leave out --discipline "
+        "to score the log under its own rules"
+        if discipline is not None
+        else "the shots after it are not scored; check the log's target and its last shots"
+    )
+    return f"the match was over after shot {last} ({why}); {way}"
+
+
+def _standings_text(paths: list[Path], runs: list[ScoreRun], table: list[dict[str, Any]]) -> str:
+    """The standings; logs not finished are named, and if none finished, their figures so far.
+
+    Standings count finished matches only (match points need a result).
+    """
+    from carom.match import standings_json
+    from carom.report import render_standings
+    from referee import Phase
+
+    open_logs = [
+        str(p) for p, r in zip(paths, runs, strict=True) if r.match.state.phase is not Phase.OVER
+    ]
+    if not open_logs:
+        return render_standings(table)
+    note = f"standings count finished matches only; not finished: {', '.join(open_logs)}"
+    if table:
+        return f"{render_standings(table)}\n{note}"
+    rows = [{**row, "match_points": "-"} for row in standings_json(runs, finished_only=False)]
+    provisional = render_standings(rows).splitlines()[1:]
+    head = "provisional figures so far (no match points until a match ends):"
+    return "\n".join([note, head, *provisional])

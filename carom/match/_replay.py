@@ -109,10 +109,17 @@ def _match_points(state: Any, player: str) -> int | None:
     return MatchResult.from_state(state).match_points(player)
 
 
-def standings_json(runs: list[ScoreRun]) -> list[dict[str, Any]]:
-    """The event table over finished matches: MP, then GA, BA, HR."""
+def standings_json(runs: list[ScoreRun], *, finished_only: bool = True) -> list[dict[str, Any]]:
+    """The event table over finished matches: MP, then GA, BA, HR.
+
+    ``finished_only`` False: every match as it stands (the provisional figures of
+    matches still under way); their match points mean nothing yet (a match without a
+    winner counts as a draw) and are left for the caller to hide.
+    """
     table = standings(
-        MatchResult.from_state(r.match.state) for r in runs if r.match.state.phase is Phase.OVER
+        MatchResult.from_state(r.match.state)
+        for r in runs
+        if r.match.state.phase is Phase.OVER or not finished_only
     )
     return [
         {"rank": i + 1, "player": s.player, "matches": s.matches, "match_points": s.match_points,

@@ -93,7 +93,10 @@ def test_shot_after_match_end_keeps_what_was_judged(tmp_path: Path) -> None:
     log.write_text(json.dumps(doc))
     out = _carom("score", str(log))
     assert "result: Ana wins" in out.stdout  # the judged shots are all printed
-    assert "match is over" in _one_line_error(out)
+    assert _one_line_error(out).endswith(
+        "stopped: the match was over after shot 13 (Ana wins); the shots after it are not "
+        "scored; check the log's target and its last shots"
+    )
 
 
 @pytest.mark.parametrize("args", [["score"], ["nope"], ["score", "x.json", "--discipline", "pool"]])
@@ -226,3 +229,38 @@ def test_nonsense_confirm_time_is_a_usage_error(value: str) -> None:
     out = carom_in_process("score", str(EXAMPLE), "--scoreboard-confirm", value)
     assert out.returncode == 2 and "--scoreboard-confirm" in out.stderr
     assert "seconds from 0 to 600" in out.stderr
+
+
+def test_a_match_over_before_the_log_ends_says_what_the_command_line_can_do() -> None:
+    done = carom_in_process("score", str(EXAMPLE), "--discipline", "one-cushion")
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"carom: {EXAMPLE}: stopped: the match was over after shot 8 (Ana wins); the log's "
+        "later shots are not scored under one-cushion; leave out --discipline to score the "
+        "log under its own rules\n"
+    )
+    assert "undo" not in done.stderr  # the command line has none
+    assert "result: Ana wins" in done.stdout  # the sheet up to the end is printed
+
+
+def test_standings_of_unfinished_logs_say_why_and_show_the_figures_so_far() -> None:
+    samples = ROOT / "sample_videos"
+    logs = [samples / "three_cushion_match.shots.json", samples / "hard_three_cushion.shots.json"]
+    done = carom_in_process("score", *map(str, logs))
+    assert done.returncode == 0, done.stderr
+    tail = done.stdout.split("result: in progress")[-1].splitlines()
+    at = tail.index(f"standings count finished matches only; not finished: {logs[0]}, {logs[1]}")
+    assert tail[at + 1] == "provisional figures so far (no match points until a match ends):"
+    rows = [line.split() for line in tail[at + 3 :]]
+    # B: 2 points in each log's one inning (GA 2.000); A: 1 point in 2 innings
+    assert rows == [["1", "B", "-", "2", "2.000", "2.000", "2"],
+                    ["2", "A", "-", "2", "0.500", "1.000", "1"]]  # fmt: skip
+
+
+def test_standings_name_the_unfinished_logs_they_leave_out() -> None:
+    unfinished = ROOT / "sample_videos" / "three_cushion_match.shots.json"
+    done = carom_in_process("score", str(EXAMPLE), str(unfinished))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == f"standings count finished matches only; not finished: {unfinished}"
+    assert [line.split()[1] for line in lines[-3:-1]] == ["Ana", "Ben"]  # the finished match

@@ -40,3 +40,28 @@ def test_a_bad_request_is_refused_with_a_video_error(
     args: dict[str, object] = {"size_px": (320, 180)} | kwargs
     with pytest.raises(VideoError, match=message):
         open_video(tmp_path / "x.mp4", 30.0, **args)  # type: ignore[arg-type]
+
+
+def _noisy(i: int) -> np.ndarray:
+    """A frame with detail that moves (costly to encode): smooth blobs plus fine noise."""
+    rng = np.random.default_rng(i)
+    yy, xx = np.mgrid[:360, :640]
+    base = 120 + 60 * np.sin(xx / 23.0 + i / 3) * np.cos(yy / 17.0 - i / 5)
+    img = base[..., None] + rng.normal(0, 12, (360, 640, 3))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("bitrate", [150_000, 600_000])
+def test_h264_holds_the_target_rate_and_puts_its_index_first(tmp_path: Path, bitrate: int) -> None:
+    """3 s of costly frames: the file is near rate * duration, every frame decodes, and the
+    ``moov`` index comes before the frames (``mdat``), so a phone plays it while loading."""
+    path = tmp_path / "rate.mp4"
+    sink = open_video(path, 30.0, (640, 360), bitrate_bps=bitrate)
+    for i in range(90):
+        sink.write(_noisy(i))
+    sink.close()
+    expected = bitrate * 3.0 / 8
+    assert 0.5 <= path.stat().st_size / expected <= 2.0, path.stat().st_size / expected
+    assert len(list(open_source(path))) == 90
+    head = path.read_bytes()
+    assert 0 <= head.find(b"moov") < head.find(b"mdat")

@@ -12,7 +12,7 @@ import pytest
 
 from calibration import Calibration, Camera, TableGeometry
 from carom.report import BALL_COLOURS, AnnotatedWriter, BallPx
-from referee import Ball
+from referee import Ball, BallContact
 from tests.carom.report.test_diagram import TRUTH, truth, truth_event
 from vision import Frame, ScoredEvent, VideoError
 
@@ -160,3 +160,34 @@ def test_a_predicted_ball_gets_a_dashed_ring(tmp_path: Path) -> None:
     solid = ring_hits(last, row["red"]["uv_px"], apparent_radius_px(row["red"]["xy_mm"]) + 4,
                       (0x3C, 0x28, 0xE0))  # fmt: skip
     assert 0.25 < dashed < 0.8 and solid > 0.8  # half the ring drawn, in dashes
+
+
+def test_a_contact_ring_grows_and_fades_for_half_a_second(tmp_path: Path) -> None:
+    """A red-white contact, then frames without balls: only the flash is drawn."""
+    img = np.empty((720, 1280, 3), np.uint8)
+    img[:] = (200, 140, 40)  # cloth
+    mid = (641, 360)
+    balls: dict[Ball, BallPx] = {
+        Ball.RED: ((630.0, 360.0), True),
+        Ball.WHITE: ((652.0, 360.0), True),
+    }
+    contact = ScoredEvent(BallContact(t_s=0.0, balls=(Ball.RED, Ball.WHITE)), 1.0)
+    path = tmp_path / "flash.mp4"
+    with AnnotatedWriter(path, (1280, 720), 30.0, calibration(), bitrate_bps=20_000_000) as w:
+        w.write(Frame(0, 0.0, img), balls, (contact,))
+        for i in range(1, 18):
+            w.write(Frame(i, i / 30, img), {})
+    out = read(path)
+    red = np.array([0x3C, 0x28, 0xE0])
+
+    def ring(k: int) -> tuple[int, float]:
+        """(distance below the contact where the ring is reddest, how red there)."""
+        ray = out[k][mid[1] : mid[1] + 60, mid[0]].astype(int)  # straight down
+        miss = np.abs(ray - red).max(axis=1)
+        d = int(np.argmin(miss))
+        return d, float(np.abs(ray[d] - img[0, 0]).max())
+
+    (d3, c3), (d12, c12) = ring(3), ring(12)
+    assert 12 <= d3 < d12 - 5  # it grows: 1.7 ball radii after 0.1 s, 2.5 after 0.4 s
+    assert c12 < c3  # and fades
+    assert np.abs(out[16].astype(int) - img).max() < 30  # gone after 0.5 s

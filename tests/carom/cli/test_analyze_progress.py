@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 from pathlib import Path
 
@@ -54,6 +55,8 @@ def test_annotate_shows_each_stage_with_counts_and_real_time(clip: Path, tmp_pat
 
 def test_json_draws_nothing_even_on_a_terminal(clip: Path, tmp_path: Path) -> None:
     err = _Tty()
-    code, _out = _run("analyze", str(clip), "--out", str(tmp_path), "--json", err=err)
+    argv = ["analyze", str(clip), "--out", str(tmp_path), "--json", "--players", "Ana", "Ben"]
+    code, out = _run(*argv, err=err)
     assert code == 0, err.getvalue()
     assert "\r" not in err.getvalue()
+    assert list(json.loads(out)["score"]) == ["Ana", "Ben"]  # --players A B, as live takes it

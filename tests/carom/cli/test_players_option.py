@@ -1,0 +1,34 @@
+"""``--players`` reads the same in ``carom analyze`` and ``carom live``: ``A,B`` or ``A B``."""
+
+from __future__ import annotations
+
+import pytest
+
+from carom.cli._main import _parser
+from carom.match import match_from_args
+from tests.carom.cli._in_process import carom_in_process
+
+FORMS = [["Ana,Ben"], ["Ana", "Ben"], ["Ana, Ben"], ["Ana,Ben,Cleo"], ["Ana", "Ben", "Cleo"]]
+
+
+def _argv(command: str, players: list[str]) -> list[str]:
+    where = ["video.mp4"] if command == "analyze" else ["--camera", "video.mp4"]
+    return [command, *where, "--players", *players, "--first", "Ana"]
+
+
+@pytest.mark.parametrize("command", ["analyze", "live"])
+@pytest.mark.parametrize("players", FORMS, ids=" ".join)
+def test_both_forms_name_the_same_players(command: str, players: list[str]) -> None:
+    args = _parser().parse_args(_argv(command, players))
+    want = ("Ana", "Ben", "Cleo") if "Cleo" in " ".join(players) else ("Ana", "Ben")
+    assert match_from_args(args).players == want
+
+
+@pytest.mark.parametrize("command", ["analyze", "live"])
+def test_a_name_given_twice_is_the_same_one_line_in_both(command: str) -> None:
+    done = carom_in_process(*_argv(command, ["Ana", "Ana"]))
+    assert done.returncode == 2
+    assert done.stderr == (
+        "carom: --players: expected 2 to 8 different names in the order of play like A,B or "
+        "A,B,C (or A B C), got 'Ana Ana'\n"
+    )

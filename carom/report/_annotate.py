@@ -1,8 +1,12 @@
-"""The annotated video of ``carom analyze``: balls ringed, trails, events, the score.
+"""The annotated video of ``carom analyze``: balls ringed and named, trails, events, score.
 
 Streaming: one frame in, one frame out; only the last ``trail_s`` of each ball's image
 positions and the events still flashing are kept, so memory does not grow with the
-video. Encoding reuses the synthetic renderer's writer (H.264 through PyAV, or mp4v).
+video. Each event flashes where it happened as a ring that grows from the ball and
+fades over ``flash_s``. Labels (the score in a free corner, each event, each ball's
+name) are light text on dark plates, placed where they cover no ball and no other
+label (:mod:`carom.report._annotate_labels`). Encoding reuses the synthetic renderer's
+writer (H.264 through PyAV, or mp4v).
 """
 
 from __future__ import annotations
@@ -108,7 +112,8 @@ class AnnotatedWriter:
         calibration: The camera: gives each ball's apparent radius and where a cushion
             contact happened on the cushion nose.
         codec: ``h264`` (PyAV) or ``mp4v`` (OpenCV), see :func:`vision.open_video`.
-        bitrate_bps: H.264 bit rate; default twice the camera-like rate, for sharp labels.
+        bitrate_bps: H.264 mean bit rate; default twice the camera-like rate. ``carom
+            analyze`` passes 1.2 times the source's, so the copy stays near its size.
         trail_s: How long a ball's trail is, seconds.
         flash_s: How long an event stays on screen, seconds.
         doubtful_below: Events under this confidence (or with a doubt) flash orange, ``?``.

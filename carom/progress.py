@@ -106,8 +106,8 @@ class Progress:
             of = f" {self._unit}"
         parts = [f"{self._stage}  {self._done}{of}"]
         rate = self._done / elapsed if elapsed > 0 else 0.0
-        if elapsed > 0 and self._done:
-            speed = f"{rate:.0f} {'fps' if self._unit == 'frames' else self._unit + '/s'}"
+        if elapsed > 0 and self._done and self._unit == "frames":
+            speed = f"{rate:.0f} fps"
             if self._fps:
                 speed += f", {rate / self._fps:.1f}x real time"
             parts.append(speed)

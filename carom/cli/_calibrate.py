@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from carom.progress import Progress
 
 if TYPE_CHECKING:
     import numpy as np
@@ -16,7 +20,7 @@ if TYPE_CHECKING:
     from referee import Table
 
 
-__all__ = ["add_parser", "check_output", "frame_index", "run", "square_mm"]
+__all__ = ["add_parser", "check_output", "frame_index", "progress_say", "run", "square_mm"]
 
 
 def frame_index(text: str) -> int:
@@ -168,7 +172,12 @@ def _fit(args: argparse.Namespace, table: Table, diamonds: list[list[float]] | N
         corners = _click_corners(frame)
     try:
         if frame is None:
-            return best_calibration(args.source, table, discipline, say=_say)
+            bar = Progress.for_terminal()
+            bar.stage(f"calibrating from {args.source}")
+            try:
+                return best_calibration(args.source, table, discipline, say=progress_say(bar))
+            finally:
+                bar.clear()
         return calibrate_frame(
             frame, table, corners=corners, diamonds=diamonds, lens=lens, discipline=discipline
         )
@@ -201,8 +210,29 @@ def _failed(args: argparse.Namespace, result: Any, overlay: Path) -> None:
     )
 
 
-def _say(text: str) -> None:
-    print(f"carom calibrate: {text}", file=sys.stderr, flush=True)
+_WAITING = re.compile(r"waiting for a clear view of the table: (\d+) of ([\d.]+) s")
+
+
+def progress_say(bar: Progress) -> Callable[[str], None]:
+    """What the fit says, as ``bar`` shows it: the wait for a clear view as a stage.
+
+    "waiting for a clear view of the table: 3 of 8 s" (a camera) is the progress line
+    ``waiting for a clear view of the table  3/8 s``, not a new line each second; any
+    other line is printed on a clean row.
+    """
+    waiting = [False]
+
+    def say(text: str) -> None:
+        found = _WAITING.fullmatch(text)
+        if found is None or not bar.active:
+            bar.say(f"carom calibrate: {text}")
+            return
+        if not waiting[0]:
+            bar.stage("waiting for a clear view of the table", round(float(found[2])), unit="s")
+            waiting[0] = True
+        bar.update(int(found[1]))
+
+    return say
 
 
 def _click_corners(frame: NDArray[np.uint8]) -> list[list[float]]:

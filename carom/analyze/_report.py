@@ -7,7 +7,8 @@ from typing import Any
 
 from carom.analyze._options import AnalyzeRun
 from carom.analyze._shot_log import shots_document
-from carom.report import ReportShot, render_sheet, write_report, write_shot_csv
+from carom.i18n import catalogue, format_number
+from carom.report import ReportShot, match_summary, write_report, write_shot_csv
 from carom.timestamps import now_iso
 from referee import record_json
 
@@ -30,7 +31,7 @@ def _report_shots(run: AnalyzeRun) -> list[ReportShot]:
                 verdict=verdict, score_after={} if record is None else dict(record.score_after),
                 start_s=shot.start_s or 0.0, end_s=shot.end_s or 0.0,
                 review=None if verdict is None else verdict.review,
-                break_rule="" if record is None else record.break_why,
+                break_rule="" if record is None else record.break_why, record=record,
             )
         )  # fmt: skip
     return out
@@ -41,28 +42,35 @@ def write_shots_csv(run: AnalyzeRun, path: Path) -> None:
     write_shot_csv(path, shots_document(run), run.options.video.name)
 
 
-def write_html(run: AnalyzeRun, path: Path) -> None:
-    """The report: meta, scoresheet, a diagram and the events of every shot.
+def write_html(run: AnalyzeRun, path: Path, lang: str = "en") -> None:
+    """The report: meta, match panel, statistics, scoresheet, a card for every shot.
 
+    ``lang``: the report's language (``carom.i18n.LANGUAGES``; another code: English).
     The per-shot CSV (:func:`write_shots_csv`) is written beside it as ``shots.csv``.
     """
     write_shots_csv(run, path.with_name(SHOT_CSV_NAME))
     opts = run.options
+
+    def t(key: str, **fields: object) -> str:
+        return catalogue("report").text(lang, key, **fields)
+
+    seconds = format_number(lang, run.seconds, 1)
     meta = {
-        "video": str(opts.video),
-        "discipline": str(opts.discipline),
-        "calibration": str(opts.calibration or opts.out / "calibration.json"),
-        "frames": f"{run.frames} ({run.seconds:.1f} s)",
-        "written": now_iso(),
-    }
+        t("meta_video"): str(opts.video),
+        t("meta_discipline"): str(opts.discipline),
+        t("meta_calibration"): str(opts.calibration or opts.out / "calibration.json"),
+        t("meta_frames"): t("meta_frames_value", frames=format_number(lang, run.frames),
+                             seconds=seconds),
+        t("meta_written"): now_iso(),
+    }  # fmt: skip
     if run.error is not None:
-        meta["stopped early"] = str(run.error)
+        meta[t("meta_stopped")] = str(run.error)
     for i, note in enumerate(run.notes):
-        meta[f"note {i + 1}"] = note
+        meta[t("meta_note", n=i + 1)] = note
     geometry = None if run.calibration is None else run.calibration.geometry
     write_report(
-        path, _report_shots(run), title=f"carom analyze: {opts.video.name}",
-        sheet_text=render_sheet(run.score_run()), meta=meta, geometry=geometry,
+        path, _report_shots(run), title=t("title", video=opts.video.name), meta=meta,
+        summary=match_summary(run.score_run()), geometry=geometry, lang=lang,
     )  # fmt: skip
 
 

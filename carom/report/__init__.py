@@ -4,7 +4,8 @@
 * :func:`diagram_svg` / :func:`diagram_png`: one shot drawn on the table (the paths,
   numbered contacts, doubtful ones dashed), from one drawing list
   (:class:`Diagram`) rendered to SVG or pixels;
-* :func:`write_report`: the self-contained HTML report;
+* :func:`write_report`: the self-contained HTML report in the user's language (match
+  panel from :func:`match_summary`, statistics plots, scoresheet table, a card per shot);
 * :func:`write_shot_csv`: the per-shot CSV of a shot log (docs/shot-csv.md);
 * :class:`AnnotatedWriter`: the annotated video's frames.
 """
@@ -22,7 +23,8 @@ from carom.report._diagram import (
     verdict_caption,
 )
 from carom.report._drawing import Diagram, render_bgr, render_svg
-from carom.report._html import ReportError, ReportShot, write_report
+from carom.report._html import ReportError, ReportShot, render_report, write_report
+from carom.report._report_stats import MatchSummary, PlayerLine, inning_points, match_summary
 from carom.report._sheet import render_sheet, render_standings
 from carom.report._shot_csv import (
     SHOT_CSV_COLUMNS,
@@ -40,6 +42,8 @@ __all__ = [
     "AnnotatedWriter",
     "BallPx",
     "Diagram",
+    "MatchSummary",
+    "PlayerLine",
     "ReportError",
     "ReportShot",
     "ShotCsvError",
@@ -49,8 +53,11 @@ __all__ = [
     "diagram_png",
     "diagram_svg",
     "event_label",
+    "inning_points",
     "is_doubtful",
+    "match_summary",
     "render_bgr",
+    "render_report",
     "render_sheet",
     "render_standings",
     "render_svg",

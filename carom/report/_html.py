@@ -1,8 +1,15 @@
-"""The HTML report of ``carom analyze``: one self-contained file, readable on a phone.
+"""The HTML report of ``carom analyze``: one self-contained page, readable on a phone.
 
-Inline CSS and inline SVG diagrams, no script and no external resource, so the file can
-be mailed or opened offline. Every piece of text from outside (player names, reasons,
+The match panel (result, per-player figures), the statistics (points per inning, run
+lengths: :mod:`carom.report._report_stats`), the scoresheet as a table (a row per shot,
+linked to its card), then a card per shot: the verdict, the review reason, the diagram
+and the events with their times and confidence. Inline CSS and SVG, no script and no
+external resource, so the file can be mailed, opened offline or printed (a card never
+breaks across pages). Every piece of text from outside (player names, reasons,
 evidence, meta values) is escaped.
+
+Every fixed text comes from the ``report`` catalogue in the report's language
+(``lang``), numbers as that language writes them; the referee's reasons stay English.
 """
 
 from __future__ import annotations
@@ -13,11 +20,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from calibration import TableGeometry
+from carom.i18n import LANGUAGES, catalogue, format_number
 from carom.report._diagram import diagram_svg, event_label, is_doubtful, verdict_caption
-from referee import Ball, BallContact, CaromError, CushionContact, Verdict
+from carom.report._report_css import REPORT_CSS
+from carom.report._report_stats import (
+    MatchSummary,
+    inning_points,
+    points_plot,
+    runs_plot,
+)
+from referee import Ball, BallContact, CaromError, CushionContact, ShotRecord, Verdict
 from vision import BallTrack, ScoredEvent
 
-__all__ = ["ReportError", "ReportShot", "write_report"]
+__all__ = ["ReportError", "ReportShot", "render_report", "write_report"]
 
 
 class ReportError(CaromError):
@@ -40,6 +55,8 @@ class ReportShot:
         end_s: Time every ball stopped, seconds of the video.
         review: Why a person should look again beyond the verdict's own review, if any.
         break_rule: Whether the shot was judged as a break and which rule said so.
+        record: The match's record of the shot (set, inning, run, for the scoresheet
+            and the statistics); ``None``: not judged (a lag, a shot after the end).
     """
 
     index: int
@@ -53,123 +70,269 @@ class ReportShot:
     end_s: float = 0.0
     review: str | None = None
     break_rule: str = ""
+    record: ShotRecord | None = None
 
 
-_CSS = """
-body{font:16px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#f4f5f7;color:#1b1e23}
-main{max-width:960px;margin:auto}
-h1{font-size:1.4em;margin:.2em 0}
-dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0 0 12px}
-dl.meta dt{font-weight:bold}dl.meta dd{margin:0;overflow-wrap:anywhere}
-pre.sheet{background:#fff;border:1px solid #ccd;padding:8px;overflow-x:auto;font-size:13px}
-section.shot{background:#fff;border:1px solid #ccd;border-radius:8px;padding:10px;margin:14px 0}
-section.shot h2{font-size:1.15em;margin:0 0 6px}
-.verdict{padding:6px 8px;border-radius:6px;margin:0 0 8px;background:#e8eef5}
-.verdict.point{background:#dff3e4}.verdict.foul{background:#fde2e1}
-.verdict.review{background:#fff0c9;border:2px solid #e69500}
-.diagram{margin:6px 0}
-table.events{border-collapse:collapse;width:100%;font-size:14px}
-table.events th,table.events td{border-bottom:1px solid #dde;padding:3px 6px;text-align:left}
-tr.doubt td{background:#fff4dc}
-.scroll{overflow-x:auto}
-"""
+@dataclass(frozen=True, slots=True)
+class _Page:
+    """What every part of the page needs: the language and the diagram settings."""
+
+    lang: str
+    geometry: TableGeometry
+    doubtful_below: float
+
+    def t(self, key: str, **fields: object) -> str:
+        """The message ``key``, filled in, escaped for HTML."""
+        return _e(self.raw(key, **fields))
+
+    def raw(self, key: str, **fields: object) -> str:
+        """The message ``key`` filled in (not escaped: for :mod:`_report_stats`)."""
+        return catalogue("report").text(self.lang, key, **fields)
+
+    def num(self, value: float, decimals: int = 0) -> str:
+        return format_number(self.lang, value, decimals)
+
+    def word(self, prefix: str, name: object) -> str:
+        """A ball's or cushion's name in the language (the name itself if unknown)."""
+        key = f"{prefix}_{name}"
+        return self.raw(key) if key in catalogue("report").messages["en"] else str(name)
 
 
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _score_text(score: str | Mapping[str, int]) -> str:
+def _average(page: _Page, text: str) -> str:
+    """The referee's truncated average (``1.666``) as the language writes it."""
+    try:
+        return page.num(float(text), len(text.partition(".")[2]))
+    except ValueError:
+        return text
+
+
+def _points(page: _Page, v: Verdict) -> str:
+    pts = f"+{page.num(v.points)}" if v.points else "0"
+    if v.opponent_points:
+        pts += f" ({page.raw('opponent_plus', n=page.num(v.opponent_points))})"
+    if v.penalty:
+        pts += f" ({page.raw('penalty', n=page.num(v.penalty))})"
+    return pts
+
+
+def _score_text(page: _Page, score: str | Mapping[str, int]) -> str:
     if isinstance(score, str):
         return score
-    return " : ".join(f"{p} {v}" for p, v in score.items())
+    return " : ".join(f"{p} {page.num(v)}" for p, v in score.items())
 
 
-def _verdict_block(s: ReportShot) -> str:
-    v = s.verdict
-    classes = ["verdict"]
+def _classes(s: ReportShot) -> list[str]:
+    """``point`` / ``foul`` / ``review`` as they apply (a shot without verdict: review)."""
+    v, out = s.verdict, []
     if v is not None and v.points:
-        classes.append("point")
+        out.append("point")
     if v is not None and v.fouls:
-        classes.append("foul")
-    reviews = [r for r in (v.review if v else None, s.review) if r]
-    if reviews or v is None:
-        classes.append("review")
-    lines = [f"<strong>{_e(verdict_caption(s.player, v))}</strong>"]
+        out.append("foul")
+    if v is None or v.review or s.review:
+        out.append("review")
+    return out
+
+
+def _verdict_block(page: _Page, s: ReportShot) -> str:
+    v = s.verdict
+    if v is None:
+        lines = [f"<strong>{_e(s.player)}: {page.t('no_verdict')}</strong>"]
+    else:
+        lines = [f"<strong>{_e(s.player)} {_e(_points(page, v))} — {_e(v.reason)}</strong>"]
     if v is not None and v.fouls:
-        lines.append(f"fouls: {_e(', '.join(v.fouls))}")
-    lines += [f"<strong>REVIEW:</strong> {_e(r)}" for r in reviews if not v or r != v.review]
+        lines.append(page.t("fouls", fouls=", ".join(v.fouls)))
+    reviews = dict.fromkeys(r for r in (v.review if v else None, s.review) if r)
+    lines += [f"<strong>{page.t('review', reason=r)}</strong>" for r in reviews]
     if v is not None:
         lines += [_e(a) for a in v.announcements]
     if s.break_rule:
-        lines.append(f"judged as {_e(s.break_rule)}")
-    score = _score_text(s.score_after)
-    if score:
-        lines.append(f"score after: {_e(score)}")
-    return f'<div class="{" ".join(classes)}">' + "<br>".join(lines) + "</div>"
+        lines.append(page.t("judged_as", rule=s.break_rule))
+    if score := _score_text(page, s.score_after):
+        lines.append(page.t("score_after", score=score))
+    return f'<div class="{" ".join(["verdict", *_classes(s)])}">' + "<br>".join(lines) + "</div>"
 
 
-def _what(e: ScoredEvent) -> tuple[str, str]:
-    """(kind, balls/cushion) columns of one event row."""
+def _what(page: _Page, e: ScoredEvent) -> tuple[str, str]:
+    """(kind, balls/cushion) columns of one event row (unescaped)."""
     ev = e.event
     if isinstance(ev, BallContact):
-        return "ball", f"{ev.balls[0]}-{ev.balls[1]}"
+        return page.raw("kind_ball"), "–".join(page.word("ball", b) for b in ev.balls)
     if isinstance(ev, CushionContact):
-        return "cushion", f"{ev.ball} / {ev.cushion}"
-    label = event_label(e)
-    return type(ev).__name__.lower(), label
+        return page.raw("kind_cushion"), (
+            f"{page.word('ball', ev.ball)} / {page.word('cushion', ev.cushion)}"
+        )
+    return page.word("kind", type(ev).__name__.lower()), event_label(e)
 
 
-def _events_table(events: Sequence[ScoredEvent], doubtful_below: float) -> str:
-    head = "<tr><th>#</th><th>t (s)</th><th>kind</th><th>balls / cushion</th>"
-    head += "<th>confidence</th><th>evidence</th></tr>"
+def _events_table(page: _Page, events: Sequence[ScoredEvent]) -> str:
+    heads = ("#", page.t("ev_time"), page.t("ev_kind"), page.t("ev_what"),
+             page.t("ev_confidence"), page.t("ev_evidence"))  # fmt: skip
+    num = (True, True, False, False, True, False)
+    head = "".join(
+        f"<th{' class=num' if n else ''}>{h}</th>" for h, n in zip(heads, num, strict=True)
+    )
     rows = []
     for n, e in enumerate(sorted(events, key=lambda e: e.event.t_s), start=1):
-        kind, what = _what(e)
-        evidence = e.evidence + (f" (doubt: {e.event.doubt})" if e.event.doubt else "")
-        cls = ' class="doubt"' if is_doubtful(e, doubtful_below) else ""
+        kind, what = _what(page, e)
+        doubt = page.raw("ev_doubt", doubt=e.event.doubt) if e.event.doubt else ""
+        evidence = " ".join(x for x in (e.evidence, doubt and f"({doubt})") if x)
+        cls = ' class="doubt"' if is_doubtful(e, page.doubtful_below) else ""
         rows.append(
-            f"<tr{cls}><td>{n}</td><td>{e.event.t_s:.3f}</td><td>{_e(kind)}</td>"
-            f"<td>{_e(what)}</td><td>{e.confidence:.2f}</td><td>{_e(evidence)}</td></tr>"
+            f'<tr{cls}><td class="num">{n}</td><td class="num">{page.num(e.event.t_s, 3)}</td>'
+            f"<td>{_e(kind)}</td><td>{_e(what)}</td>"
+            f'<td class="num">{page.num(e.confidence, 2)}</td><td>{_e(evidence)}</td></tr>'
         )
-    body = "\n".join(rows) or '<tr><td colspan="6">no event</td></tr>'
-    table = f"<thead>{head}</thead>\n<tbody>\n{body}\n</tbody>"
+    body = "\n".join(rows) or f'<tr><td colspan="6">{page.t("no_event")}</td></tr>'
+    table = f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>"
     return f'<div class="scroll"><table class="events">\n{table}</table></div>'
 
 
-def _section(shot: ReportShot, geometry: TableGeometry, doubtful_below: float) -> str:
+def _card(page: _Page, shot: ReportShot) -> str:
     caption = verdict_caption(shot.player, shot.verdict)
-    svg = diagram_svg(geometry, shot.tracks, shot.events, caption=caption,
-                      doubtful_below=doubtful_below)  # fmt: skip
-    title = (f"Shot {shot.index} — {_e(shot.player)} ({_e(shot.cue_ball)}), "
-             f"{shot.start_s:.3f}–{shot.end_s:.3f} s")  # fmt: skip
+    svg = diagram_svg(page.geometry, shot.tracks, shot.events, caption=caption,
+                      doubtful_below=page.doubtful_below)  # fmt: skip
+    title = page.t("shot_title", n=shot.index, player=shot.player)
+    when = page.t("shot_times", start=page.num(shot.start_s, 3), end=page.num(shot.end_s, 3))
+    cue = page.t("cue_ball", ball=page.word("ball", shot.cue_ball))
     return (
         f'<section class="shot" id="shot-{shot.index}">\n<h2>{title}</h2>\n'
-        f'{_verdict_block(shot)}\n<div class="diagram">{svg}</div>\n'
-        f"{_events_table(shot.events, doubtful_below)}\n</section>"
+        f'<p class="when">{cue} · {when}</p>\n{_verdict_block(page, shot)}\n'
+        f'<div class="diagram">{svg}</div>\n<h3>{page.t("events")}</h3>\n'
+        f"{_events_table(page, shot.events)}\n</section>"
     )
+
+
+def _players(shots: Sequence[ReportShot], summary: MatchSummary | None) -> list[str]:
+    if summary is not None:
+        return list(summary.players)
+    names = (p for s in shots if not isinstance(s.score_after, str) for p in s.score_after)
+    return list(dict.fromkeys(names))
+
+
+def _sheet_row(page: _Page, s: ReportShot, players: Sequence[str]) -> str:
+    r, v = s.record, s.verdict
+    cells = [f'<a href="#shot-{s.index}">{s.index}</a>', _e(s.player),
+             "" if r is None else page.num(r.set_index + 1),
+             "" if r is None else page.num(r.inning),
+             "" if v is None else _e(_points(page, v)),
+             "" if r is None else page.num(r.run)]  # fmt: skip
+    score = {} if isinstance(s.score_after, str) else s.score_after
+    cells += [page.num(score[p]) if p in score else "" for p in players]
+    why = page.t("no_verdict") if v is None else _e(v.reason)
+    if v is not None and v.inning_ends:
+        why += f" <em>({page.t('turn_passes')})</em>"
+    if v is not None and v.review:
+        why += f"<br><strong>{page.t('review', reason=v.review)}</strong>"
+    numeric = [f'<td class="num">{c}</td>' for c in cells]
+    numeric[1] = f"<td>{cells[1]}</td>"
+    cls = " ".join(_classes(s))
+    row = f'<tr class="{cls}">' if cls else "<tr>"
+    return row + "".join(numeric) + f'<td class="why">{why}</td></tr>'
+
+
+def _sheet(page: _Page, shots: Sequence[ReportShot], players: Sequence[str]) -> str:
+    if not shots:
+        return f'<p class="note">{page.t("no_shots")}</p>'
+    keys = ("col_shot", "col_player", "col_set", "col_inning", "col_points", "col_run")
+    heads = [f'<th class="num">{page.t(k)}</th>' for k in keys]
+    heads[1] = f"<th>{page.t('col_player')}</th>"
+    heads += [f'<th class="num">{_e(p)}</th>' for p in players]
+    heads.append(f"<th>{page.t('col_verdict')}</th>")
+    rows = "\n".join(_sheet_row(page, s, players) for s in shots)
+    return (f'<div class="scroll panel"><table class="sheet">\n<thead><tr>{"".join(heads)}'
+            f"</tr></thead>\n<tbody>\n{rows}\n</tbody></table></div>")  # fmt: skip
+
+
+def _result(page: _Page, m: MatchSummary) -> str:
+    if m.winner:
+        return page.raw("result_wins", player=m.winner)
+    if m.draw:
+        shared = m.tied and len(m.tied) < len(m.players)
+        if shared:
+            return page.raw("result_draw_between", players=", ".join(m.tied))
+        return page.raw("result_draw")
+    return page.raw("result_in_progress")
+
+
+def _match_panel(page: _Page, m: MatchSummary) -> str:
+    vs = page.raw("versus").join(m.players)
+    lines = [f"<p><strong>{_e(m.discipline)}: {_e(vs)}</strong></p>",
+             f"<p>{page.t('result', result=_result(page, m))}</p>"]  # fmt: skip
+    if m.lag:
+        lines.append(f"<p>{page.t('lag', reason=m.lag)}</p>")
+    keys = ("col_score", "col_innings", "col_average", "col_high_run", "col_sets")
+    head = f"<th>{page.t('col_player')}</th>" + "".join(
+        f'<th class="num">{page.t(k)}</th>' for k in keys
+    )
+    rows = [
+        f'<tr><td><span class="swatch p{i % 8}"></span>{_e(p.player)}</td>'
+        + "".join(f'<td class="num">{c}</td>' for c in (page.num(p.board), page.num(p.innings),
+                  _average(page, p.average), page.num(p.high_run), page.num(p.sets_won)))
+        + "</tr>"
+        for i, p in enumerate(m.lines)
+    ]  # fmt: skip
+    lines.append(f'<div class="scroll"><table class="players"><thead><tr>{head}</tr></thead>'
+                 f"<tbody>{''.join(rows)}</tbody></table></div>")  # fmt: skip
+    for version, shots, action, detail in m.audit:
+        said = page.t("audit", version=version, shots=shots, action=action, detail=detail)
+        lines.append(f'<p class="note">{said}</p>')
+    return (
+        f'<div class="panel match">\n<h2>{page.t("match_heading")}</h2>\n'
+        + "\n".join(lines)
+        + "\n</div>"
+    )
+
+
+def _stats(page: _Page, shots: Sequence[ReportShot], players: Sequence[str]) -> str:
+    records = [s.record for s in shots if s.record is not None]
+    per_inning = inning_points(records, players)
+    if not any(per_inning.values()):
+        body = f'<p class="note">{page.t("no_innings")}</p>'
+    else:
+        legend = "".join(f'<li><span class="swatch p{i % 8}"></span>{_e(p)}</li>'
+                         for i, p in enumerate(per_inning))  # fmt: skip
+        figures = (
+            f"<figure><figcaption>{page.t('plot_points_title')}</figcaption>"
+            f"{points_plot(per_inning, page.raw)}</figure>"
+            f"<figure><figcaption>{page.t('plot_runs_title')}</figcaption>"
+            f"{runs_plot(per_inning, page.raw)}</figure>"
+        )
+        body = f'<ul class="legend">{legend}</ul>\n<div class="plots">{figures}</div>'
+    return f'<div class="panel stats">\n<h2>{page.t("stats_heading")}</h2>\n{body}\n</div>'
 
 
 def render_report(
     shots: Sequence[ReportShot],
     *,
     title: str,
-    sheet_text: str,
     meta: Mapping[str, str],
+    summary: MatchSummary | None = None,
     geometry: TableGeometry | None = None,
     doubtful_below: float = 0.5,
+    lang: str = "en",
 ) -> str:
     """The whole HTML document as text (see :func:`write_report`)."""
-    g = geometry or TableGeometry()
+    page = _Page(lang if lang in LANGUAGES else "en", geometry or TableGeometry(), doubtful_below)
     meta_rows = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in meta.items())
-    sections = "\n".join(_section(s, g, doubtful_below) for s in shots)
+    players = _players(shots, summary)
+    parts = [] if summary is None else [_match_panel(page, summary)]
+    parts += [_stats(page, shots, players),
+              f'<h2>{page.t("sheet_heading")}</h2>\n{_sheet(page, shots, players)}',
+              f'<h2>{page.t("shots_heading", n=len(shots))}</h2>',
+              *(_card(page, s) for s in shots)]  # fmt: skip
+    if page.lang != "en":
+        parts.append(f'<p class="note">{page.t("reasons_english")}</p>')
     return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<!DOCTYPE html>\n<html lang="{page.lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
+        f"<title>{_e(title)}</title>\n<style>{REPORT_CSS}</style>\n</head>\n<body>\n<main>\n"
         f'<header>\n<h1>{_e(title)}</h1>\n<dl class="meta">{meta_rows}</dl>\n</header>\n'
-        f'<h2>Scoresheet</h2>\n<pre class="sheet">{_e(sheet_text)}</pre>\n'
-        f"<h2>Shots ({len(shots)})</h2>\n{sections}\n</main>\n</body>\n</html>\n"
+        + "\n".join(parts)
+        + "\n</main>\n</body>\n</html>\n"
     )
 
 
@@ -178,27 +341,31 @@ def write_report(
     shots: Sequence[ReportShot],
     *,
     title: str,
-    sheet_text: str,
     meta: Mapping[str, str],
+    summary: MatchSummary | None = None,
     geometry: TableGeometry | None = None,
     doubtful_below: float = 0.5,
+    lang: str = "en",
 ) -> None:
     """Write the report as one self-contained HTML file.
 
     Args:
         path: The ``.html`` file to write (overwritten).
-        shots: The shots in play order, one section each.
+        shots: The shots in play order: a scoresheet row and a card each.
         title: Page title and heading.
-        sheet_text: The scoresheet text (``carom.report._sheet.render_sheet``), shown as is.
         meta: Header facts in order: video, calibration, discipline, date ...
+        summary: The match's result and figures (:func:`match_summary`); ``None``: no
+            match panel (the statistics are drawn from the shots' records alone).
         geometry: The table of the diagrams (default: the match table).
         doubtful_below: Events under this confidence are highlighted as doubtful.
+        lang: The language of every fixed text and number (``carom.i18n.LANGUAGES``;
+            another code gives English).
 
     Raises:
         ReportError: the file cannot be written.
     """
-    text = render_report(shots, title=title, sheet_text=sheet_text, meta=meta,
-                         geometry=geometry, doubtful_below=doubtful_below)  # fmt: skip
+    text = render_report(shots, title=title, meta=meta, summary=summary, geometry=geometry,
+                         doubtful_below=doubtful_below, lang=lang)  # fmt: skip
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:

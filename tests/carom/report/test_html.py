@@ -45,9 +45,9 @@ class Outline(HTMLParser):
         elif tag == "svg":
             self.svgs += 1
             self.sections[-1].svgs += 1
-        elif tag == "tbody":
+        elif tag == "tbody" and self.sections:
             self._in_tbody = True
-        elif tag == "tr" and self._in_tbody:
+        elif tag == "tr" and self._in_tbody and self.sections:
             self.sections[-1].rows += 1
         elif tag == "div" and self.sections:
             self.sections[-1].classes.append(a.get("class") or "")
@@ -77,8 +77,7 @@ def write(tmp_path: Path, shots: list[ReportShot]) -> tuple[str, Outline]:
     path = tmp_path / "report.html"
     meta = {"video": "three_cushion_match.mp4", "calibration": "cal.json",
             "discipline": "three-cushion", "date": "2026-11-29", "note": "x < y & z"}  # fmt: skip
-    write_report(path, shots, title="three-cushion: A vs <b>&", sheet_text="A 1 : B 2 <&>",
-                 meta=meta)  # fmt: skip
+    write_report(path, shots, title="three-cushion: A vs <b>&", meta=meta)
     text = path.read_text(encoding="utf-8")
     parser = Outline()
     parser.feed(text)
@@ -103,7 +102,8 @@ def test_text_is_escaped_and_nothing_is_external(tmp_path: Path) -> None:
     assert NASTY in "".join(outline.text)  # a parser reads the name back as it was given
     assert "b" not in [tag for tag, _ in outline.tags]  # the name made no tag
     assert not [t for t, a in outline.tags if t in ("script", "link", "img", "iframe")]
-    assert not [a for _, a in outline.tags if "src" in a or "href" in a]
+    assert not [a for _, a in outline.tags if "src" in a]
+    assert all((a.get("href") or "#").startswith("#") for _, a in outline.tags)  # in-page only
     assert re.findall(r"https?://[^\"' ]+", text) == ["http://www.w3.org/2000/svg"] * 4
 
 
@@ -137,4 +137,4 @@ def test_review_and_missing_verdict_are_highlighted(tmp_path: Path) -> None:
 
 def test_an_unwritable_path_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ReportError, match="cannot write"):
-        write_report(tmp_path / "no" / "such" / "r.html", [], title="t", sheet_text="", meta={})
+        write_report(tmp_path / "no" / "such" / "r.html", [], title="t", meta={})

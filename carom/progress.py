@@ -79,7 +79,6 @@ class Progress:
         self._stage, self._total, self._fps, self._unit = name, total, fps, unit
         self._done = 0
         self._started = self._clock()
-        self._last = -1e9
         self.update(0)  # the stage is named at once, before its first count
 
     def update(self, done: int, total: int | None = None) -> None:
@@ -116,7 +115,11 @@ class Progress:
         return "  ".join(parts)
 
     def clear(self) -> None:
-        """Wipe the line (before another line is printed, and at the end)."""
+        """Wipe the line (before another line is printed, and at the end).
+
+        The next update draws it again at once.
+        """
+        self._last = -1e9
         if self._out is not None and self._shown:
             print("\r\x1b[K", end="", file=self._out, flush=True)
             self._shown = False
@@ -125,4 +128,3 @@ class Progress:
         """Print ``line`` on ``out`` (stderr) on a clean row; the bar is back at the next update."""
         self.clear()
         print(line, file=out or sys.stderr, flush=True)
-        self._last = -1e9

@@ -213,19 +213,22 @@ def _failed(args: argparse.Namespace, result: Any, overlay: Path) -> None:
 _WAITING = re.compile(r"waiting for a clear view of the table: (\d+) of ([\d.]+) s")
 
 
-def progress_say(bar: Progress) -> Callable[[str], None]:
+def progress_say(bar: Progress, command: str = "calibrate") -> Callable[[str], None]:
     """What the fit says, as ``bar`` shows it: the wait for a clear view as a stage.
 
     "waiting for a clear view of the table: 3 of 8 s" (a camera) is the progress line
     ``waiting for a clear view of the table  3/8 s``, not a new line each second; any
-    other line is printed on a clean row.
+    other line is printed on a clean row, ``carom COMMAND: TEXT``, and logged.
     """
+    from carom.console import say as say_line
+
     waiting = [False]
 
     def say(text: str) -> None:
         found = _WAITING.fullmatch(text)
         if found is None or not bar.active:
-            bar.say(f"carom calibrate: {text}")
+            bar.clear()
+            say_line(command, text)
             return
         if not waiting[0]:
             bar.stage("waiting for a clear view of the table", round(float(found[2])), unit="s")

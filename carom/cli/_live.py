@@ -278,7 +278,9 @@ def _calibration(args: argparse.Namespace, config: Any) -> Path:
     :class:`calibration.CalibrationFailed` (exit 4) with the way to mark the corners.
     """
     from calibration import load_calibration
+    from carom.cli._calibrate import progress_say
     from carom.pipeline import camera_calibration_path, fit_calibration
+    from carom.progress import Progress
 
     if args.calibration is not None:
         return Path(args.calibration)
@@ -288,8 +290,13 @@ def _calibration(args: argparse.Namespace, config: Any) -> Path:
         _say(f"using the calibration saved for {args.camera}: {path}")
         return path
     _say(f"no calibration for {args.camera} yet: fitting one from it")
-    fit_calibration(args.camera, config.table, config.discipline, path.parent,
-                    say=_say, name=path.stem)  # fmt: skip
+    bar = Progress.for_terminal()
+    bar.stage(f"calibrating from {args.camera}")
+    try:
+        fit_calibration(args.camera, config.table, config.discipline, path.parent,
+                        say=progress_say(bar, "live"), name=path.stem)  # fmt: skip
+    finally:
+        bar.clear()
     _say(f"calibrated: {path} (the wizard and later runs use it; delete it to refit)")
     return path
 

@@ -29,7 +29,7 @@ from carom.report._diagram import BALL_COLOURS, DOUBT, dashes, event_label, is_d
 from referee import Ball, BallContact, Call, Cushion, CushionContact
 from vision import Frame, ScoredEvent, VideoError, default_bitrate, open_video
 
-__all__ = ["AnnotatedWriter", "BallPx"]
+__all__ = ["LABEL_SCALE", "SCORE_SCALE", "AnnotatedWriter", "BallPx"]
 
 F64 = NDArray[np.float64]
 U8 = NDArray[np.uint8]
@@ -40,6 +40,10 @@ BallPx = tuple[UV, bool]
 
 _AA = cv2.LINE_AA
 _NEUTRAL: BGR = (200, 200, 200)  # the score plate's bar
+#: Font scales at 720 px high (OpenCV Hershey; the output's height scales them): the
+#: score's capitals about 22 px, a label's 16 px: on a phone held across they
+#: read like its own small text.
+SCORE_SCALE, LABEL_SCALE = 1.0, 0.72
 
 
 def _bgr(colour: str) -> tuple[int, int, int]:
@@ -312,7 +316,7 @@ class AnnotatedWriter:
         (:func:`place_label`); one with no free place this frame is left out.
         """
         taken: list[Box] = list(boxes.values())
-        big, small = self._size[1] / 720 * 0.9, self._size[1] / 720 * 0.62
+        big, small = self._size[1] / 720 * SCORE_SCALE, self._size[1] / 720 * LABEL_SCALE
         corner = [f for f in self._flashes if f.uv_px is None]
         fixed = [(score, big, _NEUTRAL), ([f.label for f in corner], small, _accent(corner))]
         sizes = [label_size(ln, sc) if ln else (0.0, -6.0) for ln, sc, _ in fixed]

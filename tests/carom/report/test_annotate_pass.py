@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import av
 import cv2
@@ -108,3 +110,20 @@ def test_the_target_rate_follows_the_source(tmp_path: Path) -> None:
     assert target_bitrate(tmp_path / "gone.mp4", 300, 30.0) is None
     video.write_bytes(b"\0" * 100)
     assert target_bitrate(video, 300, 30.0) == 100_000  # a floor for a tiny file
+
+
+def test_the_score_changes_when_each_judged_shot_ends(tmp_path: Path) -> None:
+    """Only the fields the score line reads: the shot's end and the score after it."""
+    opts = AnalyzeOptions(video=SAMPLE, out=tmp_path, table=Table(), players=("Ana", "Ben"))
+    run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
+
+    def shot(end_s: float) -> Any:
+        return SimpleNamespace(shot=SimpleNamespace(end_s=end_s))
+
+    run.shots = [
+        (shot(13.4), SimpleNamespace(score_after={"Ana": 1, "Ben": 0})),
+        (shot(20.0), None),  # not judged: the score stays
+        (shot(31.2), SimpleNamespace(score_after={"Ana": 1, "Ben": 1})),
+    ]
+    assert _score_lines(run) == [(0.0, "Ana 0 : 0 Ben"), (13.4, "Ana 1 : 0 Ben"),
+                                 (31.2, "Ana 1 : 1 Ben")]  # fmt: skip

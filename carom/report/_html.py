@@ -201,7 +201,8 @@ def _card(page: _Page, shot: ReportShot) -> str:
     return (
         f'<section class="shot" id="shot-{shot.index}">\n<h2>{title}</h2>\n'
         f'<p class="when">{cue} · {when}</p>\n{_verdict_block(page, shot)}\n'
-        f'<div class="diagram">{svg}</div>\n<h3>{page.t("events")}</h3>\n'
+        f'<div class="diagram" aria-label="{page.t("diagram")}">{svg}</div>\n'
+        f"<h3>{page.t('events')}</h3>\n"
         f"{_events_table(page, shot.events)}\n</section>"
     )
 

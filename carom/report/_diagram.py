@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -34,6 +34,7 @@ from vision import BallTrack, ScoredEvent
 
 __all__ = [
     "BALL_COLOURS",
+    "KEY_WORDS",
     "Diagram",
     "build_diagram",
     "clip_tracks",
@@ -61,6 +62,10 @@ BALL_COLOURS: Mapping[Ball, str] = {
 }  # fmt: skip
 _DOT = {Ball.DOTTED: "#c8141e", Ball.WHITE2: "#2f6fe0"}
 PAD, CAPTION, LEGEND, BADGE_R = 40.0, 104.0, 80.0, 58.0
+#: The key's words under every diagram (a report in another language passes its own).
+KEY_WORDS: Mapping[str, str] = {
+    "start": "start", "end": "end", "unseen": "not seen (predicted)", "doubtful": "doubtful event",
+}  # fmt: skip
 
 
 # --- the content: table, paths, events, caption ---
@@ -266,8 +271,19 @@ def _events(events: Sequence[ScoredEvent], tracks: Mapping[Ball, BallTrack], g: 
     return out
 
 
-def _legend(events: Sequence[ScoredEvent], y: float, width: float,
-            doubtful_below: float) -> tuple[list[Primitive], float]:  # fmt: skip
+def _legend_text(e: ScoredEvent, doubtful_below: float) -> str:
+    """One legend line: ``1.877 s  white-red`` (and the doubt: ``? 0.40 gap 2 mm``)."""
+    text = f"{e.event.t_s:.3f} s  {event_label(e)}"
+    if is_doubtful(e, doubtful_below):
+        text += f"  ? {e.confidence:.2f} {e.event.doubt or ''}".rstrip()
+    return text
+
+
+LineOf = Callable[[ScoredEvent], str]
+
+
+def _legend(events: Sequence[ScoredEvent], y: float, width: float, doubtful_below: float,
+            line_of: LineOf | None) -> tuple[list[Primitive], float]:  # fmt: skip
     """Numbered event list in two columns from ``y``; returns primitives and the new y."""
     out: list[Primitive] = []
     ordered = sorted(events, key=lambda e: e.event.t_s)
@@ -277,31 +293,29 @@ def _legend(events: Sequence[ScoredEvent], y: float, width: float,
         x, yy = PAD + (i // rows) * width / 2 + BADGE_R * 0.7, y + (i % rows) * line
         doubt = is_doubtful(e, doubtful_below)
         out += _badge(i + 1, (x, yy - LEGEND * 0.35), BADGE_R * 0.7, doubt, "legend")
-        text = f"{e.event.t_s:.3f} s  {event_label(e)}"
-        if doubt:
-            text += f"  ? {e.confidence:.2f} {e.event.doubt or ''}".rstrip()
+        text = line_of(e) if line_of is not None else _legend_text(e, doubtful_below)
         budget = int((width / 2 - BADGE_R * 2) / (LEGEND * 0.5))  # 0.5 em a character
         text = text if len(text) <= budget else text[: budget - 1] + "…"
         out.append(Label(x + BADGE_R * 1.1, yy, text, LEGEND, DOUBT if doubt else TEXT))
     return out, y + rows * line
 
 
-def _key(y: float) -> list[Primitive]:
-    """One line explaining the symbols."""
+def _key(y: float, words: Mapping[str, str]) -> list[Primitive]:
+    """One line explaining the symbols (``words``: :data:`KEY_WORDS`' keys)."""
     r, x = 30.75, PAD + 30.0
     s = Style(fill=BALL_COLOURS[Ball.WHITE], stroke=INK, width=4.0)
     out: list[Primitive] = [Shape("circle", (x, y - 28, r), s, "key"),
-                            Label(x + 60, y, "start", LEGEND, MUTED)]  # fmt: skip
+                            Label(x + 60, y, words["start"], LEGEND, MUTED)]  # fmt: skip
     x += 380
     out += [Shape("circle", (x, y - 28, r), Style(stroke=TEXT, width=8.0), "key"),
-            Label(x + 60, y, "end", LEGEND, MUTED)]  # fmt: skip
+            Label(x + 60, y, words["end"], LEGEND, MUTED)]  # fmt: skip
     x += 320
     dash = Style(stroke=TEXT, width=9.0, dash=(34.0, 26.0), opacity=0.6)
     out += [Shape("line", (x - 30, y - 28, x + 160, y - 28), dash, "key"),
-            Label(x + 200, y, "not seen (predicted)", LEGEND, MUTED)]  # fmt: skip
+            Label(x + 200, y, words["unseen"], LEGEND, MUTED)]  # fmt: skip
     x += 1200
     out += _badge(0, (x, y - 28), BADGE_R * 0.7, True, "key")[:1]
-    return [*out, Label(x + 80, y, "doubtful event", LEGEND, MUTED)]
+    return [*out, Label(x + 80, y, words["doubtful"], LEGEND, MUTED)]
 
 
 def build_diagram(
@@ -311,6 +325,8 @@ def build_diagram(
     *,
     caption: str = "",
     doubtful_below: float = 0.5,
+    words: Mapping[str, str] = KEY_WORDS,
+    line_of: Callable[[ScoredEvent], str] | None = None,
 ) -> Diagram:
     """The primitives of one shot's diagram (see the module docstring for the frame).
 
@@ -320,6 +336,8 @@ def build_diagram(
         events: The shot's events, numbered 1..n in time order where they happened.
         caption: The verdict line(s) under the table, wrapped to the width.
         doubtful_below: Events under this confidence (or with a doubt) drawn orange.
+        words: The key's words (:data:`KEY_WORDS`' keys), in the reader's language.
+        line_of: An event's legend line after its number (default: ``1.877 s  white-red``).
     """
     o = table_origin(geometry)
     width = geometry.length_mm + 2 * o[0]
@@ -330,10 +348,10 @@ def build_diagram(
     for line in textwrap.wrap(caption, chars) if caption else []:
         prims.append(Label(PAD, y, line, CAPTION, TEXT, bold=True, cls="caption"))
         y += CAPTION * 1.3
-    legend, y = _legend(events, y + LEGEND * 0.6, width - 2 * PAD, doubtful_below)
+    legend, y = _legend(events, y + LEGEND * 0.6, width - 2 * PAD, doubtful_below, line_of)
     height = y + LEGEND * 1.2
     back = Shape("rect", (0.0, 0.0, width, height), Style(fill=BG), "background")
-    return Diagram(width, height, (back, *prims, *legend, *_key(y + LEGEND * 0.4)),
+    return Diagram(width, height, (back, *prims, *legend, *_key(y + LEGEND * 0.4, words)),
                    caption or "shot diagram")  # fmt: skip
 
 
@@ -344,10 +362,13 @@ def diagram_svg(
     *,
     caption: str = "",
     doubtful_below: float = 0.5,
+    words: Mapping[str, str] = KEY_WORDS,
+    line_of: Callable[[ScoredEvent], str] | None = None,
 ) -> str:
     """A self-contained ``<svg>`` of the shot (arguments as :func:`build_diagram`)."""
     return render_svg(build_diagram(geometry, tracks, events, caption=caption,
-                                    doubtful_below=doubtful_below))  # fmt: skip
+                                    doubtful_below=doubtful_below, words=words,
+                                    line_of=line_of))  # fmt: skip
 
 
 def diagram_png(

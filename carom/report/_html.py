@@ -21,7 +21,7 @@ from pathlib import Path
 
 from calibration import TableGeometry
 from carom.i18n import LANGUAGES, catalogue, format_number
-from carom.report._diagram import diagram_svg, event_label, is_doubtful, verdict_caption
+from carom.report._diagram import diagram_svg, event_label, is_doubtful
 from carom.report._report_css import REPORT_CSS
 from carom.report._report_stats import (
     MatchSummary,
@@ -191,10 +191,31 @@ def _events_table(page: _Page, events: Sequence[ScoredEvent]) -> str:
     return f'<div class="scroll"><table class="events">\n{table}</table></div>'
 
 
+def _caption(page: _Page, s: ReportShot) -> str:
+    """The diagram's caption: review and fouls first, then ``player +1 — reason``."""
+    v = s.verdict
+    if v is None:
+        return f"{s.player}: {page.raw('no_verdict')}"
+    parts = [page.raw("review", reason=v.review)] if v.review else []
+    if v.fouls:
+        parts.append(page.raw("fouls", fouls=", ".join(v.fouls)))
+    return " — ".join([*parts, f"{s.player} {_points(page, v)} — {v.reason}"])
+
+
+def _legend_line(page: _Page, e: ScoredEvent) -> str:
+    """An event under the diagram: ``1,877 s  blanche–rouge`` (and its doubt)."""
+    _, what = _what(page, e)
+    text = f"{page.raw('seconds', t=page.num(e.event.t_s, 3))}  {what}"
+    if is_doubtful(e, page.doubtful_below):
+        text += f"  ? {page.num(e.confidence, 2)} {e.event.doubt or ''}".rstrip()
+    return text
+
+
 def _card(page: _Page, shot: ReportShot) -> str:
-    caption = verdict_caption(shot.player, shot.verdict)
-    svg = diagram_svg(page.geometry, shot.tracks, shot.events, caption=caption,
-                      doubtful_below=page.doubtful_below)  # fmt: skip
+    words = {k: page.raw(f"key_{k}") for k in ("start", "end", "unseen", "doubtful")}
+    svg = diagram_svg(page.geometry, shot.tracks, shot.events, caption=_caption(page, shot),
+                      doubtful_below=page.doubtful_below, words=words,
+                      line_of=lambda e: _legend_line(page, e))  # fmt: skip
     title = page.t("shot_title", n=shot.index, player=shot.player)
     when = page.t("shot_times", start=page.num(shot.start_s, 3), end=page.num(shot.end_s, 3))
     cue = page.t("cue_ball", ball=page.word("ball", shot.cue_ball))

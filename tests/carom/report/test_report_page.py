@@ -129,8 +129,10 @@ def test_the_page_speaks_the_language_and_writes_its_numbers(lang: str) -> None:
     cat = catalogue("report")
     assert re.search(rf'<html lang="{lang}">', text)
     words = "".join(page.text)
-    for key in ("sheet_heading", "stats_heading", "match_heading", "col_average", "col_high_run",
-                "plot_points_title", "plot_runs_title", "ev_confidence"):  # fmt: skip
+    keys = ("key_start", "key_unseen", "sheet_heading", "stats_heading", "match_heading",
+            "col_average", "col_high_run", "plot_points_title", "plot_runs_title",
+            "ev_confidence")  # fmt: skip
+    for key in keys:
         assert cat.text(lang, key) in words, key
     assert cat.text(lang, "shot_title", n=3, player=shots[3].player) in words
     # The referee's reasons stay as the referee said them.
@@ -142,9 +144,11 @@ def test_the_page_speaks_the_language_and_writes_its_numbers(lang: str) -> None:
 
 
 def test_french_numbers_use_a_decimal_comma() -> None:
-    _, page, _, run = _page("fr")
+    _, page, shots, run = _page("fr")
     words = "".join(page.text)
     assert "0,97" in words and "0.97" not in words  # every confidence
+    first = min(shots[0].events, key=lambda e: e.event.t_s)
+    assert f"{format_number('fr', first.event.t_s, 3)} s  " in words  # the diagram's legend
     averages = [line.average for line in match_summary(run).lines]
     assert all(a.replace(".", ",") in words for a in averages)
 

@@ -337,11 +337,16 @@ def _score_line(state: Any) -> str:
     return " : ".join(f"{p} {state.board(p)}" for p in players)
 
 
+#: The session changes a person made (keyboard, web console) that print a line too.
+_PERSON_CALLS = ("correction:", "undo:", "time-out")
+
+
 class _CallPrinter:
     """Each committed call on stdout as it is made, one line (docs/live.md, "What it prints").
 
     ``shot 12  Ana  +1  point: red then yellow after 3 cushions  (Ana 23 : 19 Ben)``;
-    a shot held for a person: ``REVIEW: <reason>`` (once, when it is first held).
+    a shot held for a person: ``REVIEW: <reason>`` (once, when it is first held); a
+    correction, an undo or a time-out: the session's own line with the score after it.
     """
 
     def __init__(self) -> None:
@@ -350,6 +355,8 @@ class _CallPrinter:
     def __call__(self, update: Any) -> None:
         if update.record is not None:
             print(shot_line(update.record, update.state), flush=True)
+        elif update.what.startswith(_PERSON_CALLS):  # a person's call took effect
+            print(f"{update.what}  ({_score_line(update.state)})", flush=True)
         pending = update.pending
         if pending is not None and pending.record is not self._held:
             print(f"REVIEW: {pending.reason or 'a person decides'}", flush=True)

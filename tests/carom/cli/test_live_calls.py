@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -37,11 +38,23 @@ def test_a_held_shot_is_one_review_line_once(capsys: pytest.CaptureFixture[str])
     record = match.play(log.shots[0])
     pending = SimpleNamespace(record=record, reason="second ball contact unsure (0.41)")
     printer = _CallPrinter()
-    for _ in range(2):  # the clock and the board make more updates while it is held
-        printer(SimpleNamespace(record=None, pending=pending, state=match.state))
-    printer(SimpleNamespace(record=record, pending=None, state=match.state))  # accepted
+    for _ in range(2):  # more updates come while it is held (a pause, a time-out)
+        printer(SimpleNamespace(record=None, pending=pending, state=match.state, what="held"))
+    printer(SimpleNamespace(record=record, pending=None, state=match.state, what="accepted"))
     out = capsys.readouterr().out.splitlines()
     assert out == [
         "REVIEW: second ball contact unsure (0.41)",
         "shot 0  A  +1  point: red then yellow after 3 cushions  (A 1 : 0 B)",
     ]
+
+
+def test_a_keyboard_correction_is_one_line_with_the_score(tmp_path: Path) -> None:
+    calibration = write_truth_calibration(tmp_path / "cal.json")
+    cmd = live_cmd(calibration, tmp_path / "live.db", None, "--pace", "0")
+    done = run_live(cmd, stdin="correct B +1\n")
+    assert done.returncode == 0, done.stderr
+    corrections = [line for line in done.stdout.splitlines() if line.startswith("correction:")]
+    assert len(corrections) == 1
+    # its place among the shot lines depends on when the keyboard is read: not its text
+    assert re.fullmatch(r"correction: \+1 points to B  \(A [01] : [1-3] B\)", corrections[0])
+    assert done.stdout.splitlines()[-1] == "A 1 : 3 B  (playing)"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import textwrap
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -300,20 +301,26 @@ def _legend(events: Sequence[ScoredEvent], y: float, width: float, doubtful_belo
     return out, y + rows * line
 
 
+def _advance(word: str, before: float, least: float) -> float:
+    """How far the next key symbol goes: past ``word`` (a wide CJK glyph counts twice)."""
+    ems = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in word)
+    return max(least, before + ems * LEGEND * 0.55 + 100.0)
+
+
 def _key(y: float, words: Mapping[str, str]) -> list[Primitive]:
     """One line explaining the symbols (``words``: :data:`KEY_WORDS`' keys)."""
     r, x = 30.75, PAD + 30.0
     s = Style(fill=BALL_COLOURS[Ball.WHITE], stroke=INK, width=4.0)
     out: list[Primitive] = [Shape("circle", (x, y - 28, r), s, "key"),
                             Label(x + 60, y, words["start"], LEGEND, MUTED)]  # fmt: skip
-    x += 380
+    x += _advance(words["start"], 60, 380)
     out += [Shape("circle", (x, y - 28, r), Style(stroke=TEXT, width=8.0), "key"),
             Label(x + 60, y, words["end"], LEGEND, MUTED)]  # fmt: skip
-    x += 320
+    x += _advance(words["end"], 60, 320)
     dash = Style(stroke=TEXT, width=9.0, dash=(34.0, 26.0), opacity=0.6)
     out += [Shape("line", (x - 30, y - 28, x + 160, y - 28), dash, "key"),
             Label(x + 200, y, words["unseen"], LEGEND, MUTED)]  # fmt: skip
-    x += 1200
+    x += _advance(words["unseen"], 200, 1200)
     out += _badge(0, (x, y - 28), BADGE_R * 0.7, True, "key")[:1]
     return [*out, Label(x + 80, y, words["doubtful"], LEGEND, MUTED)]
 

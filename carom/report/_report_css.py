@@ -66,6 +66,7 @@ table.sheet tr td{background:#fff}
 a{color:inherit;text-decoration:none}
 .diagram svg .background{fill:#fff}
 .diagram svg text.caption,.diagram svg text:not([class]){fill:#000}
+.diagram svg .key[stroke="#f2f2f2"]{stroke:#000}
 }
 """
     + _SEATS

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 from carom.live import DecisionKind, FoulCall, PersonCall, ReviewDecision, TimeoutCall, UndoCall
 from referee import Correction, CorrectionKind, Foul
 
-__all__ = ["CallIn", "call_value"]
+__all__ = ["CallIn", "LanguageIn", "call_value"]
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
                                         pattern=r"^[^\x00-\x1f\x7f]+$")]  # fmt: skip
@@ -134,3 +134,9 @@ class FitIn(_Strict):
 
     corners_px: Annotated[list[PointPx], Field(min_length=4, max_length=4)]
     diamonds_px: Annotated[list[PointPx | None], Field(max_length=24)] | None = None
+
+
+class LanguageIn(_Strict):
+    """The table's page language: ``POST /api/settings/language`` (null: each browser's)."""
+
+    language: Literal["en", "ko", "tr", "nl", "fr", "es"] | None

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from carom.i18n import LANGUAGES, catalogue, pick_language
+from carom.live import LiveError
 from carom.web._guard import Guard
 from carom.web._match_models import MatchFileIn
-from carom.web._models import CallIn, call_value
+from carom.web._models import CallIn, LanguageIn, call_value
 from carom.web._security import ADMIN_KEY
+from carom.web._settings import TableLanguage, WebSettings
 from carom.web._table import Table
 
 __all__ = ["require_token", "router", "table_of"]
@@ -132,3 +136,56 @@ def replay_frame(i: int, table: TableDep) -> Response:
             404, f"no replay frame {i} ({len(frames)} kept); see /api/review/replay"
         )
     return Response(frames[i], media_type="image/jpeg")
+
+
+_language_lock = threading.Lock()
+
+
+def table_language(request: Request) -> TableLanguage:
+    """The table's language setting (made on first use, kept in the match database)."""
+    state = request.app.state
+    with _language_lock:
+        if not hasattr(state, "language"):
+            settings: WebSettings = state.settings
+            state.language = TableLanguage(settings.db)
+    language: TableLanguage = state.language
+    return language
+
+
+def _language_doc(request: Request, lang: str | None) -> dict[str, Any]:
+    settings: WebSettings = request.app.state.settings
+    table = table_language(request).get()
+    chosen = pick_language(lang or table or settings.language,
+                           request.headers.get("accept-language"))  # fmt: skip
+    return {"lang": chosen, "table_language": table, "languages": LANGUAGES}
+
+
+@router.get("/api/i18n/web", tags=["pages"])
+def page_messages(
+    request: Request,
+    lang: Annotated[str | None, Query(max_length=35, description="a language code")] = None,
+) -> dict[str, Any]:
+    """The pages' messages in one language (the ``web`` catalogue).
+
+    The language: ``lang``, else the table's setting, else the server's default, else
+    the browser's ``Accept-Language``, else English. The answer's ``lang`` is the one
+    used; ``table_language`` the table's setting or null; ``languages`` code -> name.
+    """
+    doc = _language_doc(request, lang)
+    return doc | {"messages": catalogue("web").for_language(doc["lang"])}
+
+
+@router.get("/api/settings/language", tags=["pages"])
+def get_language(request: Request) -> dict[str, Any]:
+    """The table's page language (null: each browser's own) and the one this browser gets."""
+    return _language_doc(request, None)
+
+
+@router.post("/api/settings/language", tags=["pages"], dependencies=[Admin])
+def set_language(body: LanguageIn, request: Request) -> dict[str, Any]:
+    """Set the table's page language (null: each browser's own); pages take it on load."""
+    try:
+        table_language(request).set(body.language)
+    except LiveError as exc:
+        raise HTTPException(503, str(exc)) from None
+    return _language_doc(request, None)

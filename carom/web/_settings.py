@@ -1,16 +1,20 @@
-"""What the web server is set up with (``carom serve`` options)."""
+"""What the web server is set up with (``carom serve`` options), and the table's language."""
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from carom.i18n import LANGUAGES
+from carom.live import LiveError
 from carom.match import MatchFile
 from carom.web._guard import GuardPolicy
 from carom.web._rate import RatePolicy
 from referee import Table
 
-__all__ = ["WebSettings"]
+__all__ = ["TableLanguage", "WebSettings"]
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -36,7 +40,8 @@ class WebSettings:
     that the camera did not move off its calibration (0: never; as ``carom live
     --drift-every``). ``guard``: the admin token's back-off per client and the bound on
     key derivations waiting (:mod:`carom.web._guard`). ``rate``: the requests a client
-    (not on this machine) may send (:mod:`carom.web._rate`).
+    (not on this machine) may send (:mod:`carom.web._rate`). ``language``: the pages'
+    language when the console has set none (None: each browser's own; docs/web.md).
     """
 
     db: Path
@@ -59,3 +64,59 @@ class WebSettings:
     drift_every_s: float = 0.0
     guard: GuardPolicy = field(default_factory=GuardPolicy)
     rate: RatePolicy = field(default_factory=RatePolicy)
+    language: str | None = None
+
+
+class TableLanguage:
+    """The table's page language: a code of :data:`carom.i18n.LANGUAGES`, or None.
+
+    None means each browser's own. Kept in the match database (table ``web_settings``)
+    so it outlives a restart; read once, then from memory; the console changes it.
+    """
+
+    def __init__(self, db: Path) -> None:
+        self._db = db
+        self._lock = threading.Lock()
+        self._value: str | None = None
+        self._loaded = False
+
+    def get(self) -> str | None:
+        """The table's language, or None (an unreadable database: None, never an error)."""
+        with self._lock:
+            if not self._loaded:
+                self._value, self._loaded = self._read(), True
+            return self._value
+
+    def set(self, language: str | None) -> None:
+        """Keep ``language`` (None: each browser's own).
+
+        Raises:
+            LiveError: the database cannot be written.
+        """
+        with self._lock:
+            try:
+                db = sqlite3.connect(str(self._db))
+                try:
+                    with db:
+                        db.execute(_CREATE)
+                        db.execute("INSERT OR REPLACE INTO web_settings (key, value) "
+                                   "VALUES ('language', ?)", (language,))  # fmt: skip
+                finally:
+                    db.close()
+            except sqlite3.Error as exc:
+                raise LiveError(f"{self._db}: cannot keep the language ({exc})") from None
+            self._value, self._loaded = language, True
+
+    def _read(self) -> str | None:
+        try:
+            db = sqlite3.connect(f"file:{self._db}?mode=ro", uri=True)
+            try:
+                row = db.execute("SELECT value FROM web_settings WHERE key = 'language'").fetchone()
+            finally:
+                db.close()
+        except sqlite3.Error:  # no such table yet, or no database: no setting
+            return None
+        return str(row[0]) if row and row[0] in LANGUAGES else None
+
+
+_CREATE = "CREATE TABLE IF NOT EXISTS web_settings (key TEXT PRIMARY KEY, value TEXT)"

@@ -6,6 +6,14 @@
  *                                GET /api/state, then the /api/events stream (the browser
  *                                resends Last-Event-ID itself when the stream reconnects).
  * Carom.tokenDialog()            ask once for the admin token and keep it in localStorage.
+ * Carom.withToken()              a promise of the token: asks for it first when none is kept
+ *                                (the first action that needs it, never at page load).
+ * Carom.ready                    a promise, settled once the page's messages are loaded:
+ *                                GET /api/i18n/web (?lang= from the page's own URL, else the
+ *                                table's language, else the browser's Accept-Language), then
+ *                                [data-i18n] elements filled in and <html lang> set.
+ * Carom.t(key, fields)           one message of the `web` catalogue with its {fields}.
+ * Carom.fmt                      numbers and dates with Intl in the page's language.
  */
 (function () {
   "use strict";
@@ -42,7 +50,7 @@
     const headers = { Accept: "application/json" };
     if (method !== "GET") {
       headers["Content-Type"] = "application/json";
-      if (token()) headers.Authorization = "Bearer " + token();
+      headers.Authorization = "Bearer " + await withToken(); // asks for it the first time
     }
     let response;
     try {
@@ -50,7 +58,7 @@
         method, headers, body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (err) {
-      throw new ApiError(0, "the server does not answer: check that `carom serve` is running");
+      throw new ApiError(0, t("error.no_server"));
     }
     const text = await response.text();
     let data = null;
@@ -98,25 +106,27 @@
     let dialog = document.getElementById("token-dialog");
     if (!dialog) {
       const input = el("input", { type: "password", id: "token-input", autocomplete: "off",
-        placeholder: "admin token printed by carom serve" });
+        placeholder: t("token.placeholder") });
       dialog = el("dialog", { class: "token", id: "token-dialog" },
         el("form", { method: "dialog", class: "grid" },
-          el("h2", { text: "Admin token" }),
+          el("h2", { text: t("token.title") }),
           el("p", { class: "muted", id: "token-reason" }),
-          el("label", {}, "Token", input),
+          el("label", {}, t("token.label"), input),
           el("div", { class: "row" },
-            el("button", { class: "primary", id: "token-save", value: "save" }, "Save"),
-            el("button", { value: "cancel", formnovalidate: true }, "Cancel"))));
+            el("button", { class: "primary", id: "token-save", value: "save" }, t("token.save")),
+            el("button", { value: "cancel", formnovalidate: true }, t("token.cancel")))));
       dialog.addEventListener("close", () => {
-        if (dialog.returnValue === "save" && input.value.trim()) {
+        const saved = dialog.returnValue === "save" && input.value.trim();
+        if (saved) {
           setToken(input.value);
           document.dispatchEvent(new CustomEvent("carom-token"));
         }
+        const waiting = tokenWaiters.splice(0);
+        waiting.forEach((w) => (saved ? w.resolve(token()) : w.reject(new ApiError(401, t("token.none")))));
       });
       document.body.append(dialog);
     }
-    dialog.querySelector("#token-reason").textContent = reason ||
-      "State-changing actions need the admin token (printed once on the server's stderr, or in its --token-file).";
+    dialog.querySelector("#token-reason").textContent = reason || t("token.why");
     dialog.querySelector("#token-input").value = "";
     if (!dialog.open) dialog.showModal();
   }
@@ -124,23 +134,85 @@
   /* Ask for the token at page load when none is stored. */
   function requireToken() { if (!token()) tokenDialog(); }
 
+  /* The token, asked for first when none is kept: call it at the first action needing it. */
+  const tokenWaiters = [];
+  function withToken() {
+    if (token()) return Promise.resolve(token());
+    return new Promise((resolve, reject) => { tokenWaiters.push({ resolve, reject }); tokenDialog(); });
+  }
+
+  // ---- the page's language: messages from the server, numbers and dates by Intl ----
+  const i18n = { lang: "en", messages: {}, languages: {}, table: null };
+
+  function t(key, fields) {
+    // A name the catalogue lacks ("verdict.<new>") shows as the name itself.
+    const template = Object.prototype.hasOwnProperty.call(i18n.messages, key) ? i18n.messages[key]
+      : key.slice(key.indexOf(".") + 1).replace(/_/g, " ");
+    return template.replace(/\{(\w+)\}/g, (m, name) =>
+      (fields && fields[name] !== undefined && fields[name] !== null ? String(fields[name]) : m));
+  }
+
+  /* Fill the page's fixed text: data-i18n (text), data-i18n-placeholder, -title, -alt, -aria-label. */
+  function translate(root) {
+    const scope = root || document;
+    for (const node of scope.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    for (const attr of ["placeholder", "title", "alt", "aria-label"]) {
+      for (const node of scope.querySelectorAll(`[data-i18n-${attr}]`)) node.setAttribute(attr, t(node.getAttribute(`data-i18n-${attr}`)));
+    }
+  }
+
+  async function loadMessages() {
+    const asked = new URLSearchParams(location.search).get("lang");
+    const url = "/api/i18n/web" + (asked ? "?lang=" + encodeURIComponent(asked) : "");
+    try {
+      const response = await fetch(url, { headers: { Accept: "application/json" } });
+      if (response.ok) {
+        const doc = await response.json();
+        Object.assign(i18n, { lang: doc.lang, messages: doc.messages || {}, languages: doc.languages || {},
+          table: doc.table_language });
+      }
+    } catch (err) { /* the server does not answer: English keys stay; the page says so */ }
+    document.documentElement.lang = i18n.lang;
+    if (document.readyState === "loading") await new Promise((r) => document.addEventListener("DOMContentLoaded", r));
+    translate();
+    return i18n;
+  }
+  const ready = loadMessages();
+
+  const numberFormats = new Map();
+  function number(x, decimals) {
+    const key = `${i18n.lang}|${decimals}`;
+    if (!numberFormats.has(key)) {
+      numberFormats.set(key, new Intl.NumberFormat(i18n.lang, { minimumFractionDigits: decimals,
+        maximumFractionDigits: decimals }));
+    }
+    return numberFormats.get(key).format(x);
+  }
+
   const fmt = {
-    // Averages come as numbers or as the referee's own text ("1.250"); three decimals.
+    // Averages come as numbers or as the referee's own text ("1.250", already truncated):
+    // three decimals, written as the page's language writes them ("1,250" in Turkish).
     avg(x) {
-      if (typeof x === "string" && x.trim()) return x;
-      return typeof x === "number" && isFinite(x) ? x.toFixed(3) : "–";
+      const value = typeof x === "string" && x.trim() ? Number(x) : x;
+      if (typeof value === "number" && isFinite(value)) return number(value, 3);
+      return typeof x === "string" && x.trim() ? x : "–";
     },
+    num(x, decimals) { return typeof x === "number" && isFinite(x) ? number(x, decimals || 0) : "–"; },
     // Shot numbers as the server says them (0-based, as in its "what" lines, the
     // diagram URLs and carom live's output): one numbering everywhere.
     shotNo(n) { return typeof n === "number" ? n : "?"; },
-    int(x) { return typeof x === "number" ? String(x) : "–"; },
+    int(x) { return typeof x === "number" ? number(x, 0) : "–"; },
     clock(s) { return typeof s === "number" ? String(Math.max(0, Math.ceil(s))) : "–"; },
     date(iso) {
       if (!iso) return "";
       const d = new Date(iso);
-      return isNaN(d) ? String(iso) : d.toLocaleString();
+      return isNaN(d) ? String(iso) : new Intl.DateTimeFormat(i18n.lang, { dateStyle: "short", timeStyle: "short" }).format(d);
     },
-    title(name) { return String(name || "").replace(/[-_]/g, " "); },
+    // A discipline or foul name in the page's language ("discipline.three-cushion"), else spaced.
+    title(name) {
+      const key = "name." + String(name || "");
+      return key in i18n.messages ? t(key) : String(name || "").replace(/[-_]/g, " ");
+    },
   };
 
   /* Time is up on a running clock: the server said so, or the local count reached 0. */
@@ -166,8 +238,32 @@
   }
 
   function connBadge(node) {
-    return (ok) => { node.classList.toggle("live", ok); node.textContent = ok ? "live" : "reconnecting"; };
+    node.textContent = t("conn.connecting");
+    return (ok) => { node.classList.toggle("live", ok); node.textContent = ok ? t("conn.live") : t("conn.reconnecting"); };
   }
 
-  window.Carom = { el, api, ApiError, live, shotClock, timeUp, token, setToken, tokenDialog, requireToken, fmt, setStatus, connBadge };
+  /* The cue ball each player plays, from the match file of the match on the table:
+   * {name: "white"|"yellow"|"dotted"} when every player keeps one (two players: white and
+   * yellow unless the file says), {} when the whites rotate or everyone plays the red. */
+  async function cueBalls() {
+    try {
+      const doc = (await api("GET", "/api/match-file")).match || {};
+      const players = doc.players || [];
+      if (doc.cue_balls && !Array.isArray(doc.cue_balls)) return { ...doc.cue_balls };
+      if (players.length === 2 && doc.discipline !== "pin-carom-7" && !Array.isArray(doc.cue_balls)) {
+        return { [players[0]]: "white", [players[1]]: "yellow" };
+      }
+    } catch (err) { /* no match file: no dots */ }
+    return {};
+  }
+
+  /* A ball dot: a coloured circle with the ball's name as its label. */
+  function ballDot(ball, extraClass) {
+    if (!ball) return null;
+    return el("span", { class: `ball ball-${ball}` + (extraClass ? " " + extraClass : ""), "data-ball": ball,
+      role: "img", "aria-label": t("ball." + ball), title: t("ball." + ball) });
+  }
+
+  window.Carom = { el, api, ApiError, live, shotClock, timeUp, token, setToken, tokenDialog, requireToken,
+    withToken, fmt, setStatus, connBadge, t, translate, ready, i18n, cueBalls, ballDot };
 })();

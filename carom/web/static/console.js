@@ -1,7 +1,7 @@
 /* Referee console: start a match, watch the verdicts, make calls, settle reviews. */
 (function () {
   "use strict";
-  const { el, api, fmt } = Carom;
+  const { el, api, fmt, t } = Carom;
   const $ = (id) => document.getElementById(id);
   // referee.CALL_FOULS: what a person may call (what a camera cannot see).
   const FOULS = ["double_hit", "push", "touch", "foot", "miscue", "balls_moving", "illegal_jump",
@@ -15,7 +15,7 @@
     status(label + "…");
     try {
       const state = await api(method, path, body);
-      status(label + ": done", "ok");
+      status(t("con.done", { action: label }), "ok");
       // The stream may already have brought something newer than this answer.
       if (state && typeof state.version === "number" && (!current || state.version >= current.version)) render(state);
       return state;
@@ -29,13 +29,12 @@
   function startBody() { return CaromMatchForm.body(); }
 
   const clockLine = Carom.shotClock((c, remaining) => {
-    const rule = c && c.expiry === "foul" ? "a foul when time is up" : "a warning when time is up";
+    const rule = c && c.expiry === "foul" ? t("con.clock_rule_foul") : t("con.clock_rule_warn");
     let text = "";
     if (c && Carom.timeUp(c, remaining)) {
-      text = c.expiry === "foul" ? "shot clock: time up, the stroke is a foul (undo takes it back)"
-        : "shot clock: time up (warning only; the foul shot_clock is a call)";
+      text = c.expiry === "foul" ? t("con.clock_up_foul") : t("con.clock_up_warn");
     } else if (c) {
-      text = `shot clock ${c.running ? fmt.clock(remaining) + " s" : "stopped"} · ${rule}`;
+      text = (c.running ? t("con.clock_running", { s: fmt.clock(remaining) }) : t("con.clock_stopped")) + " · " + rule;
     }
     $("clock-line").textContent = text;
     $("clock-line").className = c && Carom.timeUp(c, remaining) ? "muted time-up" : "muted";
@@ -47,9 +46,10 @@
     $("score").replaceChildren(...match.players.map((p) => el("div", {
       class: "con-player" + (match.shooter === p.name && match.phase === "playing" ? " shooter" : ""),
       "data-player": p.name },
-      el("div", { text: p.name }),
+      el("div", {}, Carom.ballDot(balls[p.name], "con-ball"), el("span", { text: p.name })),
       el("div", { class: "pts", "data-role": "points", text: fmt.int(p.points) }),
-      el("div", { class: "muted", text: `inn ${p.innings} · avg ${fmt.avg(p.average)} · HR ${p.high_run} · run ${p.run}` }))));
+      el("div", { class: "muted", text: t("con.player_stats", { innings: fmt.int(p.innings), avg: fmt.avg(p.average),
+        hr: fmt.int(p.high_run), run: fmt.int(p.run) }) }))));
   }
 
   function renderCalls(match) {
@@ -57,15 +57,15 @@
     const fouls = FOULS.filter((f) => f !== "jump_over_pins" || (match && PIN_GAMES.includes(match.discipline)));
     $("foul-buttons").replaceChildren(...fouls.map((f) => el("button", {
       type: "button", "data-foul": f, disabled: !running,
-      onclick: () => call({ kind: "foul", foul: f }, "foul " + fmt.title(f)) }, fmt.title(f))));
+      onclick: () => call({ kind: "foul", foul: f }, t("con.act_foul", { foul: fmt.title(f) })) }, fmt.title(f))));
     const names = match ? match.players.map((p) => p.name) : [];
     $("timeout-buttons").replaceChildren(...names.map((n) => el("button", {
-      type: "button", disabled: !running, onclick: () => call({ kind: "timeout", player: n }, "time-out " + n) },
-      "Time-out " + n)));
+      type: "button", disabled: !running, onclick: () => call({ kind: "timeout", player: n }, t("con.act_timeout", { name: n })) },
+      t("con.timeout_for", { name: n }))));
     $("turn-buttons").replaceChildren(...names.map((n) => el("button", {
-      type: "button", disabled: !running, onclick: () => call({ kind: "turn", player: n }, "turn to " + n) },
-      "Turn to " + n)), el("button", { type: "button", disabled: !running,
-      onclick: () => call({ kind: "break" }, "break position") }, "Break position"));
+      type: "button", disabled: !running, onclick: () => call({ kind: "turn", player: n }, t("con.act_turn", { name: n })) },
+      t("con.turn_to", { name: n }))), el("button", { type: "button", disabled: !running,
+      onclick: () => call({ kind: "break" }, t("con.act_break")) }, t("con.break_position")));
     const select = $("c-player");
     if (select.dataset.names !== names.join("\n")) {
       select.replaceChildren(...names.map((n) => el("option", { value: n, text: n })));
@@ -80,7 +80,10 @@
     if (!state.what || (current && current.version === state.version)) return;
     const log = $("log");
     if (log.firstChild && log.firstChild.textContent === state.what) return; // a clock tick
-    log.prepend(el("li", { value: state.version, title: `state version ${state.version}`, text: state.what }));
+    // One line each (the whole line on a click): the long reason is read in full once,
+    // under the verdict or in the review, not again here.
+    log.prepend(el("li", { value: state.version, title: state.what, text: state.what,
+      onclick: (ev) => ev.currentTarget.classList.toggle("open") }));
     while (log.children.length > 12) log.lastChild.remove();
   }
 
@@ -90,17 +93,22 @@
     const match = state.match;
     // A board that never took the score is said here, in red, until it does (docs/live.md).
     const board = state.scoreboard && state.scoreboard.warning;
-    $("camera").textContent = `camera: ${state.camera}` + (state.paused ? ` · paused: ${state.paused}` : "") +
+    if (match && ballsFor !== match.id) loadBalls(match.id);
+    $("camera").textContent = t("con.camera", { camera: t("camera." + state.camera) }) +
+      (state.paused ? " · " + t("banner.paused", { why: state.paused }) : "") +
       (board ? ` · ${board}` : "");
     $("camera").className = board ? "status error" : "muted";
     $("start").classList.toggle("hidden", !!match && match.phase !== "over");
     $("live-title").textContent = match
-      ? `Match ${match.id} · ${fmt.title(match.discipline)}${match.winner ? ` · ${match.winner} wins` : ""}`
-      : "No match running";
+      ? t("con.match_title", { id: match.id, discipline: fmt.title(match.discipline) }) +
+        (match.winner ? " · " + t("banner.wins", { name: match.winner }) : "")
+      : t("con.no_match_running");
     if (match) renderScore(match); else $("score").replaceChildren();
-    $("inning").textContent = match ? `inning ${match.inning}${match.equalizing ? " (equalizing)" : ""} · ${match.phase}` : "";
+    $("inning").textContent = match ? t("sb.inning", { n: fmt.int(match.inning) }) +
+      (match.equalizing ? " · " + t("sb.equalizing") : "") + " · " + t("phase." + match.phase) : "";
     const shot = state.last_shot;
-    $("verdict").textContent = shot ? `Shot ${fmt.shotNo(shot.n)} · ${shot.shooter}: ${shot.verdict}${shot.verdict === "point" ? " +" + shot.points : ""}` : "–";
+    $("verdict").textContent = shot ? t("sb.shot_line", { n: fmt.shotNo(shot.n), shooter: shot.shooter,
+      verdict: t("verdict." + shot.verdict) + (shot.verdict === "point" ? " +" + fmt.int(shot.points) : "") }) : "–";
     $("verdict").className = "con-verdict" + (shot ? " verdict-" + shot.verdict : "");
     $("reason").textContent = shot ? [shot.reason, shot.break ? shot.break_rule : "",
       ...(shot.announcements || []), shot.note || ""].filter(Boolean).join(" · ") : "";
@@ -115,11 +123,12 @@
   function renderReview(pending) {
     $("review").classList.toggle("hidden", !pending);
     if (!pending) { stopReplay(); replay.key = null; return; }
-    $("review-reason").textContent = `shot ${fmt.shotNo(pending.shot_n)}` +
-      (pending.shooter ? ` · ${pending.shooter}` : "") + ` — ${pending.reason}`;
-    const pts = (x) => (typeof x === "number" ? ` · ${x} pt${x === 1 ? "" : "s"}` : "");
-    $("review-accept").textContent = "Accept (count the shot)" + pts(pending.if_accepted);
-    $("review-reject").textContent = "Reject" + pts(pending.if_rejected);
+    $("review-shot").textContent = t("con.review_shot", { n: fmt.shotNo(pending.shot_n) }) +
+      (pending.shooter ? ` · ${pending.shooter}` : "");
+    $("review-reason").textContent = pending.reason || "";
+    const pts = (x) => (typeof x === "number" ? " · " + t(x === 1 ? "con.pt_one" : "con.pts", { n: fmt.int(x) }) : "");
+    $("review-accept").textContent = t("con.accept_count_the_shot") + pts(pending.if_accepted);
+    $("review-reject").textContent = t("con.reject") + pts(pending.if_rejected);
     const key = `${pending.shot_n}|${pending.diagram_url}`;
     if (replay.key === key) return;
     replay.key = key;
@@ -135,7 +144,7 @@
       replay.fps = (data && data.fps) || 10;
     } catch (err) {
       replay.frames = [];
-      status("replay: " + err.message, "error");
+      status(t("con.replay_error", { why: err.message }), "error");
     }
     // Preload so the player does not flicker while playing.
     replay.frames.forEach((src) => { const img = new Image(); img.src = src; });
@@ -150,42 +159,40 @@
     const n = replay.frames.length;
     if (n) $("replay-frame").src = replay.frames[i];
     $("replay-seek").value = String(i);
-    $("replay-info").textContent = n ? `frame ${i + 1} / ${n} · ${replay.fps.toFixed(0)} fps` : "no frames";
+    $("replay-info").textContent = n ? t("con.frame_of", { i: i + 1, n, fps: fmt.num(replay.fps, 0) }) : t("con.no_frames");
   }
 
   function playReplay() {
     stopReplay();
     if (!replay.frames.length) return;
-    $("replay-play").textContent = "Pause";
+    $("replay-play").textContent = t("con.pause");
     replay.timer = setInterval(() => showFrame((replay.i + 1) % replay.frames.length), 1000 / replay.fps);
   }
 
   function stopReplay() {
     if (replay.timer) clearInterval(replay.timer);
     replay.timer = null;
-    $("replay-play").textContent = "Play";
+    $("replay-play").textContent = t("con.play");
   }
 
   function decide(decision) {
     const body = { kind: "decision", decision, points: null };
     if (decision === "points") body.points = Number($("review-points").value || 0);
-    return call(body, "review " + decision);
+    return call(body, t("con.act_review_" + decision));
   }
 
   function wire() {
     $("start-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
-      act("start match", "POST", "/api/matches", startBody());
+      act(t("con.act_start"), "POST", "/api/matches", startBody());
     });
-    $("undo").addEventListener("click", () => call({ kind: "undo" }, "undo"));
+    $("undo").addEventListener("click", () => call({ kind: "undo" }, t("con.act_undo")));
     $("close-match").addEventListener("click", () => {
-      if (confirm("Take this match off the table? It stays in the history (and can be resumed).")) {
-        act("close match", "POST", "/api/matches/close");
-      }
+      if (confirm(t("con.close_confirm"))) act(t("con.act_close"), "POST", "/api/matches/close");
     });
     $("correction-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
-      call({ kind: "correction", player: $("c-player").value, points: Number($("c-points").value) }, "correction");
+      call({ kind: "correction", player: $("c-player").value, points: Number($("c-points").value) }, t("con.act_correction"));
     });
     $("review-accept").addEventListener("click", () => decide("accept"));
     $("review-reject").addEventListener("click", () => decide("reject"));
@@ -193,13 +200,43 @@
     $("replay-play").addEventListener("click", () => (replay.timer ? stopReplay() : playReplay()));
     $("replay-seek").addEventListener("input", (ev) => { stopReplay(); showFrame(Number(ev.target.value)); });
     $("token-button").addEventListener("click", () => Carom.tokenDialog());
-    document.addEventListener("carom-token", () => status("token saved", "ok"));
+    document.addEventListener("carom-token", () => status(t("con.token_saved"), "ok"));
+    $("language").addEventListener("change", async (ev) => {
+      const language = ev.target.value || null;
+      if (await act(t("con.act_language"), "POST", "/api/settings/language", { language })) {
+        // The page itself in the new language (a ?lang= in the address would override it).
+        const url = new URL(location.href);
+        url.searchParams.delete("lang");
+        location.replace(url.toString());
+      }
+    });
   }
 
-  wire();
-  CaromMatchForm.init(status);
-  render({ version: -1, camera: "none", paused: null, match: null, last_shot: null, pending_review: null });
-  Carom.live(render, Carom.connBadge($("conn")));
-  Carom.requireToken();
+  function languages() {
+    const select = $("language");
+    select.append(...Object.entries(Carom.i18n.languages).map(([code, name]) => el("option", { value: code, text: name })));
+    select.value = Carom.i18n.table || "";
+  }
+
+  // Each player's cue ball (the match file of the match on the table).
+  let balls = {}, ballsFor = null;
+  async function loadBalls(id) {
+    ballsFor = id;
+    balls = await Carom.cueBalls();
+    if (current && current.match) renderScore(current.match);
+  }
+
+  Carom.ready.then(() => {
+    $("replay-info").textContent = t("con.no_frames");
+    $("review-accept").textContent = t("con.accept_count_the_shot");
+    $("review-reject").textContent = t("con.reject_no_point");
+    stopReplay();
+    languages();
+    wire();
+    CaromMatchForm.init(status);
+    render({ version: -1, camera: "none", paused: null, match: null, last_shot: null, pending_review: null });
+    Carom.live(render, Carom.connBadge($("conn")));
+    Carom.requireToken(); // the console's every action needs it: asked for at once
+  });
   window.caromConsole = { state: () => current };
 })();

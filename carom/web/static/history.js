@@ -1,13 +1,13 @@
 /* History: finished matches, their scoresheets, a diagram per shot, player statistics. */
 (function () {
   "use strict";
-  const { el, api, fmt } = Carom;
+  const { el, api, fmt, t } = Carom;
   const $ = (id) => document.getElementById(id);
 
   function status(message, kind) { Carom.setStatus($("status"), message, kind); }
 
   function scoreText(m) {
-    return (m.players || []).map((p) => (m.score && p in m.score ? m.score[p] : "–")).join(" : ");
+    return (m.players || []).map((p) => (m.score && p in m.score ? fmt.int(m.score[p]) : "–")).join(" : ");
   }
 
   async function loadMatches() {
@@ -18,12 +18,16 @@
         el("td", { text: m.id }), el("td", { text: fmt.date(m.created_at) }),
         el("td", { text: fmt.title(m.discipline) }), el("td", { text: (m.players || []).join(" – ") }),
         el("td", { class: "num", text: scoreText(m) }),
-        el("td", { text: m.finished ? (m.winner ? `${m.winner} won` : "drawn") : "in play" })));
-      $("matches").replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 6, class: "muted", text: "no matches yet" }))]));
+        el("td", { text: result(m) })));
+      $("matches").replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 6, class: "muted", text: t("hist.no_matches") }))]));
       highlight();
     } catch (err) {
-      status("matches: " + err.message, "error");
+      status(t("hist.matches_error", { why: err.message }), "error");
     }
+  }
+
+  function result(m) {
+    return m.finished ? (m.winner ? t("hist.won", { name: m.winner }) : t("hist.drawn")) : t("hist.in_play");
   }
 
   function highlight() {
@@ -37,7 +41,7 @@
   }
 
   function statsTable(stats) {
-    const head = el("tr", {}, el("th", { text: "player" }), ...["points", "innings", "average", "high run"].map((h) => el("th", { class: "num", text: h })));
+    const head = el("tr", {}, el("th", { text: t("hist.player") }), ...["hist.points", "hist.innings", "stat.average", "hist.high_run"].map((h) => el("th", { class: "num", text: t(h) })));
     const rows = Object.entries(stats || {}).map(([name, s]) => el("tr", { "data-player": name },
       el("td", { text: name }), el("td", { class: "num", text: fmt.int(s.points) }),
       el("td", { class: "num", text: fmt.int(s.innings) }), el("td", { class: "num", text: fmt.avg(s.average) }),
@@ -47,7 +51,7 @@
 
   function cell(value) {
     if (value === null || value === undefined) return "";
-    if (typeof value === "number" && !Number.isInteger(value)) return value.toFixed(3);
+    if (typeof value === "number") return Number.isInteger(value) ? fmt.int(value) : fmt.num(value, 3);
     if (Array.isArray(value)) return value.map((v) => fmt.title(v)).join(", ");
     if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${v}`).join(" · ");
     return String(value);
@@ -56,12 +60,12 @@
   function scoresheet(shots, players) {
     const columns = [
       ["shot", (s) => fmt.shotNo(s.n), "num"], ["inning", (s) => s.inning, "num"],
-      ["shooter", (s) => s.shooter], ["verdict", (s) => s.verdict], ["points", (s) => s.points, "num"],
+      ["shooter", (s) => s.shooter], ["verdict", (s) => s.verdict && t("verdict." + s.verdict)], ["points", (s) => s.points, "num"],
       ["run", (s) => s.run, "num"],
-      ["score after", (s) => (s.score_after ? players.map((p) => s.score_after[p] ?? "–").join(" : ") : ""), "num"],
+      ["score_after", (s) => (s.score_after ? players.map((p) => fmt.int(s.score_after[p])).join(" : ") : ""), "num"],
       ["fouls", (s) => s.fouls], ["reason", (s) => s.reason],
     ].filter(([, get]) => shots.some((s) => { const v = get(s); return v !== undefined && v !== null && !(Array.isArray(v) && !v.length); }));
-    const head = el("tr", {}, ...columns.map(([name, , cls]) => el("th", { class: cls || "", text: name })));
+    const head = el("tr", {}, ...columns.map(([name, , cls]) => el("th", { class: cls || "", text: t("col." + name) })));
     const rows = shots.map((s) => el("tr", { class: s.verdict ? "verdict-" + s.verdict : "", "data-shot": s.n },
       ...columns.map(([, get, cls]) => el("td", { class: cls || "", text: cell(get(s)) }))));
     $("scoresheet").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
@@ -72,9 +76,9 @@
       const n = s.n !== undefined ? s.n : i;
       const src = s.diagram_url || `/api/matches/${id}/shots/${n}/diagram.svg`;
       return el("figure", { "data-shot": n },
-        el("a", { href: src, target: "_blank" }, el("img", { src, loading: "lazy", alt: `diagram of shot ${fmt.shotNo(n)}` })),
-        el("figcaption", {}, `Shot ${fmt.shotNo(n)}`, s.shooter ? ` · ${s.shooter}` : "",
-          s.verdict ? el("span", { class: "verdict-" + s.verdict, text: ` · ${s.verdict}` }) : "",
+        el("a", { href: src, target: "_blank" }, el("img", { src, loading: "lazy", alt: t("hist.diagram_of", { n: fmt.shotNo(n) }) })),
+        el("figcaption", {}, t("hist.shot", { n: fmt.shotNo(n) }), s.shooter ? ` · ${s.shooter}` : "",
+          s.verdict ? el("span", { class: "verdict-" + s.verdict, text: " · " + t("verdict." + s.verdict) }) : "",
           s.reason ? el("div", { class: "muted", text: s.reason }) : ""));
     }));
   }
@@ -86,17 +90,17 @@
     if (id === null) return;
     try {
       const m = await api("GET", `/api/matches/${id}`);
-      const result = m.finished ? (m.winner ? ` · ${m.winner} won` : " · drawn") : " · in play";
-      $("match-title").textContent = `Match ${m.id} · ${fmt.title(m.discipline)} · ${(m.players || []).join(" – ")}${result}`;
+      $("match-title").textContent = t("con.match_title", { id: m.id, discipline: fmt.title(m.discipline) }) +
+        ` · ${(m.players || []).join(" – ")} · ${result(m)}`;
       $("exports").replaceChildren(
-        el("a", { href: `/api/matches/${id}/export.json`, download: `match-${id}.json`, id: "export-json" }, "export JSON (shot log)"),
-        el("a", { href: `/api/matches/${id}/export.csv`, download: `match-${id}.csv`, id: "export-csv" }, "export CSV (result)"));
+        el("a", { href: `/api/matches/${id}/export.json`, download: `match-${id}.json`, id: "export-json" }, t("hist.export_json")),
+        el("a", { href: `/api/matches/${id}/export.csv`, download: `match-${id}.csv`, id: "export-csv" }, t("hist.export_csv")));
       statsTable(m.stats);
       const shots = m.scoresheet || [];
       scoresheet(shots, m.players || []);
       diagrams(id, shots);
     } catch (err) {
-      status(`match ${id}: ${err.message}`, "error");
+      status(t("hist.match_error", { id, why: err.message }), "error");
     }
   }
 
@@ -110,17 +114,19 @@
           el("td", { class: "num", text: fmt.avg(s.best_average) }), el("td", { class: "num", text: fmt.int(s.high_run) })));
       document.querySelector("#players tbody").replaceChildren(...rows);
     } catch (err) {
-      status("players: " + err.message, "error");
+      status(t("hist.players_error", { why: err.message }), "error");
     }
   }
 
-  window.addEventListener("hashchange", loadMatch);
-  loadMatches().then(() => {
-    if (selectedId() === null) {
-      const first = document.querySelector("#matches tr[data-match]");
-      if (first) location.hash = "match=" + first.dataset.match; // hashchange loads it
-    }
+  Carom.ready.then(() => {
+    window.addEventListener("hashchange", loadMatch);
+    loadMatches().then(() => {
+      if (selectedId() === null) {
+        const first = document.querySelector("#matches tr[data-match]");
+        if (first) location.hash = "match=" + first.dataset.match; // hashchange loads it
+      }
+    });
+    loadMatch();
+    loadPlayers();
   });
-  loadMatch();
-  loadPlayers();
 })();

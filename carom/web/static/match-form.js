@@ -13,11 +13,11 @@
  */
 (function () {
   "use strict";
-  const { el, api } = Carom;
+  const { el, api, t } = Carom;
   const $ = (id) => document.getElementById(id);
   let defaults = { rules: {}, clock: {} };
   const MIN_PLAYERS = 2, MAX_PLAYERS = 8;
-  const BALLS = [["white", "white"], ["yellow", "yellow"], ["dotted", "dotted white"]];
+  const BALLS = ["white", "yellow", "dotted"]; // names: the catalogue's ball.<name>
 
   const num = (id) => { const raw = $(id).value.trim(); return raw === "" ? null : Number(raw); };
   const put = (id, v) => { $(id).value = v === null || v === undefined ? "" : String(v); };
@@ -30,23 +30,23 @@
 
   function playerRow(i) {
     const ball = el("select", { id: `f-ball${i}`, "data-role": "ball" },
-      ...BALLS.map(([value, text]) => el("option", { value, text })));
+      ...BALLS.map((value) => el("option", { value, text: t("ball." + value) })));
     ball.value = i % 2 ? "white" : "yellow";
     return el("div", { class: "player-row", "data-seat": i },
-      el("label", {}, `Player ${i} `, el("input", { id: `f-p${i}`, required: true, autocomplete: "off",
+      el("label", {}, t("form.player_n", { n: i }) + " ", el("input", { id: `f-p${i}`, required: true, autocomplete: "off",
         value: String.fromCharCode(64 + i), "data-role": "name", oninput: choices })),
-      el("label", {}, `Target `, el("input", { id: `f-t${i}`, type: "number", min: "1",
-        placeholder: i === 1 ? "discipline's" : "same as player 1" })),
-      el("label", { class: "ball-label" }, "Cue ball ", ball),
-      el("button", { type: "button", "data-role": "remove", title: `remove player ${i}`,
-        onclick: () => removePlayer(i) }, "Remove"));
+      el("label", {}, t("form.target") + " ", el("input", { id: `f-t${i}`, type: "number", min: "1",
+        placeholder: i === 1 ? t("form.target_default") : t("form.target_same") })),
+      el("label", { class: "ball-label" }, t("form.cue_ball") + " ", ball),
+      el("button", { type: "button", "data-role": "remove", title: t("form.remove_n", { n: i }),
+        onclick: () => removePlayer(i) }, t("form.remove")));
   }
 
   function startRow(i) {
     const field = (id, label, placeholder) =>
-      el("label", {}, `${label} player ${i} `, el("input", { id, type: "number", min: "0", placeholder }));
-    return [field(`f-s-board${i}`, "Score", "unknown"), field(`f-s-innings${i}`, "Innings", "unknown"),
-      field(`f-s-sets${i}`, "Sets won", "0")];
+      el("label", {}, t(label, { n: i }) + " ", el("input", { id, type: "number", min: "0", placeholder }));
+    return [field(`f-s-board${i}`, "form.start_score", t("con.unknown")), field(`f-s-innings${i}`, "form.start_innings", t("con.unknown")),
+      field(`f-s-sets${i}`, "form.start_sets", "0")];
   }
 
   // Rows for n players; the fields of the seats kept keep what they hold.
@@ -89,22 +89,23 @@
     const fill = (id, blank) => {
       const select = $(id), value = select.value;
       select.replaceChildren(el("option", { value: "", text: blank }),
-        ...names.map((name, k) => el("option", { value: String(k + 1), text: `player ${k + 1}${name ? ` (${name})` : ""}` })));
+        ...names.map((name, k) => el("option", { value: String(k + 1),
+          text: name ? t("form.seat_named", { n: k + 1, name }) : t("form.seat", { n: k + 1 }) })));
       select.value = Number(value) <= names.length ? value : "";
     };
-    fill("f-first", "lag");
-    fill("f-s-shooter", "the ball tells");
-    fill("f-s-breaker", "unknown");
+    fill("f-first", t("con.lag"));
+    fill("f-s-shooter", t("con.the_ball_tells"));
+    fill("f-s-breaker", t("con.unknown"));
   }
 
   function renderRules() {
     // A choice per option: blank keeps the default (follow_cue_ball: on with a camera).
     $("f-rules").replaceChildren(...Object.entries(defaults.rules).map(([name, value]) => {
-      const shown = value === null ? "none" : String(value);
+      const shown = value === null ? t("con.none") : typeof value === "boolean" ? t(value ? "form.yes" : "form.no") : String(value);
       const input = typeof value === "boolean"
         ? el("select", { "data-rule": name, "data-kind": "bool" },
-          el("option", { value: "", text: `default (${shown})` }),
-          el("option", { value: "true", text: "true" }), el("option", { value: "false", text: "false" }))
+          el("option", { value: "", text: t("form.default", { value: shown }) }),
+          el("option", { value: "true", text: t("form.yes") }), el("option", { value: "false", text: t("form.no") }))
         : el("input", { "data-rule": name, type: "number", min: "0", step: "any", placeholder: shown });
       return el("label", { title: name }, name, input);
     }));
@@ -274,7 +275,7 @@
       renderRules();
       if (!touched) fill(current.match);
     } catch (err) {
-      say("match form: " + err.message, "error");
+      say(t("form.error", { why: err.message }), "error");
     }
     $("load-button").addEventListener("click", () => $("load-file").click());
     $("load-file").addEventListener("change", async (ev) => {
@@ -283,9 +284,9 @@
       try {
         const read = await api("POST", "/api/match-file/parse", { text: await file.text() });
         fill(read.match);
-        say(`load match file ${file.name}: done`, "ok");
+        say(t("form.loaded", { name: file.name }), "ok");
       } catch (err) {
-        say(`load match file ${file.name}: ${err.message}`, "error");
+        say(t("form.load_error", { name: file.name, why: err.message }), "error");
       }
       ev.target.value = "";
     });
@@ -293,9 +294,9 @@
       try {
         const saved = await api("POST", "/api/match-file/toml", body());
         download("match.toml", saved.toml);
-        say("save match file: done", "ok");
+        say(t("form.saved"), "ok");
       } catch (err) {
-        say("save match file: " + err.message, "error");
+        say(t("form.save_error", { why: err.message }), "error");
       }
     });
   }

@@ -1,13 +1,14 @@
 /* carom-referee: the overlay page's script (moved out of the page: the CSP runs no inline script). */
 (function () {
   "use strict";
-  const { el, fmt } = Carom;
+  const { el, fmt, t } = Carom;
   const $ = (id) => document.getElementById(id);
+  let balls = {}, ballsFor = null, last = null; // each player's cue ball in match ballsFor
 
   const clock = Carom.shotClock((c, remaining) => {
     const node = $("ov-clock");
     const up = Carom.timeUp(c, remaining);
-    const shown = up ? (c.expiry === "foul" ? "time up: foul" : "time up") : `shot ${fmt.clock(remaining)} s`;
+    const shown = up ? (c.expiry === "foul" ? t("clock.up_foul_short") : t("clock.up")) : t("ov.clock", { s: fmt.clock(remaining) });
     node.textContent = c && c.running ? shown : "";
     node.className = c && (c.warning || up) ? "warning" : "";
   });
@@ -18,8 +19,8 @@
     node.dataset.player = p.name;
     node.replaceChildren(
       el("span", { class: "ov-dot" }),
-      el("span", { class: "ov-name", text: p.name }),
-      el("span", { class: "ov-run", text: shooter && p.run ? `run ${p.run}` : `avg ${fmt.avg(p.average)}` }),
+      el("span", { class: "ov-name" }, Carom.ballDot(balls[p.name], "ov-ball"), el("span", { text: p.name })),
+      el("span", { class: "ov-run", text: shooter && p.run ? t("ov.run", { n: fmt.int(p.run) }) : t("ov.avg", { avg: fmt.avg(p.average) }) }),
       el("span", { class: "ov-points", "data-role": "points", text: fmt.int(p.board ?? p.points) }));
   }
 
@@ -36,17 +37,26 @@
     const match = state.match;
     $("ov").classList.toggle("hidden", !match);
     if (!match) return;
+    if (ballsFor !== match.id) loadBalls(match.id);
     const rows = lines(match.players.length);
     match.players.forEach((p, i) => rows[i] && row(rows[i], p, match));
-    const target = match.players[0] && match.players[0].target ? ` · to ${match.players[0].target}` : "";
-    const tied = match.tied && match.tied.length < match.players.length ? `: ${match.tied.join(", ")}` : "";
-    $("ov-info").textContent = match.winner ? `${match.winner} wins` : match.draw ? `draw${tied}` : `inning ${match.inning}${target}`;
+    const target = match.players[0] && match.players[0].target ? " · " + t("ov.to", { target: fmt.int(match.players[0].target) }) : "";
+    const tied = match.tied && match.tied.length < match.players.length ? match.tied.join(", ") : "";
+    $("ov-info").textContent = match.winner ? t("banner.wins", { name: match.winner })
+      : match.draw ? (tied ? t("banner.draw_of", { names: tied }) : t("banner.draw"))
+      : t("sb.inning", { n: fmt.int(match.inning) }) + target;
     clock(match.shot_clock);
     const shot = state.last_shot;
     const v = $("ov-verdict");
-    v.textContent = state.pending_review ? "review" : shot ? `${shot.shooter}: ${shot.verdict === "point" ? "+" + shot.points : shot.verdict}` : "";
+    v.textContent = state.pending_review ? t("verdict.review") : shot ? `${shot.shooter}: ${shot.verdict === "point" ? "+" + fmt.int(shot.points) : t("verdict." + shot.verdict)}` : "";
     v.dataset.version = String(state.version);
   }
 
-  Carom.live(render);
+  async function loadBalls(id) {
+    ballsFor = id;
+    balls = await Carom.cueBalls();
+    if (last) render(last);
+  }
+
+  Carom.ready.then(() => Carom.live((state) => { last = state; render(state); }));
 })();

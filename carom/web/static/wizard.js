@@ -10,7 +10,7 @@
  */
 (function () {
   "use strict";
-  const { el, api } = Carom;
+  const { el, api, t, fmt } = Carom;
   const $ = (id) => document.getElementById(id);
   const CORNER_NAMES = ["TL", "TR", "BR", "BL"];
   const HIT_CSS_PX = 22; // finger-sized grab radius on a tablet
@@ -22,10 +22,10 @@
 
   // Diamond index -> its rail and place (the API's order: 9 left, 9 right, 3 head, 3 foot).
   function diamondName(i) {
-    if (i < 9) return `left ${i + 1}`;
-    if (i < 18) return `right ${i - 8}`;
-    if (i < 21) return `head ${i - 17}`;
-    return `foot ${i - 20}`;
+    if (i < 9) return t("wiz.rail_left", { n: i + 1 });
+    if (i < 18) return t("wiz.rail_right", { n: i - 8 });
+    if (i < 21) return t("wiz.rail_head", { n: i - 17 });
+    return t("wiz.rail_foot", { n: i - 20 });
   }
 
   function cssScale() {
@@ -125,25 +125,25 @@
 
   // The colour through the CSSOM: the CSP refuses style attributes.
   function residualCell(r) {
-    const cell = el("td", { class: "num", text: r.toFixed(2) });
+    const cell = el("td", { class: "num", text: fmt.num(r, 2) });
     cell.style.color = residualColour(r);
     return cell;
   }
 
   function showFit(fit) {
     wiz.fit = fit;
-    $("rms").textContent = typeof fit.rms_px === "number" ? fit.rms_px.toFixed(2) : "–";
+    $("rms").textContent = fmt.num(fit.rms_px, 2);
     const res = residualsByIndex();
     const rows = Object.entries(res).map(([i, r]) => el("tr", { "data-diamond": i },
       el("td", { text: diamondName(Number(i)) }), residualCell(r)));
     $("residuals").replaceChildren(...(rows.length ? rows
-      : [el("tr", {}, el("td", { colspan: 2, class: "muted", text: "drag a diamond onto the one you see to mark it" }))]));
-    $("method").textContent = fit.method ? ` · fit: ${fit.method}` : "";
+      : [el("tr", {}, el("td", { colspan: 2, class: "muted", text: t("wiz.mark_hint") }))]));
+    $("method").textContent = fit.method ? " · " + t("wiz.method", { method: fit.method }) : "";
     draw();
   }
 
   async function load() {
-    status("loading the camera frame…");
+    status(t("wiz.loading"));
     try {
       const fit = await api("GET", "/api/calibration");
       canvas.width = fit.width;
@@ -154,9 +154,9 @@
       $("frame").src = (fit.image_url || "/api/calibration/frame.jpg") + "?t=" + Date.now();
       showFit(fit);
       $("save").disabled = true; // the server saves the last refit: there is none yet
-      status(fit.note || "drag a corner or a diamond to refit", fit.note ? "error" : "");
+      status(fit.note || t("wiz.drag_hint"), fit.note ? "error" : "");
     } catch (err) {
-      status("calibration: " + err.message, "error");
+      status(t("wiz.calibration_error", { why: err.message }), "error");
       $("save").disabled = true;
     }
   }
@@ -182,10 +182,10 @@
       wiz.fits += 1;
       showFit(fit);
       $("save").disabled = false;
-      const rms = typeof fit.rms_px === "number" ? `RMS ${fit.rms_px.toFixed(2)} px` : "no diamonds marked";
-      status(`refitted: ${rms} (not saved yet)`, "ok");
+      const rms = typeof fit.rms_px === "number" ? t("wiz.rms", { px: fmt.num(fit.rms_px, 2) }) : t("wiz.no_marks");
+      status(t("wiz.refitted", { rms }), "ok");
     } catch (err) {
-      status("fit: " + err.message, "error");
+      status(t("wiz.fit_error", { why: err.message }), "error");
     }
   }
 
@@ -217,9 +217,9 @@
   $("save").addEventListener("click", async () => {
     try {
       const saved = await api("POST", "/api/calibration/save");
-      status(saved && saved.path ? `calibration saved to ${saved.path}` : "calibration saved", "ok");
+      status(saved && saved.path ? t("wiz.saved_to", { path: saved.path }) : t("wiz.saved"), "ok");
     } catch (err) {
-      status("save: " + err.message, "error");
+      status(t("wiz.save_error", { why: err.message }), "error");
     }
   });
   $("reset").addEventListener("click", load);
@@ -228,6 +228,7 @@
   /* For tests and scripts: where a handle is on screen (CSS px, page coordinates). */
   window.caromWizard = {
     fits: () => wiz.fits,
+    rms: () => (wiz.fit && typeof wiz.fit.rms_px === "number" ? wiz.fit.rms_px : null), // unrounded
     visibleDiamonds: () => wiz.marks.map((m, i) => i).filter((i) => {
       const p = diamondAt(i);
       return inside(p) && p[0] > 30 && p[1] > 30 && p[0] < canvas.width - 30 && p[1] < canvas.height - 30;
@@ -239,6 +240,6 @@
     },
     handles: () => ({ corners: wiz.corners.map((p) => p.slice()), marks: wiz.marks.map((p) => p && p.slice()) }),
   };
-  Carom.requireToken();
-  load();
+  // No token asked for here: the first refit or save asks for it (Carom.api).
+  Carom.ready.then(load);
 })();

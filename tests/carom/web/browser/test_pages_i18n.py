@@ -1,0 +1,300 @@
+"""Every page in real Chromium, in English and Korean, at desktop and phone width.
+
+One server in-process (real HTTP, real SQLite), the example match on the table (Ana
+white, Ben yellow, shots fed as the camera would). For each page, language and width:
+the page's fixed text is the catalogue's in that language (every ``data-i18n`` element,
+and a known word of the language present, its English absent), ``<html lang>`` is set,
+nothing scrolls sideways at 360 px, and the scoreboard and overlay draw each player's
+ball in its colour (pixels read back from the screenshot). Screenshots go to
+``test-artifacts/web/pages/``, and to ``docs/img/pages/<page>-<lang>-<width>.png`` when
+``CAROM_SCREENSHOTS=1`` (so a test run does not change the tree unless asked).
+
+Then: the console sets the table's language and a page opened afterwards follows it;
+the wizard asks for the token at the first refit, not when it opens; the console shows
+the review's reason once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from carom.i18n import catalogue
+from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
+from tests.carom.live.shotpool import example_inputs
+from tests.carom.web.browser.conftest import ARTIFACTS, REPO, TOKEN, Pages
+from tests.carom.web.browser.test_pages import CLIP, write_truth_calibration
+
+DOCS = REPO / "docs" / "img" / "pages"
+SIZES = {"desktop": (1280, 800), "phone": (360, 740)}
+PAGES = ["index", "scoreboard", "overlay", "console", "wizard", "history"]
+PATHS = {"index": "/", **{p: f"/{p}" for p in PAGES[1:]}}
+FED = 6  # the example's shots fed before the screenshots (shot 7 would wait for review)
+#: Per page: a word the Korean page shows, and English words it must not show.
+WORDS = {
+    "index": ("점수판", ["Scoreboard", "Referee console", "checking"]),
+    "scoreboard": ("하이런", ["high run", "average", "innings", "inning "]),
+    "overlay": ("에버리지", ["avg ", "inning "]),
+    "console": ("심판 콘솔", ["Referee console", "Undo last", "Calls", "Start a match"]),
+    "wizard": ("보정 마법사", ["Calibration wizard", "Residuals"]),
+    "history": ("하이런", ["general average", "high run", "Scoresheet"]),
+}
+#: The colour each ball's dot is drawn in (BGR as OpenCV reads a PNG), and the tolerance.
+BALL_BGR = {"white": (240, 244, 244), "yellow": (24, 197, 245), "dotted": (240, 244, 244)}
+
+
+def _post(url: str, path: str, body: object) -> Any:
+    request = urllib.request.Request(
+        url + path, data=json.dumps(body).encode(), method="POST",
+        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+    )  # fmt: skip
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """The example match on the table, its first shots played (no review waiting)."""
+    app = create_app(WebSettings(db=tmp_path_factory.mktemp("i18n") / "web.db", token=TOKEN))
+    srv = serve_in_thread(app)
+    try:
+        _post(srv.url, "/api/matches", {"players": ["Ana", "Ben"], "target": 5,
+                                         "first_player": "Ana"})  # fmt: skip
+        for analyzed in example_inputs()[1 : FED + 1]:
+            srv.app.state.table.submit_shot(analyzed)
+        assert srv.app.state.table.state()["pending_review"] is None
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="module")
+def pages(context: Any, fed: RunningServer) -> Pages:
+    return Pages(context, fed.url)
+
+
+def save_shot(page: Any, name: str) -> bytes:
+    """The full page as PNG, kept in test-artifacts (and docs/img/pages when asked)."""
+    overlay = name.startswith("overlay")  # an OBS source: transparent around the strip
+    png: bytes = page.screenshot(full_page=True, omit_background=overlay)
+    folders = [ARTIFACTS / "pages"] + ([DOCS] if os.environ.get("CAROM_SCREENSHOTS") == "1" else [])
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{name}.png").write_bytes(png)
+    return png
+
+
+def _settle(page: Any, name: str) -> None:
+    """Wait until the page has its messages and its live data drawn."""
+    page.wait_for_function(
+        "() => document.documentElement.lang && !!Carom.i18n.messages['sb.inning']"
+    )
+    wait = {
+        "scoreboard": "[data-player=Ana] .ball",
+        "overlay": ".ov-row[data-player=Ana] .ball",
+        "console": "#score [data-player=Ana] .ball",
+        "history": "#scoresheet tbody tr",
+        "wizard": "#status.error",  # no camera on this server: the wizard says so
+        "index": "#health",
+    }[name]
+    page.locator(wait).first.wait_for(state="attached")
+    if name == "index":
+        page.wait_for_function("() => !document.getElementById('health').textContent.includes('…')")
+    if name == "console" and not page.evaluate("Carom.token()"):  # the first console asks
+        page.locator("#token-dialog").wait_for(state="visible")
+        page.fill("#token-input", TOKEN)
+        page.click("#token-save")
+
+
+def _fixed_text(page: Any) -> list[tuple[str, str]]:
+    """(key, shown text) of every element the catalogue fills in."""
+    pairs: list[list[str]] = page.evaluate(
+        "() => [...document.querySelectorAll('[data-i18n]')]"
+        ".map(n => [n.dataset.i18n, n.textContent])"
+    )
+    return [(k, v) for k, v in pairs]
+
+
+def _check_language(page: Any, name: str, lang: str) -> None:
+    assert page.evaluate("document.documentElement.lang") == lang
+    web = catalogue("web")
+    shown = _fixed_text(page)
+    assert shown, f"{name}: no text from the catalogue"
+    wrong = [(k, v) for k, v in shown if v != web.text(lang, k)]
+    assert not wrong, f"{name} in {lang}: {wrong[:5]}"
+    body = page.inner_text("body")
+    word, english = WORDS[name]
+    if lang == "ko":
+        assert word in body, f"{name}: {word!r} not on the Korean page"
+        found = [w for w in english if w in body]
+        assert not found, f"{name}: English {found} on the Korean page"
+    else:
+        assert word not in body
+        assert any(w.strip() in body for w in english), f"{name}: none of {english} in English"
+
+
+def _no_sideways_scroll(page: Any, name: str) -> None:
+    width = page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], f"{name}: {width[0]} px wide in a {width[1]} px window"
+
+
+def _statistics_readable(page: Any) -> None:
+    """Every statistic of the scoreboard whole inside its panel, in the window, >= 11 px."""
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.sb-stat b, .sb-stat span, .sb-points, .sb-name')]
+        .map(n => { const r = n.getBoundingClientRect(); return [n.textContent, r.left, r.right,
+          n.scrollWidth - n.clientWidth, parseFloat(getComputedStyle(n).fontSize)]; })"""
+    )
+    assert len(boxes) >= 2 * 6
+    width = page.evaluate("innerWidth")
+    for text, left, right, clipped, size in boxes:
+        assert left >= 0 and right <= width, f"{text!r} leaves the window: {left}..{right}"
+        assert clipped <= 0, f"{text!r} clipped by {clipped} px"
+        assert size >= 11, f"{text!r} in {size} px type"
+
+
+def _ball_colours(page: Any, png: bytes, selector: str) -> dict[str, str]:
+    """Player -> the ball drawn beside the name, its colour checked in the screenshot."""
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None, "the screenshot is not a PNG"
+    dots = page.evaluate(
+        f"""() => [...document.querySelectorAll('{selector}')].map(n => {{
+          const r = n.getBoundingClientRect(); const row = n.closest('[data-player]');
+          return [row.dataset.player, n.dataset.ball, r.left + scrollX + r.width * 0.3,
+                  r.top + scrollY + r.height * 0.3]; }})"""
+    )
+    found = {}
+    for player, ball, x, y in dots:
+        # Off the centre (the dotted white's spot is there): the ball's own colour.
+        bgr = image[round(y), round(x)].astype(int)
+        assert np.abs(bgr - BALL_BGR[ball]).max() <= 30, f"{player}'s {ball} ball drawn as {bgr}"
+        found[player] = ball
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("name", PAGES)
+def test_each_page_in_each_language_and_width(
+    pages: Pages, name: str, size: str, lang: str
+) -> None:
+    page = pages.open(f"{PATHS[name]}?lang={lang}", size=SIZES[size])
+    _settle(page, name)
+    _check_language(page, name, lang)
+    if size == "phone":
+        _no_sideways_scroll(page, name)
+        if name == "scoreboard":
+            _statistics_readable(page)
+    png = save_shot(page, f"{name}-{lang}-{SIZES[size][0]}")
+    if name in ("scoreboard", "overlay", "console"):
+        row = {"scoreboard": ".sb-name .ball", "overlay": ".ov-name .ball",
+               "console": "#score .ball"}[name]  # fmt: skip
+        assert _ball_colours(page, png, row) == {"Ana": "white", "Ben": "yellow"}
+    page.close()
+
+
+def test_a_korean_font_is_installed() -> None:
+    """Without one Chromium draws Korean as empty boxes (the screenshots would show it)."""
+    found = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True, text=True)
+    assert found.stdout.strip(), (
+        "no Korean font: `apt-get install -y fonts-nanum` (or fonts-noto-cjk), as for chromium"
+    )
+
+
+def test_the_console_sets_the_table_s_language(pages: Pages, fed: RunningServer) -> None:
+    """The table's language (stored with the table) wins over the browser's; unset, the
+    browser's (Chromium here asks for English) is used again."""
+    console = pages.open("/console")
+    _settle(console, "console")
+    assert console.evaluate("document.documentElement.lang") == "en"
+    with console.expect_navigation():  # the console reloads itself in the new language
+        console.select_option("#language", "ko")
+    console.wait_for_function("() => document.documentElement.lang === 'ko'")
+    assert console.input_value("#language") == "ko"
+    assert "심판 콘솔" in console.inner_text("h1")
+    board = pages.open("/scoreboard")  # no ?lang: the table's
+    _settle(board, "scoreboard")
+    assert board.evaluate("document.documentElement.lang") == "ko"
+    assert "하이런" in board.inner_text("body")
+    assert fed.app.state.language.get() == "ko"
+
+    with console.expect_navigation():
+        console.select_option("#language", "")
+    console.wait_for_function("() => document.documentElement.lang === 'en'")
+    board.reload()
+    _settle(board, "scoreboard")
+    assert board.evaluate("document.documentElement.lang") == "en"
+    board.close()
+    console.close()
+
+
+@pytest.fixture(scope="module")
+def camera_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """A server with a camera (the five-pins clip) and its calibration, no match."""
+    work = tmp_path_factory.mktemp("wizard")
+    calibration = write_truth_calibration(work / "calibration.json")
+    settings = WebSettings(
+        db=work / "web.db", token=TOKEN, camera=str(CLIP), calibration=calibration
+    )
+    srv = serve_in_thread(create_app(settings, say=lambda text: None))
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def test_the_wizard_asks_for_the_token_at_the_first_refit(
+    context: Any, camera_server: RunningServer, pages: Pages
+) -> None:
+    """Opening the wizard asks nothing; the first drag asks, and the refit then goes on."""
+    wizard = Pages(context, camera_server.url, errors=pages.errors).open("/wizard?lang=ko")
+    wizard.locator("#status").filter(has_text="끌면").wait_for()  # wiz.drag_hint in Korean
+    wizard.wait_for_function("() => document.getElementById('frame').naturalWidth > 0")
+    assert wizard.locator("#token-dialog").count() == 0  # never made: nothing asked
+    x, y = wizard.evaluate("caromWizard.handleClientXY('corners', 0)")
+    wizard.mouse.move(x, y)
+    wizard.mouse.down()
+    wizard.mouse.move(x + 4, y + 3, steps=4)
+    wizard.mouse.up()
+    wizard.locator("#token-dialog").wait_for(state="visible")
+    assert wizard.inner_text("#token-dialog h2") == "관리자 토큰"
+    assert wizard.evaluate("caromWizard.fits()") == 0
+    wizard.fill("#token-input", TOKEN)
+    wizard.click("#token-save")
+    wizard.wait_for_function("() => caromWizard.fits() === 1")  # the same drag, refitted
+    assert "다시 맞춤" in wizard.inner_text("#status")
+    wizard.close()
+
+
+def test_the_console_shows_the_review_s_reason_once(pages: Pages, fed: RunningServer) -> None:
+    """The doubtful shot's long reason is read whole in the review only: the log's line
+    for it is one clipped line (whole on a click)."""
+    table = fed.app.state.table
+    for analyzed in example_inputs()[FED + 1 : FED + 3]:
+        table.submit_shot(analyzed)
+    pending = table.state()["pending_review"]
+    assert pending is not None and len(pending["reason"]) > 60
+    console = pages.open("/console", size=(1280, 800))
+    _settle(console, "console")
+    console.locator("#review").wait_for(state="visible")
+    shown = console.evaluate(
+        """reason => [...document.querySelectorAll('body *')]
+        .filter(n => n.offsetParent !== null && [...n.childNodes].some(
+          c => c.nodeType === 3 && c.textContent.includes(reason)))
+        .map(n => [n.id || n.tagName, n.scrollWidth > n.clientWidth])""",
+        pending["reason"],
+    )
+    whole = [where for where, clipped in shown if not clipped]
+    assert whole == ["review-reason"], shown
+    line = console.locator("#log li", has_text=pending["reason"][:30]).first
+    line.click()
+    assert line.evaluate("n => n.scrollWidth <= n.clientWidth")  # opened: read whole
+    console.close()

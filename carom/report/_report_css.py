@@ -62,7 +62,8 @@ section.shot,figure,.panel{break-inside:avoid;page-break-inside:avoid}
 th{background:#fff;border-bottom:2px solid #000}
 .verdict,.verdict.point,.verdict.foul,.verdict.review{background:#fff;border:1px solid #999}
 .verdict.review{border:2px solid #000}
-table.sheet tr td{background:#fff}
+table.sheet td,table.sheet tr.point td,table.sheet tr.foul td,table.sheet tr.review td{
+background:#fff}
 a{color:inherit;text-decoration:none}
 .diagram svg .background{fill:#fff}
 .diagram svg text.caption,.diagram svg text:not([class]){fill:#000}

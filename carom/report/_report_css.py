@@ -35,6 +35,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:now
 table.sheet tr.point td{background:#eaf7ee}table.sheet tr.foul td{background:#fdeceb}
 table.sheet tr.review td{background:#fff4dc}
 table.sheet td.why{min-width:14em}
+table.players td:first-child{white-space:nowrap}
 .plots{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:12px}
 figure{margin:0}figcaption{font-weight:bold;margin:0 0 4px}
 svg.plot{width:100%;height:auto;display:block}

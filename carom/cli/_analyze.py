@@ -76,9 +76,6 @@ def _options(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom analyze``; raises CaromError on bad input before any shot."""
-    from carom.console import capture_warnings
-
-    capture_warnings(getattr(args, "verbose", 0) >= 1)  # numpy, PyAV ...: the log, not stderr
     from carom.analyze import analyze_video, summary_json, write_html
     from carom.report import render_sheet
 

@@ -114,9 +114,6 @@ def _table(text: str) -> Table:
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom calibrate``: 0 good, 3 doubtful, 4 failed; CaromError on bad input."""
-    from carom.console import capture_warnings
-
-    capture_warnings(getattr(args, "verbose", 0) >= 1)  # numpy, PyAV ...: the log, not stderr
     from calibration import CalibrationError, Outcome
     from carom.cli._calibrate_args import parse_diamonds
 

@@ -146,9 +146,6 @@ def _check_inputs(args: argparse.Namespace) -> None:
         VideoFileSource(args.camera).close()
     if not 0.0 <= args.pace <= 100.0:
         raise CaromError(f"--pace {args.pace}: use 0 (as fast as processed) up to 100")
-    from carom.console import capture_warnings
-
-    capture_warnings(getattr(args, "verbose", 0) >= 1)  # numpy, PyAV ...: the log, not stderr
 
 
 def _segment(args: argparse.Namespace) -> Any:

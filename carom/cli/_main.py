@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from carom.console import SAID
+from carom.console import SAID, capture_warnings
 from referee import CaromError
 
 __all__ = [
@@ -135,6 +135,7 @@ def _setup_logging(args: argparse.Namespace) -> None:
     if level > logging.DEBUG:  # FFmpeg's and OpenCV's own chatter only at -vv: our line says it
         os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # read at FFmpeg's first use
         os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    capture_warnings(args.verbose >= 1)  # numpy, PyAV ...: the log, on stderr only with -v
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setLevel(level)
     stderr.setFormatter(logging.Formatter("carom: %(message)s"))

@@ -75,11 +75,8 @@ def run(args: argparse.Namespace) -> int:
     With ``--scoreboard``: 6 when the board never acknowledged the final state (one
     line on stderr after the scoresheet; 6 also when a log stopped early too).
     """
-    from carom.console import capture_warnings
-
-    capture_warnings(getattr(args, "verbose", 0) >= 1)  # numpy, PyAV ...: the log, not stderr
     from carom.cli._main import EXIT_DEVICE
-    from carom.match import score_file, standings_json, write_score_json
+    from carom.match import score_file, standings_json, stopped_reason, write_score_json
     from carom.report import render_sheet
 
     discipline = Discipline(args.discipline) if args.discipline else None
@@ -105,35 +102,12 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     for path, result in zip(args.shots, runs, strict=True):
         if result.error is not None:
-            print(f"carom: {path}: stopped: {_stopped(result, discipline)}", file=sys.stderr)
+            print(f"carom: {path}: stopped: {stopped_reason(result, discipline)}", file=sys.stderr)
             status = 2
     for line in unconfirmed:  # after everything else: the board is what is wrong
         tell_board("score", line)
         status = EXIT_DEVICE
     return status
-
-
-def _stopped(run: ScoreRun, discipline: Discipline | None) -> str:
-    """Why a log stopped, with what a command-line user can do about it.
-
-    A match over before the log's last shot (a target reached sooner under another
-    ``--discipline``, or shots logged after the end): the referee's own line speaks
-    of an undo, which only the live console has.
-    """
-    from referee import IllegalMoveError, Phase
-
-    state = run.match.state
-    if not (isinstance(run.error, IllegalMoveError) and state.phase is Phase.OVER):
-        return str(run.error)
-    last = run.match.records[-1].index if run.match.records else 0
-    why = f"{state.winner} wins" if state.winner else "a draw"
-    way = (
-        f"the log's later shots are not scored under {discipline}; leave out --discipline "
-        "to score the log under its own rules"
-        if discipline is not None
-        else "the shots after it are not scored; check the log's target and its last shots"
-    )
-    return f"the match was over after shot {last} ({why}); {way}"
 
 
 def _standings_text(paths: list[Path], runs: list[ScoreRun], table: list[dict[str, Any]]) -> str:

@@ -60,9 +60,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom synth``; raises CaromError on bad input."""
-    from carom.console import capture_warnings
-
-    capture_warnings(getattr(args, "verbose", 0) >= 1)  # numpy, PyAV ...: the log, not stderr
     # Imported here: the renderer is loaded only when ``carom synth`` runs.
     from synth import (
         CameraSettings,

@@ -35,6 +35,7 @@ from carom.match._replay import (
     score_document,
     score_file,
     standings_json,
+    stopped_reason,
 )
 from carom.match._shot_clock import ClockExpiry, ClockReading, ClockSettings, ShotClock
 
@@ -67,6 +68,7 @@ __all__ = [
     "score_document",
     "score_file",
     "standings_json",
+    "stopped_reason",
     "table_of",
     "write_score_json",
 ]

@@ -10,6 +10,7 @@ from carom.match._read_bounded import SHOT_LOG_LIMITS, read_document
 from referee import (
     CaromError,
     Discipline,
+    IllegalMoveError,
     LagResult,
     Match,
     MatchResult,
@@ -21,7 +22,15 @@ from referee import (
     standings,
 )
 
-__all__ = ["ScoreRun", "load_json", "run_json", "score_document", "score_file", "standings_json"]
+__all__ = [
+    "ScoreRun",
+    "load_json",
+    "run_json",
+    "score_document",
+    "score_file",
+    "standings_json",
+    "stopped_reason",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,3 +141,24 @@ def standings_json(runs: list[ScoreRun], *, finished_only: bool = True) -> list[
 def vars_of(entry: Any) -> dict[str, Any]:
     """A slotted dataclass as a dict."""
     return {name: getattr(entry, name) for name in entry.__slots__}
+
+
+def stopped_reason(run: ScoreRun, discipline: Discipline | None = None) -> str:
+    """Why a log stopped, with what a command-line user can do about it.
+
+    A match over before the log's last shot (a target reached sooner under another
+    ``--discipline``, or shots logged after the end): the referee's own line speaks
+    of an undo, which only the live console has.
+    """
+    state = run.match.state
+    if not (isinstance(run.error, IllegalMoveError) and state.phase is Phase.OVER):
+        return str(run.error)
+    last = run.match.records[-1].index if run.match.records else 0
+    why = f"{state.winner} wins" if state.winner else "a draw"
+    way = (
+        f"the log's later shots are not scored under {discipline}; leave out --discipline "
+        "to score the log under its own rules"
+        if discipline is not None
+        else "the shots after it are not scored; check the log's target and its last shots"
+    )
+    return f"the match was over after shot {last} ({why}); {way}"

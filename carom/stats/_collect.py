@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from carom.match import load_json, score_file
+from carom.match import load_json, score_file, stopped_reason
 from carom.stats._categories import player_categories
 from carom.stats._model import MatchFigures, PlayerMatch, SeasonStats
 from carom.stats._season import rank_players
@@ -125,7 +125,7 @@ def read_match(path: Path) -> MatchFigures:
         tied=tuple(state.tied),
         figures=figures,
         result=result,
-        error=None if run.error is None else _one_line(run.error),
+        error=None if run.error is None else stopped_reason(run).splitlines()[0],
         unjudged=max(0, total - len(records)),
     )
 

@@ -159,4 +159,4 @@ class BoardView:
 
 def _review_text(update: SessionUpdate) -> str:
     reason = update.pending.reason if update.pending is not None else ""
-    return f"review: {reason}" if reason else "review: a person decides"
+    return reason or "a person decides"

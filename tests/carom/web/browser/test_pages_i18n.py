@@ -21,6 +21,7 @@ import os
 import subprocess
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -142,8 +143,18 @@ def _check_language(page: Any, name: str, lang: str) -> None:
 
 
 def _no_sideways_scroll(page: Any, name: str) -> None:
+    """The page is no wider than the window, and no element sticks out of it (a wide
+    table scrolls inside its own ``.scroll-x`` box instead)."""
     width = page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1], f"{name}: {width[0]} px wide in a {width[1]} px window"
+    out = page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+        .filter(n => n.getClientRects().length && !n.closest('.scroll-x, dialog:not([open])'))
+        .filter(n => { const r = n.getBoundingClientRect();
+          return r.right > innerWidth + 0.5 || r.left < -0.5; })
+        .map(n => n.id || n.tagName + '.' + n.className)"""
+    )
+    assert not out, f"{name}: {out[:6]} outside the {width[1]} px window"
 
 
 def _statistics_readable(page: Any) -> None:
@@ -298,3 +309,27 @@ def test_the_console_shows_the_review_s_reason_once(pages: Pages, fed: RunningSe
     line.click()
     assert line.evaluate("n => n.scrollWidth <= n.clientWidth")  # opened: read whole
     console.close()
+
+
+def test_the_dotted_white_is_drawn_with_its_spot(
+    context: Any, pages: Pages, tmp_path: Path
+) -> None:
+    """A set with the dotted white: the scoreboard draws it white with a dark centre."""
+    srv = serve_in_thread(create_app(WebSettings(db=tmp_path / "web.db", token=TOKEN)))
+    try:
+        _post(srv.url, "/api/matches", {"players": ["Cy", "Di"],
+                                         "cue_balls": {"Cy": "white", "Di": "dotted"}})  # fmt: skip
+        board = Pages(context, srv.url, errors=pages.errors).open("/scoreboard", SIZES["phone"])
+        board.locator("[data-player=Di] .ball").wait_for()
+        png = board.screenshot(full_page=True)
+        assert _ball_colours(board, png, ".sb-name .ball") == {"Cy": "white", "Di": "dotted"}
+        image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        assert image is not None
+        box = board.locator("[data-player=Di] .ball").bounding_box()
+        assert box is not None
+        centre = image[round(box["y"] + box["height"] / 2), round(box["x"] + box["width"] / 2)]
+        assert int(centre.max()) < 80, f"the dotted white's centre is {centre}, not its dark spot"
+        assert board.get_attribute("[data-player=Di] .ball", "aria-label") == "dotted white ball"
+        board.close()
+    finally:
+        srv.stop()

@@ -34,10 +34,11 @@ def _commands() -> list[list[str]]:
     return out
 
 
-#: Stand-ins in the README for the user's own files.
+#: Stand-ins in the README for the user's own files, and files an earlier command of
+#: the README writes (tests/test_readme_blocks.py runs them all in order).
 _PLACEHOLDERS = (
-    "VIDEO", "SHOTS", "M1", "M2", "M3", "table.json", "frame.png", "cal.json",
-    "calibration.json", "log.json", "results.csv", "out/", "/tmp/", "table3",
+    "VIDEO", "table.json", "cal.json", "calibration.json", "log.json", "results.csv",
+    "out/", "/tmp/", "table3", "carom-analysis/",
 )  # fmt: skip
 
 

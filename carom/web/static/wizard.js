@@ -151,12 +151,14 @@
       wiz.corners = fit.corners_px.map((p) => p.slice());
       wiz.marks = (fit.diamonds_px || []).map(() => null);
       wiz.fits = 0;
+      $("stage").classList.remove("hidden");
       $("frame").src = (fit.image_url || "/api/calibration/frame.jpg") + "?t=" + Date.now();
       showFit(fit);
       $("save").disabled = true; // the server saves the last refit: there is none yet
       status(fit.note || t("wiz.drag_hint"), fit.note ? "error" : "");
     } catch (err) {
       status(t("wiz.calibration_error", { why: err.message }), "error");
+      $("stage").classList.add("hidden"); // no frame to show: no empty picture either
       $("save").disabled = true;
     }
   }

@@ -13,6 +13,7 @@
  *                                table's language, else the browser's Accept-Language), then
  *                                [data-i18n] elements filled in and <html lang> set.
  * Carom.t(key, fields)           one message of the `web` catalogue with its {fields}.
+ * Carom.followLanguage(redraw)   an open display takes a new table language without a reload.
  * Carom.fmt                      numbers and dates with Intl in the page's language.
  */
 (function () {
@@ -179,6 +180,21 @@
   }
   const ready = loadMessages();
 
+  /* A display left open (scoreboard, overlay) follows the table's language: asked every
+   * 10 s (one small GET; a page with ?lang= keeps its own); onChange redraws the page. */
+  function followLanguage(onChange, everyMs) {
+    if (new URLSearchParams(location.search).get("lang")) return;
+    setInterval(async () => {
+      try {
+        const response = await fetch("/api/settings/language", { headers: { Accept: "application/json" } });
+        const doc = response.ok ? await response.json() : null;
+        if (!doc || doc.lang === i18n.lang) return;
+        await loadMessages();
+        onChange();
+      } catch (err) { /* the server is away: the stream's badge says so */ }
+    }, everyMs || 10000);
+  }
+
   const numberFormats = new Map();
   function number(x, decimals) {
     const key = `${i18n.lang}|${decimals}`;
@@ -265,5 +281,5 @@
   }
 
   window.Carom = { el, api, ApiError, live, shotClock, timeUp, token, setToken, tokenDialog, requireToken,
-    withToken, fmt, setStatus, connBadge, t, translate, ready, i18n, cueBalls, ballDot };
+    withToken, fmt, setStatus, connBadge, t, translate, ready, i18n, cueBalls, ballDot, followLanguage };
 })();

@@ -58,5 +58,8 @@
     if (last) render(last);
   }
 
-  Carom.ready.then(() => Carom.live((state) => { last = state; render(state); }));
+  Carom.ready.then(() => {
+    Carom.live((state) => { last = state; render(state); });
+    Carom.followLanguage(() => last && render(last));
+  });
 })();

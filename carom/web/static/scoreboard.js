@@ -110,5 +110,11 @@
     if (last) render(last);
   }
 
-  Carom.ready.then(() => Carom.live((state) => { last = state; render(state); }, Carom.connBadge($("conn"))));
+  Carom.ready.then(() => {
+    const show = Carom.connBadge($("conn"));
+    let online = false;
+    const badge = (ok) => { online = ok; show(ok); };
+    Carom.live((state) => { last = state; render(state); }, badge);
+    Carom.followLanguage(() => { badge(online); if (last) render(last); });
+  });
 })();

@@ -227,6 +227,9 @@ def test_a_korean_font_is_installed() -> None:
 def test_the_console_sets_the_table_s_language(pages: Pages, fed: RunningServer) -> None:
     """The table's language (stored with the table) wins over the browser's; unset, the
     browser's (Chromium here asks for English) is used again."""
+    hall = pages.open("/scoreboard")  # open before the change, never reloaded
+    _settle(hall, "scoreboard")
+    hall.evaluate("window.__notReloaded = true")
     console = pages.open("/console")
     _settle(console, "console")
     assert console.evaluate("document.documentElement.lang") == "en"
@@ -240,6 +243,12 @@ def test_the_console_sets_the_table_s_language(pages: Pages, fed: RunningServer)
     assert board.evaluate("document.documentElement.lang") == "ko"
     assert "하이런" in board.inner_text("body")
     assert fed.app.state.language.get() == "ko"
+    # The open display follows within its 10 s poll, without a reload.
+    hall.wait_for_function("() => document.documentElement.lang === 'ko'", timeout=20_000)
+    assert hall.evaluate("window.__notReloaded") is True
+    hall.locator(".sb-stat span", has_text="하이런").first.wait_for()
+    assert hall.inner_text("#conn") == "실시간"
+    hall.close()
 
     with console.expect_navigation():
         console.select_option("#language", "")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import urllib.request
 from collections.abc import Iterator
@@ -346,3 +347,25 @@ def test_the_dotted_white_is_drawn_with_its_spot(
         board.close()
     finally:
         srv.stop()
+
+
+def test_numbers_and_dates_are_written_as_the_language_writes_them(pages: Pages) -> None:
+    """An average in Turkish has a decimal comma; a date in Korean and French reads as
+    there (the browser's Intl, in the page's language)."""
+    board = pages.open("/scoreboard?lang=tr")
+    cell = board.locator("[data-player=Ana] [data-stat=average] b")
+    cell.wait_for()
+    assert cell.inner_text() == "2,000"
+    assert board.inner_text("[data-player=Ana] [data-stat=average] span").lower() == "ortalama"
+    board.close()
+    dates = {
+        "ko": r"\d{2}\. \d{1,2}\. \d{1,2}\. (오전|오후) \d{1,2}:\d{2}",
+        "fr": r"\d{2}/\d{2}/\d{4} \d{2}:\d{2}",
+        "en": r"\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s?(AM|PM)",
+    }
+    for lang, pattern in dates.items():
+        history = pages.open(f"/history?lang={lang}")
+        date = history.locator("#matches tr[data-match] td").nth(1)
+        date.wait_for()
+        assert re.fullmatch(pattern, date.inner_text().strip()), (lang, date.inner_text())
+        history.close()

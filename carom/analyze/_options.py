@@ -35,6 +35,8 @@ class AnalyzeOptions:
     #: ``color`` (colour rules), ``onnx`` (the learned model alone) or ``auto`` (the
     #: model only where the colour detector is unsure); see docs/detector.md.
     detector: str = "auto"
+    #: The report's language (``carom.i18n.LANGUAGES``).
+    lang: str = "en"
     #: The rest of the set-up (cue balls, handicaps, sets, rule options, the start of a
     #: match joined in progress ...): the match file and the flags over it. The fields
     #: above win where they differ (``match_config``).

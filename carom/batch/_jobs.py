@@ -38,6 +38,8 @@ class AnalysisSettings:
     trajectories: bool = True
     fast_decode: bool = False
     detector: str = "auto"
+    #: The reports' language (``carom.i18n.LANGUAGES``).
+    lang: str = "en"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

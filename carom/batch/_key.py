@@ -49,6 +49,7 @@ def options_digest(settings: AnalysisSettings, version: str) -> str:
         "trajectories": settings.trajectories,
         "fast_decode": settings.fast_decode,
         "detector": settings.detector,
+        "lang": settings.lang,
         "version": version,
     }
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)

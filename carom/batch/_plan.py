@@ -23,6 +23,7 @@ from carom.batch._index import INDEX, IndexEntry, PreviousIndex
 from carom.batch._jobs import AnalysisSettings, JobStatus, VideoJob
 from carom.batch._key import file_sha256, job_key, options_digest
 from carom.batch._sources import SourceEntry
+from carom.i18n import user_language
 from carom.match import match_from_args
 from referee import CaromError
 
@@ -126,6 +127,7 @@ def _settings(base: argparse.Namespace, src: SourceEntry) -> AnalysisSettings:
     return AnalysisSettings(
         match=match, calibration=calibration, annotate=args.annotate,
         trajectories=args.trajectories, fast_decode=args.fast_decode, detector=args.detector,
+        lang=user_language(args.lang),
     )  # fmt: skip
 
 

@@ -72,7 +72,7 @@ def _analyze(
     run = analyze_video(opts, _progress(job.name, sink), say=said.append)
     # The report names the files where the batch puts them, not the worker's folder.
     shown = dataclasses.replace(opts, video=Path(display_name(job.source)), out=Path(job.name))
-    write_html(dataclasses.replace(run, options=shown), out / "report.html")
+    write_html(dataclasses.replace(run, options=shown), out / "report.html", opts.lang)
     return run
 
 
@@ -88,7 +88,8 @@ def _options(job: VideoJob, video: Path, out: Path) -> AnalyzeOptions:
         video=video, out=out, table=table_of(match), discipline=match.discipline,
         calibration=calibration, players=match.players, first_player=match.first_player,
         annotate=settings.annotate, trajectories=settings.trajectories,
-        fast_decode=settings.fast_decode, detector=settings.detector, match=match,
+        fast_decode=settings.fast_decode, detector=settings.detector, lang=settings.lang,
+        match=match,
     )  # fmt: skip
 
 

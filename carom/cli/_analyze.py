@@ -43,6 +43,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )  # fmt: skip
     p.add_argument("--json", action="store_true", help="quiet; print a JSON summary")
     add_detector_option(p)
+    add_lang_option(p)
     p.add_argument(
         "--fast-decode", action="store_true",
         help="skip H.264 deblocking while decoding (faster; see docs/vision.md)",
@@ -59,8 +60,28 @@ def add_detector_option(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def add_lang_option(p: argparse.ArgumentParser) -> None:
+    """``--lang CODE``: the report's language (shared by analyze and batch)."""
+    p.add_argument(
+        "--lang", metavar="CODE", type=_language,
+        help="the report's language: en, ko, tr, nl, fr or es (default: the system's, from "
+        "LANG, if one of these, else en; docs/report.md)",
+    )  # fmt: skip
+
+
+def _language(text: str) -> str:
+    from carom.i18n import LANGUAGES
+
+    if text not in LANGUAGES:
+        raise argparse.ArgumentTypeError(
+            f"unknown language {text!r} (one of: {', '.join(LANGUAGES)})"
+        )
+    return text
+
+
 def _options(args: argparse.Namespace) -> Any:
     from carom.analyze import AnalyzeOptions
+    from carom.i18n import user_language
     from carom.match import match_from_args, table_of
 
     match = match_from_args(args)
@@ -69,7 +90,7 @@ def _options(args: argparse.Namespace) -> Any:
         video=args.video, out=out, table=table_of(match), discipline=match.discipline,
         calibration=args.calibration, players=match.players, first_player=match.first_player,
         annotate=args.annotate, trajectories=args.trajectories, fast_decode=args.fast_decode,
-        detector=args.detector,
+        detector=args.detector, lang=user_language(args.lang),
         match=match,
     )  # fmt: skip
 
@@ -88,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         stage=lambda name, total, fps: bar.stage(name, total, fps=fps),
     )  # fmt: skip
     bar.clear()
-    write_html(result, opts.out / "report.html")
+    write_html(result, opts.out / "report.html", opts.lang)
     elapsed = time.monotonic() - started
     if args.json:
         print(json.dumps(summary_json(result, elapsed), indent=2))
@@ -112,7 +133,7 @@ def _footer(result: AnalyzeRun, elapsed_s: float) -> None:
     speed = result.seconds / elapsed_s if elapsed_s > 0 else 0.0
     print(f"analysed {result.frames} frames ({result.seconds:.1f} s of video) in {elapsed_s:.1f} s"
           f" ({speed:.1f}x real time)")  # fmt: skip
-    wrote = [out / "shots.json", out / "report.html"]
+    wrote = [out / "shots.json", out / "shots.csv", out / "report.html"]
     if result.options.trajectories:
         wrote += [out / "trajectories.json", out / "trajectories.csv"]
     if result.options.calibration is None:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from carom.cli._analyze import add_detector_option
+from carom.cli._analyze import add_detector_option, add_lang_option
 from carom.match import add_match_options
 
 __all__ = ["add_parser", "run"]
@@ -52,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="do not write trajectories.json and .csv")  # fmt: skip
     p.add_argument("--fast-decode", action="store_true", help="as carom analyze --fast-decode")
     add_detector_option(p)
+    add_lang_option(p)
     p.add_argument("--no-stats", dest="stats", action="store_false",
                    help="do not write the season's statistics at the end")  # fmt: skip
     p.add_argument("--json", action="store_true",

@@ -14,7 +14,13 @@ every English key with the same placeholders) and a line in :data:`LANGUAGES`.
 """
 
 from carom.i18n._catalogue import Catalogue, CatalogueError, catalogue
-from carom.i18n._language import LANGUAGES, language_name, pick_language
+from carom.i18n._language import (
+    LANGUAGES,
+    environment_language,
+    language_name,
+    pick_language,
+    user_language,
+)
 from carom.i18n._locale_format import format_date, format_number
 
 __all__ = [
@@ -22,8 +28,10 @@ __all__ = [
     "Catalogue",
     "CatalogueError",
     "catalogue",
+    "environment_language",
     "format_date",
     "format_number",
     "language_name",
     "pick_language",
+    "user_language",
 ]

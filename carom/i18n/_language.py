@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["LANGUAGES", "language_name", "pick_language"]
+from collections.abc import Mapping
+
+__all__ = ["LANGUAGES", "environment_language", "language_name", "pick_language", "user_language"]
 
 #: Language code -> its own name. English is the fallback of every catalogue.
 LANGUAGES: dict[str, str] = {
@@ -37,6 +39,29 @@ def pick_language(setting: str | None = None, accept_language: str | None = None
         if code in LANGUAGES and q > best_q and q > 0:
             best, best_q = code, q - i * 1e-6
     return best
+
+
+def environment_language(environ: Mapping[str, str]) -> str | None:
+    """The language of the user's locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``).
+
+    A setting for :func:`pick_language`: ``ko_KR.UTF-8`` gives ``ko_KR`` (``ko``); ``C``
+    gives ``C``, which is no language we have (English).
+    """
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if value := environ.get(name, "").split(".")[0].strip():
+            return value
+    return None
+
+
+def user_language(given: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """A command's language: ``--lang`` if given, else the system's, else English.
+
+    The system's is ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` of ``environ`` (default
+    ``os.environ``) when it is one of :data:`LANGUAGES`.
+    """
+    import os
+
+    return given or pick_language(environment_language(os.environ if environ is None else environ))
 
 
 def _base(code: str) -> str:

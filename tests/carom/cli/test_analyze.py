@@ -155,7 +155,7 @@ def test_report_has_a_diagram_per_shot(
     parser = _Sections()
     parser.feed((out / "report.html").read_text())
     n_shots = len(json.loads((out / "shots.json").read_text())["shots"])
-    assert parser.tags.count("svg") == n_shots
+    assert parser.tags.count("svg") == n_shots + 2  # a diagram a shot, two statistics plots
     assert parser.tags.count("section") == n_shots
 
 

@@ -18,6 +18,7 @@ from carom.i18n import (
     format_date,
     format_number,
     pick_language,
+    user_language,
 )
 from carom.i18n._catalogue import placeholders
 from tests.fuzz_scale import examples
@@ -77,6 +78,24 @@ def test_the_language_is_the_setting_else_the_browser_s_best_else_english(
     setting: str | None, header: str | None, expected: str
 ) -> None:
     assert pick_language(setting, header) == expected
+
+
+@pytest.mark.parametrize(
+    ("given", "environ", "expected"),
+    [
+        ("fr", {"LANG": "ko_KR.UTF-8"}, "fr"),
+        (None, {"LANG": "ko_KR.UTF-8"}, "ko"),
+        (None, {"LC_ALL": "tr_TR.UTF-8", "LANG": "nl_NL.UTF-8"}, "tr"),
+        (None, {"LC_MESSAGES": "es_CO", "LANG": "en_US.UTF-8"}, "es"),
+        (None, {"LANG": "C.UTF-8"}, "en"),
+        (None, {"LANG": "de_DE.UTF-8"}, "en"),
+        (None, {}, "en"),
+    ],
+)
+def test_a_command_s_language_is_the_flag_else_the_system_s_else_english(
+    given: str | None, environ: dict[str, str], expected: str
+) -> None:
+    assert user_language(given, environ) == expected
 
 
 @given(st.one_of(st.none(), st.text(max_size=40)), st.one_of(st.none(), st.text(max_size=200)))

@@ -24,7 +24,7 @@ CLIPS = ("3c-point", "3c-kiss", "3c-miss-two-cushions")
 #: Each clip's players (a manifest row each): three players over three matches.
 PLAYERS = {"3c-point": "Ana,Ben", "3c-kiss": "Ana,Cem", "3c-miss-two-cushions": "Ben,Cem",
            "point-copy": "Ana,Ben", "cut": "Ben,Cem"}  # fmt: skip
-COMPARED = ("shots.json", "trajectories.json", "trajectories.csv")
+COMPARED = ("shots.json", "shots.csv", "trajectories.json", "trajectories.csv")
 
 
 def _exe() -> list[str]:

@@ -17,11 +17,11 @@ from typing import TextIO
 
 from carom.batch._index import IndexEntry
 from carom.batch._jobs import JobStatus
+from carom.progress import REDRAW_S, duration_text
 
 __all__ = ["BatchProgress", "duration_text", "plural"]
 
 _BAR = 20
-_REDRAW_S = 0.25
 #: No ETA before this many seconds: the rate is still mostly the workers' start.
 _ETA_AFTER_S = 5.0
 
@@ -29,16 +29,6 @@ _ETA_AFTER_S = 5.0
 def plural(n: int, word: str) -> str:
     """``1 video``, ``3 videos``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def duration_text(seconds: float) -> str:
-    """``42 s``, ``3 min 05 s``, ``2 h 07 min``."""
-    s = max(0, round(seconds))
-    if s < 60:
-        return f"{s} s"
-    if s < 3600:
-        return f"{s // 60} min {s % 60:02d} s"
-    return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
 class BatchProgress:
@@ -128,7 +118,7 @@ class BatchProgress:
     def draw(self, *, force: bool = False) -> None:
         """Redraw the bar (at most four times a second unless ``force``)."""
         now = self._clock()
-        if self._bar is None or (not force and now - self._last < _REDRAW_S):
+        if self._bar is None or (not force and now - self._last < REDRAW_S):
             return
         self._last = now
         print(f"\r{self.status_text()}\x1b[K", end="", file=self._bar, flush=True)

@@ -63,13 +63,14 @@ def add_detector_option(p: argparse.ArgumentParser) -> None:
 def add_lang_option(p: argparse.ArgumentParser) -> None:
     """``--lang CODE``: the report's language (shared by analyze and batch)."""
     p.add_argument(
-        "--lang", metavar="CODE", type=_language,
+        "--lang", metavar="CODE", type=language_arg,
         help="the report's language: en, ko, tr, nl, fr or es (default: the system's, from "
         "LANG, if one of these, else en; docs/report.md)",
     )  # fmt: skip
 
 
-def _language(text: str) -> str:
+def language_arg(text: str) -> str:
+    """A ``--lang`` value: one of ``carom.i18n.LANGUAGES`` (argparse says the rest)."""
     from carom.i18n import LANGUAGES
 
     if text not in LANGUAGES:

@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from carom.cli._analyze import language_arg
 from carom.console import say
 
 if TYPE_CHECKING:
@@ -73,6 +74,9 @@ def add_server_options(p: argparse.ArgumentParser) -> None:
                    help="let pages of these origins call the API (default: none)")  # fmt: skip
     p.add_argument("--max-body", type=int, default=64 * 1024, metavar="BYTES",
                    help="largest request body accepted (default 65536)")  # fmt: skip
+    p.add_argument("--language", type=language_arg, metavar="CODE",
+                   help="the pages' language when the console has set none: en, ko, tr, nl, "
+                   "fr or es (default: each browser's own; docs/web.md)")  # fmt: skip
 
 
 def settings_of(args: argparse.Namespace, *, camera: str | None, calibration: Path | None,
@@ -98,7 +102,7 @@ def settings_of(args: argparse.Namespace, *, camera: str | None, calibration: Pa
         calibration=calibration, pace=pace,
         token=os.environ.get("CAROM_TOKEN") or None, new_token=args.new_token,
         token_file=args.token_file, cors_origins=tuple(args.cors),
-        max_body_bytes=args.max_body,
+        max_body_bytes=args.max_body, language=args.language,
         allowed_hosts=("127.0.0.1", "localhost") if args.host in _LOOPBACK else (),
     )  # fmt: skip
 

@@ -12,7 +12,9 @@ README = Path(__file__).parents[1] / "README.md"
 
 
 def test_readme_python_example_runs() -> None:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+    """The referee's example (stdlib only) here; every block, in the README's order after
+    the commands that write the files it reads, in tests/test_readme_blocks.py."""
+    blocks = re.findall(r"```python\n(from referee .*?)```", README.read_text(), flags=re.S)
     assert blocks, "README has no python example"
     for code in blocks:
         out = io.StringIO()

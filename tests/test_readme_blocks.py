@@ -192,16 +192,44 @@ STEPS: dict[str, Step | tuple[Step, ...]] = {
 }  # fmt: skip
 
 
-def readme_commands(text: str) -> list[str]:
-    """The commands of the ``sh`` blocks of ``text`` in order: continuations joined,
-    comments and blank lines left out, spaces collapsed."""
-    commands = []
-    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+#: The README's Python examples, by their first line: what each prints.
+PYTHON: dict[str, tuple[str, ...]] = {
+    "from referee import Match, MatchConfig, Discipline, Ball, Shot, BallContact, "
+    "CushionContact, Cushion": (r"^point: red then yellow after 3 cushions$",),
+    "from calibration import load_calibration": (
+        r"^white \[BallContact\(t_s=1\.8\d*, balls=\(<Ball\.RED",
+    ),
+}
+
+
+def readme_steps(text: str) -> list[str]:
+    """The commands of the ``sh`` blocks of ``text`` and its ``python`` blocks whole, in
+    order: continuations joined, comments and blank lines left out, spaces collapsed."""
+    steps = []
+    for kind, block in re.findall(r"```(sh|python)\n(.*?)```", text, flags=re.S):
+        if kind == "python":
+            steps.append(block)
+            continue
         for line in block.replace("\\\n", " ").splitlines():
             command = " ".join(re.split(r"(?:^|\s)#", line)[0].split())
             if command:
-                commands.append(command)
-    return commands
+                steps.append(command)
+    return steps
+
+
+def readme_commands(text: str) -> list[str]:
+    """The commands of the ``sh`` blocks of ``text`` in order (see :func:`readme_steps`)."""
+    return [step for step in readme_steps(text) if "\n" not in step]
+
+
+def _python(code: str, folder: Path) -> None:
+    """Run a Python example as a user would paste it into a file; check what it prints."""
+    first = code.splitlines()[0]
+    assert first in PYTHON, f"a Python example without an entry in PYTHON: {first}"
+    done = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True,
+                          text=True, timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, f"{first}:\n{done.stderr}"
+    _said(done.stdout, PYTHON[first], first)
 
 
 def _steps(command: str) -> tuple[Step, ...]:
@@ -311,6 +339,8 @@ def test_every_readme_command_has_a_step_and_every_step_a_command() -> None:
         f"commands without a step: {sorted(set(commands) - set(STEPS))}; "
         f"steps of no command: {sorted(set(STEPS) - set(commands))}"
     )
+    firsts = [code.splitlines()[0] for code in readme_steps(README.read_text()) if "\n" in code]
+    assert sorted(firsts) == sorted(PYTHON), "PYTHON: one entry a Python example"
     for command, step in ((c, s) for c in STEPS for s in _steps(c)):
         assert (step.run_as is None) == (not step.why), f"{command}: a run_as needs a why"
         assert step.until is None or step.until in STEPS, command
@@ -319,9 +349,12 @@ def test_every_readme_command_has_a_step_and_every_step_a_command() -> None:
 def test_every_readme_command_runs_in_order(tmp_path: Path) -> None:
     folder = _project_copy(tmp_path)
     running: dict[str, tuple[subprocess.Popen[str], Step, str]] = {}
-    commands = readme_commands(README.read_text())
+    commands = readme_steps(README.read_text())
     try:
         for i, command in enumerate(commands):
+            if "\n" in command:
+                _python(command, folder)
+                continue
             step = _steps(command)[commands[:i].count(command)]
             if step.until:
                 running[step.until] = (_start(step, command, folder), step, command)

@@ -94,7 +94,8 @@
         ` · ${(m.players || []).join(" – ")} · ${result(m)}`;
       $("exports").replaceChildren(
         el("a", { href: `/api/matches/${id}/export.json`, download: `match-${id}.json`, id: "export-json" }, t("hist.export_json")),
-        el("a", { href: `/api/matches/${id}/export.csv`, download: `match-${id}.csv`, id: "export-csv" }, t("hist.export_csv")));
+        el("a", { href: `/api/matches/${id}/export.csv`, download: `match-${id}.csv`, id: "export-csv" }, t("hist.export_csv")),
+        el("a", { href: `/api/matches/${id}/shots.csv`, download: `match-${id}-shots.csv`, id: "export-shots-csv" }, t("hist.export_shots_csv")));
       statsTable(m.stats);
       const shots = m.scoresheet || [];
       scoresheet(shots, m.players || []);

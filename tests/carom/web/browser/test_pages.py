@@ -251,12 +251,16 @@ def test_history_shows_the_finished_match(fed_pages: Pages, fed: RunningServer) 
     players = {r["player"]: r for r in _table_rows(history, "#players")}
     assert set(players) == {"Ana", "Ben"}
     assert players["Ana"]["general average"] != "–" and players["Ana"]["high run"] != "–"
-    for link in ("#export-json", "#export-csv"):
+    for link in ("#export-json", "#export-csv", "#export-shots-csv"):
         href = history.get_attribute(link, "href")
         assert href is not None
         resp = history.request.get(fed.url + href)
         assert resp.ok, f"{href}: {resp.status}"
     assert "Ana" in history.request.get(f"{fed.url}/api/matches/{final['id']}/export.csv").text()
+    shots_csv = history.request.get(
+        fed.url + (history.get_attribute("#export-shots-csv", "href") or "")
+    )
+    assert len(shots_csv.text().strip().splitlines()) == 1 + len(sheet)  # a header, a row a shot
     shot(history, "history", full_page=True)
     history.close()
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import av
+
 ROOT = Path(__file__).parents[1]
 README = ROOT / "README.md"
 CAROM = [sys.executable, "-m", "carom"]
@@ -376,3 +378,30 @@ def test_readme_commands_joins_continuations_and_drops_comments() -> None:
         "```text\ncarom not-a-command\n```\n```sh\ncarom a x --b 1\n```\n"
     )
     assert readme_commands(text) == ["carom a x --b 1", "carom c 'p#q'", "carom a x --b 1"]
+
+
+def cut_clip(src: Path, dst: Path, seconds: float) -> int:
+    """Copy the first ``seconds`` of ``src``'s video to ``dst`` (packets as they are, no
+    re-encoding); return the number of frames. ``examples/one_shot.mp4`` is made so:
+    ``cut_clip(Path("sample_videos/three_cushion_match.mp4"), Path("examples/one_shot.mp4"),
+    15)``."""
+    n = 0
+    with av.open(str(src)) as source, av.open(str(dst), "w") as out:
+        stream = source.streams.video[0]
+        copy = out.add_stream_from_template(stream)
+        for packet in source.demux(stream):
+            if packet.dts is None or packet.pts is None:
+                continue  # the demuxer's flush packet
+            if packet.pts * packet.time_base >= seconds:
+                break
+            packet.stream = copy
+            out.mux(packet)
+            n += 1
+    return n
+
+
+def test_the_one_shot_example_is_the_first_seconds_of_the_bundled_clip(tmp_path: Path) -> None:
+    """Regenerated samples leave no stale example: it is cut from the bundled clip again."""
+    made = tmp_path / "one_shot.mp4"
+    assert cut_clip(ROOT / "sample_videos" / "three_cushion_match.mp4", made, 15) == 448
+    assert made.read_bytes() == (ROOT / _CLIP).read_bytes()

@@ -12,52 +12,25 @@ fails the test, so none is left out silently.
 
 from __future__ import annotations
 
-import json
-import re
-import shlex
 import shutil
-import signal
 import subprocess
-import sys
-import time
-import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import av
+from tests.readme_run import (
+    Step,
+    cut_clip,
+    readme_commands,
+    readme_steps,
+    run_command,
+    run_python,
+    serve_and_fetch,
+    start_background,
+    stop_background,
+    stream_camera,
+)
 
 ROOT = Path(__file__).parents[1]
 README = ROOT / "README.md"
-CAROM = [sys.executable, "-m", "carom"]
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """What one README command must do.
-
-    Attributes:
-        status: The exit status the README gives it (0 unless it says otherwise).
-        out: Regular expressions each matching a line of its stdout or stderr.
-        files: Files it writes, relative to the folder the commands run in.
-        run_as: Its closest runnable form, when it cannot run here as written.
-        why: Why it runs as ``run_as`` (required with it).
-        truth: A bundled clip ``NAME``: the shot log it writes has the points and fouls
-            of ``sample_videos/NAME.json``, shot by shot, as the README says.
-        truth_of: The analysis folder holding that shot log, when it is not ``NAME``'s
-            (``examples/one_shot.mp4``: the first shot of its truth).
-        until: For a command that runs until stopped (the scoreboard emulator): the
-            README command after which it is stopped; ``out`` is then its output.
-    """
-
-    status: int = 0
-    out: tuple[str, ...] = ()
-    files: tuple[str, ...] = ()
-    run_as: str | None = None
-    why: str = ""
-    truth: str | None = None
-    truth_of: str | None = None
-    until: str | None = None
 
 
 _TRAJ = ("shots.json", "trajectories.json", "trajectories.csv", "report.html")
@@ -186,9 +159,10 @@ STEPS: dict[str, Step | tuple[Step, ...]] = {
     "carom calibrate sample_videos/three_cushion_match.mp4 --out calibration.json": Step(
         out=(r"^verdict: good",), files=("calibration.json", "calibration_overlay.png")),
     "carom calibrate 0 --out table3.json": Step(
-        run_as=f"carom calibrate {_SAMPLE} --out table3.json", out=(r"^verdict: good",),
-        files=("table3.json",),
-        why="no camera here: the sample video as the source, as a camera's frames"),
+        run_as="carom calibrate {camera} --out table3.json", camera=True,
+        out=(r"^verdict: good",), files=("table3.json", "table3_overlay.png"),
+        why="no camera device here: a stream URL (a camera's other form) serving the "
+        "one-shot clip's frames at its pace, as an IP camera does"),
     "carom calibrate examples/table.jpg --corners '223,98;1048,189;997,599;184,506' --out "
     "table.json": Step(out=(r"^verdict: good",), files=("table.json", "table_overlay.png")),
 }  # fmt: skip
@@ -204,125 +178,10 @@ PYTHON: dict[str, tuple[str, ...]] = {
 }
 
 
-def readme_steps(text: str) -> list[str]:
-    """The commands of the ``sh`` blocks of ``text`` and its ``python`` blocks whole, in
-    order: continuations joined, comments and blank lines left out, spaces collapsed."""
-    steps = []
-    for kind, block in re.findall(r"```(sh|python)\n(.*?)```", text, flags=re.S):
-        if kind == "python":
-            steps.append(block)
-            continue
-        for line in block.replace("\\\n", " ").splitlines():
-            command = " ".join(re.split(r"(?:^|\s)#", line)[0].split())
-            if command:
-                steps.append(command)
-    return steps
-
-
-def readme_commands(text: str) -> list[str]:
-    """The commands of the ``sh`` blocks of ``text`` in order (see :func:`readme_steps`)."""
-    return [step for step in readme_steps(text) if "\n" not in step]
-
-
-def _python(code: str, folder: Path) -> None:
-    """Run a Python example as a user would paste it into a file; check what it prints."""
-    first = code.splitlines()[0]
-    assert first in PYTHON, f"a Python example without an entry in PYTHON: {first}"
-    done = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True,
-                          text=True, timeout=120, check=False)  # fmt: skip
-    assert done.returncode == 0, f"{first}:\n{done.stderr}"
-    _said(done.stdout, PYTHON[first], first)
-
-
 def _steps(command: str) -> tuple[Step, ...]:
     """The steps of a command, one per time the README writes it."""
     steps = STEPS[command]
     return steps if isinstance(steps, tuple) else (steps,)
-
-
-def _argv(step: Step, command: str, tmp: Path) -> list[str]:
-    words = shlex.split((step.run_as or command).format(tmp=tmp))
-    assert words[0] == "carom", f"not a carom command: {command}"
-    return CAROM + words[1:]
-
-
-def _said(text: str, patterns: tuple[str, ...], command: str) -> None:
-    for pattern in patterns:
-        assert re.search(pattern, text, flags=re.M), f"{command}: no line like {pattern!r}"
-
-
-def _points_and_fouls(verdicts: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    keys = ("points", "opponent_points", "penalty", "fouls")
-    return [tuple(json.dumps(v[k]) for k in keys) for v in verdicts]
-
-
-def _check_truth(folder: Path, name: str, analysis: str) -> None:
-    """The shot log has the points and fouls of the clip's truth file, shot by shot (its
-    first shots for a clip cut from a bundled one)."""
-    truth = json.loads((folder / "sample_videos" / f"{name}.json").read_text())
-    log = json.loads((folder / "carom-analysis" / analysis / "shots.json").read_text())
-    got = _points_and_fouls([shot["verdict"] for shot in log["shots"]])
-    want = _points_and_fouls(truth["verdicts"])
-    assert got == (want if analysis == name else want[: len(got)]), analysis
-    assert got, analysis
-
-
-def _run(step: Step, command: str, folder: Path) -> None:
-    done = subprocess.run(_argv(step, command, folder), cwd=folder, capture_output=True,
-                          text=True, timeout=300, check=False)  # fmt: skip
-    said = done.stdout + done.stderr
-    assert done.returncode == step.status, f"{command}: exit {done.returncode}\n{said}"
-    assert "Traceback" not in said, f"{command}:\n{said}"
-    _said(said, step.out, command)
-    for name in step.files:
-        assert (folder / name).stat().st_size > 0, f"{command}: no {name}"
-    if step.truth:
-        _check_truth(folder, step.truth, step.truth_of or step.truth)
-
-
-def _start(step: Step, command: str, folder: Path) -> subprocess.Popen[str]:
-    """Start a command that runs until stopped; return once it says it is ready."""
-    proc = subprocess.Popen(_argv(step, command, folder), cwd=folder, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
-    assert proc.stdout is not None
-    first = proc.stdout.readline()
-    assert "scoreboard emulator on" in first, f"{command}: {first}"
-    return proc
-
-
-def _stop(proc: subprocess.Popen[str], step: Step, command: str) -> None:
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=20)
-    _said(out, step.out, command)
-
-
-def _get(url: str) -> tuple[int, str]:
-    with urllib.request.urlopen(url, timeout=10) as response:
-        return response.status, response.read().decode()
-
-
-def _serve(step: Step, command: str, folder: Path) -> None:
-    """Start ``carom serve``, fetch its pages, stop it with Ctrl-C: it ends cleanly."""
-    proc = subprocess.Popen(_argv(step, command, folder), cwd=folder, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
-    assert proc.stdout is not None
-    lines: list[str] = []
-    deadline = time.monotonic() + 120
-    while not (lines and "listening on" in lines[-1]) and time.monotonic() < deadline:
-        lines.append(proc.stdout.readline())
-        assert lines[-1] or proc.poll() is None, f"{command} ended:\n{''.join(lines)}"
-    _said("".join(lines), step.out, command)
-    base = re.findall(r"listening on (http://\S+/)", lines[-1])[0]
-    try:
-        for page in ("scoreboard", "console", "overlay", "history", "wizard"):
-            status, html = _get(base + page)
-            assert status == 200, page
-            assert "<html" in html, page
-    finally:
-        proc.send_signal(signal.SIGINT)
-        rest, _ = proc.communicate(timeout=30)
-    assert proc.returncode in (0, 130), f"{command}: exit {proc.returncode}\n{rest}"
-    assert "Traceback" not in rest, rest
 
 
 def _project_copy(tmp: Path) -> Path:
@@ -355,17 +214,20 @@ def test_every_readme_command_runs_in_order(tmp_path: Path) -> None:
     try:
         for i, command in enumerate(commands):
             if "\n" in command:
-                _python(command, folder)
+                run_python(command, folder, PYTHON)
                 continue
             step = _steps(command)[commands[:i].count(command)]
             if step.until:
-                running[step.until] = (_start(step, command, folder), step, command)
+                running[step.until] = (start_background(step, command, folder), step, command)
             elif command.startswith("carom serve"):
-                _serve(step, command, folder)
+                serve_and_fetch(step, command, folder)
+            elif step.camera:
+                with stream_camera(folder / _CLIP) as url:
+                    run_command(step, command, folder, camera=url)
             else:
-                _run(step, command, folder)
+                run_command(step, command, folder)
             if command in running:
-                _stop(*running.pop(command))
+                stop_background(*running.pop(command))
     finally:
         for proc, _, _ in running.values():
             proc.kill()
@@ -378,26 +240,6 @@ def test_readme_commands_joins_continuations_and_drops_comments() -> None:
         "```text\ncarom not-a-command\n```\n```sh\ncarom a x --b 1\n```\n"
     )
     assert readme_commands(text) == ["carom a x --b 1", "carom c 'p#q'", "carom a x --b 1"]
-
-
-def cut_clip(src: Path, dst: Path, seconds: float) -> int:
-    """Copy the first ``seconds`` of ``src``'s video to ``dst`` (packets as they are, no
-    re-encoding); return the number of frames. ``examples/one_shot.mp4`` is made so:
-    ``cut_clip(Path("sample_videos/three_cushion_match.mp4"), Path("examples/one_shot.mp4"),
-    15)``."""
-    n = 0
-    with av.open(str(src)) as source, av.open(str(dst), "w") as out:
-        stream = source.streams.video[0]
-        copy = out.add_stream_from_template(stream)
-        for packet in source.demux(stream):
-            if packet.dts is None or packet.pts is None:
-                continue  # the demuxer's flush packet
-            if packet.pts * packet.time_base >= seconds:
-                break
-            packet.stream = copy
-            out.mux(packet)
-            n += 1
-    return n
 
 
 def test_the_one_shot_example_is_the_first_seconds_of_the_bundled_clip(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ _REALTIME = (
 #: ``-n 2 --dist loadfile`` hands them out first, so the two workers end together on
 #: the many short files instead of one waiting while the other runs a late long one.
 _LONGEST_FIRST = (
+    "test_readme_blocks.py",
     "carom/cli/test_analyze.py",
     "carom/batch/test_batch_runs.py",
     "vision/test_accuracy.py",

@@ -108,8 +108,9 @@ def run(args: argparse.Namespace) -> int:
     expected = sum(k for k in known if k is not None) if None not in known else None
     progress = BatchProgress.for_terminal(len(plans), expected, quiet=args.json)
     if not args.json:
-        print(f"carom batch: {plural(len(plans), 'video')}, {len(jobs)} to analyse, on "
-              f"{engine.description}; results in {out}", flush=True)  # fmt: skip
+        on = f", on {engine.description}" if jobs else ""
+        print(f"carom batch: {plural(len(plans), 'video')}, {len(jobs)} to analyse{on}; "
+              f"results in {out}", flush=True)  # fmt: skip
     try:
         summary = run_batch(plans, engine, out, progress)
     except KeyboardInterrupt:
@@ -141,10 +142,7 @@ def _engine(args: argparse.Namespace, n_jobs: int) -> Any:
     if args.ray is not None and n_jobs:
         address = None if args.ray == "local" else args.ray
         return RayEngine(address, args.workers, args.gpus_per_video, args.ray_gpus)
-    pool = LocalPool(max(1, min(args.workers, n_jobs)))
-    if not n_jobs:
-        pool.description = "nothing to analyse"
-    return pool
+    return LocalPool(max(1, min(args.workers, n_jobs)))
 
 
 def _stats(args: argparse.Namespace, out: Path) -> Any:

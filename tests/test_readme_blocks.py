@@ -136,8 +136,9 @@ STEPS: dict[str, Step | tuple[Step, ...]] = {
         "pace (56 s); the emulator's link in this test's folder",
         out=(r"A 1 : 2 B",), files=("carom-live.db",)),
     "carom matches carom-live.db": Step(out=(r"A - B\s+1 - 2\s+4 shots\s+unfinished",)),
-    "carom export carom-live.db --match 1 --json log.json --csv results.csv": Step(
-        out=(r"match 1 is not finished",), files=("log.json", "results.csv")),
+    "carom export carom-live.db --match 1 --json log.json --csv results.csv "
+    "--shots-csv shots.csv": Step(
+        out=(r"match 1 is not finished",), files=("log.json", "results.csv", "shots.csv")),
     "carom score log.json": Step(out=_SCORES_3C),
     "carom matches carom-live.db --repair new.db": Step(
         out=(r"wrote new.db: 1 of 1 matches",), files=("new.db",)),

@@ -81,17 +81,7 @@ def _player_row(rank: int, s: PlayerSeason) -> list[Any]:
     return [
         rank,
         text_cell(s.player),
-        s.matches,
-        s.finished,
-        s.won,
-        s.drawn,
-        s.lost,
-        s.match_points,
-        s.points,
-        s.innings,
-        s.general_average,
-        s.best_average_text,
-        s.high_run,
+        *s.figures(),
         *by_discipline,
         *_categories_row(s.categories),
     ]

@@ -185,6 +185,15 @@ class PlayerSeason:
         """As ``referee.Standing.sort_key``: match points, then GA, BA, HR (descending)."""
         return self.totals.sort_key()
 
+    def figures(self) -> tuple[int | str, ...]:
+        """The season's figures in the tables' order (the text table, the CSV, the page).
+
+        Matches, finished, won, drawn, lost, match points, points, innings, GA, BA, HR.
+        """
+        return (self.matches, self.finished, self.won, self.drawn, self.lost,
+                self.match_points, self.points, self.innings, self.general_average,
+                self.best_average_text, self.high_run)  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class SeasonStats:

@@ -141,7 +141,12 @@ def start_background(step: Step, command: str, folder: Path) -> subprocess.Popen
 
 def stop_background(proc: subprocess.Popen[str], step: Step, command: str) -> None:
     proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=20)
+    try:
+        out, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # never left running for the next test to trip over
+        proc.communicate()
+        raise AssertionError(f"{command}: still running 60 s after Ctrl-C") from None
     said(out, step.out, command)
 
 

@@ -129,10 +129,20 @@ def run_command(step: Step, command: str, folder: Path, camera: str = "") -> Non
         _check_truth(folder, step.truth, step.truth_of or step.truth)
 
 
+def ctrl_c_default() -> None:
+    """In the child: Ctrl-C (SIGINT) as a terminal gives it.
+
+    A shell's background job, and so everything it starts, ignores SIGINT, and Python
+    keeps an inherited SIG_IGN: without this the command under test would not stop.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_background(step: Step, command: str, folder: Path) -> subprocess.Popen[str]:
     """Start a command that runs until stopped; return once it says it is ready."""
     proc = subprocess.Popen(argv_of(step, command, folder), cwd=folder, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            preexec_fn=ctrl_c_default)  # fmt: skip
     assert proc.stdout is not None
     first = proc.stdout.readline()
     assert "scoreboard emulator on" in first, f"{command}: {first}"
@@ -158,7 +168,8 @@ def _get(url: str) -> tuple[int, str]:
 def serve_and_fetch(step: Step, command: str, folder: Path) -> None:
     """Start ``carom serve``, fetch its pages, stop it with Ctrl-C: it ends cleanly."""
     proc = subprocess.Popen(argv_of(step, command, folder), cwd=folder, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            preexec_fn=ctrl_c_default)  # fmt: skip
     assert proc.stdout is not None
     lines: list[str] = []
     deadline = time.monotonic() + 120

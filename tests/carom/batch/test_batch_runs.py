@@ -19,6 +19,7 @@ import av
 import pytest
 
 from carom.match import run_json, score_file
+from tests.readme_run import ctrl_c_default
 
 CLIPS = ("3c-point", "3c-kiss", "3c-miss-two-cushions")
 #: Each clip's players (a manifest row each): three players over three matches.
@@ -259,7 +260,7 @@ def _descendants(pid: int) -> set[int]:
 def _start_and_wait_for_one_done(clips: Path, out: Path, *more: str) -> subprocess.Popen[str]:
     proc = subprocess.Popen([*_exe(), "batch", str(clips / "season.csv"), "--out", str(out),
                              "--workers", "1", *more], text=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)  # fmt: skip
+                            stderr=subprocess.PIPE, preexec_fn=ctrl_c_default)  # fmt: skip
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if (out / "batch.json").exists() and "done" in [s for s, _ in _statuses(out).values()]:

@@ -124,7 +124,7 @@ def test_foul_makes_the_late_stroke_a_foul_that_undo_takes_back(
         # A's time runs out, the verdict (one: the foul, not A's point first), then B's time.
         assert [(e.kind, e.player) for e in events] == [(EventKind.FOUL, p) for p in (0, 0, 1)]
         assert events[0].text == TIME_UP == events[2].text
-        assert events[1].text == "foul: shot clock"
+        assert events[1].text == "shot clock"  # the board shows FOUL: shot clock
         assert _board_shows(board, (0, 0), 1), board.render()  # B's inning
         journal = store.journal(session.match_id)
         assert [e.kind for e in journal if e.who == "shot clock"] == ["call"]

@@ -16,18 +16,16 @@ if os.environ.get("CI"):
 
 
 #: Tests that pace themselves by the wall clock (real-time replay, link timeouts,
-#: real servers and browsers): scripts/check runs them alone, after the rest has run
-#: on every core, so that a busy neighbour cannot make them late.
+#: real servers and browsers): scripts/check runs them after the rest, two at a time
+#: among themselves (they mostly wait), so that a CPU-bound neighbour cannot make them
+#: late. A test elsewhere may be
+#: marked ``realtime`` itself (the README's paced sections, tests/test_readme_blocks.py).
 _REALTIME = (
     "carom/live/",
     "carom/web/",
     "hardware/test_link.py",
     "hardware/test_emulator.py",
     "hardware/test_codecs.py",
-    # Ctrl-C and kill -9 at a moment a video is done; the README's paced steps (a board
-    # replay, a camera stream, a server).
-    "carom/batch/test_batch_runs.py",
-    "test_readme_blocks.py",
 )
 
 
@@ -48,6 +46,9 @@ _LONGEST_FIRST = (
     "synth/test_calibration_scene.py",
     "carom/cli/test_calibrate.py",
     "carom/analyze/test_seven_pins.py",
+    # the wall-clock tests' longest (a real-time replay, a paced network camera)
+    "carom/live/test_live_e2e.py",
+    "carom/live/test_live_network_camera.py",
 )
 
 

@@ -57,9 +57,16 @@ class Step:
     camera: bool = False
 
 
-def readme_steps(text: str) -> list[str]:
-    """The commands of the ``sh`` blocks of ``text`` and its ``python`` blocks whole, in
-    order: continuations joined, comments and blank lines left out, spaces collapsed."""
+def readme_sections(text: str) -> list[tuple[str, str]]:
+    """Each step of :func:`readme_steps` with the ``##`` heading it is under."""
+    found = []
+    for part in re.split(r"(?m)^(?=## )", text):
+        heading = part.splitlines()[0].removeprefix("## ") if part.startswith("## ") else ""
+        found += [(heading, step) for step in _steps_in(part)]
+    return found
+
+
+def _steps_in(text: str) -> list[str]:
     steps = []
     for kind, block in re.findall(r"```(sh|python)\n(.*?)```", text, flags=re.S):
         if kind == "python":
@@ -70,6 +77,12 @@ def readme_steps(text: str) -> list[str]:
             if command:
                 steps.append(command)
     return steps
+
+
+def readme_steps(text: str) -> list[str]:
+    """The commands of the ``sh`` blocks of ``text`` and its ``python`` blocks whole, in
+    order: continuations joined, comments and blank lines left out, spaces collapsed."""
+    return [step for _, step in readme_sections(text)]
 
 
 def readme_commands(text: str) -> list[str]:

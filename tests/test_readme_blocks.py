@@ -16,10 +16,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.readme_run import (
     Step,
     cut_clip,
     readme_commands,
+    readme_sections,
     readme_steps,
     run_command,
     run_python,
@@ -208,16 +211,31 @@ def test_every_readme_command_has_a_step_and_every_step_a_command() -> None:
         assert step.until is None or step.until in STEPS, command
 
 
-def test_every_readme_command_runs_in_order(tmp_path: Path) -> None:
+#: The README's sections whose commands are paced by the clock (a board replayed over a
+#: serial link, a camera, a server): run with the wall-clock tests, alone, in a folder of
+#: their own (each paced section's commands read only what the section's own wrote).
+PACED = ("A scoreboard on a serial port", "Live mode", "Web scoreboard")
+
+
+def _phase(heading: str, step: Step) -> str:
+    return "paced" if heading.startswith(PACED) or step.camera else "unpaced"
+
+
+@pytest.mark.parametrize("phase", ["unpaced", pytest.param("paced", marks=pytest.mark.realtime)])
+def test_every_readme_command_runs_in_order(tmp_path: Path, phase: str) -> None:
     folder = _project_copy(tmp_path)
     running: dict[str, tuple[subprocess.Popen[str], Step, str]] = {}
-    commands = readme_steps(README.read_text())
+    sections = readme_sections(README.read_text())
+    commands = [command for _, command in sections]
     try:
-        for i, command in enumerate(commands):
+        for i, (heading, command) in enumerate(sections):
             if "\n" in command:
-                run_python(command, folder, PYTHON)
+                if phase == "unpaced":
+                    run_python(command, folder, PYTHON)
                 continue
             step = _steps(command)[commands[:i].count(command)]
+            if _phase(heading, step) != phase:
+                continue
             if step.until:
                 running[step.until] = (start_background(step, command, folder), step, command)
             elif command.startswith("carom serve"):

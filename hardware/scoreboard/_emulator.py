@@ -106,6 +106,16 @@ class _PtyTransport:
             os.write(self._master, data)
 
     def close(self) -> None:
+        """Close the pty; ``link`` goes first if it still names it.
+
+        As an unplugged USB adapter's device node, the link is gone while the board is
+        off: a host retrying it cannot reach another board that the system gives the
+        freed pty number to meanwhile.
+        """
+        if self._link is not None:
+            with contextlib.suppress(OSError):
+                if os.readlink(self._link) == self.path:
+                    self._link.unlink()
         for fd in (self._master, self._slave):
             with contextlib.suppress(OSError):
                 os.close(fd)

@@ -1,6 +1,10 @@
 """``carom batch`` as a club runs it: rendered clips (a duplicate and a truncated one
 among them) through the local pool and a local Ray, killed and resumed, compared with
-single ``carom analyze`` runs and with each match's own figures."""
+single ``carom analyze`` runs and with each match's own figures.
+
+The batches stopped mid-way (Ctrl-C, ``kill -9``) are stopped while a video is surely
+under way: a URL the test's server holds back, not a race against the clock.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +24,7 @@ import av
 import pytest
 
 from carom.match import run_json, score_file
+from tests.carom.batch.video_server import VideoServer, serve_videos
 from tests.readme_run import ctrl_c_default
 
 CLIPS = ("3c-point", "3c-kiss", "3c-miss-two-cushions")
@@ -257,17 +263,32 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-def _start_and_wait_for_one_done(clips: Path, out: Path, *more: str) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([*_exe(), "batch", str(clips / "season.csv"), "--out", str(out),
-                             "--workers", "1", *more], text=True, stdout=subprocess.PIPE,
+def _held_manifest(clips: Path, videos: VideoServer, folder: Path) -> Path:
+    """A manifest of two videos: a clip's file, then a clip's URL the server holds back."""
+    manifest = folder / "held.csv"
+    rows = [(str(clips / "3c-point.mp4"), PLAYERS["3c-point"]),
+            (videos.url("3c-kiss.mp4", held=True), PLAYERS["3c-kiss"])]  # fmt: skip
+    with manifest.open("w", newline="") as f:
+        csv.writer(f).writerows([("path", "players"), *rows])
+    return manifest
+
+
+def _start_and_wait_for_one_done(manifest: Path, out: Path, *more: str) -> subprocess.Popen[str]:
+    """``carom batch`` of ``manifest`` on two workers, once its first video is done.
+
+    The second video is held back by the server: it is surely under way then, and stays
+    so until the test releases it, however busy the machine.
+    """
+    proc = subprocess.Popen([*_exe(), "batch", str(manifest), "--out", str(out),
+                             "--workers", "2", *more], text=True, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, preexec_fn=ctrl_c_default)  # fmt: skip
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if (out / "batch.json").exists() and "done" in [s for s, _ in _statuses(out).values()]:
             return proc
-        time.sleep(0.02)
+        time.sleep(0.05)
     proc.kill()
-    pytest.fail("no video was done in 120 s")
+    pytest.fail(f"no video was done in 120 s: {proc.communicate()[1]}")
 
 
 def _running(pid: int) -> bool:
@@ -296,64 +317,70 @@ def _complete_or_absent(out: Path) -> None:
         assert (folder / "batch-video.json").exists(), folder
 
 
+@pytest.fixture(scope="module")
+def videos(clips: Path) -> Iterator[VideoServer]:
+    """The clips over HTTP (the URL sources), some held back on demand."""
+    with serve_videos(clips) as server:
+        yield server
+
+
+@pytest.fixture
+def held(videos: VideoServer) -> Iterator[VideoServer]:
+    """The server holding back its ``/held/`` videos until the test releases them."""
+    videos.hold()
+    try:
+        yield videos
+    finally:
+        videos.release()
+
+
 def test_killed_mid_batch_a_rerun_goes_on_and_ends_as_an_uninterrupted_one(
-    local: tuple[Any, Path], tmp_path: Path, clips: Path
+    local: tuple[Any, Path], tmp_path: Path, clips: Path, held: VideoServer
 ) -> None:
-    out = tmp_path / "killed"
-    proc = _start_and_wait_for_one_done(clips, out)
+    out, manifest = tmp_path / "killed", _held_manifest(clips, held, tmp_path)
+    proc = _start_and_wait_for_one_done(manifest, out)
     workers = _children(proc.pid)
     proc.send_signal(signal.SIGKILL)
     proc.communicate(timeout=30)
     assert _alive(workers, 30) == set()  # the workers do not outlive their driver
     _complete_or_absent(out)
-    finished = {n for n, (s, _) in _statuses(out).items() if s == "done"}
-    assert finished and len(finished) < 3
-    done = _batch(clips, out)
-    assert done.returncode == 5, done.stderr
-    statuses = _statuses(out)
-    assert all(statuses[n][0] == "skipped" for n in finished)
-    for name in (*CLIPS, "cut"):
+    assert {n: s for n, (s, _) in _statuses(out).items()} == {
+        "3c-point.mp4": "done", "3c-kiss.mp4": None}  # fmt: skip
+    held.release()
+    done = _carom("batch", str(manifest), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert {n: s for n, (s, _) in _statuses(out).items()} == {
+        "3c-point.mp4": "skipped", "3c-kiss.mp4": "done"}  # fmt: skip
+    for name in ("3c-point", "3c-kiss"):
         _same_as_single(out / name, local[1] / name)
 
 
 @pytest.mark.parametrize("engine", [(), ("--ray",)], ids=["pool", "ray"])
 def test_ctrl_c_stops_at_once_and_leaves_only_complete_folders(
-    tmp_path: Path, clips: Path, engine: tuple[str, ...]
+    tmp_path: Path, clips: Path, held: VideoServer, engine: tuple[str, ...]
 ) -> None:
     out = tmp_path / "stopped"
-    proc = _start_and_wait_for_one_done(clips, out, *engine)
+    proc = _start_and_wait_for_one_done(_held_manifest(clips, held, tmp_path), out, *engine)
     workers = _descendants(proc.pid)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err
     assert "interrupted with" in err and "rerun the same command to go on" in err
     assert "Traceback" not in err
     assert _alive(workers, 30) == set()
     _complete_or_absent(out)
-    assert None in [s for s, _ in _statuses(out).values()]  # not all ran
+    assert {n: s for n, (s, _) in _statuses(out).items()} == {
+        "3c-point.mp4": "done", "3c-kiss.mp4": None}  # fmt: skip
     assert _index(out)["run"]["interrupted"] is True
 
 
 def test_videos_given_as_urls_are_read_by_the_workers_and_skipped_when_unchanged(
-    clips: Path, tmp_path: Path, local: tuple[Any, Path]
+    clips: Path, tmp_path: Path, local: tuple[Any, Path], videos: VideoServer
 ) -> None:
-    import functools
-    import http.server
-    import threading
-
-    quiet = type("Quiet", (http.server.SimpleHTTPRequestHandler,), {"log_message": lambda *a: None})
-    handler = functools.partial(quiet, directory=str(clips))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/3c-kiss.mp4"
-    out = tmp_path / "urls"
-    try:
-        first = _carom("batch", url, "--players", PLAYERS["3c-kiss"], "--out", str(out))
-        again = _carom("batch", url, "--players", PLAYERS["3c-kiss"], "--out", str(out))
-        missing = _carom("batch", url + ".gone", "--out", str(tmp_path / "gone"))
-    finally:
-        server.shutdown()
-        server.server_close()
+    url, out = videos.url("3c-kiss.mp4"), tmp_path / "urls"
+    first = _carom("batch", url, "--players", PLAYERS["3c-kiss"], "--out", str(out))
+    again = _carom("batch", url, "--players", PLAYERS["3c-kiss"], "--out", str(out))
+    missing = _carom("batch", url + ".gone", "--out", str(tmp_path / "gone"))
     assert first.returncode == 0, first.stderr
     _same_as_single(out / "3c-kiss", local[1] / "3c-kiss")
     assert again.returncode == 0 and "skipped" in again.stdout

@@ -149,7 +149,8 @@ def parse_trajectories(doc: Any) -> Trajectories:
         top = Obj(doc, "", {"format", "table", "flags", "shots"})
         if top.get("format") != FORMAT:
             raise TrajectoriesError(f"format: expected {FORMAT!r}, got {show(top.get('format'))}")
-        if (legend := top.get("flags", dict(FLAG_NAMES))) != dict(FLAG_NAMES):
+        legend = top.get("flags", dict(FLAG_NAMES))
+        if legend != dict(FLAG_NAMES) or any(isinstance(v, bool) for v in legend.values()):
             raise TrajectoriesError(f"flags: expected {dict(FLAG_NAMES)}, got {show(legend)}")
         table = _table(Obj(top.get("table"), "table", {"length_mm", "width_mm",
                                                        "ball_diameter_mm"}))  # fmt: skip

@@ -161,6 +161,9 @@ def test_a_damaged_document_is_refused_by_name_and_the_schema_agrees(
          r"shots\[0\]: t_s: expected strictly increasing"),
         (lambda d: d["shots"][0]["balls"].update(blue={}), r"shots\[0\].balls.blue: unknown name"),
         (lambda d: d["shots"][0].update(speed=1), r"shots\[0\].speed: unknown field"),
+        # true equals 1 in Python, not in JSON: the legend's bits are numbers (hypothesis)
+        (lambda d: d.update(flags={"predicted": True, "occluded": 2, "interpolated": 4}),
+         r"flags: expected \{'predicted': 1"),
     ],
 )  # fmt: skip
 def test_errors_name_the_field(change: Any, message: str) -> None:

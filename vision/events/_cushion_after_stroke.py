@@ -27,7 +27,7 @@ from vision.events._cushion_after_kiss import cushion_contact_near
 from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
 from vision.events._path_fit import PathFit, Samples
 
-__all__ = ["cushions_after_strokes"]
+__all__ = ["RESTITUTIONS", "back_miss", "back_to_nose", "cushions_after_strokes", "kissed"]
 
 F64 = NDArray[np.float64]
 
@@ -35,7 +35,7 @@ F64 = NDArray[np.float64]
 _STRUCK_MM_S = 200.0
 
 #: Cushion restitutions tried when tracing a bounce back (the speed after over e).
-_RESTITUTIONS = np.linspace(0.6, 1.0, 9)
+RESTITUTIONS = np.linspace(0.6, 1.0, 9)
 
 #: A path traced back over an unseen stretch may miss the rest by this share of the way.
 _UNSEEN_SLACK = 0.15
@@ -51,7 +51,7 @@ def cushions_after_strokes(
     out: list[ScoredEvent] = []
     for ball, s in samples.items():
         for i in _rests_before_moving(s, tol):
-            if _kissed(found, ball, float(s.t_s[i]), float(s.t_s[i + 1])):
+            if kissed(found, ball, float(s.t_s[i]), float(s.t_s[i + 1])):
                 continue  # set off by a ball: the ball contact's finders decide
             if _unseen_from(s, i, tol) is not None:
                 out += _unseen_cushions(s, i, ball, [*found, *out], geometry, tol)
@@ -116,7 +116,7 @@ def _unseen_cushions(
     return out
 
 
-def _back_to_nose(
+def back_to_nose(
     xy: F64, v: F64, t_s: float, geometry: TableGeometry
 ) -> tuple[Cushion, float, F64] | None:
     """The cushion a path at ``xy`` (velocity ``v``, time ``t_s``) came off, traced back.
@@ -149,28 +149,28 @@ def _unseen_legs(
     not seen at rest was already moving).
     """
     v = post.velocity(post.t_lo_s)
-    last = _back_to_nose(post.at(post.t_lo_s)[0], v, post.t_lo_s, geometry)
+    last = back_to_nose(post.at(post.t_lo_s)[0], v, post.t_lo_s, geometry)
     if last is None:
         return []
     c1, t1, at1 = last
     n1 = np.array(NORMALS[c1])
     best: tuple[float, list[tuple[float, Cushion]]] = (_UNSEEN_SLACK, [])
-    for e1 in _RESTITUTIONS:
+    for e1 in RESTITUTIONS:
         v_in = v - float(v @ n1) * n1 - float(v @ n1) / e1 * n1
         if _left_within(rest, (t1, at1, v_in), window_s):
-            share = _back_miss(at1, v_in, rest) / max(float(np.linalg.norm(rest - at1)), 1.0)
+            share = back_miss(at1, v_in, rest) / max(float(np.linalg.norm(rest - at1)), 1.0)
             best = min(best, (share, [(t1, c1)]), key=lambda x: x[0])
-        first = _back_to_nose(at1, v_in, t1, geometry)
+        first = back_to_nose(at1, v_in, t1, geometry)
         if first is None or first[0] == c1:
             continue
         c2, t2, at2 = first
         n2 = np.array(NORMALS[c2])
         u = float(v_in @ n2)
         way = float(np.linalg.norm(rest - at2) + np.linalg.norm(at2 - at1))
-        for e2 in _RESTITUTIONS:
+        for e2 in RESTITUTIONS:
             v_first = v_in - u * n2 - (u / e2) * n2
             if _left_within(rest, (t2, at2, v_first), window_s):
-                share = _back_miss(at2, v_first, rest) / max(way, 1.0)
+                share = back_miss(at2, v_first, rest) / max(way, 1.0)
                 best = min(best, (share, [(t2, c2), (t1, c1)]), key=lambda x: x[0])
     return best[1]
 
@@ -200,7 +200,7 @@ def _rests_before_moving(s: Samples, tol: Tolerances) -> list[int]:
     return out
 
 
-def _kissed(found: Sequence[ScoredEvent], ball: Ball, lo_s: float, hi_s: float) -> bool:
+def kissed(found: Sequence[ScoredEvent], ball: Ball, lo_s: float, hi_s: float) -> bool:
     return any(
         isinstance(e.event, BallContact)
         and ball in e.event.balls
@@ -235,14 +235,14 @@ def _off_cushion(
     start = post.at(post.t_lo_s)[0]
     t_c = post.t_lo_s - float(normal_gap(start[None, :], cushion, geometry)[0]) / v_out
     at_nose = start + v * (t_c - post.t_lo_s)
-    miss = min(_back_miss(at_nose, v - v_out * n - (v_out / e) * n, rest) for e in _RESTITUTIONS)
+    miss = min(back_miss(at_nose, v - v_out * n - (v_out / e) * n, rest) for e in RESTITUTIONS)
     # Spin and the cushion's friction turn the way off a plain reflection by a few
     # degrees, so the miss may grow with the way back.
     way_mm = float(np.linalg.norm(rest - at_nose))
     return (float(t_c), cushion, miss) if miss <= allow + 0.08 * way_mm else None
 
 
-def _back_miss(at_nose: F64, v_in: F64, rest: F64) -> float:
+def back_miss(at_nose: F64, v_in: F64, rest: F64) -> float:
     """How far ``rest`` lies from the way in (velocity ``v_in``) to ``at_nose``; inf if ahead."""
     d = v_in / max(float(np.linalg.norm(v_in)), 1e-9)
     rel = rest - at_nose

@@ -1,0 +1,185 @@
+"""Cushions a moving ball touched while it was unseen between two seen paths.
+
+A ball hidden in mid-flight (under an arm, behind a player, a blurred streak the
+detector lost) for a few frames may touch one or two cushions meanwhile: the cushion
+finder sees no approach and no way back to fit. A ball between two contacts runs
+straight: its path after the gap, traced back through the nose it came off (and the
+one before that), must lead to where it was last seen, coming in the way it was
+going then. When the straight path cannot join the two but such a traced path does,
+the ball touched those cushions. The times follow from a speed falling evenly across
+the gap, from the speed last seen to the speed seen again (``t_err_s`` a tenth of the
+gap).
+
+Thresholds were set on the tuning part of the independent set only
+(``bench/independent_events.py``; ``docs/independent-events.md``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration import TableGeometry
+from referee import Ball, Cushion, CushionContact
+from vision._types import ScoredEvent
+from vision.events._cushion_after_kiss import cushion_contact_near
+from vision.events._cushion_after_stroke import RESTITUTIONS, back_miss, back_to_nose, kissed
+from vision.events._cushion_contacts import NORMALS, Tolerances
+from vision.events._path_fit import PathFit, Samples
+
+__all__ = ["cushions_in_gaps"]
+
+F64 = NDArray[np.float64]
+
+#: Shortest unseen stretch looked at, in frames (shorter ones the cushion finder spans).
+_GAP_FRAMES = 3.0
+
+#: Slowest path (mm/s) either side of the gap: slower, the way across is too uncertain.
+_MOVING_MM_S = 150.0
+
+#: The traced path may miss the last seen centre by this share of the way across.
+_SLACK = 0.08
+
+#: ... and come in turned by at most this many degrees from the way the ball went.
+_TURN_DEG = 12.0
+
+#: The way across, over the distance the speeds seen cover in the gap, within these.
+_PACE = (0.6, 1.4)
+
+#: Slowest speed (mm/s) off a cushion, along its normal, that the tracing undoes: a ball
+#: running along a cushion leaves it slower, and its way back is the straight one.
+_OFF_MM_S = 100.0
+
+#: A hypothesis with cushions must fit this many times better than the straight one.
+_BETTER = 3.0
+
+
+def cushions_in_gaps(
+    samples: Mapping[Ball, Samples],
+    found: Sequence[ScoredEvent],
+    geometry: TableGeometry,
+    tol: Tolerances,
+) -> list[ScoredEvent]:
+    """Cushion contacts of balls unseen in mid-flight (see the module docstring)."""
+    out: list[ScoredEvent] = []
+    for ball, s in samples.items():
+        for k in _gaps(s, tol):
+            t_a, t_b = float(s.t_s[k]), float(s.t_s[k + 1])
+            if kissed(found, ball, t_a, t_b):
+                continue  # a ball contact in the gap: its finders decide
+            legs = _gap_legs(s.fit_before(k, 3), s.fit_after(k + 1, 3), geometry)
+            t_err = max(0.5 * tol.dt_s, 0.1 * (t_b - t_a))
+            for t_s, cushion in legs:
+                if cushion_contact_near([*found, *out], ball, cushion, t_s):
+                    continue
+                ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, t_err_s=t_err)
+                why = (f"unseen {t_b - t_a:.2f} s in mid-flight; its path after, traced back "
+                       f"through {len(legs)} cushion(s), leads to where it was seen")  # fmt: skip
+                out.append(ScoredEvent(ev, 0.6, why))
+    return out
+
+
+def _gaps(s: Samples, tol: Tolerances) -> list[int]:
+    """Last sample before each unseen stretch of a moving ball (not a rest)."""
+    steps = np.diff(s.t_s)
+    return [int(k) for k in np.nonzero(steps >= _GAP_FRAMES * tol.dt_s)[0] if not s.rest[k]]
+
+
+def _gap_legs(
+    pre: PathFit | None, post: PathFit | None, geometry: TableGeometry
+) -> list[tuple[float, Cushion]]:
+    """The cushions (earlier first, with their times) that join ``pre`` to ``post``."""
+    if pre is None or post is None or pre.n < 3 or post.n < 3:
+        return []
+    t_a, t_b = pre.t_hi_s, post.t_lo_s
+    a, va = pre.at(t_a)[0], pre.velocity(t_a)
+    b, vb = post.at(t_b)[0], post.velocity(t_b)
+    speeds = sorted((float(np.linalg.norm(va)), float(np.linalg.norm(vb))))
+    if speeds[0] < _MOVING_MM_S:
+        return []
+    straight = _fit_share([a, b], va, vb)
+    best: tuple[float, list[F64], list[Cushion]] = (min(_SLACK, straight / _BETTER), [], [])
+    for noses, cushions, v_first in _traced_back(b, vb, t_b, geometry):
+        share = _fit_share([a, *noses, b], va, v_first)
+        if share < best[0]:
+            best = (share, noses, cushions)
+    _, noses, cushions = best
+    if not cushions:
+        return []
+    way = [a, *noses, b]
+    run = np.cumsum([float(np.linalg.norm(q - p)) for p, q in itertools.pairwise(way)])
+    times = _times(run, (t_a, t_b), va, vb)
+    return [(t, c) for t, c in zip(times, cushions, strict=True)] if times else []
+
+
+def _times(run_mm: F64, span_s: tuple[float, float], va: F64, vb: F64) -> list[float]:
+    """When the ball was at each nose (``run_mm``: the way to each, then its whole length).
+
+    The speed is taken to fall evenly in time from the speed last seen to the speed seen
+    again (the bounces' losses spread over the gap), the way run scaled to the distance
+    that speed covers in the gap. [] if the way is not one the speeds can run in the
+    gap's time (within ``_PACE``).
+    """
+    t_a, t_b = span_s
+    gap_s = max(t_b - t_a, 1e-9)
+    u, w = float(np.linalg.norm(va)), float(np.linalg.norm(vb))
+    covered = 0.5 * (u + w) * gap_s
+    if not _PACE[0] <= float(run_mm[-1]) / covered <= _PACE[1]:
+        return []
+    decel = (u - w) / gap_s
+    out = []
+    for d in run_mm[:-1] * covered / float(run_mm[-1]):
+        if abs(decel) < 1e-6:
+            out.append(t_a + float(d) / u)
+            continue
+        out.append(t_a + (u - float(np.sqrt(max(u * u - 2.0 * decel * d, 0.0)))) / decel)
+    return out
+
+
+def _traced_back(
+    b: F64, vb: F64, t_b: float, geometry: TableGeometry
+) -> list[tuple[list[F64], list[Cushion], F64]]:
+    """The ways back from ``b`` through one or two noses: (noses, cushions, first velocity).
+
+    Each bounce undone with each restitution tried (the normal speed after over it).
+    """
+    ways = []
+    last = back_to_nose(b, vb, t_b, geometry)
+    if last is None:
+        return []
+    c1, t1, at1 = last
+    n1 = np.array(NORMALS[c1])
+    u1 = float(vb @ n1)
+    if u1 < _OFF_MM_S:
+        return []
+    for e1 in RESTITUTIONS:
+        v_in = vb - u1 * n1 - (u1 / e1) * n1
+        ways.append(([at1], [c1], v_in))
+        first = back_to_nose(at1, v_in, t1, geometry)
+        if first is None or first[0] == c1:
+            continue
+        c2, _, at2 = first
+        n2 = np.array(NORMALS[c2])
+        u2 = float(v_in @ n2)
+        if u2 < _OFF_MM_S:
+            continue
+        for e2 in RESTITUTIONS:
+            ways.append(([at2, at1], [c2, c1], v_in - u2 * n2 - (u2 / e2) * n2))
+    return ways
+
+
+def _fit_share(way: list[F64], va: F64, v_first: F64) -> float:
+    """How badly a way from the last seen centre fits, as a share of its length.
+
+    The last seen centre's distance from the traced first leg (inf if it lies ahead),
+    over the way's length; inf if the leg comes in turned more than ``_TURN_DEG`` from
+    the last seen velocity ``va``.
+    """
+    cos = float(va @ v_first) / max(float(np.linalg.norm(va) * np.linalg.norm(v_first)), 1e-9)
+    if cos < np.cos(np.radians(_TURN_DEG)):
+        return float("inf")
+    length = sum(float(np.linalg.norm(q - p)) for p, q in itertools.pairwise(way))
+    return back_miss(way[1], v_first, way[0]) / max(length, 1.0)

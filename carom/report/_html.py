@@ -97,6 +97,10 @@ class _Page:
         key = f"{prefix}_{name}"
         return self.raw(key) if key in catalogue("report").messages["en"] else str(name)
 
+    def fouls(self, fouls: Sequence[object]) -> str:
+        """Foul names in the language, comma-separated (not escaped)."""
+        return ", ".join(self.word("foul", f) for f in fouls)
+
 
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
@@ -144,7 +148,7 @@ def _verdict_block(page: _Page, s: ReportShot) -> str:
     else:
         lines = [f"<strong>{_e(s.player)} {_e(_points(page, v))} — {_e(v.reason)}</strong>"]
     if v is not None and v.fouls:
-        lines.append(page.t("fouls", fouls=", ".join(v.fouls)))
+        lines.append(page.t("fouls", fouls=page.fouls(v.fouls)))
     reviews = dict.fromkeys(r for r in (v.review if v else None, s.review) if r)
     lines += [f"<strong>{page.t('review', reason=r)}</strong>" for r in reviews]
     if v is not None:
@@ -198,7 +202,7 @@ def _caption(page: _Page, s: ReportShot) -> str:
         return f"{s.player}: {page.raw('no_verdict')}"
     parts = [page.raw("review", reason=v.review)] if v.review else []
     if v.fouls:
-        parts.append(page.raw("fouls", fouls=", ".join(v.fouls)))
+        parts.append(page.raw("fouls", fouls=page.fouls(v.fouls)))
     return " — ".join([*parts, f"{s.player} {_points(page, v)} — {v.reason}"])
 
 

@@ -21,6 +21,7 @@ from carom.i18n import (
     user_language,
 )
 from carom.i18n._catalogue import placeholders
+from referee import Foul
 from tests.fuzz_scale import examples
 
 
@@ -150,3 +151,14 @@ def test_the_catalogue_files_are_json_objects_of_text() -> None:
         if path.name.endswith(".json"):
             data = json.loads(path.read_text(encoding="utf-8"))
             assert isinstance(data, dict) and all(isinstance(v, str) for v in data.values())
+
+
+def test_every_foul_has_a_name_on_the_pages_and_in_the_report() -> None:
+    """Every name of ``referee.Foul`` (the console's buttons, the history, the report's
+    cards); the catalogue test above checks that every language has every key."""
+    web, report = catalogue("web"), catalogue("report")
+    for foul in Foul:
+        assert f"name.{foul}" in web.messages["en"], foul
+        assert f"foul_{foul}" in report.messages["en"], foul
+        names = {report.text(lang, f"foul_{foul}") for lang in LANGUAGES}
+        assert len(names) >= 5, f"{foul}: the same words in many languages: {names}"

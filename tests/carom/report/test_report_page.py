@@ -198,3 +198,17 @@ def test_a_diagram_card_keeps_its_cue_ball_and_events() -> None:
     words = "".join(page.text)
     assert f"cue ball: {shots[0].cue_ball}" in words
     assert Ball.WHITE.value in words
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "fr"])
+def test_foul_names_are_in_the_page_s_language(lang: str) -> None:
+    """The example's push and cue ball off the table, named in the language on the card."""
+    _, page, shots, _ = _page(lang)
+    cat = catalogue("report")
+    words = "".join(page.text)
+    fouls = [f for s in shots if s.verdict is not None for f in s.verdict.fouls]
+    assert {str(f) for f in fouls} == {"push", "cue_ball_off_table"}
+    for foul in fouls:
+        assert cat.text(lang, "fouls", fouls=cat.text(lang, f"foul_{foul}")) in words, foul
+    if lang != "en":
+        assert cat.text("en", "foul_cue_ball_off_table") not in words

@@ -18,8 +18,8 @@ if os.environ.get("CI"):
 #: Tests that pace themselves by the wall clock (real-time replay, link timeouts,
 #: real servers and browsers): scripts/check runs them after the rest, two at a time
 #: among themselves (they mostly wait), so that a CPU-bound neighbour cannot make them
-#: late. A test elsewhere may be
-#: marked ``realtime`` itself (the README's paced sections, tests/test_readme_blocks.py).
+#: late. A test elsewhere may be marked ``realtime`` itself (the README's paced
+#: sections, tests/test_readme_blocks.py).
 _REALTIME = (
     "carom/live/",
     "carom/web/",

@@ -7,7 +7,8 @@ command of the README has a :class:`Step` below saying what it must do: its exit
 and the lines or files the README promises. A command that cannot run here as written (an
 installation, a camera, a server that runs until stopped, real-time pace) has its closest
 runnable form and the reason beside it; a command added to the README without a step
-fails the test, so none is left out silently.
+fails the test, so none is left out silently. The commands paced by the clock (a board,
+live mode, the server, a camera stream) run apart, with the wall-clock tests (``PACED``).
 """
 
 from __future__ import annotations
@@ -212,8 +213,8 @@ def test_every_readme_command_has_a_step_and_every_step_a_command() -> None:
 
 
 #: The README's sections whose commands are paced by the clock (a board replayed over a
-#: serial link, a camera, a server): run with the wall-clock tests, alone, in a folder of
-#: their own (each paced section's commands read only what the section's own wrote).
+#: serial link, a camera, a server): run with the wall-clock tests, in a folder of their
+#: own (each paced section's commands read only what the section's own wrote).
 PACED = ("A scoreboard on a serial port", "Live mode", "Web scoreboard")
 
 

@@ -267,8 +267,11 @@
     setCount(MIN_PLAYERS);
     $("f-add-player").addEventListener("click", () => setCount(count() + 1));
     $("f-keep").addEventListener("change", layout);
-    let touched = false; // what a person typed before the set-up arrived is kept
-    $("start-form").addEventListener("input", () => { touched = true; }, { once: true });
+    // What a person typed or changed (a player row added or removed: a click) before the
+    // set-up arrived is kept, not overwritten by it.
+    let touched = false;
+    $("start-form").addEventListener("input", () => { touched = true; });
+    $("start-form").addEventListener("click", (ev) => { if (ev.target.closest("button")) touched = true; });
     try {
       const current = await api("GET", "/api/match-file");
       defaults = current.defaults;

@@ -70,6 +70,31 @@ def test_the_form_takes_two_to_eight_players(pages: Pages) -> None:
     page.close()
 
 
+def test_a_row_added_before_the_set_up_arrives_is_kept(pages: Pages) -> None:
+    """The form's set-up (``GET /api/match-file``) is held back until a third row was
+    added: when it arrives it leaves the person's rows as they are (it once put back two
+    rows, as a click is no ``input`` event: a test typing into the third row failed so)."""
+    _console(pages).close()  # the token given once (then remembered for the origin)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    pages.context.route("**/api/match-file", hold)
+    try:
+        page = pages.open("/console")
+        page.locator("#f-p2").wait_for()
+        while not held:
+            page.wait_for_timeout(20)
+        page.click("#f-add-player")  # a click only: nothing typed yet
+        held[0].continue_()
+        page.locator("[data-rule]").first.wait_for(state="attached")  # the set-up arrived
+        assert _rows(page) == ["A", "B", "C"]
+        page.close()
+    finally:
+        pages.context.unroute("**/api/match-file", hold)
+
+
 def test_a_three_player_match_with_the_dotted_white_starts_from_the_form(
     pages: Pages, fed: RunningServer
 ) -> None:

@@ -15,7 +15,9 @@ Thresholds were tuned on the tuning part of the independent set only
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,7 +29,7 @@ from vision.events._cushion_after_kiss import cushion_contact_near
 from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
 from vision.events._path_fit import PathFit, Samples
 
-__all__ = ["RESTITUTIONS", "back_miss", "back_to_nose", "cushions_after_strokes", "kissed"]
+__all__ = ["WayBack", "back_miss", "cushions_after_strokes", "kissed", "ways_back"]
 
 F64 = NDArray[np.float64]
 
@@ -148,31 +150,65 @@ def _unseen_legs(
     if, at the speed of its first leg, it left ``rest`` within ``window_s`` (a ball
     not seen at rest was already moving).
     """
-    v = post.velocity(post.t_lo_s)
-    last = back_to_nose(post.at(post.t_lo_s)[0], v, post.t_lo_s, geometry)
+    t_s = post.t_lo_s
+    best: tuple[float, list[tuple[float, Cushion]]] = (_UNSEEN_SLACK, [])
+    for way in ways_back(post.at(t_s)[0], post.velocity(t_s), t_s, geometry):
+        t_first, _, at_first = way.bounces[0]
+        if not _left_within(rest, (t_first, at_first, way.v_first_mm_s), window_s):
+            continue
+        length = float(np.linalg.norm(rest - at_first)) + sum(
+            float(np.linalg.norm(q[2] - p[2])) for p, q in itertools.pairwise(way.bounces)
+        )
+        share = back_miss(at_first, way.v_first_mm_s, rest) / max(length, 1.0)
+        best = min(best, (share, [(t, c) for t, c, _ in way.bounces]), key=lambda x: x[0])
+    return best[1]
+
+
+@dataclass(frozen=True, slots=True)
+class WayBack:
+    """A path traced back through one or two cushions.
+
+    ``bounces``: ``(time, cushion, centre at its nose)`` of each, earlier first;
+    ``v_first_mm_s``: the velocity (2,) of the leg before the first of them.
+    """
+
+    bounces: tuple[tuple[float, Cushion, F64], ...]
+    v_first_mm_s: F64
+
+
+def ways_back(
+    xy: F64, v: F64, t_s: float, geometry: TableGeometry, min_off_mm_s: float = 0.0
+) -> list[WayBack]:
+    """The ways a path at ``xy`` (velocity ``v`` at ``t_s``) came, through one or two noses.
+
+    Traced back to the nose its backward ray meets first, the bounce undone with each
+    restitution tried (the normal speed after over it), then on to the nose before that
+    (another cushion) and undone again. A bounce left at under ``min_off_mm_s`` along
+    the cushion's normal is not undone (a ball running along a cushion).
+    """
+    last = back_to_nose(xy, v, t_s, geometry)
     if last is None:
         return []
     c1, t1, at1 = last
     n1 = np.array(NORMALS[c1])
-    best: tuple[float, list[tuple[float, Cushion]]] = (_UNSEEN_SLACK, [])
+    u1 = float(v @ n1)
+    if u1 < min_off_mm_s:
+        return []
+    ways = []
     for e1 in RESTITUTIONS:
-        v_in = v - float(v @ n1) * n1 - float(v @ n1) / e1 * n1
-        if _left_within(rest, (t1, at1, v_in), window_s):
-            share = back_miss(at1, v_in, rest) / max(float(np.linalg.norm(rest - at1)), 1.0)
-            best = min(best, (share, [(t1, c1)]), key=lambda x: x[0])
+        v_in = v - u1 * n1 - (u1 / e1) * n1
+        ways.append(WayBack(((t1, c1, at1),), v_in))
         first = back_to_nose(at1, v_in, t1, geometry)
         if first is None or first[0] == c1:
             continue
         c2, t2, at2 = first
         n2 = np.array(NORMALS[c2])
-        u = float(v_in @ n2)
-        way = float(np.linalg.norm(rest - at2) + np.linalg.norm(at2 - at1))
+        u2 = float(v_in @ n2)
+        if u2 < min_off_mm_s:
+            continue
         for e2 in RESTITUTIONS:
-            v_first = v_in - u * n2 - (u / e2) * n2
-            if _left_within(rest, (t2, at2, v_first), window_s):
-                share = back_miss(at2, v_first, rest) / max(way, 1.0)
-                best = min(best, (share, [(t2, c2), (t1, c1)]), key=lambda x: x[0])
-    return best[1]
+            ways.append(WayBack(((t2, c2, at2), (t1, c1, at1)), v_in - u2 * n2 - (u2 / e2) * n2))
+    return ways
 
 
 def _left_within(rest: F64, leg: tuple[float, F64, F64], window_s: tuple[float, float]) -> bool:

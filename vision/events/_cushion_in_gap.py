@@ -26,8 +26,8 @@ from calibration import TableGeometry
 from referee import Ball, Cushion, CushionContact
 from vision._types import ScoredEvent
 from vision.events._cushion_after_kiss import cushion_contact_near
-from vision.events._cushion_after_stroke import RESTITUTIONS, back_miss, back_to_nose, kissed
-from vision.events._cushion_contacts import NORMALS, Tolerances
+from vision.events._cushion_after_stroke import back_miss, kissed, ways_back
+from vision.events._cushion_contacts import Tolerances
 from vision.events._path_fit import PathFit, Samples
 
 __all__ = ["cushions_in_gaps"]
@@ -102,10 +102,11 @@ def _gap_legs(
         return []
     straight = _fit_share([a, b], va, vb)
     best: tuple[float, list[F64], list[Cushion]] = (min(_SLACK, straight / _BETTER), [], [])
-    for noses, cushions, v_first in _traced_back(b, vb, t_b, geometry):
-        share = _fit_share([a, *noses, b], va, v_first)
+    for back in ways_back(b, vb, t_b, geometry, min_off_mm_s=_OFF_MM_S):
+        noses = [at for _, _, at in back.bounces]
+        share = _fit_share([a, *noses, b], va, back.v_first_mm_s)
         if share < best[0]:
-            best = (share, noses, cushions)
+            best = (share, noses, [c for _, c, _ in back.bounces])
     _, noses, cushions = best
     if not cushions:
         return []
@@ -137,38 +138,6 @@ def _times(run_mm: F64, span_s: tuple[float, float], va: F64, vb: F64) -> list[f
             continue
         out.append(t_a + (u - float(np.sqrt(max(u * u - 2.0 * decel * d, 0.0)))) / decel)
     return out
-
-
-def _traced_back(
-    b: F64, vb: F64, t_b: float, geometry: TableGeometry
-) -> list[tuple[list[F64], list[Cushion], F64]]:
-    """The ways back from ``b`` through one or two noses: (noses, cushions, first velocity).
-
-    Each bounce undone with each restitution tried (the normal speed after over it).
-    """
-    ways = []
-    last = back_to_nose(b, vb, t_b, geometry)
-    if last is None:
-        return []
-    c1, t1, at1 = last
-    n1 = np.array(NORMALS[c1])
-    u1 = float(vb @ n1)
-    if u1 < _OFF_MM_S:
-        return []
-    for e1 in RESTITUTIONS:
-        v_in = vb - u1 * n1 - (u1 / e1) * n1
-        ways.append(([at1], [c1], v_in))
-        first = back_to_nose(at1, v_in, t1, geometry)
-        if first is None or first[0] == c1:
-            continue
-        c2, _, at2 = first
-        n2 = np.array(NORMALS[c2])
-        u2 = float(v_in @ n2)
-        if u2 < _OFF_MM_S:
-            continue
-        for e2 in RESTITUTIONS:
-            ways.append(([at2, at1], [c2, c1], v_in - u2 * n2 - (u2 / e2) * n2))
-    return ways
 
 
 def _fit_share(way: list[F64], va: F64, v_first: F64) -> float:

@@ -12,6 +12,9 @@ that was at rest gives a second time: where its post-contact path leaves its res
 position (it is the sharpest evidence of a thin kiss); the two are weighed by the
 squares of the closing speed and the set-off speed. In a slow push the gap reaches
 zero long before its minimum, so the first samples at the touch are tried first.
+A contact read off a path that an earlier contact of the same ball had already bent
+(two contacts in one frame) is timed again from the paths after, or dropped when
+those never meet (:func:`_without_stale`).
 
 Thresholds were tuned on the simulator and the ``three_cushion_match`` clip only.
 """
@@ -48,7 +51,88 @@ def ball_contacts(
     out: list[ScoredEvent] = []
     for a, b in combinations(sorted(samples), 2):
         out += _pair(samples[a], samples[b], (a, b), geometry, tol)
-    return sorted(out, key=lambda e: e.event.t_s)
+    return _without_stale(sorted(out, key=lambda e: e.event.t_s), samples, geometry, tol)
+
+
+def _without_stale(
+    found: list[ScoredEvent], samples: dict[Ball, Samples], geometry: TableGeometry, tol: Tolerances
+) -> list[ScoredEvent]:
+    """``found``, each contact read off a path an earlier contact had bent timed anew or dropped.
+
+    The pair-wise finder extrapolates each ball's path before the contact from its last
+    three samples. When the ball met a third ball among or after those samples (two
+    contacts in one frame: a ball at rest a few mm from the one struck), that path is
+    no longer where the ball went: it may run on into a ball the struck one set off,
+    and a contact it does meet is mistimed. The paths after a real contact, traced
+    back, come ``2R`` apart at it: the contact is timed there, after the bending one;
+    a contact whose paths after never meet is dropped, and the set-off it seemed to
+    explain is traced to its striker by :mod:`vision.events._set_offs`.
+    """
+    kept: list[ScoredEvent] = []
+    for scored in found:
+        ev = scored.event
+        assert isinstance(ev, BallContact)
+        bent = [_bent_at(samples[b], b, ev, kept) for b in ev.balls]
+        t_bent = max((t for t in bent if t is not None), default=None)
+        if t_bent is None:
+            kept.append(scored)
+        elif (t_s := _met_after(samples, ev, t_bent, geometry, tol)) is not None:
+            kept.append(_retimed(scored, ev, t_s, tol))
+    return sorted(kept, key=lambda e: e.event.t_s)
+
+
+def _bent_at(s: Samples, ball: Ball, ev: BallContact, kept: list[ScoredEvent]) -> float | None:
+    """When ``ball`` last met another ball within the samples its path before ``ev`` spans."""
+    t_first = float(s.t_s[max(s.index_before(ev.t_s) - 2, 0)])
+    times = [
+        k.event.t_s
+        for k in kept
+        if isinstance(k.event, BallContact)
+        and ball in k.event.balls
+        and set(k.event.balls) != set(ev.balls)
+        and t_first < k.event.t_s < ev.t_s
+    ]
+    return max(times, default=None)
+
+
+def _met_after(
+    samples: dict[Ball, Samples],
+    ev: BallContact,
+    t_from: float,
+    geometry: TableGeometry,
+    tol: Tolerances,
+) -> float | None:
+    """When the two balls' first paths after ``ev``, traced back to ``t_from``, touch.
+
+    The latest time they are ``2R`` apart (or, when they never are, where they come
+    closest, if within the fits' error); None when they stay apart.
+    """
+    paths, speed = [], 0.0
+    t_hi = np.inf
+    for ball in ev.balls:
+        s = samples[ball]
+        post = s.fit_after(s.index_before(ev.t_s) + 1, 2)  # two samples: least likely to bend
+        if post is None:
+            return ev.t_s  # nothing to tell: as found
+        paths.append(post)
+        t_hi = min(t_hi, post.t_lo_s)
+        speed = max(speed, float(np.linalg.norm(post.velocity(post.t_lo_s))))
+    span = np.linspace(t_from, max(t_hi, t_from), 241)
+    xy = [reflect_at_noses(p.at(span), geometry, 1.0 / CUSHION_E) for p in paths]
+    gap = np.linalg.norm(xy[0] - xy[1], axis=1) - 2.0 * geometry.radius_mm
+    touching = np.nonzero(gap <= 0.0)[0]
+    if len(touching):
+        return float(span[touching[-1]])
+    k = int(np.argmin(gap))
+    return float(span[k]) if gap[k] < max(3.0 * tol.touch_mm, 0.3 * speed * tol.dt_s) else None
+
+
+def _retimed(scored: ScoredEvent, ev: BallContact, t_s: float, tol: Tolerances) -> ScoredEvent:
+    if abs(t_s - ev.t_s) < 0.25 * tol.dt_s:
+        return scored
+    moved = replace(ev, t_s=t_s, t_err_s=max(ev.t_err_s, 0.25 * tol.dt_s))
+    why = f"{scored.evidence}; timed from the paths after (a contact just before bent them)"
+    return replace(scored, event=moved, confidence=min(scored.confidence, 0.8), evidence=why)
 
 
 def reflect_at_noses(xy: F64, geometry: TableGeometry, restitution: float = CUSHION_E) -> F64:

@@ -20,7 +20,10 @@ situations the independent benchmark found the extractor blind to
   stroke until after its first contact: the first ball seen to move is the object
   ball, and the cue ball is named from its set-off (pt0148, pt0175); unseen for half
   a second, it is the only ball that can have struck, so the contact is reported
-  with a doubt (pt0029, whose object ball first runs into a cushion 35 mm away).
+  with a doubt (pt0029, whose object ball first runs into a cushion 35 mm away);
+* a ball struck a few mm from a third ball at rest sets it off 4-5 ms later, within
+  the same frame: the striker's path before, run on, reaches the third ball too, but
+  it never touched it (pt0188, pt0281).
 """
 
 from __future__ import annotations
@@ -217,3 +220,20 @@ def test_two_cushions_of_a_cue_ball_unseen_from_its_rest_are_traced_back() -> No
     for want in unseen:
         (hit,) = _near(found, want, 0.01)
         assert hit.event.t_err_s >= abs(hit.event.t_s - want.t_s)
+
+
+@pytest.mark.parametrize("fps", [30.0, 50.0, 60.0])
+@pytest.mark.parametrize("shot_id", [188, 281])
+def test_a_ball_set_off_by_a_struck_ball_within_a_frame_names_the_struck_one(
+    shot_id: int, fps: float
+) -> None:
+    replay, found = _found(shot_id, fps)
+    first, second = [e for e in replay.events if isinstance(e, BallContact)][:2]
+    assert isinstance(first, BallContact) and isinstance(second, BallContact)
+    assert 0.0 < second.t_s - first.t_s < 0.006 and set(first.balls) & set(second.balls)
+    for want in (first, second):
+        assert _near(found, want, 0.004), f"{want} not found; found {[s.event for s in found]}"
+    (striker,) = set(first.balls) - set(second.balls)
+    (third,) = set(second.balls) - set(first.balls)
+    never = BallContact(t_s=second.t_s, balls=(striker, third))
+    assert not _near(found, never, 0.05), f"{striker} never touched {third}"

@@ -10,8 +10,10 @@ is a contact only if the balls exchanged an impulse along their line of centres:
 velocity change of either ball, projected on that line, must exceed the noise. A ball
 that was at rest gives a second time: where its post-contact path leaves its rest
 position (it is the sharpest evidence of a thin kiss); the two are weighed by the
-squares of the closing speed and the set-off speed. In a slow push the gap reaches
-zero long before its minimum, so the first samples at the touch are tried first.
+squares of the closing speed and the set-off speed; when both were at rest (a third
+ball set one off an instant before), the later start alone. In a slow push the gap
+reaches zero long before its minimum, so the first samples at the touch are tried
+first.
 A contact read off a path that an earlier contact of the same ball had already bent
 (two contacts in one frame) is timed again from the paths after, or dropped when
 those never meet (:func:`_without_stale`).
@@ -262,14 +264,25 @@ def _contact(
     if push is None:
         return None
     v_rel = abs(float((fits[1].velocity(t_c) - fits[0].velocity(t_c)) @ axis))
+    # A ball at rest before gives a second time, where it started. Both at rest before:
+    # one was set off by a third ball first and then struck the other, which starts at
+    # the contact: the later start is the contact.
+    starts = []
     for f, p in ((fits[0], post_a), (fits[1], post_b)):
-        t_rest = _start_time(f, p, tol)
-        if t_rest is not None and abs(t_rest - t_c) < 2 * sa.dt_s:
-            # Two estimates, each off by (position error) / (the speed it rests on):
-            # weigh them by the squares of the closing speed and the set-off speed.
-            w_c, w_r = v_rel**2, float(p.velocity(p.t_lo_s) @ p.velocity(p.t_lo_s))
-            t_s = (w_c * t_c + w_r * t_rest) / max(w_c + w_r, 1e-9)
-            return _score(sa, sb, balls, (t_s, t_c, t_rest), (push, reach, v_rel), tol)
+        t_start = _start_time(f, p, tol)
+        if t_start is not None and abs(t_start - t_c) < 2 * sa.dt_s:
+            starts.append((t_start, p))
+    if len(starts) == 2:  # the approach fits stood still: the start alone times it
+        t_rest, p = max(starts, key=lambda tp: tp[0])
+        v_off = float(np.linalg.norm(p.velocity(p.t_lo_s)))
+        return _score(sa, sb, balls, (t_rest, t_rest, t_rest), (push, reach, v_off), tol)
+    if starts:
+        t_rest, p = starts[0]
+        # Two estimates, each off by (position error) / (the speed it rests on):
+        # weigh them by the squares of the closing speed and the set-off speed.
+        w_c, w_r = v_rel**2, float(p.velocity(p.t_lo_s) @ p.velocity(p.t_lo_s))
+        t_s = (w_c * t_c + w_r * t_rest) / max(w_c + w_r, 1e-9)
+        return _score(sa, sb, balls, (t_s, t_c, t_rest), (push, reach, v_rel), tol)
     return _score(sa, sb, balls, (t_c, t_c, None), (push, reach, v_rel), tol)
 
 

@@ -23,7 +23,9 @@ situations the independent benchmark found the extractor blind to
   with a doubt (pt0029, whose object ball first runs into a cushion 35 mm away);
 * a ball struck a few mm from a third ball at rest sets it off 4-5 ms later, within
   the same frame: the striker's path before, run on, reaches the third ball too, but
-  it never touched it (pt0188, pt0281).
+  it never touched it (pt0188, pt0281);
+* a ball at rest set off by another that a third ball set off 5 ms before: both were
+  at rest before their contact, so its time is where the later one started (pt0041).
 """
 
 from __future__ import annotations
@@ -237,3 +239,14 @@ def test_a_ball_set_off_by_a_struck_ball_within_a_frame_names_the_struck_one(
     (third,) = set(second.balls) - set(first.balls)
     never = BallContact(t_s=second.t_s, balls=(striker, third))
     assert not _near(found, never, 0.05), f"{striker} never touched {third}"
+
+
+@pytest.mark.parametrize("fps", [30.0, 50.0, 60.0])
+def test_two_balls_at_rest_meet_after_the_contact_that_set_one_off(fps: float) -> None:
+    replay, found = _found(41, fps)
+    first, second = [e for e in replay.events if isinstance(e, BallContact)][:2]
+    assert isinstance(first, BallContact) and isinstance(second, BallContact)
+    assert 0.0 < second.t_s - first.t_s < 0.006, "a chain of set-offs within one frame"
+    hits = [_near(found, want, 0.002) for want in (first, second)]
+    assert all(hits), f"found {[s.event for s in found]}"
+    assert hits[0][0].event.t_s < hits[1][0].event.t_s, "found in the wrong order"

@@ -18,7 +18,8 @@ A contact read off a path that an earlier contact of the same ball had already b
 (two contacts in one frame) is timed again from the paths after, or dropped when
 those never meet (:func:`_without_stale`).
 
-Thresholds were tuned on the simulator and the ``three_cushion_match`` clip only.
+Thresholds were tuned on the simulator, the ``three_cushion_match`` clip and the
+tuning part of the independent set only (``docs/independent-events.md``).
 """
 
 from __future__ import annotations

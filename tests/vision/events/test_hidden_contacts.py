@@ -25,7 +25,10 @@ situations the independent benchmark found the extractor blind to
   the same frame: the striker's path before, run on, reaches the third ball too, but
   it never touched it (pt0188, pt0281);
 * a ball at rest set off by another that a third ball set off 5 ms before: both were
-  at rest before their contact, so its time is where the later one started (pt0041).
+  at rest before their contact, so its time is where the later one started (pt0041);
+* a ball struck in a corner cluster that strikes a third ball 11 ms later: its path
+  before that contact spans the one before, so it is timed from the paths after
+  (pt0275; the path before put it 10-36 ms late).
 """
 
 from __future__ import annotations
@@ -250,3 +253,17 @@ def test_two_balls_at_rest_meet_after_the_contact_that_set_one_off(fps: float) -
     hits = [_near(found, want, 0.002) for want in (first, second)]
     assert all(hits), f"found {[s.event for s in found]}"
     assert hits[0][0].event.t_s < hits[1][0].event.t_s, "found in the wrong order"
+
+
+@pytest.mark.parametrize("fps", [30.0, 50.0, 60.0])
+def test_a_contact_after_a_contact_that_bent_the_path_is_timed_from_the_paths_after(
+    fps: float,
+) -> None:
+    replay, found = _found(275, fps)
+    kisses = [e for e in replay.events if isinstance(e, BallContact)]
+    want = kisses[3]
+    assert isinstance(want, BallContact) and set(want.balls) == {Ball.WHITE, Ball.RED}
+    assert any(Ball.RED in k.balls and 0.0 < want.t_s - k.t_s < 0.02 for k in kisses[:3])
+    hits = _near(found, want, 0.003)
+    assert hits, f"{want} not within 3 ms; found {[s.event for s in found]}"
+    assert "timed from the paths after" in hits[0].evidence

@@ -131,6 +131,7 @@ def _met_after(
 
 
 def _retimed(scored: ScoredEvent, ev: BallContact, t_s: float, tol: Tolerances) -> ScoredEvent:
+    """``scored`` at ``t_s``: a quarter frame of ``t_err_s`` at least, confidence 0.8 at most."""
     if abs(t_s - ev.t_s) < 0.25 * tol.dt_s:
         return scored
     moved = replace(ev, t_s=t_s, t_err_s=max(ev.t_err_s, 0.25 * tol.dt_s))

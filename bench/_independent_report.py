@@ -6,7 +6,8 @@ error (|found - true| of matched events, ms), the resting-ball error (the median
 shots' medians, and the worst sample; ``synth.compare_positions``: seen frames where the
 true speed is under 20 mm/s), the error of the positions where analyze says the balls
 stopped (median and worst over balls), and three-cushion verdicts agreeing with the
-truth's. Failures are listed by kind, none left out.
+truth's. The page opens with the held-out part against issue 18's targets
+(:data:`TARGETS`, met or not); failures are listed by kind, none left out.
 """
 
 from __future__ import annotations
@@ -149,6 +150,34 @@ def _other_lines(rows: list[Row]) -> list[str]:
     return out
 
 
+#: Issue 18's targets on the held-out part: (figure, label, bound, at least (or under)).
+TARGETS: tuple[tuple[str, str, float, bool], ...] = (
+    ("recall", "event recall", 0.99, True),
+    ("precision", "event precision", 0.99, True),
+    ("median_dt_ms", "median contact-time error, ms", 3.0, False),
+    ("rest_median_mm", "resting balls, median error, mm", 2.0, False),
+    ("rest_max_mm", "resting balls, worst error, mm", 5.0, False),
+    ("verdict_share", "three-cushion verdicts as the truth's", 0.99, True),
+)
+
+
+def _targets(figures: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The held-out part against issue 18's targets, one row each, met or not."""
+    held = dict(figures.get("split held-out") or {})
+    if not held:
+        return ["No held-out shot in this run.\n"]
+    held["verdict_share"] = _ratio(held["verdicts_agree"], held["verdicts"])
+    out = ["| figure | held-out | target | met |", "|---|---|---|---|"]
+    for key, label, bound, at_least in TARGETS:
+        value = held.get(key)
+        met = value is not None and (value >= bound if at_least else value < bound)
+        sign = ">=" if at_least else "<"
+        out.append(
+            f"| {label} | {_cell(value)} | {sign} {bound:g} | {'yes' if met else '**no**'} |"
+        )
+    return out
+
+
 def markdown(result: Mapping[str, Any]) -> str:
     """The page: what was run, the tables, every failure."""
     rows, figures = result["rows"], result["figures"]
@@ -164,7 +193,9 @@ def markdown(result: Mapping[str, Any]) -> str:
         f"{result['machine']['load_1_5_15']}.\n",
         *([f"{result['options']['note']}\n"] if result["options"].get("note") else []),
         "Held-out shots were never looked at while tuning; `tuning` shots may be.\n",
-        "## Per split\n",
+        "## Against the targets (held-out part)\n",
+        *_targets(figures),
+        "\n## Per split\n",
         *_table(figures, ["all", "split tuning", "split held-out"]),
         "\n## Per situation (all shots that hold it)\n",
         *_table(figures, [f"tag {t}" for t in tags]),

@@ -19,13 +19,16 @@ if os.environ.get("CI"):
 #: real servers and browsers): scripts/check runs them after the rest, two at a time
 #: among themselves (they mostly wait), so that a CPU-bound neighbour cannot make them
 #: late. A test elsewhere may be marked ``realtime`` itself (the README's paced
-#: sections, tests/test_readme_blocks.py).
+#: sections, tests/test_readme_blocks.py; a noisy serial line, tests/carom/cli/test_score.py).
 _REALTIME = (
     "carom/live/",
     "carom/web/",
     "hardware/test_link.py",
     "hardware/test_emulator.py",
     "hardware/test_codecs.py",
+    "hardware/test_camera.py",
+    "hardware/test_confirm.py",
+    "carom/board/test_confirm.py",
 )
 
 
@@ -35,6 +38,7 @@ _REALTIME = (
 #: the many short files instead of one waiting while the other runs a late long one.
 _LONGEST_FIRST = (
     "test_readme_blocks.py",
+    "test_readme_archives.py",
     "carom/cli/test_analyze.py",
     "carom/batch/test_batch_runs.py",
     "vision/test_accuracy.py",

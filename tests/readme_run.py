@@ -1,4 +1,4 @@
-"""Running the README's commands for tests/test_readme_blocks.py: what a step promises,
+"""Running the README's commands for tests/readme_steps.py: what a step promises,
 the blocks in order, one command run and checked, a command that runs until stopped, the
 server's pages, a Python example, and the bundled clips cut and streamed as a camera."""
 

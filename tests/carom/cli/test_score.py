@@ -175,6 +175,7 @@ def board() -> Iterator[list[ScoreboardEmulator]]:
         emu.stop()
 
 
+@pytest.mark.realtime  # the link's timeouts and retries run on the wall clock
 @pytest.mark.parametrize(
     "faults",
     [

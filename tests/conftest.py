@@ -16,10 +16,11 @@ if os.environ.get("CI"):
 
 
 #: Tests that pace themselves by the wall clock (real-time replay, link timeouts,
-#: real servers and browsers): scripts/check runs them after the rest, two at a time
-#: among themselves (they mostly wait), so that a CPU-bound neighbour cannot make them
-#: late. A test elsewhere may be marked ``realtime`` itself (the README's paced
-#: sections, tests/test_readme_blocks.py; a noisy serial line, tests/carom/cli/test_score.py).
+#: real servers and browsers): scripts/check runs them two at a time among themselves
+#: (they mostly wait), beside the rest run at the lowest priority, so that a CPU-bound
+#: neighbour cannot make them late. A test elsewhere may be marked ``realtime`` itself
+#: (the README's paced sections, tests/test_readme_blocks.py; a noisy serial line,
+#: tests/carom/cli/test_score.py).
 _REALTIME = (
     "carom/live/",
     "carom/web/",

@@ -139,8 +139,13 @@ class EmptyTableBuilder:
         """Whether a frame at source time ``t_s`` would be taken (convert only those)."""
         return t_s >= self._next_t_s and len(self._frames) < self.max_frames
 
-    def offer(self, image_bgr: U8, t_s: float) -> bool:
+    def offer(self, image_bgr: U8, t_s: float, *, handed_over: bool = False) -> bool:
         """Take ``image_bgr`` (h, w, 3) uint8 at source time ``t_s`` if one is due.
+
+        The builder keeps a copy of a frame it takes, unless ``handed_over``: the caller
+        gives the array itself and will neither read nor change it again (building
+        overwrites its moving parts). A copy of a 1080p frame is 6 MB of fresh memory,
+        which this virtual machine sometimes maps 20 times slower than usual.
 
         Returns whether it was taken. Raises :class:`CalibrationError` on a frame of
         another shape than the first.
@@ -158,7 +163,7 @@ class EmptyTableBuilder:
                 f"got {image_bgr.shape}"
             )
         self._next_t_s = t_s + self.every_s * 0.999
-        frame = np.array(image_bgr, dtype=np.uint8, copy=True)
+        frame = image_bgr if handed_over else np.array(image_bgr, dtype=np.uint8, copy=True)
         grey = _grey(frame)
         if self._grey is not None:
             self._changed.append(_moved(self._grey, grey))

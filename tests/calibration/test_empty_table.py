@@ -91,6 +91,22 @@ def test_a_ball_rolling_through_is_masked_as_moving_and_gone() -> None:
     assert all(image.max() < 255 for _, image in frames)  # the caller's frames untouched
 
 
+def test_frames_handed_over_are_kept_uncopied_and_give_the_same_table() -> None:
+    clean = clean_table()
+    frames = []
+    for i in range(12):
+        image = clean.copy()
+        cv2.circle(image, (200 + 50 * i, 250), 9, (240, 240, 240), -1)
+        frames.append(image)
+    copied, kept = EmptyTableBuilder(), EmptyTableBuilder()
+    for i, image in enumerate(frames):
+        copied.offer(image.copy(), 0.25 * i)
+        assert kept.offer(image, 0.25 * i, handed_over=True)
+    assert np.array_equal(kept.build().image_bgr, copied.build().image_bgr)
+    # Building filled the moving parts of the very arrays handed over.
+    assert any(image.max() == 255 for image in frames)
+
+
 def test_frames_are_taken_every_quarter_second_until_enough_clear_seconds() -> None:
     builder = EmptyTableBuilder(every_s=0.25, span_s=2.0)
     image = clean_table()

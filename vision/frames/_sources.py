@@ -19,6 +19,10 @@ one frame at a time (a generator), so memory does not grow with the video's leng
   to pixels. Times are those a whole read gives (they count from the file's first
   frame, whose time is read before seeking); so are indexes, unless frames were
   dropped before the start (after a seek an index is the frame's time x fps).
+* A read may be sparse after a frame index (``sparse_after_idx``, for sampling such
+  as the calibration's empty table): after that frame, frames that no other frame
+  refers to (most B-frames) are not decoded at all. Fewer frames come, each with its
+  true time and the index its time gives; no frames count as dropped after it.
 * Image folders and globs are read in sorted name order at ``t_s = i / fps``.
 * A camera (an index, a device or a stream URL: ``hardware.is_camera_spec``) is opened
   by ``hardware.open_camera``; ``t_s`` is the camera's (its own timestamp when it gives
@@ -106,11 +110,14 @@ class VideoFileSource:
         exact: bool = False,
         start_s: float = 0.0,
         check_length: bool = True,
+        sparse_after_idx: int | None = None,
     ) -> None:
         """Open ``path``; ``deblock=False`` skips H.264/HEVC's in-loop deblocking filter.
 
         ``start_s`` (video seconds, >= 0) starts the read there (see the module doc);
         ``check_length=False``: a file that ends before its index says just ends.
+        ``sparse_after_idx``: after the frame of this index, frames no other frame
+        refers to are not decoded (the module doc); None: every frame is.
 
         ``ahead`` frames are decoded ahead on a thread (:class:`ReadAhead`; 0: decode
         on the caller's thread), whose priority is ``DECODER_NICE`` below the caller's.
@@ -134,6 +141,8 @@ class VideoFileSource:
             raise VideoError(f"video {self.path}: start_s {start_s} must be a time >= 0 s")
         self.start_s = start_s
         self.check_length = check_length
+        self.sparse_after_idx = sparse_after_idx
+        self._sparse = False
         try:
             self._container: Any = av.open(str(self.path))
         except (av.FFmpegError, UnicodeDecodeError, ValueError) as exc:
@@ -184,17 +193,25 @@ class VideoFileSource:
                 t = self._stamp(av_frame, index or 0, last, steps)
                 last = t
                 origin = t if origin is None else origin
-                index = round((t - origin) * self._fps) if index is None else index
+                index = round((t - origin) * self._fps) if index is None or self._sparse else index
                 if t - origin >= self.start_s - START_TOLERANCE_S:
                     image = from_av(av_frame) if self._planes else None
                     yield Frame(index, t - origin, image or to_bgr(av_frame))
                     self.frames_read += 1
+                    self._go_sparse(index)
                 index += 1
         except av.FFmpegError as exc:
             raise _av_error(self.path, exc) from None
         finally:
             self.close()
         self._check_complete(index or 0, last)
+
+    def _go_sparse(self, index: int) -> None:
+        """After ``sparse_after_idx``, skip decoding the frames no other frame refers to."""
+        last = self.sparse_after_idx
+        if not self._sparse and last is not None and index >= last:
+            self._stream.codec_context.skip_frame = "NONREF"
+            self._sparse = True
 
     def _seek_to_start(self) -> float | None:
         """Seek near ``start_s``; the first frame's time (read first) if it did, else None.
@@ -221,7 +238,8 @@ class VideoFileSource:
         if t <= last:
             self.repaired_stamps += 1
             return last + 1.0 / self._fps
-        self._count_drops(steps, t - last)
+        if not self._sparse:
+            self._count_drops(steps, t - last)
         return t
 
     def _count_drops(self, steps: deque[float], step_s: float) -> None:
@@ -358,6 +376,7 @@ def open_source(
     deblock: bool = True,
     exact: bool = False,
     start_s: float = 0.0,
+    sparse_after_idx: int | None = None,
 ) -> FrameSource:
     """Open a video file, an image folder or glob, a camera or a stream URL.
 
@@ -374,6 +393,9 @@ def open_source(
             (all deblocked, whole BGR from FFmpeg; see ``VideoFileSource``).
         start_s: Video time (seconds) to start a video file or an image sequence at; a
             camera starts now whatever it is.
+        sparse_after_idx: After the frame of this index, a video file's frames that no
+            other frame refers to are not decoded (see ``VideoFileSource``); other
+            sources ignore it.
 
     Raises:
         VideoError: The source is missing or cannot be opened; the message says which.
@@ -384,7 +406,9 @@ def open_source(
     paths = _image_paths(text)
     if paths is not None:
         return ImageSource(paths, 30.0 if fps is None else fps, text, start_s)
-    return VideoFileSource(text, deblock=deblock, exact=exact, start_s=start_s)
+    return VideoFileSource(
+        text, deblock=deblock, exact=exact, start_s=start_s, sparse_after_idx=sparse_after_idx
+    )
 
 
 def decode_only(

@@ -24,10 +24,13 @@ from vision.frames._sources import (
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_videos"
 
 
-def _write_video(path: Path, pts: list[int], *, faststart: bool = False, gop: int = 0) -> None:
+def _write_video(
+    path: Path, pts: list[int], *, faststart: bool = False, gop: int = 0, moving: bool = False
+) -> None:
     """An H.264 file with frames at ``pts`` (units of 1/30000 s), noisy 160x120 frames.
 
-    ``gop``: a key frame every that many frames (0: the encoder's choice).
+    ``gop``: a key frame every that many frames (0: the encoder's choice); ``moving``:
+    one smooth picture moving 2 px a frame instead of noise (the encoder makes B-frames).
     """
     options = {"movflags": "faststart"} if faststart else {}
     container = av.open(str(path), "w", options=options)
@@ -37,8 +40,13 @@ def _write_video(path: Path, pts: list[int], *, faststart: bool = False, gop: in
         stream.codec_context.gop_size = gop
     stream.codec_context.time_base = stream.time_base = Fraction(1, 30000)
     rng = np.random.default_rng(0)
-    for p in pts:
-        image = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    yy, xx = np.mgrid[0:120, 0:160]
+    smooth = np.dstack([(xx * 3) % 256, (yy * 2) % 256, (xx + yy) % 256]).astype(np.uint8)
+    for i, p in enumerate(pts):
+        if moving:
+            image = np.roll(smooth, 2 * i, axis=1)
+        else:
+            image = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
         frame = av.VideoFrame.from_ndarray(image, format="bgr24")
         frame.pts, frame.time_base = p, Fraction(1, 30000)
         for packet in stream.encode(frame):
@@ -220,3 +228,28 @@ def test_an_image_sequence_starts_at_the_given_time(tmp_path: Path) -> None:
         assert cv2.imwrite(str(tmp_path / f"f{i}.png"), np.full((30, 40, 3), 50 * i, np.uint8))
     frames = list(open_source(str(tmp_path), fps=10.0, start_s=0.2))
     assert [(f.frame_idx, int(f.image_bgr[0, 0, 0])) for f in frames] == [(2, 100), (3, 150)]
+
+
+@pytest.mark.parametrize("ahead", [0, 16])
+def test_a_sparse_read_gives_some_of_a_whole_reads_frames_unchanged(
+    tmp_path: Path, ahead: int
+) -> None:
+    """After ``sparse_after_idx`` the frames no other refers to are not decoded: the
+    ones that come are the whole read's, with the same indexes, times and pictures."""
+    path = tmp_path / "bframes.mp4"
+    _write_video(path, [i * 1000 for i in range(90)], gop=30, moving=True)
+    whole = _seen(VideoFileSource(path, ahead=0))
+    source = VideoFileSource(path, ahead=ahead, sparse_after_idx=20)
+    sparse = _seen(source)
+    assert sparse[:21] == whole[:21]
+    assert set(sparse) <= set(whole)
+    assert 45 <= len(sparse) < len(whole)  # the encoder's B-frames are skipped
+    assert source.dropped_frames == 0
+    assert [f[0] for f in sparse] == sorted({f[0] for f in sparse})
+
+
+def test_image_folders_ignore_a_sparse_read(tmp_path: Path) -> None:
+    for i in range(5):
+        cv2.imwrite(str(tmp_path / f"f{i}.png"), np.full((8, 8, 3), i, np.uint8))
+    frames = list(open_source(str(tmp_path), sparse_after_idx=1))
+    assert [f.frame_idx for f in frames] == [0, 1, 2, 3, 4]

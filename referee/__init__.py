@@ -36,6 +36,7 @@ from referee._names import (
     Spot,
 )
 from referee._options import RuleOptions
+from referee._reason import BALL_FIELDS, Reason, ReasonKey, english_reason, reason_json
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext, TimedXY
 from referee._shotlog import (
@@ -72,6 +73,7 @@ from referee._verdict import Respot, Verdict
 from referee._zones import Corner, Rect, Region, balkline_mm, regions_for
 
 __all__ = [
+    "BALL_FIELDS",
     "CALL_FOULS",
     "DEFAULT_TARGETS",
     "DISCIPLINES",
@@ -115,6 +117,8 @@ __all__ = [
     "PlayerStats",
     "Pocket",
     "Pocketed",
+    "Reason",
+    "ReasonKey",
     "Rect",
     "Region",
     "Respot",
@@ -141,6 +145,7 @@ __all__ = [
     "balkline_mm",
     "check_break_layout",
     "cue_ball_due",
+    "english_reason",
     "event_json",
     "judge",
     "judge_lag",
@@ -150,6 +155,7 @@ __all__ = [
     "parse_shot",
     "parse_shot_log",
     "parse_start",
+    "reason_json",
     "record_json",
     "regions_for",
     "rules_of",

@@ -27,6 +27,7 @@ from referee._filters import (
     off_table_balls,
 )
 from referee._names import Ball, Discipline, Foul, NextPosition
+from referee._reason import Reason, ReasonKey
 from referee._shot import Carry, Shot, ShotContext
 from referee._spotting import respot_chain
 from referee._verdict import Verdict
@@ -110,35 +111,44 @@ def judge_carom_game(shot: Shot, ctx: ShotContext, zone_rule: ZoneRule | None = 
     if fouls:
         return Verdict(
             inning_ends=True,
-            reason="foul: " + ", ".join(f.replace("_", " ") for f in fouls),
+            reason_parts=(Reason.of(ReasonKey.FOUL, fouls=",".join(fouls)),),
             fouls=fouls,
             respots=respots,
             next_position=_after_foul(ctx, fouls),
         )
     carom = find_carom(shot.events, ctx.cue_ball, ctx.object_balls)
     if carom is None:
-        return Verdict(inning_ends=True, reason=_miss_reason(shot, ctx), respots=respots)
+        return Verdict(inning_ends=True, reason_parts=(_miss_reason(shot, ctx),), respots=respots)
     needed = _CUSHIONS_NEEDED.get(ctx.discipline, 0)
     merge_s = ctx.options.cushion_repeat_merge_s
     got = cushions_before(shot.events, ctx.cue_ball, carom.t_second_s, merge_s)
     if got < needed:
-        reason = f"{_cushions(got)} before the second ball ({carom.second}), {needed} needed"
-        return Verdict(inning_ends=True, reason=reason, respots=respots)
-    reason = f"point: {carom.first} then {carom.second}"
-    if needed:
-        reason += f" after {_cushions(got)}"
-    point = Verdict(inning_ends=False, reason=reason, points=1, respots=respots)
+        key = ReasonKey.CUSHIONS_SHORT_ONE if got == 1 else ReasonKey.CUSHIONS_SHORT
+        short = Reason.of(key, **_cushions(got), second=carom.second, needed=needed)
+        return Verdict(inning_ends=True, reason_parts=(short,), respots=respots)
+    if not needed:
+        why = Reason.of(ReasonKey.POINT, first=carom.first, second=carom.second)
+    else:
+        key = ReasonKey.POINT_AFTER_ONE if got == 1 else ReasonKey.POINT_AFTER
+        why = Reason.of(key, first=carom.first, second=carom.second, **_cushions(got))
+    point = Verdict(inning_ends=False, reason_parts=(why,), points=1, respots=respots)
     return point if zone_rule is None else _zone_checked(point, zone_rule(shot, ctx, carom))
 
 
 def _zone_checked(point: Verdict, call: ZoneCall) -> Verdict:
+    note = Reason.of(ReasonKey.TEXT, text=call.note)
     if not call.allowed:
         return replace(
-            point, inning_ends=True, points=0, reason=call.note, fouls=(Foul.ZONE_LIMIT,),
-            review=call.doubt,
+            point, inning_ends=True, points=0, reason=call.note, reason_parts=(note,),
+            fouls=(Foul.ZONE_LIMIT,), review=call.doubt,
         )  # fmt: skip
-    reason = f"{point.reason}; {call.note}" if call.note else point.reason
-    return replace(point, reason=reason, carry=call.carry, review=call.doubt)
+    if not call.note:
+        return replace(point, carry=call.carry, review=call.doubt)
+    parts = (*point.reason_parts, note)
+    return replace(
+        point, reason=f"{point.reason}; {call.note}", reason_parts=parts, carry=call.carry,
+        review=call.doubt,
+    )  # fmt: skip
 
 
 def _after_foul(ctx: ShotContext, fouls: tuple[Foul, ...]) -> NextPosition:
@@ -148,15 +158,16 @@ def _after_foul(ctx: ShotContext, fouls: tuple[Foul, ...]) -> NextPosition:
     return NextPosition.PLAY_ON
 
 
-def _miss_reason(shot: Shot, ctx: ShotContext) -> str:
+def _miss_reason(shot: Shot, ctx: ShotContext) -> Reason:
     firsts = first_contacts(shot.events, ctx.cue_ball)
     hit = [b for b in ctx.object_balls if b in firsts]
     if not hit:
-        return "no object ball hit"
+        return Reason.of(ReasonKey.NO_BALL_HIT)
     (only,) = hit
     missing = ctx.object_balls[1] if only == ctx.object_balls[0] else ctx.object_balls[0]
-    return f"missed the second ball: hit only {only}, not {missing}"
+    return Reason.of(ReasonKey.MISSED_SECOND, only=only, missing=missing)
 
 
-def _cushions(n: int) -> str:
-    return "1 cushion" if n == 1 else f"{n} cushions"
+def _cushions(n: int) -> dict[str, int]:
+    """The ``cushions`` field (none: the key's "1 cushion" says it)."""
+    return {} if n == 1 else {"cushions": n}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
+from referee._reason import reason_json
 from referee._shot import Shot
 from referee._start import StartState
 from referee._state import ShotRecord
@@ -97,6 +98,7 @@ def record_json(record: ShotRecord) -> dict[str, Any]:
         "inning_ends": v.inning_ends,
         "review": v.review,
         "reason": v.reason,
+        "reason_parts": reason_json(v.reason_parts),
         "score_after": dict(record.score_after),
         "run": record.run,
         "next_position": str(v.next_position),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee._names import Ball, Foul, NextPosition, Spot
+from referee._reason import Reason, english_reason
 from referee._shot import Carry
 from referee._table import XY
 
@@ -31,13 +32,15 @@ class Verdict:
     * ``opponent_points``: given to the opponent (five-pins fouls);
     * ``penalty``: added to the shooter's remaining count (7-pin game).
 
-    ``reason`` is one human sentence; ``review`` says why a person should look
-    again (``None`` when the evidence is clear). ``carry`` is the rule memory for
-    the next stroke of the same inning.
+    ``reason`` is one human sentence (English); ``reason_parts`` the same as keyed
+    phrases (``referee._reason``) for readers that translate it, empty where the core
+    has no key for it yet; given only the parts, ``reason`` is their English. ``review`` says
+    why a person should look again (``None`` when the evidence is clear). ``carry``
+    is the rule memory for the next stroke of the same inning.
     """
 
     inning_ends: bool
-    reason: str
+    reason: str = ""
     points: int = 0
     opponent_points: int = 0
     penalty: int = 0
@@ -48,6 +51,11 @@ class Verdict:
     announcements: tuple[str, ...] = ()
     wins_game: bool = False
     carry: Carry = field(default_factory=Carry)
+    reason_parts: tuple[Reason, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.reason and self.reason_parts:
+            object.__setattr__(self, "reason", english_reason(self.reason_parts))
 
     @property
     def is_foul(self) -> bool:

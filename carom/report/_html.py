@@ -22,6 +22,7 @@ from pathlib import Path
 from calibration import TableGeometry
 from carom.i18n import LANGUAGES, catalogue, format_number
 from carom.report._diagram import diagram_svg, event_label, is_doubtful
+from carom.report._reason_text import reason_text
 from carom.report._report_css import REPORT_CSS
 from carom.report._report_stats import (
     MatchSummary,
@@ -97,6 +98,10 @@ class _Page:
         key = f"{prefix}_{name}"
         return self.raw(key) if key in catalogue("report").messages["en"] else str(name)
 
+    def reason(self, verdict: Verdict) -> str:
+        """The verdict's reason in the language (not escaped)."""
+        return reason_text(self.lang, verdict)
+
     def fouls(self, fouls: Sequence[object]) -> str:
         """Foul names in the language, comma-separated (not escaped)."""
         return ", ".join(self.word("foul", f) for f in fouls)
@@ -146,7 +151,7 @@ def _verdict_block(page: _Page, s: ReportShot) -> str:
     if v is None:
         lines = [f"<strong>{_e(s.player)}: {page.t('no_verdict')}</strong>"]
     else:
-        lines = [f"<strong>{_e(s.player)} {_e(_points(page, v))} — {_e(v.reason)}</strong>"]
+        lines = [f"<strong>{_e(s.player)} {_e(_points(page, v))} — {_e(page.reason(v))}</strong>"]
     if v is not None and v.fouls:
         lines.append(page.t("fouls", fouls=page.fouls(v.fouls)))
     reviews = dict.fromkeys(r for r in (v.review if v else None, s.review) if r)
@@ -203,7 +208,7 @@ def _caption(page: _Page, s: ReportShot) -> str:
     parts = [page.raw("review", reason=v.review)] if v.review else []
     if v.fouls:
         parts.append(page.raw("fouls", fouls=page.fouls(v.fouls)))
-    return " — ".join([*parts, f"{s.player} {_points(page, v)} — {v.reason}"])
+    return " — ".join([*parts, f"{s.player} {_points(page, v)} — {page.reason(v)}"])
 
 
 def _legend_line(page: _Page, e: ScoredEvent) -> str:
@@ -248,7 +253,7 @@ def _sheet_row(page: _Page, s: ReportShot, players: Sequence[str]) -> str:
              "" if r is None else page.num(r.run)]  # fmt: skip
     score = {} if isinstance(s.score_after, str) else s.score_after
     cells += [page.num(score[p]) if p in score else "" for p in players]
-    why = page.t("no_verdict") if v is None else _e(v.reason)
+    why = page.t("no_verdict") if v is None else _e(page.reason(v))
     if v is not None and v.inning_ends:
         why += f" <em>({page.t('turn_passes')})</em>"
     if v is not None and v.review:

@@ -13,7 +13,15 @@ from typing import Any
 from carom.board import board_summary, board_warning
 from carom.live import PendingReview, SessionUpdate
 from hardware import LinkStatus
-from referee import MatchState, Phase, ShotRecord, Verdict, average_text, match_stats
+from referee import (
+    MatchState,
+    Phase,
+    ShotRecord,
+    Verdict,
+    average_text,
+    match_stats,
+    reason_json,
+)
 
 __all__ = ["ClockView", "record_doc", "scoreboard_doc", "state_doc", "verdict_word"]
 
@@ -56,6 +64,9 @@ def diagram_url(match_id: int, n: int) -> str:
 def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
     """One judged shot: its number, shooter, points, verdict word, reason, diagram.
 
+    ``reason_parts``: the reason as keyed phrases (``referee.reason_json``), which the
+    pages say in their language (English ``reason`` where a key is unknown).
+
     ``break``/``break_rule``: judged as a break or not and the rule that said so;
     ``announcements`` (frozen balls, a wrong break position) and ``note`` (who was
     found at the table, the end of a game) as the scoresheet prints them.
@@ -63,7 +74,8 @@ def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
     v = record.verdict
     return {
         "n": record.index, "shooter": record.player, "points": v.points,
-        "verdict": verdict_word(v), "reason": v.reason, "fouls": [str(f) for f in v.fouls],
+        "verdict": verdict_word(v), "reason": v.reason,
+        "reason_parts": reason_json(v.reason_parts), "fouls": [str(f) for f in v.fouls],
         "score_after": dict(record.score_after), "inning": record.inning, "run": record.run,
         "diagram_url": diagram_url(match_id, record.index), "break": record.is_break,
         "break_rule": record.break_why, "announcements": list(v.announcements),

@@ -34,6 +34,7 @@ from referee import (
     UnknownBallError,
     Verdict,
     cue_ball_due,
+    english_reason,
     judge,
     match_stats,
     shot_context,
@@ -138,6 +139,10 @@ def test_any_well_formed_event_list_yields_a_verdict(
     verdict = judge(shot, ctx)
     assert isinstance(verdict, Verdict) and verdict.reason
     assert min(verdict.points, verdict.opponent_points, verdict.penalty) >= 0
+    # The scoring games key every reason (pages translate it); the parts say the same.
+    keyed = discipline not in (Discipline.FIVE_PINS, Discipline.PIN_CAROM_7)
+    if keyed:
+        assert verdict.reason_parts and english_reason(verdict.reason_parts) == verdict.reason
     if verdict.review is not None:
         assert verdict.review.strip()
 

@@ -229,6 +229,25 @@
       const key = "name." + String(name || "");
       return key in i18n.messages ? t(key) : String(name || "").replace(/[-_]/g, " ");
     },
+    // A verdict's reason in the page's language: its keyed parts ("reason.<key>"; ball
+    // and foul names translated too), else the referee's English sentence.
+    reason(shot) {
+      const parts = shot && Array.isArray(shot.reason_parts) ? shot.reason_parts : [];
+      const english = (shot && shot.reason) || "";
+      if (!parts.length || i18n.lang === "en") return english;
+      if (!parts.every((p) => p && ("reason." + p.key) in i18n.messages)) return english;
+      return parts.map((p) => {
+        const fields = { ...(p.fields || {}) };
+        for (const name of ["first", "second", "only", "missing"]) {
+          if (typeof fields[name] === "string") fields[name] = t("ball." + fields[name]);
+        }
+        if (typeof fields.fouls === "string") fields.fouls = fields.fouls.split(",").map((f) => fmt.title(f)).join(", ");
+        for (const name of ["cushions", "needed"]) {
+          if (typeof fields[name] === "number") fields[name] = fmt.int(fields[name]);
+        }
+        return t("reason." + p.key, fields);
+      }).join("; ");
+    },
   };
 
   /* Time is up on a running clock: the server said so, or the local count reached 0. */

@@ -110,7 +110,7 @@
     $("verdict").textContent = shot ? t("sb.shot_line", { n: fmt.shotNo(shot.n), shooter: shot.shooter,
       verdict: t("verdict." + shot.verdict) + (shot.verdict === "point" ? " +" + fmt.int(shot.points) : "") }) : "–";
     $("verdict").className = "con-verdict" + (shot ? " verdict-" + shot.verdict : "");
-    $("reason").textContent = shot ? [shot.reason, shot.break ? shot.break_rule : "",
+    $("reason").textContent = shot ? [fmt.reason(shot), shot.break ? shot.break_rule : "",
       ...(shot.announcements || []), shot.note || ""].filter(Boolean).join(" · ") : "";
     clockLine(match && match.shot_clock);
     renderCalls(match);

@@ -63,7 +63,7 @@
       ["shooter", (s) => s.shooter], ["verdict", (s) => s.verdict && t("verdict." + s.verdict)], ["points", (s) => s.points, "num"],
       ["run", (s) => s.run, "num"],
       ["score_after", (s) => (s.score_after ? players.map((p) => fmt.int(s.score_after[p])).join(" : ") : ""), "num"],
-      ["fouls", (s) => s.fouls], ["reason", (s) => s.reason],
+      ["fouls", (s) => s.fouls], ["reason", (s) => fmt.reason(s)],
     ].filter(([, get]) => shots.some((s) => { const v = get(s); return v !== undefined && v !== null && !(Array.isArray(v) && !v.length); }));
     const head = el("tr", {}, ...columns.map(([name, , cls]) => el("th", { class: cls || "", text: t("col." + name) })));
     const rows = shots.map((s) => el("tr", { class: s.verdict ? "verdict-" + s.verdict : "", "data-shot": s.n },
@@ -79,7 +79,7 @@
         el("a", { href: src, target: "_blank" }, el("img", { src, loading: "lazy", alt: t("hist.diagram_of", { n: fmt.shotNo(n) }) })),
         el("figcaption", {}, t("hist.shot", { n: fmt.shotNo(n) }), s.shooter ? ` · ${s.shooter}` : "",
           s.verdict ? el("span", { class: "verdict-" + s.verdict, text: " · " + t("verdict." + s.verdict) }) : "",
-          s.reason ? el("div", { class: "muted", text: s.reason }) : ""));
+          s.reason ? el("div", { class: "muted", text: fmt.reason(s) }) : ""));
     }));
   }
 

@@ -79,7 +79,7 @@
       : t("verdict." + shot.verdict);
     $("sb-verdict").textContent = t("sb.shot_line", { n: fmt.shotNo(shot.n), shooter: shot.shooter, verdict: label });
     $("sb-verdict").className = "sb-verdict verdict-" + shot.verdict;
-    $("sb-reason").textContent = shot.reason || "";
+    $("sb-reason").textContent = fmt.reason(shot);
   }
 
   function renderReview(review) {

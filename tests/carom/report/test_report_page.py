@@ -94,6 +94,22 @@ class Page(HTMLParser):
             self.plot_bars[self._plot].append(data)
 
 
+def _reason_in(lang: str, parts: Any) -> str:
+    """The oracle: keyed reason parts said with the report catalogue's words."""
+    cat = catalogue("report")
+    said = []
+    for part in parts:
+        fields = part.field_map()
+        for name in ("first", "second", "only", "missing"):
+            if name in fields:
+                fields[name] = cat.text(lang, f"ball_{fields[name]}")
+        if "fouls" in fields:
+            fouls = str(fields["fouls"]).split(",")
+            fields["fouls"] = ", ".join(cat.text(lang, f"foul_{f}") for f in fouls)
+        said.append(cat.text(lang, f"reason_{part.key}", **fields))
+    return "; ".join(said)
+
+
 def _page(lang: str) -> tuple[str, Page, list[ReportShot], Any]:
     shots, run = _example()
     meta = {"video": "match <1>.mp4", "discipline": "three-cushion"}
@@ -135,8 +151,14 @@ def test_the_page_speaks_the_language_and_writes_its_numbers(lang: str) -> None:
     for key in keys:
         assert cat.text(lang, key) in words, key
     assert cat.text(lang, "shot_title", n=3, player=shots[3].player) in words
-    # The referee's reasons stay as the referee said them.
-    assert all(s.verdict is not None and s.verdict.reason in words for s in shots)
+    # The referee's reasons in the language, from their keyed parts (every reason of
+    # this match has them); in English, as the referee said them.
+    for s in shots:
+        v = s.verdict
+        assert v is not None and v.reason_parts, s.index
+        said = v.reason if lang == "en" else _reason_in(lang, v.reason_parts)
+        assert said in words, said
+        assert (v.reason in words) == (lang == "en"), v.reason
     first = shots[0]
     assert format_number(lang, first.start_s, 3) in words
     if lang != "en":

@@ -372,3 +372,60 @@ def test_numbers_and_dates_are_written_as_the_language_writes_them(
         date.wait_for()
         assert re.fullmatch(pattern, date.inner_text().strip()), (lang, date.inner_text())
         history.close()
+
+
+def _reason_in(lang: str, shot: dict[str, Any]) -> str:
+    """The oracle: a shot's reason as the web catalogue says it in ``lang``."""
+    web = catalogue("web")
+    said = []
+    for part in shot["reason_parts"]:
+        fields = dict(part["fields"])
+        for name in ("first", "second", "only", "missing"):
+            if name in fields:
+                fields[name] = web.text(lang, f"ball.{fields[name]}")
+        if "fouls" in fields:
+            fields["fouls"] = ", ".join(
+                web.text(lang, f"name.{f}") for f in fields["fouls"].split(",")
+            )
+        said.append(web.text(lang, f"reason.{part['key']}", **fields))
+    return "; ".join(said)
+
+
+def test_the_referee_s_reasons_in_the_page_s_language(pages: Pages, fed: RunningServer) -> None:
+    """The last shot's reason on the scoreboard and the console, and every shot's in the
+    history, come in Korean from their keyed parts; English asks for the referee's own."""
+    with urllib.request.urlopen(fed.url + "/api/state", timeout=10) as response:
+        state = json.loads(response.read())
+    last = state["last_shot"]
+    assert last["reason_parts"], "the referee gave no keyed reason"
+    korean = _reason_in("ko", last)
+    assert korean != last["reason"] and re.search("[가-힣]", korean)
+    board = pages.open("/scoreboard?lang=ko")
+    _settle(board, "scoreboard")
+    board.wait_for_function(
+        f"() => document.getElementById('sb-reason').textContent === {json.dumps(korean)}"
+    )
+    english = pages.open("/scoreboard?lang=en")
+    _settle(english, "scoreboard")
+    english.wait_for_function(
+        f"() => document.getElementById('sb-reason').textContent === {json.dumps(last['reason'])}"
+    )
+    console = pages.open("/console?lang=ko")
+    _settle(console, "console")
+    console.wait_for_function(
+        f"() => document.getElementById('reason').textContent.startsWith({json.dumps(korean)})"
+    )
+    match_id = state["match"]["id"]
+    with urllib.request.urlopen(f"{fed.url}/api/matches/{match_id}", timeout=10) as response:
+        shots = json.loads(response.read())["scoresheet"]
+    history = pages.open(f"/history?lang=ko#match={match_id}")
+    _settle(history, "history")
+    column = history.evaluate(
+        "() => { const heads = [...document.querySelectorAll('#scoresheet thead th')];"
+        " const i = heads.findIndex(h => h.textContent === Carom.t('col.reason'));"
+        " return [...document.querySelectorAll('#scoresheet tbody tr')]"
+        ".map(r => r.children[i].textContent); }"
+    )
+    assert column == [_reason_in("ko", s) for s in shots]
+    for page in (board, english, console, history):
+        page.close()

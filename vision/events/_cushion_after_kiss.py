@@ -35,7 +35,7 @@ from vision.events._ball_contacts import CUSHION_E, reflect_at_noses
 from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
 from vision.events._path_fit import PathFit, Samples
 
-__all__ = ["cushion_contact_near", "cushions_after_kisses"]
+__all__ = ["ball_state", "cushion_contact_near", "cushions_after_kisses"]
 
 F64 = NDArray[np.float64]
 
@@ -78,7 +78,7 @@ def cushions_after_kisses(
     return out
 
 
-def _state(
+def ball_state(
     s: Samples, t_s: float, geometry: TableGeometry, tol: Tolerances
 ) -> tuple[F64, F64] | None:
     """A ball's centre and velocity at ``t_s`` from its path before (zero if it stood)."""
@@ -99,8 +99,8 @@ def _kick(
     geometry: TableGeometry,
     tol: Tolerances,
 ) -> _Kick | None:
-    mine = _state(samples[ball], t_s, geometry, tol)
-    theirs = _state(samples[other], t_s, geometry, tol) if other in samples else None
+    mine = ball_state(samples[ball], t_s, geometry, tol)
+    theirs = ball_state(samples[other], t_s, geometry, tol) if other in samples else None
     if mine is None or theirs is None:
         return None
     line = mine[0] - theirs[0]

@@ -37,6 +37,7 @@ from vision.events._cushion_contacts import (
 from vision.events._cushion_in_gap import cushions_in_gaps
 from vision.events._near_misses import near_misses
 from vision.events._path_fit import Samples
+from vision.events._rebound_kiss import kisses_after_rebounds
 from vision.events._set_offs import kisses_behind_set_offs
 
 __all__ = ["estimate_noise_mm", "extract_events"]
@@ -97,6 +98,7 @@ def extract_events(
     out += cushions_after_kisses(samples, out, geometry, tol)
     out += cushions_after_strokes(samples, out, geometry, tol)
     out += cushions_in_gaps(samples, out, geometry, tol)
+    out += kisses_after_rebounds(samples, out, geometry, tol)
     out += near_misses(samples, kisses, geometry.radius_mm, tol.noise_mm, dt)
     out = [_with_doubt(_order_unseen(e, kisses, dt), min_confidence) for e in out]
     return sorted(out, key=lambda e: e.event.t_s)

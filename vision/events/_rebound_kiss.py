@@ -47,6 +47,8 @@ F64 = NDArray[np.float64]
 _SPIN_MM_S2 = 2000.0
 #: Confidence of a second contact read off the striker's rebound.
 _CONFIDENCE = 0.6
+#: The second contact comes at least this long after the struck ball's bounce (s).
+_AFTER_BOUNCE_S = 0.001
 #: The struck ball's cushion must come within this many frames after the first contact.
 _CUSHION_FRAMES = 1.5
 
@@ -81,8 +83,9 @@ def kisses_after_rebounds(
             pair = _pair(samples, striker, kiss.other(striker), kiss.t_s, geometry, tol)
             if pair is None or _pair_again(found, pair, tol.dt_s):
                 continue
+            hi = _striker_until(samples[striker], found, pair)
             for cushion in _cushions_after(found, pair, tol.dt_s):
-                event = _second_contact(samples, pair, cushion, geometry, tol)
+                event = _second_contact(samples, pair, hi, cushion, (geometry, tol))
                 if event is not None:
                     out.append(event)
                     break
@@ -134,20 +137,45 @@ def _cushions_after(found: Sequence[ScoredEvent], pair: _Pair, dt_s: float) -> l
     ]
 
 
+def _striker_until(s: Samples, found: Sequence[ScoredEvent], pair: _Pair) -> int:
+    """The striker's last sample before its next event (a cushion, a third ball).
+
+    Its path after the contact is read up to there only, or a bounce of its own would
+    look like being pushed back.
+    """
+    later = [
+        e.event.t_s
+        for e in found
+        if e.event.t_s > pair.t_s + 1e-6
+        and (
+            (isinstance(e.event, CushionContact) and e.event.ball == pair.striker)
+            or (isinstance(e.event, BallContact) and pair.striker in e.event.balls
+                and pair.struck not in e.event.balls)
+        )
+    ]  # fmt: skip
+    return s.index_before(min(later)) if later else len(s) - 1
+
+
 def _second_contact(
     samples: Mapping[Ball, Samples],
     pair: _Pair,
+    hi: int,
     cushion: CushionContact,
-    geometry: TableGeometry,
-    tol: Tolerances,
+    setting: tuple[TableGeometry, Tolerances],
 ) -> ScoredEvent | None:
-    """The second contact, if the striker came back and the paths after meet."""
+    """The second contact, if the striker came back and the paths after meet.
+
+    ``hi``: the striker's last sample to read (:func:`_striker_until`).
+    """
+    geometry, tol = setting
     normal = np.array(NORMALS[cushion.cushion], dtype=np.float64)
     if float(pair.axis @ normal) > -0.2:
         return None  # the contact did not drive the struck ball into that cushion
     s = samples[pair.striker]
-    post = s.fit_after(s.index_before(pair.t_s) + 1, 3)
-    if post is None or post.n < 2:
+    # Three samples before the striker's next event: a two-sample chord is too noisy
+    # to call a rebound (and its own next bounce may come earlier than found).
+    post = s.fit_after(s.index_before(pair.t_s) + 1, 3, hi_max=hi)
+    if post is None or post.n < 3:
         return None
     back = float(post.velocity(post.t_lo_s) @ pair.axis)  # the striker's, after
     floor = float(pair.v_b @ pair.axis)  # what one contact leaves it at least
@@ -155,9 +183,11 @@ def _second_contact(
     if back >= floor - allow:
         return None
     t_min = cushion.t_s - max(cushion.t_err_s, 0.25 * tol.dt_s)
-    t2 = _met_again(samples, pair, t_min, tol, geometry.radius_mm)
+    t2 = _met_again(samples, pair, (t_min, hi), tol, geometry.radius_mm)
     if t2 is None:
         return None
+    # It follows the bounce that sent the struck ball back, whose own time is a guess.
+    t2 = max(t2, cushion.t_s + _AFTER_BOUNCE_S)
     t_err = max((t2 - pair.t_s) / 3.0, 0.25 * tol.dt_s)
     ev = BallContact(t_s=t2, balls=(pair.striker, pair.struck), t_err_s=t_err)
     why = (
@@ -168,20 +198,26 @@ def _second_contact(
 
 
 def _met_again(
-    samples: Mapping[Ball, Samples], pair: _Pair, t_min_s: float, tol: Tolerances, radius_mm: float
+    samples: Mapping[Ball, Samples],
+    pair: _Pair,
+    bounds: tuple[float, int],
+    tol: Tolerances,
+    radius_mm: float,
 ) -> float | None:
     """When the two balls' paths after the second contact, traced back, are ``2R`` apart.
 
     The paths are fitted from a sample after the first contact where the two are
     parting (the second contact may come after a sample or two that still close in,
     and a fit across it may point anywhere: the next sample is tried); the time must
-    lie after ``t_min_s`` (the cushion, within its error).
+    lie after ``t_min_s`` (the cushion, within its error). ``bounds``: ``t_min_s`` and
+    the striker's last sample to read.
     """
+    t_min_s, hi = bounds
     a, b = samples[pair.striker], samples[pair.struck]
     first = a.index_before(pair.t_s) + 1
-    for k in range(first, min(first + 3, len(a))):
+    for k in range(first, min(first + 3, hi)):
         t_k = float(a.t_s[k])
-        fit_a = a.fit_after(k, 2)
+        fit_a = a.fit_after(k, 2, hi_max=hi)
         fit_b = b.fit_after(b.index_before(t_k), 2)
         if fit_a is None or fit_b is None or fit_a.n < 2 or fit_b.n < 2:
             return None

@@ -28,7 +28,11 @@ situations the independent benchmark found the extractor blind to
   at rest before their contact, so its time is where the later one started (pt0041);
 * a ball struck in a corner cluster that strikes a third ball 11 ms later: its path
   before that contact spans the one before, so it is timed from the paths after
-  (pt0275; the path before put it 10-36 ms late).
+  (pt0275; the path before put it 10-36 ms late);
+* a ball at rest near a cushion, struck into it, comes back off it into its striker
+  9-15 ms later, within the frame: one valley of the pair's gap, two contacts
+  (pt0110, pt0118, pt0178, pt0211); a struck ball that bounces off a cushion and does
+  not come back gives no second contact (pt0053, pt4582).
 """
 
 from __future__ import annotations
@@ -267,3 +271,41 @@ def test_a_contact_after_a_contact_that_bent_the_path_is_timed_from_the_paths_af
     hits = _near(found, want, 0.003)
     assert hits, f"{want} not within 3 ms; found {[s.event for s in found]}"
     assert "timed from the paths after" in hits[0].evidence
+
+
+def _second_kiss(replay: IndependentReplay) -> tuple[BallContact, BallContact]:
+    """The first pair of contacts of the same two balls within 20 ms."""
+    kisses = [e for e in replay.events if isinstance(e, BallContact)]
+    for first, second in zip(kisses, kisses[1:], strict=False):
+        if set(first.balls) == set(second.balls) and second.t_s - first.t_s < 0.02:
+            return first, second
+    raise AssertionError("the shot holds no second contact of a pair within 20 ms")
+
+
+@pytest.mark.parametrize("fps", [50.0, 60.0])
+@pytest.mark.parametrize("shot_id", [110, 118, 178, 211])
+def test_a_ball_back_off_a_cushion_into_its_striker_is_a_second_contact(
+    shot_id: int, fps: float
+) -> None:
+    replay, found = _found(shot_id, fps)
+    first, second = _second_kiss(replay)
+    cushions = [e for e in replay.events if isinstance(e, CushionContact)]
+    assert any(first.t_s < c.t_s < second.t_s for c in cushions)  # a bounce between
+    hits = _near(found, second, 0.008)
+    assert len(_near(found, first, 0.02)) == 2, [s.event for s in found]
+    assert hits, f"{second} not within 8 ms; found {[s.event for s in found]}"
+    late = max(hits, key=lambda h: h.event.t_s)
+    assert "came back along the line of centres" in late.evidence
+    assert late.event.t_err_s >= abs(late.event.t_s - second.t_s) / 2  # an honest error
+
+
+@pytest.mark.parametrize("shot_id", [53, 4582])
+def test_a_struck_ball_off_a_cushion_that_does_not_come_back_gives_no_second_contact(
+    shot_id: int,
+) -> None:
+    for fps in (50.0, 60.0):
+        replay, found = _found(shot_id, fps)
+        assert not [s for s in found if "came back along the line" in s.evidence]
+        truth = [e for e in replay.events if isinstance(e, BallContact)]
+        kisses = [s for s in found if isinstance(s.event, BallContact)]
+        assert len(kisses) <= len(truth)

@@ -24,6 +24,7 @@ from carom.report._diagram import (
 )
 from carom.report._drawing import Diagram, render_bgr, render_svg
 from carom.report._html import ReportError, ReportShot, render_report, write_report
+from carom.report._page import diagram_texts
 from carom.report._report_stats import MatchSummary, PlayerLine, inning_points, match_summary
 from carom.report._sheet import render_sheet, render_standings
 from carom.report._shot_csv import (
@@ -52,6 +53,7 @@ __all__ = [
     "cue_ball_contacts",
     "diagram_png",
     "diagram_svg",
+    "diagram_texts",
     "event_label",
     "inning_points",
     "is_doubtful",

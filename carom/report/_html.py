@@ -9,20 +9,28 @@ breaks across pages). Every piece of text from outside (player names, reasons,
 evidence, meta values) is escaped.
 
 Every fixed text comes from the ``report`` catalogue in the report's language
-(``lang``), numbers as that language writes them; the referee's reasons stay English.
+(``lang``), numbers as that language writes them, and the referee's keyed reasons in
+that language too (:mod:`carom.report._page`; the others stay English).
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from calibration import TableGeometry
-from carom.i18n import LANGUAGES, catalogue, format_number
+from carom.i18n import LANGUAGES
 from carom.report._diagram import diagram_svg, event_label, is_doubtful
-from carom.report._reason_text import reason_text
+from carom.report._page import (
+    Page,
+    average_text,
+    diagram_caption,
+    escape,
+    key_words,
+    points_text,
+    score_text,
+)
 from carom.report._report_css import REPORT_CSS
 from carom.report._report_stats import (
     MatchSummary,
@@ -74,66 +82,6 @@ class ReportShot:
     record: ShotRecord | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class _Page:
-    """What every part of the page needs: the language and the diagram settings."""
-
-    lang: str
-    geometry: TableGeometry
-    doubtful_below: float
-
-    def t(self, key: str, **fields: object) -> str:
-        """The message ``key``, filled in, escaped for HTML."""
-        return _e(self.raw(key, **fields))
-
-    def raw(self, key: str, **fields: object) -> str:
-        """The message ``key`` filled in (not escaped: for :mod:`_report_stats`)."""
-        return catalogue("report").text(self.lang, key, **fields)
-
-    def num(self, value: float, decimals: int = 0) -> str:
-        return format_number(self.lang, value, decimals)
-
-    def word(self, prefix: str, name: object) -> str:
-        """A ball's or cushion's name in the language (the name itself if unknown)."""
-        key = f"{prefix}_{name}"
-        return self.raw(key) if key in catalogue("report").messages["en"] else str(name)
-
-    def reason(self, verdict: Verdict) -> str:
-        """The verdict's reason in the language (not escaped)."""
-        return reason_text(self.lang, verdict)
-
-    def fouls(self, fouls: Sequence[object]) -> str:
-        """Foul names in the language, comma-separated (not escaped)."""
-        return ", ".join(self.word("foul", f) for f in fouls)
-
-
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def _average(page: _Page, text: str) -> str:
-    """The referee's truncated average (``1.666``) as the language writes it."""
-    try:
-        return page.num(float(text), len(text.partition(".")[2]))
-    except ValueError:
-        return text
-
-
-def _points(page: _Page, v: Verdict) -> str:
-    pts = f"+{page.num(v.points)}" if v.points else "0"
-    if v.opponent_points:
-        pts += f" ({page.raw('opponent_plus', n=page.num(v.opponent_points))})"
-    if v.penalty:
-        pts += f" ({page.raw('penalty', n=page.num(v.penalty))})"
-    return pts
-
-
-def _score_text(page: _Page, score: str | Mapping[str, int]) -> str:
-    if isinstance(score, str):
-        return score
-    return " : ".join(f"{p} {page.num(v)}" for p, v in score.items())
-
-
 def _classes(s: ReportShot) -> list[str]:
     """``point`` / ``foul`` / ``review`` as they apply (a shot without verdict: review)."""
     v, out = s.verdict, []
@@ -146,26 +94,27 @@ def _classes(s: ReportShot) -> list[str]:
     return out
 
 
-def _verdict_block(page: _Page, s: ReportShot) -> str:
+def _verdict_block(page: Page, s: ReportShot) -> str:
     v = s.verdict
     if v is None:
-        lines = [f"<strong>{_e(s.player)}: {page.t('no_verdict')}</strong>"]
+        lines = [f"<strong>{escape(s.player)}: {page.t('no_verdict')}</strong>"]
     else:
-        lines = [f"<strong>{_e(s.player)} {_e(_points(page, v))} — {_e(page.reason(v))}</strong>"]
+        said = f"{s.player} {points_text(page, v)} — {page.reason(v)}"
+        lines = [f"<strong>{escape(said)}</strong>"]
     if v is not None and v.fouls:
         lines.append(page.t("fouls", fouls=page.fouls(v.fouls)))
     reviews = dict.fromkeys(r for r in (v.review if v else None, s.review) if r)
     lines += [f"<strong>{page.t('review', reason=r)}</strong>" for r in reviews]
     if v is not None:
-        lines += [_e(a) for a in v.announcements]
+        lines += [escape(a) for a in v.announcements]
     if s.break_rule:
         lines.append(page.t("judged_as", rule=s.break_rule))
-    if score := _score_text(page, s.score_after):
+    if score := score_text(page, s.score_after):
         lines.append(page.t("score_after", score=score))
     return f'<div class="{" ".join(["verdict", *_classes(s)])}">' + "<br>".join(lines) + "</div>"
 
 
-def _what(page: _Page, e: ScoredEvent) -> tuple[str, str]:
+def _what(page: Page, e: ScoredEvent) -> tuple[str, str]:
     """(kind, balls/cushion) columns of one event row (unescaped)."""
     ev = e.event
     if isinstance(ev, BallContact):
@@ -177,7 +126,7 @@ def _what(page: _Page, e: ScoredEvent) -> tuple[str, str]:
     return page.word("kind", type(ev).__name__.lower()), event_label(e)
 
 
-def _events_table(page: _Page, events: Sequence[ScoredEvent]) -> str:
+def _events_table(page: Page, events: Sequence[ScoredEvent]) -> str:
     heads = ("#", page.t("ev_time"), page.t("ev_kind"), page.t("ev_what"),
              page.t("ev_confidence"), page.t("ev_evidence"))  # fmt: skip
     num = (True, True, False, False, True, False)
@@ -192,26 +141,15 @@ def _events_table(page: _Page, events: Sequence[ScoredEvent]) -> str:
         cls = ' class="doubt"' if is_doubtful(e, page.doubtful_below) else ""
         rows.append(
             f'<tr{cls}><td class="num">{n}</td><td class="num">{page.num(e.event.t_s, 3)}</td>'
-            f"<td>{_e(kind)}</td><td>{_e(what)}</td>"
-            f'<td class="num">{page.num(e.confidence, 2)}</td><td>{_e(evidence)}</td></tr>'
+            f"<td>{escape(kind)}</td><td>{escape(what)}</td>"
+            f'<td class="num">{page.num(e.confidence, 2)}</td><td>{escape(evidence)}</td></tr>'
         )
     body = "\n".join(rows) or f'<tr><td colspan="6">{page.t("no_event")}</td></tr>'
     table = f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>"
     return f'<div class="scroll"><table class="events">\n{table}</table></div>'
 
 
-def _caption(page: _Page, s: ReportShot) -> str:
-    """The diagram's caption: review and fouls first, then ``player +1 — reason``."""
-    v = s.verdict
-    if v is None:
-        return f"{s.player}: {page.raw('no_verdict')}"
-    parts = [page.raw("review", reason=v.review)] if v.review else []
-    if v.fouls:
-        parts.append(page.raw("fouls", fouls=page.fouls(v.fouls)))
-    return " — ".join([*parts, f"{s.player} {_points(page, v)} — {page.reason(v)}"])
-
-
-def _legend_line(page: _Page, e: ScoredEvent) -> str:
+def _legend_line(page: Page, e: ScoredEvent) -> str:
     """An event under the diagram: ``1,877 s  blanche–rouge`` (and its doubt)."""
     _, what = _what(page, e)
     text = f"{page.raw('seconds', t=page.num(e.event.t_s, 3))}  {what}"
@@ -220,10 +158,10 @@ def _legend_line(page: _Page, e: ScoredEvent) -> str:
     return text
 
 
-def _card(page: _Page, shot: ReportShot) -> str:
-    words = {k: page.raw(f"key_{k}") for k in ("start", "end", "unseen", "doubtful")}
-    svg = diagram_svg(page.geometry, shot.tracks, shot.events, caption=_caption(page, shot),
-                      doubtful_below=page.doubtful_below, words=words,
+def _card(page: Page, shot: ReportShot) -> str:
+    caption = diagram_caption(page, shot.player, shot.verdict)
+    svg = diagram_svg(page.geometry, shot.tracks, shot.events, caption=caption,
+                      doubtful_below=page.doubtful_below, words=key_words(page),
                       line_of=lambda e: _legend_line(page, e))  # fmt: skip
     title = page.t("shot_title", n=shot.index, player=shot.player)
     when = page.t("shot_times", start=page.num(shot.start_s, 3), end=page.num(shot.end_s, 3))
@@ -244,16 +182,16 @@ def _players(shots: Sequence[ReportShot], summary: MatchSummary | None) -> list[
     return list(dict.fromkeys(names))
 
 
-def _sheet_row(page: _Page, s: ReportShot, players: Sequence[str]) -> str:
+def _sheet_row(page: Page, s: ReportShot, players: Sequence[str]) -> str:
     r, v = s.record, s.verdict
-    cells = [f'<a href="#shot-{s.index}">{s.index}</a>', _e(s.player),
+    cells = [f'<a href="#shot-{s.index}">{s.index}</a>', escape(s.player),
              "" if r is None else page.num(r.set_index + 1),
              "" if r is None else page.num(r.inning),
-             "" if v is None else _e(_points(page, v)),
+             "" if v is None else escape(points_text(page, v)),
              "" if r is None else page.num(r.run)]  # fmt: skip
     score = {} if isinstance(s.score_after, str) else s.score_after
     cells += [page.num(score[p]) if p in score else "" for p in players]
-    why = page.t("no_verdict") if v is None else _e(page.reason(v))
+    why = page.t("no_verdict") if v is None else escape(page.reason(v))
     if v is not None and v.inning_ends:
         why += f" <em>({page.t('turn_passes')})</em>"
     if v is not None and v.review:
@@ -265,20 +203,20 @@ def _sheet_row(page: _Page, s: ReportShot, players: Sequence[str]) -> str:
     return row + "".join(numeric) + f'<td class="why">{why}</td></tr>'
 
 
-def _sheet(page: _Page, shots: Sequence[ReportShot], players: Sequence[str]) -> str:
+def _sheet(page: Page, shots: Sequence[ReportShot], players: Sequence[str]) -> str:
     if not shots:
         return f'<p class="note">{page.t("no_shots")}</p>'
     keys = ("col_shot", "col_player", "col_set", "col_inning", "col_points", "col_run")
     heads = [f'<th class="num">{page.t(k)}</th>' for k in keys]
     heads[1] = f"<th>{page.t('col_player')}</th>"
-    heads += [f'<th class="num">{_e(p)}</th>' for p in players]
+    heads += [f'<th class="num">{escape(p)}</th>' for p in players]
     heads.append(f"<th>{page.t('col_verdict')}</th>")
     rows = "\n".join(_sheet_row(page, s, players) for s in shots)
     return (f'<div class="scroll panel"><table class="sheet">\n<thead><tr>{"".join(heads)}'
             f"</tr></thead>\n<tbody>\n{rows}\n</tbody></table></div>")  # fmt: skip
 
 
-def _result(page: _Page, m: MatchSummary) -> str:
+def _result(page: Page, m: MatchSummary) -> str:
     if m.winner:
         return page.raw("result_wins", player=m.winner)
     if m.draw:
@@ -289,9 +227,9 @@ def _result(page: _Page, m: MatchSummary) -> str:
     return page.raw("result_in_progress")
 
 
-def _match_panel(page: _Page, m: MatchSummary) -> str:
+def _match_panel(page: Page, m: MatchSummary) -> str:
     vs = page.raw("versus").join(m.players)
-    lines = [f"<p><strong>{_e(m.discipline)}: {_e(vs)}</strong></p>",
+    lines = [f"<p><strong>{escape(m.discipline)}: {escape(vs)}</strong></p>",
              f"<p>{page.t('result', result=_result(page, m))}</p>"]  # fmt: skip
     if m.lag:
         lines.append(f"<p>{page.t('lag', reason=m.lag)}</p>")
@@ -300,9 +238,9 @@ def _match_panel(page: _Page, m: MatchSummary) -> str:
         f'<th class="num">{page.t(k)}</th>' for k in keys
     )
     rows = [
-        f'<tr><td><span class="swatch p{i % 8}"></span>{_e(p.player)}</td>'
+        f'<tr><td><span class="swatch p{i % 8}"></span>{escape(p.player)}</td>'
         + "".join(f'<td class="num">{c}</td>' for c in (page.num(p.board), page.num(p.innings),
-                  _average(page, p.average), page.num(p.high_run), page.num(p.sets_won)))
+                  average_text(page, p.average), page.num(p.high_run), page.num(p.sets_won)))
         + "</tr>"
         for i, p in enumerate(m.lines)
     ]  # fmt: skip
@@ -318,13 +256,13 @@ def _match_panel(page: _Page, m: MatchSummary) -> str:
     )
 
 
-def _stats(page: _Page, shots: Sequence[ReportShot], players: Sequence[str]) -> str:
+def _stats(page: Page, shots: Sequence[ReportShot], players: Sequence[str]) -> str:
     records = [s.record for s in shots if s.record is not None]
     per_inning = inning_points(records, players)
     if not any(per_inning.values()):
         body = f'<p class="note">{page.t("no_innings")}</p>'
     else:
-        legend = "".join(f'<li><span class="swatch p{i % 8}"></span>{_e(p)}</li>'
+        legend = "".join(f'<li><span class="swatch p{i % 8}"></span>{escape(p)}</li>'
                          for i, p in enumerate(per_inning))  # fmt: skip
         figures = (
             f"<figure><figcaption>{page.t('plot_points_title')}</figcaption>"
@@ -347,8 +285,8 @@ def render_report(
     lang: str = "en",
 ) -> str:
     """The whole HTML document as text (see :func:`write_report`)."""
-    page = _Page(lang if lang in LANGUAGES else "en", geometry or TableGeometry(), doubtful_below)
-    meta_rows = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in meta.items())
+    page = Page(lang if lang in LANGUAGES else "en", geometry or TableGeometry(), doubtful_below)
+    meta_rows = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in meta.items())
     players = _players(shots, summary)
     parts = [] if summary is None else [_match_panel(page, summary)]
     parts += [_stats(page, shots, players),
@@ -360,8 +298,8 @@ def render_report(
     return (
         f'<!DOCTYPE html>\n<html lang="{page.lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(title)}</title>\n<style>{REPORT_CSS}</style>\n</head>\n<body>\n<main>\n"
-        f'<header>\n<h1>{_e(title)}</h1>\n<dl class="meta">{meta_rows}</dl>\n</header>\n'
+        f"<title>{escape(title)}</title>\n<style>{REPORT_CSS}</style>\n</head>\n<body>\n<main>\n"
+        f'<header>\n<h1>{escape(title)}</h1>\n<dl class="meta">{meta_rows}</dl>\n</header>\n'
         + "\n".join(parts)
         + "\n</main>\n</body>\n</html>\n"
     )

@@ -17,7 +17,7 @@ from fastapi import HTTPException
 
 from calibration import TableGeometry
 from carom.live import LiveSession, MatchStore, PlayStep
-from carom.report import diagram_svg, verdict_caption
+from carom.report import diagram_svg, diagram_texts
 from carom.web._state import record_doc, score_doc, stats_doc
 from referee import Phase, Shot, ShotRecord, Verdict, average_text, match_stats
 from vision import BallTrack, ScoredEvent
@@ -121,8 +121,9 @@ def _scored(shot: Shot, info: Mapping[int, tuple[float, str]]) -> Sequence[Score
 
 
 def shot_svg(session: LiveSession, shot: Shot, info: Mapping[int, tuple[float, str]],
-             player: str, verdict: Verdict | None) -> str:  # fmt: skip
-    """The shot's diagram: paths, numbered contacts and the verdict line."""
+             player: str, verdict: Verdict | None, lang: str = "en") -> str:  # fmt: skip
+    """The shot's diagram: paths, numbered contacts and the verdict line in ``lang``."""
     geometry = TableGeometry(session.state.config.table)
-    return diagram_svg(geometry, _tracks(shot), _scored(shot, info),
-                       caption=verdict_caption(player, verdict))  # fmt: skip
+    caption, words = diagram_texts(lang, player, verdict)
+    return diagram_svg(geometry, _tracks(shot), _scored(shot, info), caption=caption,
+                       words=words)  # fmt: skip

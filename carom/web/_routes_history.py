@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, Response
 
+from carom.i18n import pick_language
 from carom.live import LiveError, csv_text, result_row, shot_log, trajectories
 from carom.report import shot_csv_text
 from carom.trajectories import trajectories_csv, trajectories_json
@@ -20,6 +21,7 @@ router = APIRouter(tags=["history"])
 
 MatchId = Annotated[int, Path(ge=1, le=2**62, description="the match's id")]
 ShotN = Annotated[int, Path(ge=0, le=100000, description="the shot's number in the match")]
+LangQuery = Annotated[str | None, Query(max_length=35, description="a language code")]
 _SVG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/svg+xml": {}}}}
 
 
@@ -107,27 +109,35 @@ def export_trajectories_csv(match_id: MatchId, history: HistoryDep) -> Response:
 
 @router.get("/api/matches/{match_id}/shots/{n}/diagram.svg", response_class=Response,
             responses=_SVG)  # fmt: skip
-def diagram(match_id: MatchId, n: ShotN, history: HistoryDep) -> Response:
-    """Shot ``n``'s diagram: ball paths, numbered contacts, the verdict."""
+def diagram(match_id: MatchId, n: ShotN, history: HistoryDep, request: Request,
+            lang: LangQuery = None) -> Response:  # fmt: skip
+    """Shot ``n``'s diagram: ball paths, numbered contacts, the verdict (in ``lang``)."""
     _known(history, match_id)
     found = history.shot(match_id, n)
     if found is None:
         raise HTTPException(404, f"match {match_id} has no shot {n} in effect; see its scoresheet")
     session, play, record = found
-    svg = shot_svg(session, play.shot, play.info, record.player, record.verdict)
+    svg = shot_svg(session, play.shot, play.info, record.player, record.verdict,
+                   _lang(request, lang))  # fmt: skip
     return Response(svg, media_type="image/svg+xml")
 
 
 @router.get("/api/review/diagram.svg", tags=["live"], response_class=Response, responses=_SVG)
-def review_diagram(table: Annotated[Table, Depends(table_of)]) -> Response:
-    """The diagram of the shot held for review (404: none is)."""
+def review_diagram(table: Annotated[Table, Depends(table_of)], request: Request,
+                   lang: LangQuery = None) -> Response:  # fmt: skip
+    """The diagram of the shot held for review (404: none is), in ``lang``."""
     session = table.session
     pending = session.pending if session is not None else None
     if session is None or pending is None:
         raise HTTPException(404, "no shot waits for review; see GET /api/review")
     svg = shot_svg(session, pending.shot, pending.info, pending.record.player,
-                   pending.record.verdict)  # fmt: skip
+                   pending.record.verdict, _lang(request, lang))  # fmt: skip
     return Response(svg, media_type="image/svg+xml")
+
+
+def _lang(request: Request, lang: str | None) -> str:
+    """A diagram's language: ``?lang=``, else the browser's, else English."""
+    return pick_language(lang, request.headers.get("accept-language"))
 
 
 @router.get("/api/players/stats")

@@ -229,6 +229,8 @@
       const key = "name." + String(name || "");
       return key in i18n.messages ? t(key) : String(name || "").replace(/[-_]/g, " ");
     },
+    // A server picture (a shot diagram) in the page's language: its URL with ?lang=.
+    inLang(url) { return url + (url.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(i18n.lang); },
     // A verdict's reason in the page's language: its keyed parts ("reason.<key>"; ball
     // and foul names translated too), else the referee's English sentence.
     reason(shot) {

@@ -132,7 +132,7 @@
     const key = `${pending.shot_n}|${pending.diagram_url}`;
     if (replay.key === key) return;
     replay.key = key;
-    $("review-diagram").src = pending.diagram_url;
+    $("review-diagram").src = fmt.inLang(pending.diagram_url);
     loadReplay(pending.replay_url || "/api/review/replay");
   }
 

@@ -74,7 +74,7 @@
   function diagrams(id, shots) {
     $("diagrams").replaceChildren(...shots.map((s, i) => {
       const n = s.n !== undefined ? s.n : i;
-      const src = s.diagram_url || `/api/matches/${id}/shots/${n}/diagram.svg`;
+      const src = fmt.inLang(s.diagram_url || `/api/matches/${id}/shots/${n}/diagram.svg`);
       return el("figure", { "data-shot": n },
         el("a", { href: src, target: "_blank" }, el("img", { src, loading: "lazy", alt: t("hist.diagram_of", { n: fmt.shotNo(n) }) })),
         el("figcaption", {}, t("hist.shot", { n: fmt.shotNo(n) }), s.shooter ? ` · ${s.shooter}` : "",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from carom.i18n import catalogue
 from carom.live import LiveSession, csv_columns
 from referee import Ball, BallContact, Cushion, CushionContact, Match, Phase, Shot, parse_shot_log
 from tests.carom.live.shotpool import analyzed, example_inputs, example_log
@@ -256,6 +257,15 @@ def test_history_exports_diagrams_and_player_stats(tmp_path: Path) -> None:
         assert csv[0].startswith("date,discipline,player_a") and a in csv[1]
         svg = c.get(f"/api/matches/{match_id}/shots/0/diagram.svg")
         assert svg.status_code == 200 and svg.text.lstrip().startswith("<svg")
+        # In the page's language: the caption's reason and the key's words.
+        first = detail["scoresheet"][0]
+        korean = c.get(f"/api/matches/{match_id}/shots/0/diagram.svg?lang=ko").text
+        report = catalogue("report")
+        assert report.text("ko", "key_start") in korean and first["reason"] not in korean
+        assert report.text("en", "key_start") in svg.text and first["reason"] in svg.text
+        assert c.get(f"/api/matches/{match_id}/shots/0/diagram.svg?lang=xx").text == svg.text
+        too_long = c.get(f"/api/matches/{match_id}/shots/0/diagram.svg?lang=" + "k" * 40)
+        assert too_long.status_code == 422
         assert c.get(f"/api/matches/{match_id}/shots/999/diagram.svg").status_code == 404
         assert c.get("/api/matches/77").status_code == 404
         stats = c.get("/api/players/stats").json()

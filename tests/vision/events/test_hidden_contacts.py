@@ -38,6 +38,7 @@ situations the independent benchmark found the extractor blind to
 from __future__ import annotations
 
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -276,7 +277,7 @@ def test_a_contact_after_a_contact_that_bent_the_path_is_timed_from_the_paths_af
 def _second_kiss(replay: IndependentReplay) -> tuple[BallContact, BallContact]:
     """The first pair of contacts of the same two balls within 20 ms."""
     kisses = [e for e in replay.events if isinstance(e, BallContact)]
-    for first, second in zip(kisses, kisses[1:], strict=False):
+    for first, second in pairwise(kisses):
         if set(first.balls) == set(second.balls) and second.t_s - first.t_s < 0.02:
             return first, second
     raise AssertionError("the shot holds no second contact of a pair within 20 ms")

@@ -427,5 +427,10 @@ def test_the_referee_s_reasons_in_the_page_s_language(pages: Pages, fed: Running
         ".map(r => r.children[i].textContent); }"
     )
     assert column == [_reason_in("ko", s) for s in shots]
+    # The diagrams are asked for in the page's language too (their captions).
+    sources = history.evaluate(
+        "() => [...document.querySelectorAll('#diagrams img')].map(i => i.src)"
+    )
+    assert sources and all(src.endswith("diagram.svg?lang=ko") for src in sources), sources[:2]
     for page in (board, english, console, history):
         page.close()

@@ -1,0 +1,112 @@
+"""What every part of the report says in its language: words, numbers, reasons, captions.
+
+:class:`Page` holds the language and the diagram settings; :func:`diagram_caption` and
+:func:`key_words` give a diagram's caption and key in that language, for the report's
+cards and the web history's diagrams alike (:func:`diagram_texts`).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from calibration import TableGeometry
+from carom.i18n import catalogue, format_number
+from carom.report._reason_text import reason_text
+from referee import MATCH_TABLE, Verdict
+
+__all__ = [
+    "Page",
+    "average_text",
+    "diagram_caption",
+    "diagram_texts",
+    "escape",
+    "key_words",
+    "points_text",
+    "score_text",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What every part of the page needs: the language and the diagram settings."""
+
+    lang: str
+    geometry: TableGeometry
+    doubtful_below: float
+
+    def t(self, key: str, **fields: object) -> str:
+        """The message ``key``, filled in, escaped for HTML."""
+        return escape(self.raw(key, **fields))
+
+    def raw(self, key: str, **fields: object) -> str:
+        """The message ``key`` filled in (not escaped: for :mod:`_report_stats`)."""
+        return catalogue("report").text(self.lang, key, **fields)
+
+    def num(self, value: float, decimals: int = 0) -> str:
+        return format_number(self.lang, value, decimals)
+
+    def word(self, prefix: str, name: object) -> str:
+        """A ball's or cushion's name in the language (the name itself if unknown)."""
+        key = f"{prefix}_{name}"
+        return self.raw(key) if key in catalogue("report").messages["en"] else str(name)
+
+    def reason(self, verdict: Verdict) -> str:
+        """The verdict's reason in the language (not escaped)."""
+        return reason_text(self.lang, verdict)
+
+    def fouls(self, fouls: Sequence[object]) -> str:
+        """Foul names in the language, comma-separated (not escaped)."""
+        return ", ".join(self.word("foul", f) for f in fouls)
+
+
+def escape(text: object) -> str:
+    """``text`` escaped for HTML (quotes too)."""
+    return html.escape(str(text), quote=True)
+
+
+def average_text(page: Page, text: str) -> str:
+    """The referee's truncated average (``1.666``) as the language writes it."""
+    try:
+        return page.num(float(text), len(text.partition(".")[2]))
+    except ValueError:
+        return text
+
+
+def points_text(page: Page, v: Verdict) -> str:
+    """``+1``, ``0``, with the opponent's points and the penalty as they apply."""
+    pts = f"+{page.num(v.points)}" if v.points else "0"
+    if v.opponent_points:
+        pts += f" ({page.raw('opponent_plus', n=page.num(v.opponent_points))})"
+    if v.penalty:
+        pts += f" ({page.raw('penalty', n=page.num(v.penalty))})"
+    return pts
+
+
+def score_text(page: Page, score: str | Mapping[str, int]) -> str:
+    """``A 3 : B 2`` in the language's numbers (a text as it is)."""
+    if isinstance(score, str):
+        return score
+    return " : ".join(f"{p} {page.num(v)}" for p, v in score.items())
+
+
+def diagram_caption(page: Page, player: str, verdict: Verdict | None) -> str:
+    """The diagram's caption: review and fouls first, then ``player +1 — reason``."""
+    if verdict is None:
+        return f"{player}: {page.raw('no_verdict')}"
+    parts = [page.raw("review", reason=verdict.review)] if verdict.review else []
+    if verdict.fouls:
+        parts.append(page.raw("fouls", fouls=page.fouls(verdict.fouls)))
+    return " — ".join([*parts, f"{player} {points_text(page, verdict)} — {page.reason(verdict)}"])
+
+
+def key_words(page: Page) -> dict[str, str]:
+    """The diagram key's words (``start``, ``end``, ``unseen``, ``doubtful``)."""
+    return {k: page.raw(f"key_{k}") for k in ("start", "end", "unseen", "doubtful")}
+
+
+def diagram_texts(lang: str, player: str, verdict: Verdict | None) -> tuple[str, dict[str, str]]:
+    """A shot diagram's caption and key words in ``lang`` (the web history's diagrams)."""
+    page = Page(lang, TableGeometry(MATCH_TABLE), 0.5)
+    return diagram_caption(page, player, verdict), key_words(page)

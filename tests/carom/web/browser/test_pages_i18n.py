@@ -62,17 +62,26 @@ def _post(url: str, path: str, body: object) -> Any:
         return json.loads(response.read())
 
 
-@pytest.fixture(scope="module")
-def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    """The example match on the table, its first shots played (no review waiting)."""
-    app = create_app(WebSettings(db=tmp_path_factory.mktemp("i18n") / "web.db", token=TOKEN))
-    srv = serve_in_thread(app)
+def _serve_fed(folder: Path) -> RunningServer:
+    """A server with the example match on the table, its first shots played."""
+    srv = serve_in_thread(create_app(WebSettings(db=folder / "web.db", token=TOKEN)))
     try:
         _post(srv.url, "/api/matches", {"players": ["Ana", "Ben"], "target": 5,
                                          "first_player": "Ana"})  # fmt: skip
         for analyzed in example_inputs()[1 : FED + 1]:
             srv.app.state.table.submit_shot(analyzed)
         assert srv.app.state.table.state()["pending_review"] is None
+    except BaseException:
+        srv.stop()
+        raise
+    return srv
+
+
+@pytest.fixture(scope="module")
+def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """The example match on the table, its first shots played (no review waiting)."""
+    srv = _serve_fed(tmp_path_factory.mktemp("i18n"))
+    try:
         yield srv
     finally:
         srv.stop()
@@ -391,9 +400,20 @@ def _reason_in(lang: str, shot: dict[str, Any]) -> str:
     return "; ".join(said)
 
 
-def test_the_referee_s_reasons_in_the_page_s_language(pages: Pages, fed: RunningServer) -> None:
+def test_the_referee_s_reasons_in_the_page_s_language(
+    context: Any, pages: Pages, tmp_path: Path
+) -> None:
     """The last shot's reason on the scoreboard and the console, and every shot's in the
-    history, come in Korean from their keyed parts; English asks for the referee's own."""
+    history, come in Korean from their keyed parts; English asks for the referee's own.
+    (A server of its own: the other tests here play on, to a shot held for review.)"""
+    fed = _serve_fed(tmp_path)
+    try:
+        _reasons_on_the_pages(Pages(context, fed.url, errors=pages.errors), fed)
+    finally:
+        fed.stop()
+
+
+def _reasons_on_the_pages(pages: Pages, fed: RunningServer) -> None:
     with urllib.request.urlopen(fed.url + "/api/state", timeout=10) as response:
         state = json.loads(response.read())
     last = state["last_shot"]

@@ -35,7 +35,7 @@ from vision.events._ball_contacts import CUSHION_E, reflect_at_noses
 from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
 from vision.events._path_fit import PathFit, Samples
 
-__all__ = ["ball_state", "cushion_contact_near", "cushions_after_kisses"]
+__all__ = ["Kick", "cushion_contact_near", "cushions_after_kisses", "kick_at"]
 
 F64 = NDArray[np.float64]
 
@@ -44,7 +44,7 @@ _REACH_MM = 20.0
 
 
 @dataclass(frozen=True, slots=True)
-class _Kick:
+class Kick:
     """One ball at one ball contact: where it was, how it moved, which way it was struck."""
 
     ball: Ball
@@ -52,6 +52,7 @@ class _Kick:
     xy_mm: F64
     v0_mm_s: F64
     axis: F64  # unit line of centres, from the other ball towards this one
+    v_other_mm_s: F64  # the other ball's velocity before
 
 
 def cushions_after_kisses(
@@ -67,7 +68,7 @@ def cushions_after_kisses(
         if not isinstance(kiss, BallContact) or scored.confidence < 0.5:
             continue
         for ball in kiss.balls:
-            kick = _kick(samples, ball, kiss.other(ball), kiss.t_s, geometry, tol)
+            kick = kick_at(samples, ball, kiss.other(ball), kiss.t_s, geometry, tol)
             if kick is None:
                 continue
             hi = _next_kiss_index(samples[ball], found, ball, kiss.t_s)
@@ -78,7 +79,7 @@ def cushions_after_kisses(
     return out
 
 
-def ball_state(
+def _state(
     s: Samples, t_s: float, geometry: TableGeometry, tol: Tolerances
 ) -> tuple[F64, F64] | None:
     """A ball's centre and velocity at ``t_s`` from its path before (zero if it stood)."""
@@ -91,23 +92,24 @@ def ball_state(
     return reflect_at_noses(fit.at(np.array([t_s])), geometry)[0], v
 
 
-def _kick(
+def kick_at(
     samples: Mapping[Ball, Samples],
     ball: Ball,
     other: Ball,
     t_s: float,
     geometry: TableGeometry,
     tol: Tolerances,
-) -> _Kick | None:
-    mine = ball_state(samples[ball], t_s, geometry, tol)
-    theirs = ball_state(samples[other], t_s, geometry, tol) if other in samples else None
+) -> Kick | None:
+    """``ball`` at its contact with ``other`` at ``t_s`` (``None``: a path unknown)."""
+    mine = _state(samples[ball], t_s, geometry, tol)
+    theirs = _state(samples[other], t_s, geometry, tol) if other in samples else None
     if mine is None or theirs is None:
         return None
     line = mine[0] - theirs[0]
     length = float(np.linalg.norm(line))
     if length < 1e-6:
         return None
-    return _Kick(ball, t_s, mine[0], mine[1], line / length)
+    return Kick(ball, t_s, mine[0], mine[1], line / length, theirs[1])
 
 
 def _next_kiss_index(s: Samples, found: Sequence[ScoredEvent], ball: Ball, t_s: float) -> int:
@@ -123,7 +125,7 @@ def _reflect(v: F64, normal: F64) -> F64:
 
 
 def _bounce(
-    s: Samples, kick: _Kick, hi: int, geometry: TableGeometry, tol: Tolerances
+    s: Samples, kick: Kick, hi: int, geometry: TableGeometry, tol: Tolerances
 ) -> tuple[float, Cushion, float] | None:
     """``(t_s, cushion, confidence)`` of a touch between the kick and the samples after."""
     first = s.index_before(kick.t_s) + 1
@@ -139,7 +141,7 @@ def _bounce(
 
 
 def _pushed_in(
-    s: Samples, kick: _Kick, hi: int, geometry: TableGeometry, tol: Tolerances
+    s: Samples, kick: Kick, hi: int, geometry: TableGeometry, tol: Tolerances
 ) -> tuple[float, Cushion, float] | None:
     """A ball at rest a few mm from a cushion, struck towards it, touches it.
 
@@ -167,7 +169,7 @@ def _pushed_in(
 
 def _through(
     s: Samples,
-    kick: _Kick,
+    kick: Kick,
     post: PathFit,
     span: tuple[int, int],
     wall: tuple[Cushion, F64],

@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from calibration import TableGeometry
 from referee import Ball, BallContact, CushionContact
 from vision._types import ScoredEvent
-from vision.events._cushion_after_kiss import ball_state
+from vision.events._cushion_after_kiss import kick_at
 from vision.events._cushion_contacts import NORMALS, Tolerances
 from vision.events._path_fit import Samples
 
@@ -55,15 +55,12 @@ _CUSHION_FRAMES = 1.5
 
 @dataclass(frozen=True, slots=True)
 class _Pair:
-    """The two balls at the first contact: positions, velocities before, line of centres."""
+    """The two balls at the first contact: the struck ball's velocity, the line of centres."""
 
     striker: Ball
     struck: Ball
     t_s: float
-    xy_a: F64
-    xy_b: F64
-    v_a: F64
-    v_b: F64
+    v_b: F64  # the struck ball's velocity before
     axis: F64  # unit, from the striker towards the struck ball
 
 
@@ -101,18 +98,12 @@ def _pair(
     tol: Tolerances,
 ) -> _Pair | None:
     """Both balls at the contact, the striker closing in (``None``: not so, or unknown)."""
-    a = ball_state(samples[striker], t_s, geometry, tol)
-    b = ball_state(samples[struck], t_s, geometry, tol) if struck in samples else None
-    if a is None or b is None:
+    kick = kick_at(samples, struck, striker, t_s, geometry, tol) if struck in samples else None
+    if kick is None:
         return None
-    line = b[0] - a[0]
-    length = float(np.linalg.norm(line))
-    if length < 1e-6:
-        return None
-    axis = line / length
-    if float((a[1] - b[1]) @ axis) < 4.0 * tol.speed_mm_s:
+    if float((kick.v_other_mm_s - kick.v0_mm_s) @ kick.axis) < 4.0 * tol.speed_mm_s:
         return None  # not closing in along the line of centres: not the striker
-    return _Pair(striker, struck, t_s, a[0], b[0], a[1], b[1], axis)
+    return _Pair(striker, struck, t_s, kick.v0_mm_s, kick.axis)
 
 
 def _pair_again(found: Sequence[ScoredEvent], pair: _Pair, dt_s: float) -> bool:

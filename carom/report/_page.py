@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 from calibration import TableGeometry
 from carom.i18n import catalogue, format_number
-from carom.report._reason_text import reason_text
-from referee import MATCH_TABLE, Verdict
+from referee import BALL_FIELDS, MATCH_TABLE, Reason, Verdict
 
 __all__ = [
     "Page",
@@ -53,8 +52,28 @@ class Page:
         return self.raw(key) if key in catalogue("report").messages["en"] else str(name)
 
     def reason(self, verdict: Verdict) -> str:
-        """The verdict's reason in the language (not escaped)."""
-        return reason_text(self.lang, verdict)
+        """The verdict's reason in the language (not escaped).
+
+        Each keyed part (``referee.Reason``) from the ``reason_<key>`` message, its ball
+        and foul names in the language too; the referee's English sentence where the
+        verdict has no parts or the catalogue lacks one of their keys.
+        """
+        parts = verdict.reason_parts
+        english = catalogue("report").messages["en"]
+        if self.lang == "en" or not parts or any(f"reason_{p.key}" not in english for p in parts):
+            return verdict.reason
+        return "; ".join(self.raw(f"reason_{p.key}", **self._fields(p)) for p in parts)
+
+    def _fields(self, part: Reason) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for name, value in part.fields:
+            if name in BALL_FIELDS:
+                out[name] = self.word("ball", value)
+            elif name == "fouls":
+                out[name] = self.fouls(str(value).split(","))
+            else:
+                out[name] = value
+        return out
 
     def fouls(self, fouls: Sequence[object]) -> str:
         """Foul names in the language, comma-separated (not escaped)."""

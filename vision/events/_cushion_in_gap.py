@@ -10,6 +10,15 @@ the ball touched those cushions. The times follow from a speed falling evenly ac
 the gap, from the speed last seen to the speed seen again (``t_err_s`` a tenth of the
 gap).
 
+When no traced path joins them (a ball curving on its spin, a rebound angle the traced
+restitutions do not cover) but the ball went towards a cushion before the gap and away
+from it after, only that cushion (or a ball, and the ball contacts' finders decide
+those) can have turned it. The contact is then *guessed*: it carries a ``doubt``, the
+time where the two paths reach the nose, and ``t_err_s`` half the gap, so the referee
+holds the shot for review where the call hangs on it instead of calling it without a
+cushion the ball must have touched. A camera that drops frames (a machine too busy to
+read them all) leaves such gaps too.
+
 Thresholds were set on the tuning part of the independent set only
 (``bench/independent_events.py``; ``docs/independent-events.md``).
 """
@@ -27,7 +36,7 @@ from referee import Ball, Cushion, CushionContact
 from vision._types import ScoredEvent
 from vision.events._cushion_after_kiss import cushion_contact_near
 from vision.events._cushion_after_stroke import back_miss, kissed, ways_back
-from vision.events._cushion_contacts import Tolerances
+from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
 from vision.events._path_fit import PathFit, Samples
 
 __all__ = ["cushions_in_gaps"]
@@ -56,6 +65,13 @@ _OFF_MM_S = 100.0
 #: A hypothesis with cushions must fit this many times better than the straight one.
 _BETTER = 3.0
 
+#: Slowest speed (mm/s) towards a cushion before the gap and away from it after that
+#: makes the contact guessed when no traced path joins: slower, a curve can turn it.
+_TURNED_MM_S = 100.0
+
+#: Confidence of a guessed contact (below the extractor's doubt threshold).
+_GUESSED = 0.3
+
 
 def cushions_in_gaps(
     samples: Mapping[Ball, Samples],
@@ -70,7 +86,11 @@ def cushions_in_gaps(
             t_a, t_b = float(s.t_s[k]), float(s.t_s[k + 1])
             if kissed(found, ball, t_a, t_b):
                 continue  # a ball contact in the gap: its finders decide
-            legs = _gap_legs(s.fit_before(k, 3), s.fit_after(k + 1, 3), geometry)
+            pre, post = s.fit_before(k, 3), s.fit_after(k + 1, 3)
+            legs = _gap_legs(pre, post, geometry)
+            if not legs:
+                out += _guessed(ball, pre, post, [*found, *out], geometry)
+                continue
             t_err = max(0.5 * tol.dt_s, 0.1 * (t_b - t_a))
             for t_s, cushion in legs:
                 if cushion_contact_near([*found, *out], ball, cushion, t_s):
@@ -79,6 +99,45 @@ def cushions_in_gaps(
                 why = (f"unseen {t_b - t_a:.2f} s in mid-flight; its path after, traced back "
                        f"through {len(legs)} cushion(s), leads to where it was seen")  # fmt: skip
                 out.append(ScoredEvent(ev, 0.6, why))
+    return out
+
+
+def _guessed(
+    ball: Ball,
+    pre: PathFit | None,
+    post: PathFit | None,
+    found: Sequence[ScoredEvent],
+    geometry: TableGeometry,
+) -> list[ScoredEvent]:
+    """The cushions ``ball`` went towards before the gap and away from after it (guesses).
+
+    The time: halfway between when the path before reaches the nose and when the path
+    after left it, each at its speed along the normal, kept within the gap. Both must
+    fall within the gap (give or take half of it) and a gap's length of each other.
+    """
+    if pre is None or post is None or pre.n < 3 or post.n < 3:
+        return []
+    t_a, t_b = pre.t_hi_s, post.t_lo_s
+    a, va = pre.at(t_a)[0], pre.velocity(t_a)
+    b, vb = post.at(t_b)[0], post.velocity(t_b)
+    out = []
+    for cushion, normal in NORMALS.items():
+        n = np.array(normal)
+        towards, away = -float(va @ n), float(vb @ n)
+        if min(towards, away) < _TURNED_MM_S:
+            continue
+        reach_s = t_a + float(normal_gap(a[None, :], cushion, geometry)[0]) / towards
+        left_s = t_b - float(normal_gap(b[None, :], cushion, geometry)[0]) / away
+        if not _within_gap((reach_s, left_s), (t_a, t_b)):
+            continue  # it turned too far from the nose: a curve, not a cushion
+        t_s = min(max(0.5 * (reach_s + left_s), t_a), t_b)
+        if any(cushion_contact_near(found, ball, c, t_s, within_s=t_b - t_a) for c in NORMALS):
+            continue  # a contact in the gap already explains a turn
+        doubt = (f"unseen {t_b - t_a:.2f} s; went towards the {cushion} cushion and came "
+                 "away from it: the contact guessed")  # fmt: skip
+        ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, doubt=doubt,
+                            t_err_s=0.5 * (t_b - t_a))  # fmt: skip
+        out.append(ScoredEvent(ev, _GUESSED, doubt))
     return out
 
 
@@ -114,6 +173,16 @@ def _gap_legs(
     run = np.cumsum([float(np.linalg.norm(q - p)) for p, q in itertools.pairwise(way)])
     times = _times(run, (t_a, t_b), va, vb)
     return [(t, c) for t, c in zip(times, cushions, strict=True)] if times else []
+
+
+def _within_gap(times_s: tuple[float, float], span_s: tuple[float, float]) -> bool:
+    """True if both ``times_s`` lie in ``span_s``, widened by half its length each side.
+
+    And within its length of each other.
+    """
+    gap_s = span_s[1] - span_s[0]
+    lo, hi = span_s[0] - 0.5 * gap_s, span_s[1] + 0.5 * gap_s
+    return all(lo <= t <= hi for t in times_s) and abs(times_s[0] - times_s[1]) <= gap_s
 
 
 def _times(run_mm: F64, span_s: tuple[float, float], va: F64, vb: F64) -> list[float]:

@@ -6,7 +6,9 @@ for 0.3 s (an arm over it, a streak the detector lost) around one of its cushion
 contacts or on a stretch where it touches nothing. No renderer, no tracker: only the
 event extractor. The cushion finder sees neither the approach nor the way back; the
 path after the gap, traced back through the noses, must lead to where the ball was
-last seen (``vision/events/_cushion_in_gap.py``).
+last seen (``vision/events/_cushion_in_gap.py``). Where no traced path joins, a ball
+that went towards a cushion and came away from it gets the contact guessed, with a
+doubt and an error that covers the true time.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ def _alone(replay: IndependentReplay, ball: Ball, span_s: tuple[float, float]) -
 
 @pytest.mark.parametrize("fps", [50.0, 60.0])
 def test_most_cushions_of_a_ball_unseen_for_a_third_of_a_second_are_found(fps: float) -> None:
-    found, errors_s, cases = 0, [], 0
+    found, guessed, errors_s, cases = 0, 0, [], 0
     for replay in _replays():
         for want in (e for e in replay.events if isinstance(e, CushionContact)):
             span = (want.t_s - HIDDEN_S / 2, want.t_s + HIDDEN_S / 2)
@@ -81,15 +83,23 @@ def test_most_cushions_of_a_ball_unseen_for_a_third_of_a_second_are_found(fps: f
             wrong = [e for e in events if isinstance(e, CushionContact) and e.ball == want.ball
                      and span[0] <= e.t_s <= span[1] and e.cushion != want.cushion]  # fmt: skip
             assert not wrong, f"{want}: a cushion it never touched: {wrong}"
-            hits = [e.t_s - want.t_s for e in events if isinstance(e, CushionContact)
+            mine = [e for e in events if isinstance(e, CushionContact)
                     and (e.ball, e.cushion) == (want.ball, want.cushion)
-                    and abs(e.t_s - want.t_s) < 0.05]  # fmt: skip
+                    and abs(e.t_s - want.t_s) < max(0.05, e.t_err_s)]  # fmt: skip
+            guesses = [e for e in mine if e.doubt and "guessed" in e.doubt]
+            hits = [e.t_s - want.t_s for e in mine
+                    if e not in guesses and abs(e.t_s - want.t_s) < 0.05]  # fmt: skip
             found += bool(hits)
             errors_s += hits[:1]
+            guessed += bool(guesses) and not hits
+            assert all(abs(e.t_s - want.t_s) <= e.t_err_s for e in guesses), guesses
     assert cases >= 80
     # Without tracing through the gap: 58 (50 fps) and 61 (60 fps) of 105; with: 78, 79.
     assert found / cases >= 0.7, f"{found} of {cases}"
     assert float(np.median(np.abs(errors_s))) < 0.01
+    # The rest mostly guessed, with the doubt that sends a call hanging on them to review
+    # (18 at 50 fps; none found at all: 9 of 105).
+    assert (found + guessed) / cases >= 0.88, f"{found} + {guessed} guessed of {cases}"
 
 
 def test_a_ball_unseen_on_a_straight_stretch_gets_no_cushion_it_has_not_when_seen() -> None:

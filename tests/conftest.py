@@ -32,6 +32,9 @@ _REALTIME = (
     "carom/board/test_confirm.py",
 )
 
+#: Wall-clock tests that make their own load (a request flood beside a live match):
+#: marked ``alone`` too, and scripts/check runs them by themselves after the others.
+_ALONE = ("carom/web/test_auth_flood.py",)
 
 #: The files that take longest (a whole analysis, renders or a stroke search in a module
 #: fixture; CPU seconds measured on the 2-core machine: 30 to 60 each), longest first.
@@ -68,13 +71,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the wall-clock tests ``realtime`` (see ``_REALTIME``); longest files first."""
+    """Mark the wall-clock tests ``realtime`` (and ``alone``: ``_ALONE``); longest files first."""
     here = Path(__file__).parent
     rank: dict[Path, int] = {}
     for item in items:
         where = item.path.relative_to(here).as_posix() if item.path.is_relative_to(here) else ""
         if where.startswith(_REALTIME):
             item.add_marker(pytest.mark.realtime)
+        if where in _ALONE:
+            item.add_marker(pytest.mark.alone)
         rank[item.path] = (
             _LONGEST_FIRST.index(where) if where in _LONGEST_FIRST else len(_LONGEST_FIRST)
         )

@@ -81,7 +81,7 @@ def test_a_wrong_token_flood_does_not_change_the_live_match_s_score(tmp_path: Pa
     seen = {(m, int(status)): int(n) for m, status, n in map(str.split, out.splitlines())}
     posts = {status: n for (m, status), n in seen.items() if m == "POST"}
     gets = {status: n for (m, status), n in seen.items() if m == "GET"}
-    statuses = (posts, gets)
+    statuses = (posts, gets, final["last_shot"], final["pending_review"])
     truth = truth_after_first_shot()
     match = final["match"]
     assert isinstance(match, dict)

@@ -38,8 +38,8 @@ _ALONE = ("carom/web/test_auth_flood.py",)
 
 #: The files that take longest (a whole analysis, renders or a stroke search in a module
 #: fixture; CPU seconds measured on the 2-core machine: 30 to 60 each), longest first.
-#: ``-n 2 --dist loadfile`` hands them out first, so the two workers end together on
-#: the many short files instead of one waiting while the other runs a late long one.
+#: ``--dist loadfile`` hands them out first, so the workers end together on the many
+#: short files instead of one waiting while another runs a late long one.
 _LONGEST_FIRST = (
     "test_readme_blocks.py",
     "test_readme_archives.py",

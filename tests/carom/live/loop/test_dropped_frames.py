@@ -12,21 +12,14 @@ the truth's score. Real frames, real threads, a real SQLite file; no wall clock.
 
 from __future__ import annotations
 
-import io
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from carom.analyze import AnalyzeOptions, match_config
-from carom.live import LiveSession, LiveSetup, MatchStore
 from carom.live.loop._capture import Capture, CaptureSettings, file_frames
-from carom.live.loop._metrics import BoardSink, LiveMetrics
-from carom.live.loop._runner import LiveRunner
-from carom.match import ShotClock
-from carom.timestamps import now_iso
-from referee import Table
-from tests.carom.live._helpers import SAMPLE, write_truth_calibration
+from carom.live.loop._metrics import BoardSink
+from tests.carom.live._helpers import SAMPLE
+from tests.carom.live.loop._sample_runner import start_runner
 from tests.carom.web.test_camera import END_S, truth_after_first_shot
 from vision import Frame
 
@@ -43,19 +36,9 @@ def _dropping(start_s: float) -> Iterator[Frame]:
 
 
 def test_a_cushion_in_dropped_frames_holds_the_shot_for_review(tmp_path: Path) -> None:
-    opts = AnalyzeOptions(video=SAMPLE, out=tmp_path, table=Table(), players=("A", "B"),
-                          first_player="A")  # fmt: skip
-    config = match_config(opts)
-    out = io.StringIO()
-    store = MatchStore(tmp_path / "live.db")
-    session = LiveSession.open(store, LiveSetup(config, str(SAMPLE)), now_iso=now_iso())
     capture = Capture(str(SAMPLE), CaptureSettings(pace=0), opener=_dropping)
-    runner = LiveRunner(
-        session, capture.start(), calibration_path=write_truth_calibration(tmp_path / "c.json"),
-        config=config, board=BoardSink(None), clock=ShotClock(), metrics=LiveMetrics(), out=out,
-    )  # fmt: skip
-    thread = threading.Thread(target=runner.run, daemon=True)
-    thread.start()
+    live = start_runner(tmp_path, capture, BoardSink(None))
+    session, runner, thread = live.session, live.runner, live.thread
     try:
         deadline = time.monotonic() + 60
         while not capture.finished and time.monotonic() < deadline:
@@ -64,7 +47,7 @@ def test_a_cushion_in_dropped_frames_holds_the_shot_for_review(tmp_path: Path) -
         while session.pending is None and time.monotonic() < deadline:
             time.sleep(0.05)
         pending = session.pending
-        assert pending is not None, out.getvalue()
+        assert pending is not None, live.out.getvalue()
         assert "guessed" in pending.reason and "right cushion" in pending.reason, pending.reason
         assert [session.state.board(p) for p in ("A", "B")] == [0, 0]  # nothing scored yet
         runner.lines.put("accept\n")  # the referee saw the cushion
@@ -74,7 +57,5 @@ def test_a_cushion_in_dropped_frames_holds_the_shot_for_review(tmp_path: Path) -
         truth = truth_after_first_shot()
         assert [session.state.board(p) for p in ("A", "B")] == [truth.board(p) for p in "AB"]
     finally:
-        runner.stop.set()
-        thread.join(5)
+        live.stop()
         capture.stop()
-        store.close()

@@ -7,27 +7,21 @@ stops delivering for 1 s in the middle of the first shot, as a camera that hangs
 
 from __future__ import annotations
 
-import io
 import os
 import queue
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from carom.analyze import AnalyzeOptions, match_config
-from carom.live import LiveSession, LiveSetup, MatchStore
 from carom.live.loop._capture import Capture, CaptureSettings, file_frames
-from carom.live.loop._metrics import BoardSink, LiveMetrics
-from carom.live.loop._runner import CAMERA_LOST, LiveRunner, read_keyboard
-from carom.match import ShotClock
-from carom.timestamps import now_iso
+from carom.live.loop._metrics import BoardSink
+from carom.live.loop._runner import CAMERA_LOST, read_keyboard
 from hardware import ScoreboardEmulator, ScoreboardLink
-from referee import Table
-from tests.carom.live._helpers import SAMPLE, write_truth_calibration
+from tests.carom.live._helpers import SAMPLE
+from tests.carom.live.loop._sample_runner import start_runner
 from vision import Frame
 
 START_S, STALL_AT_S, STALL_S, END_S = 12.0, 22.0, 1.0, 29.0
@@ -60,21 +54,11 @@ def board(tmp_path: Path) -> Iterator[ScoreboardEmulator]:
 def test_a_stall_mid_shot_holds_it_for_review_until_a_person_decides(
     tmp_path: Path, board: ScoreboardEmulator
 ) -> None:
-    opts = AnalyzeOptions(video=SAMPLE, out=tmp_path, table=Table(), players=("A", "B"),
-                          first_player="A")  # fmt: skip
-    config = match_config(opts)
-    out = io.StringIO()
-    store = MatchStore(tmp_path / "live.db")
-    session = LiveSession.open(store, LiveSetup(config, str(SAMPLE)), now_iso=now_iso())
     settings = CaptureSettings(pace=0, stall_s=0.3, start_s=START_S)  # shot 0 is rolling
     capture = Capture(str(SAMPLE), settings, opener=_stalling)
     link = ScoreboardLink(str(tmp_path / "board")).start()
-    runner = LiveRunner(
-        session, capture.start(), calibration_path=write_truth_calibration(tmp_path / "c.json"),
-        config=config, board=BoardSink(link), clock=ShotClock(), metrics=LiveMetrics(), out=out,
-    )  # fmt: skip
-    thread = threading.Thread(target=runner.run, daemon=True)
-    thread.start()
+    live = start_runner(tmp_path, capture, BoardSink(link))
+    session, runner, thread, out = live.session, live.runner, live.thread, live.out
     try:
         seen_lost = board.wait_for(lambda e: any(CAMERA_LOST in m.text for m in e.events), 30)
         assert seen_lost, board.render()
@@ -100,11 +84,9 @@ def test_a_stall_mid_shot_holds_it_for_review_until_a_person_decides(
         assert board.snapshot.active == 1 and len(session.records) == 1  # B's turn now
         assert any(e.text == "scoring again" for e in board.events)
     finally:
-        runner.stop.set()
-        thread.join(5)
+        live.stop()
         capture.stop()
         link.stop()
-        store.close()
 
 
 def test_keyboard_lines_come_from_a_real_pipe_in_order_then_the_end() -> None:

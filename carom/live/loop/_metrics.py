@@ -194,10 +194,15 @@ class BoardSink:
             self._watch.put((before, on_written))
 
     def close(self, flush_s: float = 2.0) -> None:
-        """Wait (at most ``flush_s``) for the board to have everything, then stop."""
+        """Wait (at most ``flush_s``) for the board to have everything, then stop.
+
+        Every verdict the board had by then is timed before this returns (the timer
+        thread is waited for), so the last shot's latency is never left out.
+        """
         if self.link is not None:
             self.link.flush(flush_s)
             self._watch.put(None)
+            self._thread.join(flush_s + 5.0)
             self.link.stop()
 
     def _watcher(self) -> None:

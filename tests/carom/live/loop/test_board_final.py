@@ -7,6 +7,7 @@ emulator; no video: the state shown is the session's at the start.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,6 +87,24 @@ def test_a_board_plugged_in_during_the_final_wait_gets_the_state_at_once(
         timer.join()
         for emu in plugged:
             emu.stop()
+
+
+def test_closing_the_board_times_the_last_verdict_first(tmp_path: Path, view: BoardView) -> None:
+    """The last shot's latency is in the metrics once ``close`` returns, never lost."""
+    emu = ScoreboardEmulator.open_pty(link=tmp_path / "board")
+    timed: list[float] = []
+
+    def slow_timer(t_s: float) -> None:  # the metrics' bookkeeping, made slow
+        time.sleep(0.3)
+        timed.append(t_s)
+
+    try:
+        view.show(on_written=slow_timer)
+        view.board.close(2.0)
+        assert len(timed) == 1
+        assert emu.snapshot is not None and emu.snapshot.players == ("A", "B")
+    finally:
+        emu.stop()
 
 
 def test_no_board_has_nothing_to_confirm(tmp_path: Path) -> None:

@@ -62,12 +62,14 @@ def _replay(clip: Path, calibration: Path, config: MatchConfig, tmp: Path) -> Re
         session = LiveSession.open(store, LiveSetup(config, str(clip)), now_iso=now_iso())
         capture = Capture(str(clip), CaptureSettings(pace=0))
         metrics = LiveMetrics()
+        board = BoardSink(link)
         runner = LiveRunner(session, capture.start(), calibration_path=calibration, config=config,
-                            board=BoardSink(link), clock=ShotClock(), metrics=metrics,
+                            board=board, clock=ShotClock(), metrics=metrics,
                             segment=LIVE)  # fmt: skip
         runner.lines.put(None)
         runner.run()
         capture.stop()
+        board.close()  # the last verdict's bytes timed (the link writes in its own thread)
         return Replay(list(session.records), session.pending, list(metrics.log))
     finally:
         link.stop()

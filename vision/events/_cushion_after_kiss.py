@@ -22,7 +22,7 @@ Thresholds were tuned on the tuning part of the independent set only
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,7 +35,7 @@ from vision.events._ball_contacts import CUSHION_E, reflect_at_noses
 from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
 from vision.events._path_fit import PathFit, Samples
 
-__all__ = ["Kick", "cushion_contact_near", "cushions_after_kisses", "kick_at"]
+__all__ = ["Kick", "cushion_contact_near", "cushions_after_kisses", "kick_at", "sure_kisses"]
 
 F64 = NDArray[np.float64]
 
@@ -63,20 +63,25 @@ def cushions_after_kisses(
 ) -> list[ScoredEvent]:
     """Cushion contacts hidden between a ball contact in ``found`` and the next sample."""
     out: list[ScoredEvent] = []
+    for t_s, ball, other in sure_kisses(found):
+        kick = kick_at(samples, ball, other, t_s, geometry, tol)
+        if kick is None:
+            continue
+        hi = _next_kiss_index(samples[ball], found, ball, t_s)
+        hit = _bounce(samples[ball], kick, hi, geometry, tol)
+        hit = hit or _pushed_in(samples[ball], kick, hi, geometry, tol)
+        if hit is not None and not cushion_contact_near([*found, *out], ball, hit[1], hit[0]):
+            out.append(_event(ball, hit))
+    return out
+
+
+def sure_kisses(found: Sequence[ScoredEvent]) -> Iterator[tuple[float, Ball, Ball]]:
+    """``(t_s, ball, other)`` for each ball of each ball contact of confidence 0.5 or more."""
     for scored in found:
         kiss = scored.event
-        if not isinstance(kiss, BallContact) or scored.confidence < 0.5:
-            continue
-        for ball in kiss.balls:
-            kick = kick_at(samples, ball, kiss.other(ball), kiss.t_s, geometry, tol)
-            if kick is None:
-                continue
-            hi = _next_kiss_index(samples[ball], found, ball, kiss.t_s)
-            hit = _bounce(samples[ball], kick, hi, geometry, tol)
-            hit = hit or _pushed_in(samples[ball], kick, hi, geometry, tol)
-            if hit is not None and not cushion_contact_near([*found, *out], ball, hit[1], hit[0]):
-                out.append(_event(ball, hit))
-    return out
+        if isinstance(kiss, BallContact) and scored.confidence >= 0.5:
+            for ball in kiss.balls:
+                yield kiss.t_s, ball, kiss.other(ball)
 
 
 def _state(

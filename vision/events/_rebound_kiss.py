@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from calibration import TableGeometry
 from referee import Ball, BallContact, CushionContact
 from vision._types import ScoredEvent
-from vision.events._cushion_after_kiss import kick_at
+from vision.events._cushion_after_kiss import kick_at, sure_kisses
 from vision.events._cushion_contacts import NORMALS, Tolerances
 from vision.events._path_fit import Samples
 
@@ -72,20 +72,16 @@ def kisses_after_rebounds(
 ) -> list[ScoredEvent]:
     """Second contacts of a pair in ``found`` whose struck ball came back off a cushion."""
     out: list[ScoredEvent] = []
-    for scored in found:
-        kiss = scored.event
-        if not isinstance(kiss, BallContact) or scored.confidence < 0.5:
+    for t_s, striker, struck in sure_kisses(found):
+        pair = _pair(samples, striker, struck, t_s, geometry, tol)
+        if pair is None or _pair_again(found, pair, tol.dt_s):
             continue
-        for striker in kiss.balls:
-            pair = _pair(samples, striker, kiss.other(striker), kiss.t_s, geometry, tol)
-            if pair is None or _pair_again(found, pair, tol.dt_s):
-                continue
-            hi = _striker_until(samples[striker], found, pair)
-            for cushion in _cushions_after(found, pair, tol.dt_s):
-                event = _second_contact(samples, pair, hi, cushion, (geometry, tol))
-                if event is not None:
-                    out.append(event)
-                    break
+        hi = _striker_until(samples[striker], found, pair)
+        for cushion in _cushions_after(found, pair, tol.dt_s):
+            event = _second_contact(samples, pair, hi, cushion, (geometry, tol))
+            if event is not None:
+                out.append(event)
+                break
     return out
 
 

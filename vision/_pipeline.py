@@ -2,12 +2,14 @@
 
 ``Analyzer.feed(frame)`` detects the balls, updates the tracker and the shot
 segmenter, and returns the shots that closed on that frame (usually none). Memory is
-bounded: the tracker keeps only the open shot's history (plus ``pre_s``). The same
+bounded: the tracker keeps only the open shot's history (plus ``pre_s``, or up to 2 s
+while a ball is unseen: ``vision._sightings``). The same
 object serves ``carom analyze`` (a file) and live mode (a camera).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -16,6 +18,7 @@ import numpy as np
 from calibration import Calibration
 from referee import Ball, Discipline
 from vision._referee_shot import build_shot
+from vision._sightings import Sightings
 from vision._types import AnalyzedShot, BallTrack, Frame
 from vision.detect import Detector, Guide
 from vision.events import (
@@ -79,6 +82,8 @@ class Analyzer:
         self.last_t_s = 0.0
         self.n_shots = 0
         self.placements: list[float] = []  # times balls were put down by hand, not struck
+        self.sightings = Sightings()
+        self._usual_s = -math.inf  # where history starts when no ball vanished
         # What the detector declared it can do decides what it is fed.
         caps = detector.capabilities
         self._reads_planes = caps.reads_planes
@@ -97,6 +102,7 @@ class Analyzer:
         if self.guide is not None:
             self.guide.record(step, was_full=windows is None)
         self.last_step, self.last_t_s = step, frame.t_s
+        self.sightings.see(step)
         if self.pin_check is not None:
             # The pin checks cut patches around the spots: planes convert only those.
             self.pins.add(frame.t_s, self.pin_check.check(frame.image, detections))
@@ -116,18 +122,34 @@ class Analyzer:
         return self._close(self.last_t_s, doubt="the video ended before every ball stopped")
 
     def _forget(self, t_s: float) -> None:
-        """Between shots keep only ``pre_s`` of history (bounded memory)."""
-        keep_s = t_s - self.settings.segment.pre_s - self.settings.segment.window_s
-        self.tracker.drop_before(keep_s)
-        self.pins.drop_before(keep_s)
+        """Between shots keep only ``pre_s`` of history (bounded memory).
+
+        The tracks keep more while a ball is unseen (:class:`Sightings`); the pins never.
+        """
+        seg = self.settings.segment
+        self._usual_s = t_s - seg.pre_s - seg.window_s
+        self.tracker.drop_before(self.sightings.keep_since(t_s, self._usual_s))
+        self.pins.drop_before(self._usual_s)
 
     def _close(self, t_s: float, doubt: str | None) -> list[AnalyzedShot]:
-        tracks = self.tracker.tracks()
+        tracks = self._shot_tracks()
         span = shot_span(tracks)
         try:
             return self._shot(tracks, span, doubt)
         finally:
             self._forget(t_s)  # after the shot's pin checks and tracks were read
+
+    def _shot_tracks(self) -> dict[Ball, BallTrack]:
+        """The shot's tracks from where history usually starts.
+
+        A ball seen again far from where it vanished before that: from its rest.
+        """
+        usual = self.tracker.tracks(since_s=self._usual_s)
+        moved = self.sightings.moved_unseen(self._usual_s)
+        if not moved:
+            return usual
+        whole = self.tracker.tracks()
+        return {ball: whole[ball] if ball in moved else track for ball, track in usual.items()}
 
     def _shot(
         self,

@@ -1,7 +1,9 @@
-"""The pipeline feeds a detector by the capabilities it declares, nothing else."""
+"""The pipeline feeds a detector by the capabilities it declares, nothing else; a shot
+holds the rest of a cue ball struck unseen, and only of such a ball."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 import numpy as np
@@ -13,6 +15,7 @@ from tests.sample_truth import sample_truth
 from vision import (
     Analyzer,
     AutoDetector,
+    BallTrack,
     ColourDetector,
     Detections,
     Detector,
@@ -74,3 +77,75 @@ def test_a_detector_gets_planes_only_if_it_reads_them_and_windows_only_if_guided
     for frame in _frames(calibration, 3):
         analyzer.feed(frame)
     assert detector.calls == [(given, False)] * 3
+
+
+Where = Callable[[float], dict[Ball, tuple[float, float] | None]]
+
+
+def _struck_unseen(t_s: float) -> dict[Ball, tuple[float, float] | None]:
+    # White at rest until 1 s, then struck and unseen for a second (a faint streak),
+    # then seen rolling down the table from (800, 850); the others stay.
+    white: tuple[float, float] | None = (2700.0, 470.0)
+    if 1.0 < t_s < 2.0:
+        white = None
+    elif t_s >= 2.0:
+        white = (800.0 + 1500.0 * (t_s - 2.0), 850.0 - 400.0 * (t_s - 2.0))
+    return {Ball.WHITE: white, Ball.YELLOW: (600.0, 300.0), Ball.RED: (1400.0, 1100.0)}
+
+
+def _placed_then_struck(t_s: float) -> dict[Ball, tuple[float, float] | None]:
+    # White taken up at 1 s, put down at (800, 850) at 1.5 s, struck from there at 3 s.
+    white: tuple[float, float] | None = (2700.0, 470.0)
+    if 1.0 < t_s < 1.5:
+        white = None
+    elif t_s >= 1.5:
+        white = (800.0 + 1500.0 * max(t_s - 3.0, 0.0), 850.0)
+    return {Ball.WHITE: white, Ball.YELLOW: (600.0, 300.0), Ball.RED: (1400.0, 1100.0)}
+
+
+class _Script:
+    """A detector that sees each ball where a script puts it (None: unseen)."""
+
+    capabilities: ClassVar[DetectorCapabilities] = DetectorCapabilities()
+
+    def __init__(self, calibration: Calibration, fps: float, where: Where) -> None:
+        self.calibration, self.fps, self.where, self.frame_idx = calibration, fps, where, 0
+        self.r_mm = calibration.geometry.radius_mm
+
+    def detect(
+        self, image_bgr: object, near_px: object = None, reach_px: object = None
+    ) -> Detections:
+        t_s = self.frame_idx / self.fps
+        self.frame_idx += 1
+        seen = [(b, xy) for b, xy in self.where(t_s).items() if xy is not None]
+        xy_mm = np.array([xy for _, xy in seen], np.float64)
+        uv = self.calibration.mm_to_px(xy_mm, self.r_mm)
+        n = len(seen)
+        return Detections(uv, tuple(b for b, _ in seen), np.ones(n), np.full(n, 12.0),
+                          np.zeros((n, 2)))  # fmt: skip
+
+
+def _white_of_the_shot(where: Where, n_frames: int) -> BallTrack:
+    _, calibration = sample_truth("three_cushion_match")
+    tracker = Tracker(calibration, (Ball.WHITE, Ball.YELLOW, Ball.RED), fps=30.0)
+    analyzer = Analyzer(calibration, _Script(calibration, 30.0, where), tracker)
+    shots = [s for frame in _frames(calibration, n_frames) for s in analyzer.feed(frame)]
+    (shot,) = [*shots, *analyzer.finish()]
+    return shot.tracks[Ball.WHITE]
+
+
+def test_a_shot_holds_the_rest_of_a_cue_ball_unseen_for_a_second_after_it_was_struck() -> None:
+    white = _white_of_the_shot(_struck_unseen, 150)
+    # Its last sighting at rest (1.0 s) and the frames before it are in the shot: the
+    # shot opened only when it was seen again, a second later.
+    rest = white.seen & (white.t_s <= 1.0)
+    assert rest.sum() >= 4 and white.t_s[rest][-1] == pytest.approx(1.0)
+    assert np.allclose(white.xy_mm[rest], (2700.0, 470.0), atol=1.0)
+
+
+def test_a_ball_put_down_by_hand_and_struck_later_keeps_the_usual_past() -> None:
+    white = _white_of_the_shot(_placed_then_struck, 150)
+    # Taken up at 1 s and seen at rest where it was put down from 1.5 s: struck at 3 s,
+    # its shot starts 0.6 s before it opened, as every shot does, not at the old rest.
+    assert white.t_s[0] > 2.0
+    assert np.allclose(white.xy_mm[white.seen & (white.t_s < 3.0)], (800.0, 850.0), atol=1.0)

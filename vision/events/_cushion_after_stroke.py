@@ -16,6 +16,7 @@ Thresholds were tuned on the tuning part of the independent set only
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -90,11 +91,11 @@ def _unseen_cushions(
 ) -> list[ScoredEvent]:
     """The cushions of a ball unseen from its rest until well after the stroke.
 
-    A cue ball too fast to be seen (a long blurred streak) may touch one or two
+    A cue ball too fast to be seen (a long blurred streak) may touch one to three
     cushions before it is first seen: its first path, traced back through the cushion
-    it came off (and the one before), must pass through its resting centre. The
-    times assume the speed of each leg held (the ball slows a little): ``t_err_s`` is
-    a tenth of the way back's time.
+    it came off (and the ones before), must pass through its resting centre. The
+    times are along that way from the last still frame to the first seen one, the
+    ball slowing evenly (:func:`_timed`); ``t_err_s`` is a tenth of the unseen time.
     """
     k = _unseen_from(s, i, tol)
     post = None if k is None else s.fit_after(k + 1, 3)
@@ -104,17 +105,47 @@ def _unseen_cushions(
     # a ball slows on its way, so the estimate may fall up to a third earlier.
     t_rest, t_seen = float(s.t_s[i]), post.t_lo_s
     window = (t_rest - (t_seen - t_rest) / 3.0, t_rest + 2.0 * tol.dt_s)
-    legs = _unseen_legs(post, s.xy_mm[i], window, geometry)
-    if not legs or not (s.t_s[i] < legs[0][0] and legs[-1][0] < post.t_lo_s):
+    way = _unseen_way(post, s.xy_mm[i], window, geometry)
+    if way is None:
         return []
+    # It left after its last still frame: half a frame after it when it vanished at once.
+    t_left = float(s.t_s[k]) + (0.5 * tol.dt_s if k == i else 0.0)
+    legs = _timed(way, (s.xy_mm[k], t_left), post)
     out = []
-    t_err = max(0.5 * tol.dt_s, 0.1 * (post.t_lo_s - legs[0][0]))
+    t_err = max(0.5 * tol.dt_s, 0.1 * (t_seen - t_left))
     for t_s, cushion in legs:
         if cushion_contact_near(found, ball, cushion, t_s):
             continue
         ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, t_err_s=t_err)
         why = f"unseen from its rest; its first path traced back through {len(legs)} cushion(s)"
         out.append(ScoredEvent(ev, 0.6, why))
+    return out
+
+
+def _timed(way: WayBack, left: tuple[F64, float], post: PathFit) -> list[tuple[float, Cushion]]:
+    """When the ball reached each nose of ``way`` on its way from ``left`` to ``post``.
+
+    ``left``: where and when it set off. It covered the way's length in the time to its
+    first seen sample and arrived at the speed seen then: slowing evenly (cloth
+    friction; cushions take a little more), each nose's time is where its distance
+    along the way falls. A way that would need the ball to speed up is timed at its
+    mean speed.
+    """
+    start, t0 = left
+    t1 = post.t_lo_s
+    points = [start, *(b[2] for b in way.bounces), post.at(t1)[0]]
+    along = np.cumsum([float(np.linalg.norm(q - p)) for p, q in itertools.pairwise(points)])
+    total, span = float(along[-1]), max(t1 - t0, 1e-6)
+    v_end = float(np.linalg.norm(post.velocity(t1)))
+    slowing = max(2.0 * (total - v_end * span) / span**2, 0.0)  # mm/s^2
+    v0 = total / span + 0.5 * slowing * span
+    out = []
+    for d, (_, cushion, _) in zip(along[:-1].tolist(), way.bounces, strict=True):
+        if slowing > 0.0:
+            t = (v0 - math.sqrt(max(v0 * v0 - 2.0 * slowing * d, 0.0))) / slowing
+        else:
+            t = d / v0
+        out.append((t0 + t, cushion))
     return out
 
 
@@ -137,22 +168,22 @@ def back_to_nose(
     return best
 
 
-def _unseen_legs(
+def _unseen_way(
     post: PathFit, rest: F64, window_s: tuple[float, float], geometry: TableGeometry
-) -> list[tuple[float, Cushion]]:
-    """The one or two cushions (earlier first) a path came off since it left ``rest``.
+) -> WayBack | None:
+    """The way through one to three cushions a path came since it left ``rest``.
 
-    [] if none fits. Traced back from its first seen path to the nose its backward ray
-    meets first, then (the speed before over each restitution tried) on to ``rest``,
-    or to the nose before that and on to ``rest``. Unseen for a long way, spin and the
-    cushion's friction turn each leg by a few degrees: the fit that passes closest to
-    ``rest`` relative to the way back is taken if within ``_UNSEEN_SLACK`` of it, and
-    if, at the speed of its first leg, it left ``rest`` within ``window_s`` (a ball
-    not seen at rest was already moving).
+    None if none fits. Traced back from its first seen path to the nose its backward
+    ray meets first, then (the speed before over each restitution tried) on to
+    ``rest``, or to the nose before that (and the one before that) and on to ``rest``.
+    Unseen for a long way, spin and the cushion's friction turn each leg by a few
+    degrees: the fit that passes closest to ``rest`` relative to the way back is taken
+    if within ``_UNSEEN_SLACK`` of it, and if, at the speed of its first leg, it left
+    ``rest`` within ``window_s`` (a ball not seen at rest was already moving).
     """
     t_s = post.t_lo_s
-    best: tuple[float, list[tuple[float, Cushion]]] = (_UNSEEN_SLACK, [])
-    for way in ways_back(post.at(t_s)[0], post.velocity(t_s), t_s, geometry):
+    best: tuple[float, WayBack | None] = (_UNSEEN_SLACK, None)
+    for way in ways_back(post.at(t_s)[0], post.velocity(t_s), t_s, geometry, max_noses=3):
         t_first, _, at_first = way.bounces[0]
         if not _left_within(rest, (t_first, at_first, way.v_first_mm_s), window_s):
             continue
@@ -160,13 +191,14 @@ def _unseen_legs(
             float(np.linalg.norm(q[2] - p[2])) for p, q in itertools.pairwise(way.bounces)
         )
         share = back_miss(at_first, way.v_first_mm_s, rest) / max(length, 1.0)
-        best = min(best, (share, [(t, c) for t, c, _ in way.bounces]), key=lambda x: x[0])
+        if share < best[0]:
+            best = (share, way)
     return best[1]
 
 
 @dataclass(frozen=True, slots=True)
 class WayBack:
-    """A path traced back through one or two cushions.
+    """A path traced back through one or more cushions.
 
     ``bounces``: ``(time, cushion, centre at its nose)`` of each, earlier first;
     ``v_first_mm_s``: the velocity (2,) of the leg before the first of them.
@@ -177,38 +209,55 @@ class WayBack:
 
 
 def ways_back(
-    xy: F64, v: F64, t_s: float, geometry: TableGeometry, min_off_mm_s: float = 0.0
+    xy: F64,
+    v: F64,
+    t_s: float,
+    geometry: TableGeometry,
+    min_off_mm_s: float = 0.0,
+    max_noses: int = 2,
 ) -> list[WayBack]:
-    """The ways a path at ``xy`` (velocity ``v`` at ``t_s``) came, through one or two noses.
+    """The ways a path at ``xy`` (velocity ``v`` at ``t_s``) came, through 1..``max_noses`` noses.
 
     Traced back to the nose its backward ray meets first, the bounce undone with each
     restitution tried (the normal speed after over it), then on to the nose before that
-    (another cushion) and undone again. A bounce left at under ``min_off_mm_s`` along
-    the cushion's normal is not undone (a ball running along a cushion).
+    (another cushion) and undone again, and so on. A bounce left at under
+    ``min_off_mm_s`` along the cushion's normal is not undone (a ball running along a
+    cushion).
     """
-    last = back_to_nose(xy, v, t_s, geometry)
-    if last is None:
-        return []
-    c1, t1, at1 = last
-    n1 = np.array(NORMALS[c1])
-    u1 = float(v @ n1)
-    if u1 < min_off_mm_s:
-        return []
-    ways = []
-    for e1 in RESTITUTIONS:
-        v_in = v - u1 * n1 - (u1 / e1) * n1
-        ways.append(WayBack(((t1, c1, at1),), v_in))
-        first = back_to_nose(at1, v_in, t1, geometry)
-        if first is None or first[0] == c1:
-            continue
-        c2, t2, at2 = first
-        n2 = np.array(NORMALS[c2])
-        u2 = float(v_in @ n2)
-        if u2 < min_off_mm_s:
-            continue
-        for e2 in RESTITUTIONS:
-            ways.append(WayBack(((t2, c2, at2), (t1, c1, at1)), v_in - u2 * n2 - (u2 / e2) * n2))
+    ways: list[WayBack] = []
+    _undo(xy, v, t_s, (), geometry, (min_off_mm_s, max_noses), ways)
     return ways
+
+
+def _undo(
+    xy: F64,
+    v: F64,
+    t_s: float,
+    later: tuple[tuple[float, Cushion, F64], ...],
+    geometry: TableGeometry,
+    limits: tuple[float, int],
+    ways: list[WayBack],
+) -> None:
+    """Append to ``ways`` each way through the nose before ``xy`` (and those before it).
+
+    ``later``: the bounces already undone after this one; ``limits``: the least normal
+    speed a bounce is undone at and the most noses.
+    """
+    min_off_mm_s, max_noses = limits
+    back = back_to_nose(xy, v, t_s, geometry)
+    if back is None or (later and back[0] == later[0][1]):
+        return
+    cushion, t_c, at_c = back
+    normal = np.array(NORMALS[cushion])
+    u = float(v @ normal)
+    if u < min_off_mm_s:
+        return
+    bounces = ((t_c, cushion, at_c), *later)
+    for e in RESTITUTIONS:
+        v_in = v - u * normal - (u / e) * normal
+        ways.append(WayBack(bounces, v_in))
+        if len(bounces) < max_noses:
+            _undo(at_c, v_in, t_c, bounces, geometry, limits, ways)
 
 
 def _left_within(rest: F64, leg: tuple[float, F64, F64], window_s: tuple[float, float]) -> bool:

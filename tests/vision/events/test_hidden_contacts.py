@@ -21,6 +21,8 @@ situations the independent benchmark found the extractor blind to
   ball, and the cue ball is named from its set-off (pt0148, pt0175); unseen for half
   a second, it is the only ball that can have struck, so the contact is reported
   with a doubt (pt0029, whose object ball first runs into a cushion 35 mm away);
+  unseen from its rest through two or three cushions, its first seen path is traced
+  back through them to its rest (pt0044 at 60 fps; pt0070, a second at 30 fps);
 * a ball struck a few mm from a third ball at rest sets it off 4-5 ms later, within
   the same frame: the striker's path before, run on, reaches the third ball too, but
   it never touched it (pt0188, pt0281);
@@ -310,3 +312,19 @@ def test_a_struck_ball_off_a_cushion_that_does_not_come_back_gives_no_second_con
         truth = [e for e in replay.events if isinstance(e, BallContact)]
         kisses = [s for s in found if isinstance(s.event, BallContact)]
         assert len(kisses) <= len(truth)
+
+
+def test_three_cushions_of_a_cue_ball_unseen_for_a_second_from_its_rest_are_traced_back() -> None:
+    # pt0070: the white, struck at 6.4 m/s beside the foot cushion, is a streak too
+    # faint to see for a second at 30 fps: foot, right and head before it is seen.
+    data = _set()
+    replay = IndependentReplay(data.shot(70), data.table)
+    tracks = _tracks(replay, 30.0, hidden=(Ball.WHITE, 1.0))
+    found = extract_events(tracks, TableGeometry(data.table))
+    unseen = [e for e in replay.events if isinstance(e, CushionContact)
+              and e.t_s < replay.lead_s + 1.0]  # fmt: skip
+    assert [e.cushion for e in unseen] == [Cushion.FOOT, Cushion.RIGHT, Cushion.HEAD]
+    for want in unseen:
+        (hit,) = _near(found, want, 0.05)
+        assert hit.event.t_err_s >= abs(hit.event.t_s - want.t_s)
+        assert hit.confidence < 1.0  # traced, not seen

@@ -42,6 +42,15 @@ RESTITUTIONS = np.linspace(0.6, 1.0, 9)
 
 #: A path traced back over an unseen stretch may miss the rest by this share of the way.
 _UNSEEN_SLACK = 0.15
+#: A way through more noses that misses the rest this many times less than the way
+#: taken makes its other noses doubtful contacts (a cue ball struck a few cm from a
+#: cushion: the way that skips that cushion passes within a few mm of the rest too).
+_MORE_NOSES = 3.0
+#: Confidence of such a contact (below the extractor's doubt threshold).
+_RIVAL = 0.3
+#: The most a ball unseen from its rest slows down on average (mm/s^2): the cloth takes
+#: about 2 m/s^2 from a sliding ball, each cushion a tenth to a third of its speed.
+_MAX_SLOWING = 12000.0
 
 
 def cushions_after_strokes(
@@ -105,21 +114,51 @@ def _unseen_cushions(
     # a ball slows on its way, so the estimate may fall up to a third earlier.
     t_rest, t_seen = float(s.t_s[i]), post.t_lo_s
     window = (t_rest - (t_seen - t_rest) / 3.0, t_rest + 2.0 * tol.dt_s)
-    way = _unseen_way(post, s.xy_mm[i], window, geometry)
-    if way is None:
-        return []
     # It left after its last still frame: half a frame after it when it vanished at once.
     t_left = float(s.t_s[k]) + (0.5 * tol.dt_s if k == i else 0.0)
+    way, rival = _unseen_way(post, (s.xy_mm[i], t_left), window, geometry)
+    if way is None:
+        return []
     legs = _timed(way, (s.xy_mm[k], t_left), post)
-    out = []
+    out: list[ScoredEvent] = []
     t_err = max(0.5 * tol.dt_s, 0.1 * (t_seen - t_left))
     for t_s, cushion in legs:
-        if cushion_contact_near(found, ball, cushion, t_s):
+        if cushion_contact_near([*found, *out], ball, cushion, t_s):
             continue
         ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, t_err_s=t_err)
         why = f"unseen from its rest; its first path traced back through {len(legs)} cushion(s)"
         out.append(ScoredEvent(ev, 0.6, why))
+    if rival is not None:
+        for t_s, cushion in _timed(rival, (s.xy_mm[k], t_left), post):
+            if cushion_contact_near([*found, *out], ball, cushion, t_s, max(t_err, 0.05)):
+                continue
+            doubt = (f"unseen {t_seen - t_left:.2f} s from its rest; a way through "
+                     f"{len(rival.bounces)} cushions fits too, this one among them")  # fmt: skip
+            ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, t_err_s=t_err, doubt=doubt)
+            out.append(ScoredEvent(ev, _RIVAL, doubt))
     return out
+
+
+def _plausible_pace(way: WayBack, left: tuple[F64, float], post: PathFit) -> bool:
+    """True if a ball can have run ``way`` from ``left`` to ``post``'s first sample.
+
+    Its mean speed must be at least nine tenths of the speed it was seen at (it slowed,
+    it did not speed up; a tenth for the noise of the speed seen), and slowing evenly,
+    it must lose no more than ``_MAX_SLOWING`` (cloth and cushions).
+    """
+    along, span = _along(way, left, post)
+    v_end = float(np.linalg.norm(post.velocity(post.t_lo_s)))
+    mean = float(along[-1]) / span
+    return mean >= 0.9 * v_end and 2.0 * (mean - v_end) / span <= _MAX_SLOWING
+
+
+def _along(way: WayBack, left: tuple[F64, float], post: PathFit) -> tuple[F64, float]:
+    """Distances (mm) along ``way`` from ``left`` to each nose and to ``post``; its time."""
+    start, t0 = left
+    t1 = post.t_lo_s
+    points = [start, *(b[2] for b in way.bounces), post.at(t1)[0]]
+    dist = np.cumsum([float(np.linalg.norm(q - p)) for p, q in itertools.pairwise(points)])
+    return dist, max(t1 - t0, 1e-6)
 
 
 def _timed(way: WayBack, left: tuple[F64, float], post: PathFit) -> list[tuple[float, Cushion]]:
@@ -131,12 +170,10 @@ def _timed(way: WayBack, left: tuple[F64, float], post: PathFit) -> list[tuple[f
     along the way falls. A way that would need the ball to speed up is timed at its
     mean speed.
     """
-    start, t0 = left
-    t1 = post.t_lo_s
-    points = [start, *(b[2] for b in way.bounces), post.at(t1)[0]]
-    along = np.cumsum([float(np.linalg.norm(q - p)) for p, q in itertools.pairwise(points)])
-    total, span = float(along[-1]), max(t1 - t0, 1e-6)
-    v_end = float(np.linalg.norm(post.velocity(t1)))
+    t0 = left[1]
+    along, span = _along(way, left, post)
+    total = float(along[-1])
+    v_end = float(np.linalg.norm(post.velocity(post.t_lo_s)))
     slowing = max(2.0 * (total - v_end * span) / span**2, 0.0)  # mm/s^2
     v0 = total / span + 0.5 * slowing * span
     out = []
@@ -169,20 +206,31 @@ def back_to_nose(
 
 
 def _unseen_way(
-    post: PathFit, rest: F64, window_s: tuple[float, float], geometry: TableGeometry
-) -> WayBack | None:
-    """The way through one to three cushions a path came since it left ``rest``.
+    post: PathFit,
+    left: tuple[F64, float],
+    window_s: tuple[float, float],
+    geometry: TableGeometry,
+) -> tuple[WayBack | None, WayBack | None]:
+    """The way through one to three cushions a path came since it left ``rest``, and a rival.
 
     None if none fits. Traced back from its first seen path to the nose its backward
     ray meets first, then (the speed before over each restitution tried) on to
     ``rest``, or to the nose before that (and the one before that) and on to ``rest``.
     Unseen for a long way, spin and the cushion's friction turn each leg by a few
-    degrees: the fit that passes closest to ``rest`` relative to the way back is taken
-    if within ``_UNSEEN_SLACK`` of it, and if, at the speed of its first leg, it left
-    ``rest`` within ``window_s`` (a ball not seen at rest was already moving).
+    degrees: a way fits if it passes within ``_UNSEEN_SLACK`` of ``rest`` relative to
+    the way back and if, at the speed of its first leg, it left ``rest`` within
+    ``window_s`` (a ball not seen at rest was already moving), and if a ball can have run
+    it from ``left`` (its rest and when it left it) to its first seen sample
+    (:func:`_plausible_pace`). Of the ways through the
+    fewest noses that fit, the closest is taken; the rival is the closest through more
+    noses that misses the rest ``_MORE_NOSES`` times less, if any.
     """
-    t_s = post.t_lo_s
-    best: tuple[float, WayBack | None] = (_UNSEEN_SLACK, None)
+    rest, t_s = left[0], post.t_lo_s
+    # The best way through each number of noses; the fewest noses that fit win. Each
+    # nose more is one more restitution to bend the way with: through enough noses
+    # some way passes through any rest (on the tuning part, preferring the closest way
+    # whatever its noses found a third more cushions but made up three times as many).
+    best: dict[int, tuple[float, WayBack]] = {}
     for way in ways_back(post.at(t_s)[0], post.velocity(t_s), t_s, geometry, max_noses=3):
         t_first, _, at_first = way.bounces[0]
         if not _left_within(rest, (t_first, at_first, way.v_first_mm_s), window_s):
@@ -191,9 +239,16 @@ def _unseen_way(
             float(np.linalg.norm(q[2] - p[2])) for p, q in itertools.pairwise(way.bounces)
         )
         share = back_miss(at_first, way.v_first_mm_s, rest) / max(length, 1.0)
-        if share < best[0]:
-            best = (share, way)
-    return best[1]
+        n = len(way.bounces)
+        if share > _UNSEEN_SLACK or not _plausible_pace(way, left, post):
+            continue
+        if share < best.get(n, (math.inf,))[0]:
+            best[n] = (share, way)
+    if not best:
+        return None, None
+    chosen = best[min(best)]
+    rivals = [b for n, b in best.items() if n > min(best) and b[0] * _MORE_NOSES < chosen[0]]
+    return chosen[1], min(rivals, key=lambda b: b[0])[1] if rivals else None
 
 
 @dataclass(frozen=True, slots=True)

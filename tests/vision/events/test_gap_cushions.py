@@ -15,34 +15,23 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from calibration import TableGeometry
 from referee import Ball, CushionContact, Event
-from synth import IndependentReplay, IndependentSet, load_independent_shots
+from synth import IndependentReplay
+from tests.vision.events.pooltool_motion import NOISE_MM, independent_set, tuning_replays
 from vision import BallTrack, extract_events
 
-DATA = Path(__file__).parents[3] / "bench" / "data" / "pooltool_shots.json.gz"
-NOISE_MM = 0.3
 HIDDEN_S = 0.3
 #: The first tuning shots (the held-out part is never looked at here).
 SHOTS = 30
 
 
-@cache
-def _set() -> IndependentSet:
-    return load_independent_shots(DATA)
-
-
 def _replays() -> Iterator[IndependentReplay]:
-    data = _set()
-    tuning = [s for s in data.shots if s.split != "held-out"][:SHOTS]
-    for shot in tuning:
-        yield IndependentReplay(shot, data.table)
+    return tuning_replays(SHOTS)
 
 
 def _touches(e: Event, ball: Ball) -> bool:
@@ -60,7 +49,7 @@ def _hidden(
         xy = xy + rng.normal(0.0, NOISE_MM, xy.shape)
         seen = np.ones(len(t), bool) if b != ball else ~((t > span_s[0]) & (t < span_s[1]))
         tracks[b] = BallTrack(t, xy, seen, np.full(len(t), -1, np.int64))
-    found = extract_events(tracks, TableGeometry(_set().table))
+    found = extract_events(tracks, TableGeometry(independent_set().table))
     return [s.event for s in found]
 
 

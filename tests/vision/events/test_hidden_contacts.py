@@ -39,16 +39,15 @@ situations the independent benchmark found the extractor blind to
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import pairwise
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from calibration import TableGeometry
 from referee import Ball, BallContact, Cushion, CushionContact, Event
-from synth import IndependentReplay, IndependentSet, load_independent_shots
+from synth import IndependentReplay
+from tests.vision.events.pooltool_motion import NOISE_MM, independent_set
 from vision import (
     BallTrack,
     ScoredEvent,
@@ -58,14 +57,6 @@ from vision import (
     is_lag,
     shot_span,
 )
-
-DATA = Path(__file__).parents[3] / "bench" / "data" / "pooltool_shots.json.gz"
-NOISE_MM = 0.3
-
-
-@cache
-def _set() -> IndependentSet:
-    return load_independent_shots(DATA)
 
 
 def _tracks(
@@ -88,7 +79,7 @@ def _tracks(
 
 
 def _found(shot_id: int, fps: float, seed: int = 0) -> tuple[IndependentReplay, list[ScoredEvent]]:
-    data = _set()
+    data = independent_set()
     replay = IndependentReplay(data.shot(shot_id), data.table)
     return replay, extract_events(_tracks(replay, fps, seed), TableGeometry(data.table))
 
@@ -163,7 +154,7 @@ def test_a_graze_at_half_a_millimetre_is_never_a_sure_contact() -> None:
 def test_a_cue_ball_unseen_until_after_its_first_contact_is_named_and_its_contact_found(
     shot_id: int, unseen_s: float
 ) -> None:
-    data = _set()
+    data = independent_set()
     replay = IndependentReplay(data.shot(shot_id), data.table)
     cue = Ball(replay.shot.cue_ball)
     tracks = _tracks(replay, 30.0, hidden=(cue, unseen_s))
@@ -182,7 +173,7 @@ def test_a_cue_ball_unseen_until_after_its_first_contact_is_named_and_its_contac
 
 
 def test_a_contact_only_an_unseen_cue_ball_can_have_made_is_found_with_a_doubt() -> None:
-    data = _set()
+    data = independent_set()
     replay = IndependentReplay(data.shot(29), data.table)
     cue = Ball(replay.shot.cue_ball)
     tracks = _tracks(replay, 30.0, hidden=(cue, 0.5))
@@ -209,7 +200,7 @@ def test_a_path_fitted_across_a_bounce_never_touches_a_ball_at_rest() -> None:
 def test_a_stroke_whose_cue_ball_was_unseen_until_it_struck_is_no_lag() -> None:
     # pt0329: the white, too fast to be seen for 0.1 s, strikes the yellow; held at its
     # rest it seems to start with the yellow, on the other side of the table's axis.
-    data = _set()
+    data = independent_set()
     replay = IndependentReplay(data.shot(329), data.table)
     tracks = _tracks(replay, 30.0, hidden=(Ball.WHITE, 0.1))
     geometry = TableGeometry(data.table)
@@ -219,19 +210,32 @@ def test_a_stroke_whose_cue_ball_was_unseen_until_it_struck_is_no_lag() -> None:
     assert not is_lag(tracks, radius_mm=geometry.radius_mm, table_mm=table_mm, events=events)
 
 
-def test_two_cushions_of_a_cue_ball_unseen_from_its_rest_are_traced_back() -> None:
-    # pt0044: the white, a streak too faint to see for 0.26 s at 60 fps, touches the
-    # left and the head cushions before it is first seen.
-    data = _set()
-    replay = IndependentReplay(data.shot(44), data.table)
-    tracks = _tracks(replay, 60.0, hidden=(Ball.WHITE, 0.26))
+@pytest.mark.parametrize(
+    ("shot_id", "fps", "unseen_s", "cushions", "within_s"),
+    [
+        # pt0044: the white, a streak too faint to see for 0.26 s at 60 fps, touches
+        # the left and the head cushions before it is first seen.
+        (44, 60.0, 0.26, (Cushion.LEFT, Cushion.HEAD), 0.01),
+        # pt0070: the white, struck at 6.4 m/s 96 mm from the foot cushion, is unseen
+        # for a second at 30 fps: foot, right and head. The way that skips the foot
+        # passes 6 mm from the rest: the foot comes as a doubtful contact.
+        (70, 30.0, 1.0, (Cushion.FOOT, Cushion.RIGHT, Cushion.HEAD), 0.05),
+    ],
+)
+def test_the_cushions_of_a_cue_ball_unseen_from_its_rest_are_traced_back(
+    shot_id: int, fps: float, unseen_s: float, cushions: tuple[Cushion, ...], within_s: float
+) -> None:
+    data = independent_set()
+    replay = IndependentReplay(data.shot(shot_id), data.table)
+    tracks = _tracks(replay, fps, hidden=(Ball.WHITE, unseen_s))
     found = extract_events(tracks, TableGeometry(data.table))
     unseen = [e for e in replay.events if isinstance(e, CushionContact)
-              and e.t_s < replay.lead_s + 0.26]  # fmt: skip
-    assert [e.cushion for e in unseen] == [Cushion.LEFT, Cushion.HEAD]
+              and e.t_s < replay.lead_s + unseen_s]  # fmt: skip
+    assert tuple(e.cushion for e in unseen) == cushions
     for want in unseen:
-        (hit,) = _near(found, want, 0.01)
+        (hit,) = _near(found, want, within_s)
         assert hit.event.t_err_s >= abs(hit.event.t_s - want.t_s)
+        assert hit.confidence < 1.0  # traced, not seen
 
 
 @pytest.mark.parametrize("fps", [30.0, 50.0, 60.0])
@@ -312,19 +316,3 @@ def test_a_struck_ball_off_a_cushion_that_does_not_come_back_gives_no_second_con
         truth = [e for e in replay.events if isinstance(e, BallContact)]
         kisses = [s for s in found if isinstance(s.event, BallContact)]
         assert len(kisses) <= len(truth)
-
-
-def test_three_cushions_of_a_cue_ball_unseen_for_a_second_from_its_rest_are_traced_back() -> None:
-    # pt0070: the white, struck at 6.4 m/s beside the foot cushion, is a streak too
-    # faint to see for a second at 30 fps: foot, right and head before it is seen.
-    data = _set()
-    replay = IndependentReplay(data.shot(70), data.table)
-    tracks = _tracks(replay, 30.0, hidden=(Ball.WHITE, 1.0))
-    found = extract_events(tracks, TableGeometry(data.table))
-    unseen = [e for e in replay.events if isinstance(e, CushionContact)
-              and e.t_s < replay.lead_s + 1.0]  # fmt: skip
-    assert [e.cushion for e in unseen] == [Cushion.FOOT, Cushion.RIGHT, Cushion.HEAD]
-    for want in unseen:
-        (hit,) = _near(found, want, 0.05)
-        assert hit.event.t_err_s >= abs(hit.event.t_s - want.t_s)
-        assert hit.confidence < 1.0  # traced, not seen

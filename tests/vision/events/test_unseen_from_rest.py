@@ -15,28 +15,20 @@ at 60 fps, with 11 and 12 made up.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from calibration import TableGeometry
 from referee import Ball, CushionContact, Event
-from synth import IndependentReplay, IndependentSet, load_independent_shots
+from synth import IndependentReplay
+from tests.vision.events.pooltool_motion import NOISE_MM, independent_set, tuning_replays
 from vision import BallTrack, extract_events
 
-DATA = Path(__file__).parents[3] / "bench" / "data" / "pooltool_shots.json.gz"
-NOISE_MM = 0.3
 #: The tuning shots (the held-out part is never looked at here).
 SHOTS = 120
 #: The cue ball is seen again this long after the last cushion it is hidden through.
 AFTER_S = 0.12
-
-
-@cache
-def _set() -> IndependentSet:
-    return load_independent_shots(DATA)
 
 
 @dataclass
@@ -75,7 +67,9 @@ def _leading_cushions(replay: IndependentReplay) -> list[CushionContact]:
 
 def _case(replay: IndependentReplay, fps: float, run: list[CushionContact], tally: _Tally) -> None:
     cue, end = run[0].ball, run[-1].t_s + AFTER_S
-    found = extract_events(_hidden_tracks(replay, fps, cue, end), TableGeometry(_set().table))
+    found = extract_events(
+        _hidden_tracks(replay, fps, cue, end), TableGeometry(independent_set().table)
+    )
     mine = [s.event for s in found if isinstance(s.event, CushionContact) and s.event.ball == cue]
     for want in run:
         tally.found += any(
@@ -94,9 +88,7 @@ def _case(replay: IndependentReplay, fps: float, run: list[CushionContact], tall
 @pytest.mark.parametrize("fps", [30.0, 60.0])
 def test_most_cushions_of_a_cue_ball_unseen_from_its_stroke_are_traced_back(fps: float) -> None:
     tally = _Tally()
-    tuning = [s for s in _set().shots if s.split != "held-out"][:SHOTS]
-    for shot in tuning:
-        replay = IndependentReplay(shot, _set().table)
+    for replay in tuning_replays(SHOTS):
         run = _leading_cushions(replay)
         after = sorted(e.t_s for e in replay.events)
         for k in range(1, min(len(run), 3) + 1):

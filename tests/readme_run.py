@@ -131,7 +131,7 @@ def _check_truth(folder: Path, name: str, analysis: str) -> None:
 def run_command(step: Step, command: str, folder: Path, camera: str = "") -> None:
     """Run one command; check its exit status, its lines, its files and its verdicts."""
     done = subprocess.run(argv_of(step, command, folder, camera), cwd=folder, capture_output=True,
-                          text=True, timeout=300, check=False)  # fmt: skip
+                          text=True, timeout=900, check=False)  # fmt: skip
     text = done.stdout + done.stderr
     assert done.returncode == step.status, f"{command}: exit {done.returncode}\n{text}"
     assert "Traceback" not in text, f"{command}:\n{text}"

@@ -38,6 +38,7 @@ __all__ = ["Analyzer", "AnalyzerSettings", "analyze_frames", "is_placement"]
 
 _ROLL_MM = 40.0
 _JITTER_MM = 1.5  # steps below this are noise of a ball at rest
+_ROLL_ON_MM = 30.0  # a ball seen again after it was struck unseen rolls on this far in 0.2 s
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -142,14 +143,17 @@ class Analyzer:
     def _shot_tracks(self) -> dict[Ball, BallTrack]:
         """The shot's tracks from where history usually starts.
 
-        A ball seen again far from where it vanished before that: from its rest.
+        A ball seen again far from where it vanished before that, and rolling on: from
+        its rest. (A ball seen again at rest was found a little off where it stood, an
+        arm over part of it: its older past would make it pass for a struck one.)
         """
         usual = self.tracker.tracks(since_s=self._usual_s)
         moved = self.sightings.moved_unseen(self._usual_s)
         if not moved:
             return usual
         whole = self.tracker.tracks()
-        return {ball: whole[ball] if ball in moved else track for ball, track in usual.items()}
+        struck = {ball for ball, back_s in moved.items() if _rolls_on(whole[ball], back_s)}
+        return {ball: whole[ball] if ball in struck else track for ball, track in usual.items()}
 
     def _shot(
         self,
@@ -179,6 +183,13 @@ class Analyzer:
         events = [s.event for s in scored]
         lag = is_lag(tracks, radius_mm=geometry.radius_mm, table_mm=table_mm, events=events)
         return [AnalyzedShot(shot=shot, scored=tuple(scored), tracks=tracks, lag=lag)]
+
+
+def _rolls_on(track: BallTrack, back_s: float) -> bool:
+    """True if the ball, seen again at ``back_s``, rolls ``_ROLL_ON_MM`` in its next 0.2 s."""
+    after = track.seen & (track.t_s >= back_s) & (track.t_s <= back_s + 0.2)
+    xy = track.xy_mm[after]
+    return len(xy) >= 2 and float(np.hypot(*(xy[-1] - xy[0]))) >= _ROLL_ON_MM
 
 
 def is_placement(tracks: Mapping[Ball, BallTrack], radius_mm: float) -> bool:

@@ -74,15 +74,15 @@ class Sightings:
         lost = [m for m in marks if t_s - LOST_KEEP_S <= m <= t_s - GAP_S]
         return min(usual_s, min(lost) - margin) if lost else usual_s
 
-    def moved_unseen(self, usual_s: float) -> set[Ball]:
+    def moved_unseen(self, usual_s: float) -> dict[Ball, float]:
         """The balls that vanished before ``usual_s`` and came back far away after it.
 
         Only those that vanished at most ``LOST_KEEP_S`` before it (older history is not
         kept), and came back after it, as the shot opened: a ball put down by hand
-        earlier and seen at rest since was placed, not struck.
+        earlier and seen at rest since was placed, not struck. By ball: when it came back.
         """
         return {
-            ball
+            ball: back
             for ball, (gone, back) in self._moved.items()
             if usual_s - LOST_KEEP_S <= gone < usual_s <= back
         }

@@ -18,7 +18,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,16 +28,15 @@ from vision._types import ScoredEvent
 from vision.events._cushion_after_kiss import cushion_contact_near
 from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
 from vision.events._path_fit import PathFit, Samples
+from vision.events._ways_back import RESTITUTIONS, WayBack, back_miss, ways_back
 
-__all__ = ["WayBack", "back_miss", "cushions_after_strokes", "kissed", "ways_back"]
+__all__ = ["cushions_after_strokes", "kissed"]
 
 F64 = NDArray[np.float64]
 
 #: Slowest first path (mm/s) read as a stroke: slower, the way back is too uncertain.
 _STRUCK_MM_S = 200.0
 
-#: Cushion restitutions tried when tracing a bounce back (the speed after over e).
-RESTITUTIONS = np.linspace(0.6, 1.0, 9)
 
 #: A path traced back over an unseen stretch may miss the rest by this share of the way.
 _UNSEEN_SLACK = 0.15
@@ -186,25 +184,6 @@ def _timed(way: WayBack, left: tuple[F64, float], post: PathFit) -> list[tuple[f
     return out
 
 
-def back_to_nose(
-    xy: F64, v: F64, t_s: float, geometry: TableGeometry
-) -> tuple[Cushion, float, F64] | None:
-    """The cushion a path at ``xy`` (velocity ``v``, time ``t_s``) came off, traced back.
-
-    The first nose the backward ray meets: ``(cushion, time, centre there)``; None if
-    it meets none (it does not move away from any cushion).
-    """
-    best: tuple[Cushion, float, F64] | None = None
-    for cushion, normal in NORMALS.items():
-        v_out = float(v @ np.array(normal))
-        if v_out <= 0.0:
-            continue
-        t_c = t_s - float(normal_gap(xy[None, :], cushion, geometry)[0]) / v_out
-        if best is None or t_c > best[1]:
-            best = (cushion, t_c, xy + v * (t_c - t_s))
-    return best
-
-
 def _unseen_way(
     post: PathFit,
     left: tuple[F64, float],
@@ -249,70 +228,6 @@ def _unseen_way(
     chosen = best[min(best)]
     rivals = [b for n, b in best.items() if n > min(best) and b[0] * _MORE_NOSES < chosen[0]]
     return chosen[1], min(rivals, key=lambda b: b[0])[1] if rivals else None
-
-
-@dataclass(frozen=True, slots=True)
-class WayBack:
-    """A path traced back through one or more cushions.
-
-    ``bounces``: ``(time, cushion, centre at its nose)`` of each, earlier first;
-    ``v_first_mm_s``: the velocity (2,) of the leg before the first of them.
-    """
-
-    bounces: tuple[tuple[float, Cushion, F64], ...]
-    v_first_mm_s: F64
-
-
-def ways_back(
-    xy: F64,
-    v: F64,
-    t_s: float,
-    geometry: TableGeometry,
-    min_off_mm_s: float = 0.0,
-    max_noses: int = 2,
-) -> list[WayBack]:
-    """The ways a path at ``xy`` (velocity ``v`` at ``t_s``) came, through 1..``max_noses`` noses.
-
-    Traced back to the nose its backward ray meets first, the bounce undone with each
-    restitution tried (the normal speed after over it), then on to the nose before that
-    (another cushion) and undone again, and so on. A bounce left at under
-    ``min_off_mm_s`` along the cushion's normal is not undone (a ball running along a
-    cushion).
-    """
-    ways: list[WayBack] = []
-    _undo(xy, v, t_s, (), geometry, (min_off_mm_s, max_noses), ways)
-    return ways
-
-
-def _undo(
-    xy: F64,
-    v: F64,
-    t_s: float,
-    later: tuple[tuple[float, Cushion, F64], ...],
-    geometry: TableGeometry,
-    limits: tuple[float, int],
-    ways: list[WayBack],
-) -> None:
-    """Append to ``ways`` each way through the nose before ``xy`` (and those before it).
-
-    ``later``: the bounces already undone after this one; ``limits``: the least normal
-    speed a bounce is undone at and the most noses.
-    """
-    min_off_mm_s, max_noses = limits
-    back = back_to_nose(xy, v, t_s, geometry)
-    if back is None or (later and back[0] == later[0][1]):
-        return
-    cushion, t_c, at_c = back
-    normal = np.array(NORMALS[cushion])
-    u = float(v @ normal)
-    if u < min_off_mm_s:
-        return
-    bounces = ((t_c, cushion, at_c), *later)
-    for e in RESTITUTIONS:
-        v_in = v - u * normal - (u / e) * normal
-        ways.append(WayBack(bounces, v_in))
-        if len(bounces) < max_noses:
-            _undo(at_c, v_in, t_c, bounces, geometry, limits, ways)
 
 
 def _left_within(rest: F64, leg: tuple[float, F64, F64], window_s: tuple[float, float]) -> bool:
@@ -380,15 +295,6 @@ def _off_cushion(
     # degrees, so the miss may grow with the way back.
     way_mm = float(np.linalg.norm(rest - at_nose))
     return (float(t_c), cushion, miss) if miss <= allow + 0.08 * way_mm else None
-
-
-def back_miss(at_nose: F64, v_in: F64, rest: F64) -> float:
-    """How far ``rest`` lies from the way in (velocity ``v_in``) to ``at_nose``; inf if ahead."""
-    d = v_in / max(float(np.linalg.norm(v_in)), 1e-9)
-    rel = rest - at_nose
-    if float(rel @ d) >= 0.0:
-        return float("inf")
-    return abs(float(rel[0] * d[1] - rel[1] * d[0]))
 
 
 def _came_off(

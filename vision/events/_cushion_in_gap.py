@@ -35,9 +35,10 @@ from calibration import TableGeometry
 from referee import Ball, Cushion, CushionContact
 from vision._types import ScoredEvent
 from vision.events._cushion_after_kiss import cushion_contact_near
-from vision.events._cushion_after_stroke import back_miss, kissed, ways_back
+from vision.events._cushion_after_stroke import kissed
 from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
 from vision.events._path_fit import PathFit, Samples
+from vision.events._ways_back import back_miss, ways_back
 
 __all__ = ["cushions_in_gaps"]
 

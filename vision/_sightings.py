@@ -7,7 +7,8 @@ shot opens only when it is seen again, far from its rest. The pipeline keeps onl
 one fixed point the unseen way can be traced back to
 (``vision.events._cushion_after_stroke``). :class:`Sightings` tells the pipeline
 how far back to keep history while a ball is unseen, and which balls came back far
-from where they vanished, whose shot tracks then reach back to their rest. Every
+from where they vanished as a shot opened; those that roll on get shot tracks that
+reach back to their rest (``vision._pipeline``). Every
 other ball's track starts where it always did: a ball hidden under a player's arm and
 seen again where it was gains nothing from an older past, and a longer one would
 let its re-acquisition pass for the stroke.

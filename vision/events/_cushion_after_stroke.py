@@ -197,12 +197,12 @@ def _unseen_way(
     ``rest``, or to the nose before that (and the one before that) and on to ``rest``.
     Unseen for a long way, spin and the cushion's friction turn each leg by a few
     degrees: a way fits if it passes within ``_UNSEEN_SLACK`` of ``rest`` relative to
-    the way back and if, at the speed of its first leg, it left ``rest`` within
-    ``window_s`` (a ball not seen at rest was already moving), and if a ball can have run
-    it from ``left`` (its rest and when it left it) to its first seen sample
-    (:func:`_plausible_pace`). Of the ways through the
-    fewest noses that fit, the closest is taken; the rival is the closest through more
-    noses that misses the rest ``_MORE_NOSES`` times less, if any.
+    the way back, if at the speed of its first leg it left ``rest`` within ``window_s``
+    (a ball not seen at rest was already moving), and if a ball can have run it from
+    ``left`` (its rest and when it left it) to its first seen sample
+    (:func:`_plausible_pace`). Of the ways through the fewest noses that fit, the
+    closest is taken; the rival is the closest through more noses that misses the rest
+    ``_MORE_NOSES`` times less, if any.
     """
     rest, t_s = left[0], post.t_lo_s
     # The best way through each number of noses; the fewest noses that fit win. Each

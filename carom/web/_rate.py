@@ -6,7 +6,11 @@ four clients reading ``/api/state`` and the schema back to back (~150 requests/s
 the pipeline fall behind a real-time video and drop frames. Each client (its remote
 address, an IPv6 client its /64: :func:`carom.web._guard.client_key`) gets a token
 bucket: ``burst`` requests at once, refilled at ``per_s``; beyond it a request is
-answered ``429`` with ``Retry-After`` before routing, for a few microseconds of work.
+answered ``429`` with ``Retry-After`` before routing, for a few microseconds of work,
+after a hold of ``hold_s`` (a sleep on the event loop, no CPU). Answered at once, a
+client that ignores ``Retry-After`` came straight back: four of them made ~300 refused
+requests a second, and the work of accepting them (not of refusing them) still cost
+the pipeline frames; held, each such client asks about twice a second.
 An open ``/api/events`` stream is one request however long it lasts. People's pages
 stay well inside the defaults (a page load is under 10 requests; the history page's
 diagrams load as they scroll into view); a club that puts many screens behind one
@@ -18,6 +22,7 @@ the camera, and a local process could take the CPU without asking the server any
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import functools
 import ipaddress
@@ -35,12 +40,16 @@ __all__ = ["RateLimit", "RatePolicy"]
 
 @dataclass(frozen=True, slots=True)
 class RatePolicy:
-    """``burst`` requests at once per client, refilled at ``per_s`` requests a second."""
+    """``burst`` requests at once per client, refilled at ``per_s`` requests a second.
+
+    A request over it is answered ``429`` after ``hold_s`` (0: at once).
+    """
 
     per_s: float = 20.0
     burst: float = 120.0
     max_clients: int = 4096
     exempt: tuple[str, ...] = ("127.0.0.0/8", "::1/128")
+    hold_s: float = 0.5
 
     def limits(self, host: str | None) -> bool:
         """True when ``host`` is counted (an IP address outside ``exempt``)."""
@@ -55,6 +64,8 @@ class RatePolicy:
     def __post_init__(self) -> None:
         if not (math.isfinite(self.per_s) and self.per_s > 0 and self.burst >= 1):
             raise CaromError(f"rate {self.per_s}/s, burst {self.burst}: use per_s > 0, burst >= 1")
+        if not (math.isfinite(self.hold_s) and 0.0 <= self.hold_s <= 10.0):
+            raise CaromError(f"hold_s {self.hold_s}: use 0 (answer at once) to 10 s")
         if self.max_clients < 1:
             raise CaromError(f"max_clients {self.max_clients}: use at least 1")
         try:
@@ -98,7 +109,9 @@ class RateLimit:
         if wait_s == 0.0:
             await self.app(scope, receive, send)
             return
-        retry_s = max(1, math.ceil(wait_s))
+        if self.policy.hold_s > 0.0:
+            await asyncio.sleep(self.policy.hold_s)  # a client that does not wait is made to
+        retry_s = max(1, math.ceil(wait_s - self.policy.hold_s))
         body = b'{"detail":"too many requests from this address; try again in %d s"}' % retry_s
         await send({"type": "http.response.start", "status": 429,
                     "headers": [(b"content-type", b"application/json"),

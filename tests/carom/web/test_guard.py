@@ -219,3 +219,5 @@ def test_a_client_over_its_request_rate_waits_and_local_clients_are_not_counted(
         RatePolicy(exempt=("not a network",))
     with pytest.raises(CaromError, match="per_s"):
         RatePolicy(per_s=0.0)
+    with pytest.raises(CaromError, match="hold_s"):
+        RatePolicy(hold_s=-1.0)

@@ -171,20 +171,26 @@ def test_the_csv_export_writes_a_formula_name_as_text(tmp_path: Path) -> None:
     assert rows[0]["points_a"] == "0"
 
 
-def test_a_client_over_its_request_rate_gets_429_and_others_are_served(tmp_path: Path) -> None:
-    rate = RatePolicy(per_s=1.0, burst=10.0, exempt=("127.0.0.1/32",))
+def test_a_client_over_its_request_rate_gets_a_held_429_and_others_are_served(
+    tmp_path: Path,
+) -> None:
+    rate = RatePolicy(per_s=0.5, burst=10.0, exempt=("127.0.0.1/32",), hold_s=0.5)
     srv = serve_in_thread(create_app(WebSettings(db=tmp_path / "web.db", token=TOKEN, rate=rate),
                                      say=lambda text: None))  # fmt: skip
     try:
         with from_address("127.0.0.2") as busy, from_address("127.0.0.3") as other:
-            codes = [busy.get(srv.url + "/api/state").status_code for _ in range(12)]
-            assert codes[:10] == [200] * 10 and codes[10:] == [429, 429]
+            codes = [busy.get(srv.url + "/api/state").status_code for _ in range(10)]
+            assert codes == [200] * 10
+            start_s = time.monotonic()
             r = busy.get(srv.url + "/api/state")
-            assert r.headers["Retry-After"] == "1" and "too many requests" in r.json()["detail"]
+            assert time.monotonic() - start_s >= 0.5  # held: a client that does not wait is made to
+            assert r.status_code == 429 and "too many requests" in r.json()["detail"]
+            assert r.headers["Retry-After"] == "2"  # a request's worth at 0.5/s, less the hold
             _assert_secured(r)
+            assert busy.get(srv.url + "/api/state").status_code == 429  # the hold is not a refill
             assert other.get(srv.url + "/api/state").status_code == 200
             assert all(httpx2.get(srv.url + "/api/health").status_code == 200 for _ in range(20))
-            time.sleep(1.05)  # a request's worth at 1/s
+            time.sleep(2.05)  # a request's worth at 0.5/s
             assert busy.get(srv.url + "/api/state").status_code == 200
     finally:
         srv.stop()

@@ -36,7 +36,16 @@ from referee._names import (
     Spot,
 )
 from referee._options import RuleOptions
-from referee._reason import BALL_FIELDS, Reason, ReasonKey, english_reason, reason_json
+from referee._reason import (
+    BALL_FIELDS,
+    PIN_ITEM_ENGLISH,
+    PinItem,
+    Reason,
+    ReasonKey,
+    english_reason,
+    pin_items,
+    reason_json,
+)
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext, TimedXY
 from referee._shotlog import (
@@ -81,6 +90,7 @@ __all__ = [
     "HEAD_STRING_REACH_MM",
     "MATCH_TABLE",
     "MAX_PLAYERS",
+    "PIN_ITEM_ENGLISH",
     "WRONG_BREAK",
     "AuditEntry",
     "Ball",
@@ -114,6 +124,7 @@ __all__ = [
     "Phase",
     "Pin",
     "PinDown",
+    "PinItem",
     "PlayerStats",
     "Pocket",
     "Pocketed",
@@ -155,6 +166,7 @@ __all__ = [
     "parse_shot",
     "parse_shot_log",
     "parse_start",
+    "pin_items",
     "reason_json",
     "record_json",
     "regions_for",

@@ -46,6 +46,7 @@ from referee._filters import (
     off_table_balls,
 )
 from referee._names import Ball, Foul, NextPosition, Pin
+from referee._reason import PinItem, Reason, ReasonKey
 from referee._shot import Shot, ShotContext
 from referee._spotting import respot_five_pins
 from referee._verdict import Respot, Verdict
@@ -76,10 +77,14 @@ class _Fall:
 
 @dataclass(frozen=True, slots=True)
 class _Value:
-    """The points of a stroke and the words that explain them."""
+    """The points of a stroke and the items that make them up."""
 
     points: int
-    parts: tuple[str, ...]
+    parts: tuple[PinItem, ...]
+
+    def items(self) -> str:
+        """The ``items`` field of a reason (:func:`referee.pin_items`)."""
+        return ",".join(p.code() for p in self.parts)
 
 
 def judge_five_pins(shot: Shot, ctx: ShotContext) -> Verdict:
@@ -87,11 +92,11 @@ def judge_five_pins(shot: Shot, ctx: ShotContext) -> Verdict:
     falls, ignored = _falls(shot)
     fouls = _fouls(shot, ctx, falls)
     value = _value(shot, ctx, falls, _legal_first_contact(shot, ctx))
-    note = f"; ignored: {', '.join(ignored)} pin down but not standing" if ignored else ""
+    note = (Reason.of(ReasonKey.PINS_IGNORED, pins=",".join(ignored)),) if ignored else ()
     if fouls:
         return _foul_verdict(shot, ctx, fouls, value, note)
-    reason = _scoring_reason(ctx, value) + note
-    return Verdict(inning_ends=True, reason=reason, points=value.points)
+    parts = (_scoring_reason(ctx, value), *note)
+    return Verdict(inning_ends=True, reason_parts=parts, points=value.points)
 
 
 def pin_points(pins: Collection[Pin]) -> int:
@@ -169,16 +174,15 @@ def _value(shot: Shot, ctx: ShotContext, falls: tuple[_Fall, ...], t_legal: floa
 
 def _pin_value(pins: Collection[Pin]) -> _Value:
     sides = [p for p in pins if p is not Pin.CENTER]
-    parts: list[str] = []
+    parts: list[PinItem] = []
     points = _SIDE_PIN * len(sides)
     if Pin.CENTER in pins:
         centre = _CENTRE_WITH_SIDES if sides else _CENTRE_ALONE
         points += centre
-        parts.append(f"centre pin {'with side pins' if sides else 'alone'} {centre}")
-    if len(sides) == 1:
-        parts.append(f"{sides[0]} side pin {_SIDE_PIN}")
-    elif sides:
-        parts.append(f"{len(sides)} side pins ({', '.join(sides)}) {_SIDE_PIN * len(sides)}")
+        parts.append(PinItem("centre_with_sides" if sides else "centre_alone", centre))
+    if sides:
+        kind = "side_pin" if len(sides) == 1 else "side_pins"
+        parts.append(PinItem(kind, _SIDE_PIN * len(sides), tuple(sides)))
     return _Value(points, tuple(parts))
 
 
@@ -192,23 +196,21 @@ def _first_carom(shot: Shot, ctx: ShotContext, t_legal: float) -> _Value | None:
         return None
     _, ricochet, _ = min(hits)  # the earliest; at the same instant the carom
     if ricochet:
-        return _Value(_RICOCHET, (f"ricochet {ctx.opponent_ball}->{red} {_RICOCHET}",))
-    return _Value(_CAROM, (f"carom {cue}->{ctx.opponent_ball}->{red} {_CAROM}",))
+        return _Value(_RICOCHET, (PinItem("ricochet", _RICOCHET, (ctx.opponent_ball, red)),))
+    return _Value(_CAROM, (PinItem("carom", _CAROM, (cue, ctx.opponent_ball, red)),))
 
 
-def _scoring_reason(ctx: ShotContext, value: _Value) -> str:
-    start = "break, " if ctx.is_break else ""
+def _scoring_reason(ctx: ShotContext, value: _Value) -> Reason:
+    """Points (never 1: the smallest item is worth 2), or none for a legal stroke."""
     if value.points:
-        unit = "point" if value.points == 1 else "points"
-        return f"{start}{value.points} {unit}: {', '.join(value.parts)}"
-    return (
-        f"{start}no points: {ctx.cue_ball} hit {ctx.opponent_ball} first, but no pin fell"
-        f" and no carom was made (a legal stroke)"
-    )
+        key = ReasonKey.PINS_SCORED_BREAK if ctx.is_break else ReasonKey.PINS_SCORED
+        return Reason.of(key, points=value.points, items=value.items())
+    key = ReasonKey.PINS_NO_POINTS_BREAK if ctx.is_break else ReasonKey.PINS_NO_POINTS
+    return Reason.of(key, cue=ctx.cue_ball, opponent=ctx.opponent_ball)
 
 
 def _foul_verdict(
-    shot: Shot, ctx: ShotContext, fouls: tuple[Foul, ...], value: _Value, note: str
+    shot: Shot, ctx: ShotContext, fouls: tuple[Foul, ...], value: _Value, note: tuple[Reason, ...]
 ) -> Verdict:
     penalty = sum(_FOUL + _FOUL_EXTRA.get(f, 0) for f in fouls)
     total = penalty + value.points
@@ -219,16 +221,17 @@ def _foul_verdict(
         shot.end_positions_mm,
         ctx.table,
     )
-    stroke = f" + stroke {value.points} from {', '.join(value.parts)}" if value.points else ""
-    names = ", ".join(f.replace("_", " ") for f in fouls)
-    reason = (
-        f"foul ({names}): {total} points to {ctx.opponent_ball}'s player,"
-        f" fouls {penalty}{stroke}{note}"
-    )
+    said: dict[str, str | int] = {"fouls": ",".join(fouls), "total": total,
+                                  "opponent": ctx.opponent_ball, "penalty": penalty}  # fmt: skip
+    if value.points:
+        reason = Reason.of(ReasonKey.PINS_FOUL_STROKE, **said, points=value.points,
+                           items=value.items())  # fmt: skip
+    else:
+        reason = Reason.of(ReasonKey.PINS_FOUL, **said)
     nxt, say = _after_foul(shot, ctx, fouls, respots)
     return Verdict(
         inning_ends=True,
-        reason=reason,
+        reason_parts=(reason, *note),
         opponent_points=total,
         fouls=fouls,
         respots=respots,

@@ -9,22 +9,35 @@ key for yet (its English is the ``text`` field), which a translating reader show
 it is.
 
 Readers translate by key with their own catalogue (``carom/i18n``): the fields named
-in :data:`BALL_FIELDS` hold ball names and ``fouls`` holds foul names joined by ``,``.
+in :data:`BALL_FIELDS` hold ball names, ``fouls`` holds foul names joined by ``,``,
+``pins`` pin names joined by ``,``, and ``items`` a five-pins stroke's scoring items
+(:func:`pin_items`: codes joined by ``,``, each ``kind:value`` or ``kind:value:names``
+with the names joined by ``+``), each said with its kind's template
+(:data:`PIN_ITEM_ENGLISH`) and joined by ``, ``.
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from referee._errors import RulesError
 
-__all__ = ["BALL_FIELDS", "Reason", "ReasonKey", "english_reason", "reason_json"]
+__all__ = [
+    "BALL_FIELDS",
+    "PIN_ITEM_ENGLISH",
+    "PinItem",
+    "Reason",
+    "ReasonKey",
+    "english_reason",
+    "pin_items",
+    "reason_json",
+]
 
 #: Fields that hold a ball's name (``white``, ``yellow``, ``red``, ``dotted``).
-BALL_FIELDS = frozenset({"first", "second", "only", "missing"})
+BALL_FIELDS = frozenset({"first", "second", "only", "missing", "cue", "opponent"})
 
 
 class ReasonKey(StrEnum):
@@ -38,8 +51,20 @@ class ReasonKey(StrEnum):
     NO_BALL_HIT = "no_ball_hit"
     MISSED_SECOND = "missed_second"
     FOUL = "foul"
+    PINS_SCORED = "pins_scored"
+    PINS_SCORED_BREAK = "pins_scored_break"
+    PINS_NO_POINTS = "pins_no_points"
+    PINS_NO_POINTS_BREAK = "pins_no_points_break"
+    PINS_FOUL = "pins_foul"
+    PINS_FOUL_STROKE = "pins_foul_stroke"
+    PINS_IGNORED = "pins_ignored"
     TEXT = "text"
 
+
+_NO_POINTS = (
+    "no points: {cue} hit {opponent} first, but no pin fell and no carom was made (a legal stroke)"
+)
+_PINS_FOUL = "foul ({fouls}): {total} points to {opponent}'s player, fouls {penalty}"
 
 _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.POINT: "point: {first} then {second}",
@@ -52,8 +77,65 @@ _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.NO_BALL_HIT: "no object ball hit",
     ReasonKey.MISSED_SECOND: "missed the second ball: hit only {only}, not {missing}",
     ReasonKey.FOUL: "foul: {fouls}",
+    ReasonKey.PINS_SCORED: "{points} points: {items}",
+    ReasonKey.PINS_SCORED_BREAK: "break, {points} points: {items}",
+    ReasonKey.PINS_NO_POINTS: _NO_POINTS,
+    ReasonKey.PINS_NO_POINTS_BREAK: "break, " + _NO_POINTS,
+    ReasonKey.PINS_FOUL: _PINS_FOUL,
+    ReasonKey.PINS_FOUL_STROKE: _PINS_FOUL + " + stroke {points} from {items}",
+    ReasonKey.PINS_IGNORED: "ignored: {pins} pin down but not standing",
     ReasonKey.TEXT: "{text}",
 }
+
+#: A five-pins scoring item's English by its kind; ``value`` its points, ``pin`` the
+#: one pin, ``pins`` and ``count`` the pins, ``path`` the balls of a carom.
+PIN_ITEM_ENGLISH: dict[str, str] = {
+    "centre_with_sides": "centre pin with side pins {value}",
+    "centre_alone": "centre pin alone {value}",
+    "side_pin": "{pin} side pin {value}",
+    "side_pins": "{count} side pins ({pins}) {value}",
+    "ricochet": "ricochet {path} {value}",
+    "carom": "carom {path} {value}",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PinItem:
+    """One scoring item of a five-pins stroke.
+
+    ``kind`` (a key of :data:`PIN_ITEM_ENGLISH`), ``value`` its points, ``names`` pins
+    for the pin kinds, balls in order for ``carom`` and ``ricochet``.
+    """
+
+    kind: str
+    value: int
+    names: tuple[str, ...] = ()
+
+    def code(self) -> str:
+        """``kind:value`` or ``kind:value:name+name``."""
+        tail = f":{'+'.join(self.names)}" if self.names else ""
+        return f"{self.kind}:{self.value}{tail}"
+
+    def fields(self, say: Callable[[str], str] = str) -> dict[str, str | int]:
+        """The template's fields, each name said by ``say`` (a translation; as is)."""
+        said = [say(n) for n in self.names]
+        return {"value": self.value, "pin": said[0] if said else "", "count": len(said),
+                "pins": ", ".join(said), "path": "->".join(said)}  # fmt: skip
+
+
+def pin_items(text: str) -> tuple[PinItem, ...]:
+    """The items of an ``items`` field (:meth:`PinItem.code` joined by ``,``).
+
+    Raises :class:`RulesError` for a code that is not one.
+    """
+    out = []
+    for code in filter(None, text.split(",")):
+        kind, _, rest = code.partition(":")
+        value, _, names = rest.partition(":")
+        if kind not in PIN_ITEM_ENGLISH or not value.isdigit():
+            raise RulesError(f"five-pins item {code!r}: expected kind:value[:names]")
+        out.append(PinItem(kind, int(value), tuple(filter(None, names.split("+")))))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +153,8 @@ class Reason:
         want = _needed(self.key)
         if names != want:
             raise RulesError(f"reason {self.key}: fields {sorted(names)}, expected {sorted(want)}")
+        if "items" in names:
+            pin_items(str(self.field_map()["items"]))  # raises for a malformed one
 
     @classmethod
     def of(cls, key: ReasonKey, **fields: str | int) -> Reason:
@@ -88,6 +172,13 @@ class Reason:
         if "fouls" in values:
             values["fouls"] = ", ".join(
                 f.replace("_", " ") for f in str(values["fouls"]).split(",")
+            )
+        if "pins" in values:
+            values["pins"] = ", ".join(str(values["pins"]).split(","))
+        if "items" in values:
+            values["items"] = ", ".join(
+                PIN_ITEM_ENGLISH[i.kind].format_map(i.fields())
+                for i in pin_items(str(values["items"]))
             )
         return _ENGLISH[self.key].format_map(values)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from calibration import TableGeometry
 from carom.i18n import catalogue, format_number
-from referee import BALL_FIELDS, MATCH_TABLE, Reason, Verdict
+from referee import BALL_FIELDS, MATCH_TABLE, PinItem, Reason, Verdict, pin_items
 
 __all__ = [
     "Page",
@@ -71,9 +71,19 @@ class Page:
                 out[name] = self.word("ball", value)
             elif name == "fouls":
                 out[name] = self.fouls(str(value).split(","))
+            elif name == "pins":
+                out[name] = ", ".join(self.word("pin", p) for p in str(value).split(","))
+            elif name == "items":
+                out[name] = ", ".join(self._item(i) for i in pin_items(str(value)))
             else:
                 out[name] = value
         return out
+
+    def _item(self, item: PinItem) -> str:
+        """A five-pins scoring item: its pins or balls named in the language."""
+        prefix = "ball" if item.kind in ("carom", "ricochet") else "pin"
+        fields = item.fields(lambda name: self.word(prefix, name))
+        return self.raw(f"pins_item_{item.kind}", **fields)
 
     def fouls(self, fouls: Sequence[object]) -> str:
         """Foul names in the language, comma-separated (not escaped)."""

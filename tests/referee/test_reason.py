@@ -9,13 +9,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee import (
+    PIN_ITEM_ENGLISH,
     Ball,
     Foul,
+    Pin,
+    PinItem,
     Reason,
     ReasonKey,
     RulesError,
     Verdict,
     english_reason,
+    pin_items,
     reason_json,
 )
 
@@ -50,6 +54,36 @@ from referee import (
             "foul: cue ball off table, push",
         ),
         (Reason.of(ReasonKey.TEXT, text="a corner carom"), "a corner carom"),
+        (
+            Reason.of(
+                ReasonKey.PINS_SCORED_BREAK,
+                points=7,
+                items="centre_with_sides:4,side_pin:2:foot,ricochet:3:yellow+red",
+            ),
+            "break, 7 points: centre pin with side pins 4, foot side pin 2, ricochet yellow->red 3",
+        ),
+        (
+            Reason.of(
+                ReasonKey.PINS_FOUL_STROKE,
+                fouls="red_first,miscue",
+                total=10,
+                opponent="yellow",
+                penalty=6,
+                points=4,
+                items="side_pins:4:left+head",
+            ),
+            "foul (red first, miscue): 10 points to yellow's player, fouls 6 + stroke 4 from "
+            "2 side pins (left, head) 4",
+        ),
+        (
+            Reason.of(ReasonKey.PINS_NO_POINTS, cue="white", opponent="yellow"),
+            "no points: white hit yellow first, but no pin fell and no carom was made "
+            "(a legal stroke)",
+        ),
+        (
+            Reason.of(ReasonKey.PINS_IGNORED, pins="left,center"),
+            "ignored: left, center pin down but not standing",
+        ),
     ],
 )
 def test_each_key_gives_the_referee_s_english(reason: Reason, english: str) -> None:
@@ -62,6 +96,37 @@ def test_fields_must_be_the_ones_the_key_says() -> None:
         Reason.of(ReasonKey.POINT, first="red")
     with pytest.raises(RulesError, match="expected"):
         Reason.of(ReasonKey.NO_BALL_HIT, text="x")
+
+
+def test_a_malformed_five_pins_item_is_refused() -> None:
+    for items in ("side_pin", "side_pin:two:left", "corner:4", "carom:-4:white",
+                  "centre_alone:8,side_pin"):  # fmt: skip
+        with pytest.raises(RulesError, match="five-pins item"):
+            Reason.of(ReasonKey.PINS_SCORED, points=4, items=items)
+    assert Reason.of(ReasonKey.PINS_SCORED, points=8, items="centre_alone:8").english() == (
+        "8 points: centre pin alone 8"
+    )
+
+
+@given(
+    st.lists(
+        st.builds(
+            PinItem,
+            kind=st.sampled_from(sorted(PIN_ITEM_ENGLISH)),
+            value=st.integers(0, 99),
+            names=st.lists(st.sampled_from([*Pin, *Ball]), max_size=4).map(
+                lambda ns: tuple(str(n) for n in ns)
+            ),
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_five_pins_items_read_back_as_written(items: list[PinItem]) -> None:
+    text = ",".join(i.code() for i in items)
+    assert pin_items(text) == tuple(items)
+    english = Reason.of(ReasonKey.PINS_SCORED, points=1, items=text).english()
+    assert english.count(", ") >= len(items) - 1 and english.startswith("1 points: ")
 
 
 def test_parts_join_and_travel_as_json() -> None:

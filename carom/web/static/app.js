@@ -231,8 +231,17 @@
     },
     // A server picture (a shot diagram) in the page's language: its URL with ?lang=.
     inLang(url) { return url + (url.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(i18n.lang); },
-    // A verdict's reason in the page's language: its keyed parts ("reason.<key>"; ball
-    // and foul names translated too), else the referee's English sentence.
+    // A five-pins scoring item ("side_pins:4:left+head", referee.pin_items) in the
+    // page's language, its pins or balls named too.
+    pinItem(code) {
+      const [kind, value, names] = String(code).split(":");
+      const ball = kind === "carom" || kind === "ricochet";
+      const said = (names ? names.split("+") : []).map((n) => (ball ? t("ball." + n) : t("pin." + n)));
+      return t("pins_item." + kind, { value: fmt.int(Number(value)), pin: said[0] || "",
+        count: fmt.int(said.length), pins: said.join(", "), path: said.join("->") });
+    },
+    // A verdict's reason in the page's language: its keyed parts ("reason.<key>"; ball,
+    // foul and pin names and five-pins items translated too), else the referee's English.
     reason(shot) {
       const parts = shot && Array.isArray(shot.reason_parts) ? shot.reason_parts : [];
       const english = (shot && shot.reason) || "";
@@ -240,11 +249,13 @@
       if (!parts.every((p) => p && ("reason." + p.key) in i18n.messages)) return english;
       return parts.map((p) => {
         const fields = { ...(p.fields || {}) };
-        for (const name of ["first", "second", "only", "missing"]) {
+        for (const name of ["first", "second", "only", "missing", "cue", "opponent"]) {
           if (typeof fields[name] === "string") fields[name] = t("ball." + fields[name]);
         }
         if (typeof fields.fouls === "string") fields.fouls = fields.fouls.split(",").map((f) => fmt.title(f)).join(", ");
-        for (const name of ["cushions", "needed"]) {
+        if (typeof fields.pins === "string") fields.pins = fields.pins.split(",").map((p) => t("pin." + p)).join(", ");
+        if (typeof fields.items === "string") fields.items = fields.items.split(",").map((c) => fmt.pinItem(c)).join(", ");
+        for (const name of ["cushions", "needed", "points", "total", "penalty"]) {
           if (typeof fields[name] === "number") fields[name] = fmt.int(fields[name]);
         }
         return t("reason." + p.key, fields);

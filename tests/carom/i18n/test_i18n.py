@@ -21,7 +21,7 @@ from carom.i18n import (
     user_language,
 )
 from carom.i18n._catalogue import placeholders
-from referee import Foul
+from referee import Foul, Pin
 from tests.fuzz_scale import examples
 
 
@@ -162,3 +162,12 @@ def test_every_foul_has_a_name_on_the_pages_and_in_the_report() -> None:
         assert f"foul_{foul}" in report.messages["en"], foul
         names = {report.text(lang, f"foul_{foul}") for lang in LANGUAGES}
         assert len(names) >= 5, f"{foul}: the same words in many languages: {names}"
+
+
+def test_every_pin_has_a_name_on_the_pages_and_in_the_report() -> None:
+    """The pins a five-pins reason names (``pins``, the scoring items' pins)."""
+    web, report = catalogue("web"), catalogue("report")
+    for pin in Pin:
+        assert f"pin.{pin}" in web.messages["en"] and f"pin_{pin}" in report.messages["en"], pin
+        names = {report.text(lang, f"pin_{pin}") for lang in LANGUAGES}
+        assert len(names) >= 5, f"{pin}: the same words in many languages: {names}"

@@ -31,9 +31,11 @@ import pytest
 
 from carom.i18n import catalogue
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
+from referee import BALL_FIELDS, PinItem, pin_items, reason_json
 from tests.carom.live.shotpool import example_inputs
 from tests.carom.web.browser.conftest import ARTIFACTS, REPO, TOKEN, Pages
 from tests.carom.web.browser.test_pages import CLIP, write_truth_calibration
+from tests.referee.golden import SHOTS_DIR, run_golden
 
 DOCS = REPO / "docs" / "img" / "pages"
 SIZES = {"desktop": (1280, 800), "phone": (360, 740)}
@@ -389,15 +391,44 @@ def _reason_in(lang: str, shot: dict[str, Any]) -> str:
     said = []
     for part in shot["reason_parts"]:
         fields = dict(part["fields"])
-        for name in ("first", "second", "only", "missing"):
-            if name in fields:
-                fields[name] = web.text(lang, f"ball.{fields[name]}")
+        for name in BALL_FIELDS & set(fields):
+            fields[name] = web.text(lang, f"ball.{fields[name]}")
         if "fouls" in fields:
             fields["fouls"] = ", ".join(
                 web.text(lang, f"name.{f}") for f in fields["fouls"].split(",")
             )
+        if "pins" in fields:
+            fields["pins"] = ", ".join(
+                web.text(lang, f"pin.{p}") for p in fields["pins"].split(",")
+            )
+        if "items" in fields:
+            fields["items"] = ", ".join(_item_in(lang, i) for i in pin_items(fields["items"]))
         said.append(web.text(lang, f"reason.{part['key']}", **fields))
     return "; ".join(said)
+
+
+def _item_in(lang: str, item: PinItem) -> str:
+    web = catalogue("web")
+    prefix = "ball" if item.kind in ("carom", "ricochet") else "pin"
+    names = [web.text(lang, f"{prefix}.{n}") for n in item.names]
+    return web.text(lang, f"pins_item.{item.kind}", value=item.value, count=len(names),
+                    pin=names[0] if names else "", pins=", ".join(names),
+                    path="->".join(names))  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["ko", "fr"])
+def test_five_pins_reasons_in_the_page_s_language(pages: Pages, lang: str) -> None:
+    """Every golden five-pins verdict's reason as the pages say it (``Carom.fmt.reason``,
+    as the scoreboard, console and history do): its keyed parts in the catalogue's words,
+    its pins, balls, fouls and scoring items named in the language."""
+    verdicts = [run_golden(p)[0] for p in sorted((SHOTS_DIR / "five-pins").glob("*.json"))]
+    shots = [{"reason": v.reason, "reason_parts": reason_json(v.reason_parts)} for v in verdicts]
+    page = pages.open(f"/scoreboard?lang={lang}")
+    _settle(page, "scoreboard")
+    said = page.evaluate("shots => shots.map(s => Carom.fmt.reason(s))", shots)
+    assert said == [_reason_in(lang, s) for s in shots]
+    assert not any(re.search(r"side pin|centre pin|points to", s) for s in said), said
+    page.close()
 
 
 def test_the_referee_s_reasons_in_the_page_s_language(

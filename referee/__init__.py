@@ -36,16 +36,8 @@ from referee._names import (
     Spot,
 )
 from referee._options import RuleOptions
-from referee._reason import (
-    BALL_FIELDS,
-    PIN_ITEM_ENGLISH,
-    PinItem,
-    Reason,
-    ReasonKey,
-    english_reason,
-    pin_items,
-    reason_json,
-)
+from referee._pin_items import BALL_KINDS, ITEM_FIELDS, PIN_ITEM_ENGLISH, PinItem, pin_items
+from referee._reason import BALL_FIELDS, Reason, ReasonKey, english_reason, reason_json
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext, TimedXY
 from referee._shotlog import (
@@ -83,11 +75,13 @@ from referee._zones import Corner, Rect, Region, balkline_mm, regions_for
 
 __all__ = [
     "BALL_FIELDS",
+    "BALL_KINDS",
     "CALL_FOULS",
     "DEFAULT_TARGETS",
     "DISCIPLINES",
     "FORMAT",
     "HEAD_STRING_REACH_MM",
+    "ITEM_FIELDS",
     "MATCH_TABLE",
     "MAX_PLAYERS",
     "PIN_ITEM_ENGLISH",

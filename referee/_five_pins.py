@@ -46,7 +46,8 @@ from referee._filters import (
     off_table_balls,
 )
 from referee._names import Ball, Foul, NextPosition, Pin
-from referee._reason import PinItem, Reason, ReasonKey
+from referee._pin_items import PinItem
+from referee._reason import Reason, ReasonKey
 from referee._shot import Shot, ShotContext
 from referee._spotting import respot_five_pins
 from referee._verdict import Respot, Verdict

@@ -37,6 +37,8 @@ from referee._filters import (
 from referee._names import Ball, Foul, NextPosition
 from referee._pin_carom7_spots import displaced_pins, respot_whites
 from referee._pin_carom7_stroke import ALL_PINS, PinStroke, pin_value, read_stroke
+from referee._pin_items import PinItem
+from referee._reason import Reason, ReasonKey
 from referee._shot import Shot, ShotContext
 from referee._verdict import Respot, Verdict
 
@@ -133,7 +135,7 @@ def _judge(shot: Shot, ctx: ShotContext, s: PinStroke, respots: tuple[Respot, ..
     if not fouls and s.legal_pins >= ALL_PINS:
         return Verdict(
             inning_ends=True,
-            reason="all 7 pins: the game is won",
+            reason_parts=(Reason.of(ReasonKey.PIN7_ALL_SEVEN),),
             points=_remaining(ctx),
             wins_game=True,
             respots=respots,
@@ -158,12 +160,13 @@ def _foul_verdict(
     all_seven = s.all_pins >= ALL_PINS
     pins = _start_count(ctx) if all_seven else pin_value(s.all_pins)
     made = pins + _bonus(s)
-    names = ", ".join(f.replace("_", " ") for f in fouls)
-    seven = "; all 7 pins on a foul cost the starting count" if all_seven else ""
     penalty = FOUL_POINTS * len(counted) + made
+    seven = (Reason.of(ReasonKey.PIN7_ALL_SEVEN_FOUL),) if all_seven else ()
+    parts = (Reason.of(ReasonKey.FOUL, fouls=",".join(fouls)),
+             Reason.of(ReasonKey.PIN7_PENALTY, penalty=penalty), *seven)  # fmt: skip
     return Verdict(
         inning_ends=True,
-        reason=f"foul: {names}; {penalty} points added to the count{seven}",
+        reason_parts=parts,
         penalty=penalty,
         fouls=fouls,
         respots=respots,
@@ -179,12 +182,11 @@ def _bonus(s: PinStroke) -> int:
 def _safety_verdict(s: PinStroke, respots: tuple[Respot, ...]) -> Verdict:
     """At zero with no foul: a legal safety wins, pins (option off) score nothing."""
     if s.all_pins:
-        pins = ", ".join(sorted(s.all_pins))
-        reason = f"overshoot: pins {pins} fell at zero and score nothing"
-        return Verdict(inning_ends=True, reason=reason, respots=respots)
+        fell = Reason.of(ReasonKey.PIN7_FELL_AT_ZERO, pins=",".join(sorted(s.all_pins)))
+        return Verdict(inning_ends=True, reason_parts=(fell,), respots=respots)
     return Verdict(
         inning_ends=True,
-        reason="legal safety at zero: the game is won",
+        reason_parts=(Reason.of(ReasonKey.PIN7_SAFETY_WINS),),
         wins_game=True,
         respots=respots,
     )
@@ -193,16 +195,20 @@ def _safety_verdict(s: PinStroke, respots: tuple[Respot, ...]) -> Verdict:
 def _score_verdict(ctx: ShotContext, s: PinStroke, respots: tuple[Respot, ...]) -> Verdict:
     points = pin_value(s.legal_pins) + _bonus(s)
     remaining = _remaining(ctx)
-    what = _describe(s)
+    made = _made(s)
     if points > remaining and not ctx.options.pin7_overshoot_to_zero:
-        reason = f"overshoot: {what} would take the count {remaining} below zero; no score"
-        return Verdict(inning_ends=True, reason=reason, respots=respots)
+        over = Reason.of(ReasonKey.PIN7_OVERSHOOT, made=made, remaining=remaining)
+        return Verdict(inning_ends=True, reason_parts=(over,), respots=respots)
     points = min(points, remaining)
     zero = points and points == remaining
     note = "count at zero: a legal safety (no pin, a ball to a cushion) now wins"
     return Verdict(
         inning_ends=_inning_ends(ctx, s, points),
-        reason=f"{points} points: {what}" if points else f"no score: {what}",
+        reason_parts=(
+            Reason.of(ReasonKey.PIN7_SCORED, points=points, made=made)
+            if points
+            else Reason.of(ReasonKey.PIN7_NO_SCORE, made=made),
+        ),
         points=points,
         respots=respots,
         announcements=(note,) if zero else (),
@@ -218,14 +224,15 @@ def _inning_ends(ctx: ShotContext, s: PinStroke, points: int) -> bool:
     return points == 0
 
 
-def _describe(s: PinStroke) -> str:
-    parts: list[str] = []
+def _made(s: PinStroke) -> str:
+    """What the stroke made: the ``made`` field of a reason (:func:`referee.pin_items`)."""
+    items: list[PinItem] = []
     if s.legal_pins:
-        parts.append(f"pins {', '.join(sorted(s.legal_pins))} ({pin_value(s.legal_pins)})")
+        items.append(PinItem("pins", pin_value(s.legal_pins), tuple(sorted(s.legal_pins))))
     if s.illegal_pins:
-        parts.append(f"pins {', '.join(sorted(s.illegal_pins))} knocked illegally (0)")
+        items.append(PinItem("illegal_pins", 0, tuple(sorted(s.illegal_pins))))
     if s.carom:
-        parts.append(f"carom ({CAROM_POINTS})")
-    parts.extend(f"{b} pocketed ({POCKET_POINTS})" for b in s.pocketed)
-    parts.extend(f"{b} off the table, the turn passes" for b in s.whites_off)
-    return "; ".join(parts) or "a white touched, nothing made"
+        items.append(PinItem("carom7", CAROM_POINTS))
+    items.extend(PinItem("pocketed", POCKET_POINTS, (b,)) for b in s.pocketed)
+    items.extend(PinItem("off_table", 0, (b,)) for b in s.whites_off)
+    return ",".join(i.code() for i in items or [PinItem("nothing", 0)])

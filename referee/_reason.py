@@ -10,31 +10,23 @@ it is.
 
 Readers translate by key with their own catalogue (``carom/i18n``): the fields named
 in :data:`BALL_FIELDS` hold ball names, ``fouls`` holds foul names joined by ``,``,
-``pins`` pin names joined by ``,``, and ``items`` a five-pins stroke's scoring items
-(:func:`pin_items`: codes joined by ``,``, each ``kind:value`` or ``kind:value:names``
-with the names joined by ``+``), each said with its kind's template
-(:data:`PIN_ITEM_ENGLISH`) and joined by ``, ``.
+``pins`` pin names joined by ``,``, and the fields of ``referee.ITEM_FIELDS``
+(``items`` of five-pins, ``made`` of the 7-pin game) a pin game stroke's items
+(:func:`referee.pin_items`), each said with its kind's template and joined as that
+field says.
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from referee._errors import RulesError
+from referee._pin_items import ITEM_FIELDS, PIN_ITEM_ENGLISH, pin_items
 
-__all__ = [
-    "BALL_FIELDS",
-    "PIN_ITEM_ENGLISH",
-    "PinItem",
-    "Reason",
-    "ReasonKey",
-    "english_reason",
-    "pin_items",
-    "reason_json",
-]
+__all__ = ["BALL_FIELDS", "Reason", "ReasonKey", "english_reason", "reason_json"]
 
 #: Fields that hold a ball's name (``white``, ``yellow``, ``red``, ``dotted``).
 BALL_FIELDS = frozenset({"first", "second", "only", "missing", "cue", "opponent"})
@@ -58,6 +50,14 @@ class ReasonKey(StrEnum):
     PINS_FOUL = "pins_foul"
     PINS_FOUL_STROKE = "pins_foul_stroke"
     PINS_IGNORED = "pins_ignored"
+    PIN7_ALL_SEVEN = "pin7_all_seven"
+    PIN7_PENALTY = "pin7_penalty"
+    PIN7_ALL_SEVEN_FOUL = "pin7_all_seven_foul"
+    PIN7_FELL_AT_ZERO = "pin7_fell_at_zero"
+    PIN7_SAFETY_WINS = "pin7_safety_wins"
+    PIN7_OVERSHOOT = "pin7_overshoot"
+    PIN7_SCORED = "pin7_scored"
+    PIN7_NO_SCORE = "pin7_no_score"
     TEXT = "text"
 
 
@@ -84,58 +84,18 @@ _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.PINS_FOUL: _PINS_FOUL,
     ReasonKey.PINS_FOUL_STROKE: _PINS_FOUL + " + stroke {points} from {items}",
     ReasonKey.PINS_IGNORED: "ignored: {pins} pin down but not standing",
+    ReasonKey.PIN7_ALL_SEVEN: "all 7 pins: the game is won",
+    ReasonKey.PIN7_PENALTY: "{penalty} points added to the count",
+    ReasonKey.PIN7_ALL_SEVEN_FOUL: "all 7 pins on a foul cost the starting count",
+    ReasonKey.PIN7_FELL_AT_ZERO: "overshoot: pins {pins} fell at zero and score nothing",
+    ReasonKey.PIN7_SAFETY_WINS: "legal safety at zero: the game is won",
+    ReasonKey.PIN7_OVERSHOOT: (
+        "overshoot: {made} would take the count {remaining} below zero; no score"
+    ),
+    ReasonKey.PIN7_SCORED: "{points} points: {made}",
+    ReasonKey.PIN7_NO_SCORE: "no score: {made}",
     ReasonKey.TEXT: "{text}",
 }
-
-#: A five-pins scoring item's English by its kind; ``value`` its points, ``pin`` the
-#: one pin, ``pins`` and ``count`` the pins, ``path`` the balls of a carom.
-PIN_ITEM_ENGLISH: dict[str, str] = {
-    "centre_with_sides": "centre pin with side pins {value}",
-    "centre_alone": "centre pin alone {value}",
-    "side_pin": "{pin} side pin {value}",
-    "side_pins": "{count} side pins ({pins}) {value}",
-    "ricochet": "ricochet {path} {value}",
-    "carom": "carom {path} {value}",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class PinItem:
-    """One scoring item of a five-pins stroke.
-
-    ``kind`` (a key of :data:`PIN_ITEM_ENGLISH`), ``value`` its points, ``names`` pins
-    for the pin kinds, balls in order for ``carom`` and ``ricochet``.
-    """
-
-    kind: str
-    value: int
-    names: tuple[str, ...] = ()
-
-    def code(self) -> str:
-        """``kind:value`` or ``kind:value:name+name``."""
-        tail = f":{'+'.join(self.names)}" if self.names else ""
-        return f"{self.kind}:{self.value}{tail}"
-
-    def fields(self, say: Callable[[str], str] = str) -> dict[str, str | int]:
-        """The template's fields, each name said by ``say`` (a translation; as is)."""
-        said = [say(n) for n in self.names]
-        return {"value": self.value, "pin": said[0] if said else "", "count": len(said),
-                "pins": ", ".join(said), "path": "->".join(said)}  # fmt: skip
-
-
-def pin_items(text: str) -> tuple[PinItem, ...]:
-    """The items of an ``items`` field (:meth:`PinItem.code` joined by ``,``).
-
-    Raises :class:`RulesError` for a code that is not one.
-    """
-    out = []
-    for code in filter(None, text.split(",")):
-        kind, _, rest = code.partition(":")
-        value, _, names = rest.partition(":")
-        if kind not in PIN_ITEM_ENGLISH or not value.isdigit():
-            raise RulesError(f"five-pins item {code!r}: expected kind:value[:names]")
-        out.append(PinItem(kind, int(value), tuple(filter(None, names.split("+")))))
-    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +113,8 @@ class Reason:
         want = _needed(self.key)
         if names != want:
             raise RulesError(f"reason {self.key}: fields {sorted(names)}, expected {sorted(want)}")
-        if "items" in names:
-            pin_items(str(self.field_map()["items"]))  # raises for a malformed one
+        for name in names & ITEM_FIELDS.keys():
+            pin_items(str(self.field_map()[name]))  # raises for a malformed one
 
     @classmethod
     def of(cls, key: ReasonKey, **fields: str | int) -> Reason:
@@ -175,10 +135,10 @@ class Reason:
             )
         if "pins" in values:
             values["pins"] = ", ".join(str(values["pins"]).split(","))
-        if "items" in values:
-            values["items"] = ", ".join(
-                PIN_ITEM_ENGLISH[i.kind].format_map(i.fields())
-                for i in pin_items(str(values["items"]))
+        for name in values.keys() & ITEM_FIELDS.keys():
+            items = pin_items(str(values[name]))
+            values[name] = ITEM_FIELDS[name].join(
+                PIN_ITEM_ENGLISH[i.kind].format_map(i.fields()) for i in items
             )
         return _ENGLISH[self.key].format_map(values)
 

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 
 from calibration import TableGeometry
 from carom.i18n import catalogue, format_number
-from referee import BALL_FIELDS, MATCH_TABLE, PinItem, Reason, Verdict, pin_items
+from referee import (
+    BALL_FIELDS,
+    BALL_KINDS,
+    ITEM_FIELDS,
+    MATCH_TABLE,
+    PinItem,
+    Reason,
+    Verdict,
+    pin_items,
+)
 
 __all__ = [
     "Page",
@@ -73,15 +82,15 @@ class Page:
                 out[name] = self.fouls(str(value).split(","))
             elif name == "pins":
                 out[name] = ", ".join(self.word("pin", p) for p in str(value).split(","))
-            elif name == "items":
-                out[name] = ", ".join(self._item(i) for i in pin_items(str(value)))
+            elif name in ITEM_FIELDS:
+                out[name] = ITEM_FIELDS[name].join(self._item(i) for i in pin_items(str(value)))
             else:
                 out[name] = value
         return out
 
     def _item(self, item: PinItem) -> str:
-        """A five-pins scoring item: its pins or balls named in the language."""
-        prefix = "ball" if item.kind in ("carom", "ricochet") else "pin"
+        """A pin game stroke's item: its pins or balls named in the language."""
+        prefix = "ball" if item.kind in BALL_KINDS else "pin"
         fields = item.fields(lambda name: self.word(prefix, name))
         return self.raw(f"pins_item_{item.kind}", **fields)
 

@@ -84,6 +84,23 @@ from referee import (
             Reason.of(ReasonKey.PINS_IGNORED, pins="left,center"),
             "ignored: left, center pin down but not standing",
         ),
+        (
+            Reason.of(ReasonKey.PIN7_FELL_AT_ZERO, pins="king,spot1"),
+            "overshoot: pins king, spot1 fell at zero and score nothing",
+        ),
+        (
+            Reason.of(
+                ReasonKey.PIN7_OVERSHOOT,
+                remaining=20,
+                made="pins:50:king,carom7:5,pocketed:5:white1,off_table:0:white2",
+            ),
+            "overshoot: pins king (50); carom (5); white1 pocketed (5); white2 off the table, "
+            "the turn passes would take the count 20 below zero; no score",
+        ),
+        (
+            Reason.of(ReasonKey.PIN7_NO_SCORE, made="nothing:0"),
+            "no score: a white touched, nothing made",
+        ),
     ],
 )
 def test_each_key_gives_the_referee_s_english(reason: Reason, english: str) -> None:
@@ -101,7 +118,7 @@ def test_fields_must_be_the_ones_the_key_says() -> None:
 def test_a_malformed_five_pins_item_is_refused() -> None:
     for items in ("side_pin", "side_pin:two:left", "corner:4", "carom:-4:white",
                   "centre_alone:8,side_pin"):  # fmt: skip
-        with pytest.raises(RulesError, match="five-pins item"):
+        with pytest.raises(RulesError, match="pin game item"):
             Reason.of(ReasonKey.PINS_SCORED, points=4, items=items)
     assert Reason.of(ReasonKey.PINS_SCORED, points=8, items="centre_alone:8").english() == (
         "8 points: centre pin alone 8"

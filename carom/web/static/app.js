@@ -231,13 +231,13 @@
     },
     // A server picture (a shot diagram) in the page's language: its URL with ?lang=.
     inLang(url) { return url + (url.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(i18n.lang); },
-    // A five-pins scoring item ("side_pins:4:left+head", referee.pin_items) in the
-    // page's language, its pins or balls named too.
+    // A pin game stroke's item ("side_pins:4:left+head", referee.pin_items) in the
+    // page's language, its pins or balls (referee.BALL_KINDS) named too.
     pinItem(code) {
       const [kind, value, names] = String(code).split(":");
-      const ball = kind === "carom" || kind === "ricochet";
+      const ball = ["ricochet", "carom", "pocketed", "off_table"].includes(kind);
       const said = (names ? names.split("+") : []).map((n) => (ball ? t("ball." + n) : t("pin." + n)));
-      return t("pins_item." + kind, { value: fmt.int(Number(value)), pin: said[0] || "",
+      return t("pins_item." + kind, { value: fmt.int(Number(value)), pin: said[0] || "", ball: said[0] || "",
         count: fmt.int(said.length), pins: said.join(", "), path: said.join("->") });
     },
     // A verdict's reason in the page's language: its keyed parts ("reason.<key>"; ball,
@@ -254,8 +254,11 @@
         }
         if (typeof fields.fouls === "string") fields.fouls = fields.fouls.split(",").map((f) => fmt.title(f)).join(", ");
         if (typeof fields.pins === "string") fields.pins = fields.pins.split(",").map((p) => t("pin." + p)).join(", ");
-        if (typeof fields.items === "string") fields.items = fields.items.split(",").map((c) => fmt.pinItem(c)).join(", ");
-        for (const name of ["cushions", "needed", "points", "total", "penalty"]) {
+        // The item fields (referee.ITEM_FIELDS) and what joins their items.
+        for (const [name, joiner] of [["items", ", "], ["made", "; "]]) {
+          if (typeof fields[name] === "string") fields[name] = fields[name].split(",").map((c) => fmt.pinItem(c)).join(joiner);
+        }
+        for (const name of ["cushions", "needed", "points", "total", "penalty", "remaining"]) {
           if (typeof fields[name] === "number") fields[name] = fmt.int(fields[name]);
         }
         return t("reason." + p.key, fields);

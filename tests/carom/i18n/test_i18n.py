@@ -21,7 +21,7 @@ from carom.i18n import (
     user_language,
 )
 from carom.i18n._catalogue import placeholders
-from referee import Foul, Pin
+from referee import Ball, Foul, Pin
 from tests.fuzz_scale import examples
 
 
@@ -171,3 +171,10 @@ def test_every_pin_has_a_name_on_the_pages_and_in_the_report() -> None:
         assert f"pin.{pin}" in web.messages["en"] and f"pin_{pin}" in report.messages["en"], pin
         names = {report.text(lang, f"pin_{pin}") for lang in LANGUAGES}
         assert len(names) >= 5, f"{pin}: the same words in many languages: {names}"
+
+
+def test_every_ball_has_a_name_on_the_pages_and_in_the_report() -> None:
+    """The balls a reason names, the 7-pin game's two whites too."""
+    web, report = catalogue("web"), catalogue("report")
+    for ball in Ball:
+        assert f"ball.{ball}" in web.messages["en"] and f"ball_{ball}" in report.messages["en"]

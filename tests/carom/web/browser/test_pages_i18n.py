@@ -31,7 +31,7 @@ import pytest
 
 from carom.i18n import catalogue
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
-from referee import BALL_FIELDS, PinItem, pin_items, reason_json
+from referee import BALL_FIELDS, BALL_KINDS, ITEM_FIELDS, PinItem, pin_items, reason_json
 from tests.carom.live.shotpool import example_inputs
 from tests.carom.web.browser.conftest import ARTIFACTS, REPO, TOKEN, Pages
 from tests.carom.web.browser.test_pages import CLIP, write_truth_calibration
@@ -401,33 +401,38 @@ def _reason_in(lang: str, shot: dict[str, Any]) -> str:
             fields["pins"] = ", ".join(
                 web.text(lang, f"pin.{p}") for p in fields["pins"].split(",")
             )
-        if "items" in fields:
-            fields["items"] = ", ".join(_item_in(lang, i) for i in pin_items(fields["items"]))
+        for name in ITEM_FIELDS.keys() & set(fields):
+            items = pin_items(fields[name])
+            fields[name] = ITEM_FIELDS[name].join(_item_in(lang, i) for i in items)
         said.append(web.text(lang, f"reason.{part['key']}", **fields))
     return "; ".join(said)
 
 
 def _item_in(lang: str, item: PinItem) -> str:
     web = catalogue("web")
-    prefix = "ball" if item.kind in ("carom", "ricochet") else "pin"
+    prefix = "ball" if item.kind in BALL_KINDS else "pin"
     names = [web.text(lang, f"{prefix}.{n}") for n in item.names]
+    first = names[0] if names else ""
     return web.text(lang, f"pins_item.{item.kind}", value=item.value, count=len(names),
-                    pin=names[0] if names else "", pins=", ".join(names),
+                    pin=first, ball=first, pins=", ".join(names),
                     path="->".join(names))  # fmt: skip
 
 
 @pytest.mark.parametrize("lang", ["ko", "fr"])
-def test_five_pins_reasons_in_the_page_s_language(pages: Pages, lang: str) -> None:
-    """Every golden five-pins verdict's reason as the pages say it (``Carom.fmt.reason``,
-    as the scoreboard, console and history do): its keyed parts in the catalogue's words,
-    its pins, balls, fouls and scoring items named in the language."""
-    verdicts = [run_golden(p)[0] for p in sorted((SHOTS_DIR / "five-pins").glob("*.json"))]
+def test_the_pin_games_reasons_in_the_page_s_language(pages: Pages, lang: str) -> None:
+    """Every golden five-pins and 7-pin verdict's reason as the pages say it
+    (``Carom.fmt.reason``, as the scoreboard, console and history do): its keyed parts in
+    the catalogue's words, its pins, balls, fouls and the stroke's items named in the
+    language; in English, the referee's sentence."""
+    files = sorted([*SHOTS_DIR.glob("five-pins/*.json"), *SHOTS_DIR.glob("pin-carom-7/*.json")])
+    verdicts = [run_golden(p)[0] for p in files]
     shots = [{"reason": v.reason, "reason_parts": reason_json(v.reason_parts)} for v in verdicts]
     page = pages.open(f"/scoreboard?lang={lang}")
     _settle(page, "scoreboard")
     said = page.evaluate("shots => shots.map(s => Carom.fmt.reason(s))", shots)
     assert said == [_reason_in(lang, s) for s in shots]
-    assert not any(re.search(r"side pin|centre pin|points to", s) for s in said), said
+    english = r"side pin|centre pin|points to|added to the count|pocketed|off the table|nothing"
+    assert not any(re.search(english, s) for s in said), said
     page.close()
 
 

@@ -37,7 +37,15 @@ from referee._names import (
 )
 from referee._options import RuleOptions
 from referee._pin_items import BALL_KINDS, ITEM_FIELDS, PIN_ITEM_ENGLISH, PinItem, pin_items
-from referee._reason import BALL_FIELDS, Reason, ReasonKey, english_reason, reason_json
+from referee._reason import (
+    BALL_FIELDS,
+    PIN_FIELDS,
+    PLACE_ENGLISH,
+    Reason,
+    ReasonKey,
+    english_reason,
+    reason_json,
+)
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext, TimedXY
 from referee._shotlog import (
@@ -84,7 +92,9 @@ __all__ = [
     "ITEM_FIELDS",
     "MATCH_TABLE",
     "MAX_PLAYERS",
+    "PIN_FIELDS",
     "PIN_ITEM_ENGLISH",
+    "PLACE_ENGLISH",
     "WRONG_BREAK",
     "AuditEntry",
     "Ball",

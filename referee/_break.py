@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from referee._disciplines import BreakLayout, rules_of
 from referee._names import Ball, Discipline, Spot
 from referee._options import RuleOptions
+from referee._reason import PLACE_ENGLISH, Reason, ReasonKey
 from referee._table import XY, Table
 
 __all__ = [
@@ -51,8 +52,9 @@ WRONG_BREAK = "wrong break position"
 HEAD_STRING_REACH_MM = 152.4
 #: 7-pin: a white "beside" its spot pin: centre within this many ball diameters of it.
 _BESIDE_DIAMETERS = 1.5
-#: How a distance outside a place is said, by the place's preposition.
-_AWAY = {"on": "off", "in": "outside", "beside": "too far from"}
+#: A wrong break position's announcement, by the place's preposition.
+_WRONG = {"on": ReasonKey.WRONG_BREAK_OFF, "in": ReasonKey.WRONG_BREAK_OUTSIDE,
+          "beside": ReasonKey.WRONG_BREAK_FAR}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +68,7 @@ class LayoutCheck:
     """
 
     recognised: bool
-    faults: tuple[str, ...]
+    faults: tuple[Reason, ...]
     detail: str
 
 
@@ -80,21 +82,29 @@ class BreakCall:
 
     is_break: bool
     why: str
-    faults: tuple[str, ...] = ()
+    faults: tuple[Reason, ...] = ()
     review: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class _Place:
-    """Where one ball belongs: a point (``reach_mm`` 0) or a region around it."""
+    """Where one ball belongs: a point (``reach_mm`` 0) or a region around it.
 
-    name: str
+    ``code``: its key in ``referee.PLACE_ENGLISH``; ``prep``: how a ball in it is said.
+    """
+
+    code: str
     prep: str
     xy_mm: XY
     reach_mm: float = 0.0
     #: 'disc': within reach of the point; 'string': on the line x = x0 with
     #: |y - y0| <= reach; 'behind': x <= x0 (a half or the house).
     shape: str = "disc"
+
+    @property
+    def name(self) -> str:
+        """``the head spot``."""
+        return PLACE_ENGLISH[self.code]
 
     def miss_mm(self, xy: XY) -> float:
         """How far ``xy`` lies outside this place (0 inside)."""
@@ -113,21 +123,21 @@ def _places(discipline: Discipline, table: Table) -> tuple[_Place, _Place, _Plac
     layout = rules_of(discipline).break_layout
     if layout is BreakLayout.FIVE_PINS:
         return (
-            _Place("the bottom half", "in", (table.length_mm / 2.0, head[1]), shape="behind"),
-            _Place("the top spot", "on", table.spot(Spot.TOP)),
-            _Place("its spot", "on", table.spot(Spot.RED_FIVE_PINS)),
+            _Place("bottom_half", "in", (table.length_mm / 2.0, head[1]), shape="behind"),
+            _Place("top_spot", "on", table.spot(Spot.TOP)),
+            _Place("red_spot", "on", table.spot(Spot.RED_FIVE_PINS)),
         )
     if layout is BreakLayout.SEVEN_PINS:
         beside = _BESIDE_DIAMETERS * table.ball_diameter_mm
         return (
-            _Place("the house", "in", head, shape="behind"),
-            _Place("spot 1", "beside", table.spot(Spot.SPOT1), beside),
-            _Place("spot 3", "beside", table.spot(Spot.SPOT3), beside),
+            _Place("house", "in", head, shape="behind"),
+            _Place("spot1", "beside", table.spot(Spot.SPOT1), beside),
+            _Place("spot3", "beside", table.spot(Spot.SPOT3), beside),
         )
     return (
-        _Place("the head string", "on", head, HEAD_STRING_REACH_MM, shape="string"),
-        _Place("the head spot", "on", head),
-        _Place("the foot spot", "on", foot),
+        _Place("head_string", "on", head, HEAD_STRING_REACH_MM, shape="string"),
+        _Place("head_spot", "on", head),
+        _Place("foot_spot", "on", foot),
     )
 
 
@@ -180,10 +190,11 @@ def check_break_layout(
     ]
     # A layout far from the break: the ball farthest from its place says enough.
     detail = ", ".join(said) if recognised else said[misses.index(max(misses))]
+    balls = _role_balls(discipline, positions_mm, breaker)
+    limit_mm = round(options.break_layout_mm)
     faults = tuple(
-        f"{WRONG_BREAK}: {n.split(' (')[0]} is {m:.0f} mm {_AWAY[p.prep]} {p.name} "
-        f"(at most {options.break_layout_mm:.0f} mm)"
-        for n, p, m in zip(names, places, misses, strict=True)
+        Reason.of(_WRONG[p.prep], ball=b, distance_mm=round(m), place=p.code, limit_mm=limit_mm)
+        for b, p, m in zip(balls, places, misses, strict=True)
         if recognised and m > options.break_layout_mm
     )
     return LayoutCheck(recognised=recognised, faults=faults, detail=detail)
@@ -198,3 +209,15 @@ def _role_names(
         return "the red", near, far
     other = next(b for b in positions if b not in (breaker, Ball.RED))
     return f"{breaker} (the breaker's ball)", str(other), "the red"
+
+
+def _role_balls(
+    discipline: Discipline, positions: Mapping[Ball, XY], breaker: Ball
+) -> tuple[Ball, Ball, Ball]:
+    """The balls of :func:`_role_names`, in the same order."""
+    if rules_of(discipline).break_layout is BreakLayout.SEVEN_PINS:
+        w1, w2 = positions[Ball.WHITE1], positions[Ball.WHITE2]
+        near, far = (Ball.WHITE1, Ball.WHITE2) if w1[0] <= w2[0] else (Ball.WHITE2, Ball.WHITE1)
+        return Ball.RED, near, far
+    other = next(b for b in positions if b not in (breaker, Ball.RED))
+    return breaker, other, Ball.RED

@@ -237,35 +237,33 @@ def _foul_verdict(
         fouls=fouls,
         respots=respots,
         next_position=nxt,
-        announcements=(say,),
+        announcement_parts=(say,),
     )
 
 
 def _after_foul(
     shot: Shot, ctx: ShotContext, fouls: tuple[Foul, ...], respots: tuple[Respot, ...]
-) -> tuple[NextPosition, str]:
+) -> tuple[NextPosition, Reason]:
     if all(f is Foul.CUE_BALL_KNOCKED_PINS for f in fouls):
         # The one foul without ball in hand [000 §13.1, §15.2].
-        return (
-            NextPosition.PLAY_ON,
-            f"No ball in hand: {ctx.opponent_ball} plays from where it lies.",
-        )
+        return NextPosition.PLAY_ON, Reason.of(ReasonKey.PINS_PLAY_ON, taker=ctx.opponent_ball)
     return NextPosition.BALL_IN_HAND, _ball_in_hand(shot, ctx, respots)
 
 
-def _ball_in_hand(shot: Shot, ctx: ShotContext, respots: tuple[Respot, ...]) -> str:
-    """The ball-in-hand instruction [000 §13.2-§13.5]: the half opposite the fouler's ball."""
+def _ball_in_hand(shot: Shot, ctx: ShotContext, respots: tuple[Respot, ...]) -> Reason:
+    """The ball-in-hand instruction [000 §13.2-§13.5]: the half opposite the fouler's ball.
+
+    Unless the fouler's ball was re-spotted, the taker may ask for it on the top spot.
+    """
     fouler, taker = ctx.cue_ball, ctx.opponent_ball
     spotted = {r.ball: r.xy_mm for r in respots}
     xy = spotted.get(fouler, shot.end_positions_mm.get(fouler))
-    ask = "" if fouler in spotted else f"; or ask for {fouler} on the top spot"
-    if xy is None:
-        return f"Ball in hand for {taker}: place it in the half opposite {fouler}{ask}."
     mid = ctx.table.length_mm / 2.0
-    if abs(xy[0] - mid) <= ctx.options.five_pins_centre_line_mm:
-        where = f"bottom (head) half, as {fouler} lies on the centre line"
-    elif xy[0] > mid:
-        where = f"bottom (head) half, opposite {fouler}"
+    if xy is None:
+        half = "opposite"
+    elif abs(xy[0] - mid) <= ctx.options.five_pins_centre_line_mm:
+        half = "centre_line"
     else:
-        where = f"top (foot) half, opposite {fouler}"
-    return f"Ball in hand for {taker}: place it in the {where}{ask}."
+        half = "bottom" if xy[0] > mid else "top"
+    ask = "" if fouler in spotted else "_ask"
+    return Reason.of(ReasonKey(f"pins_hand_{half}{ask}"), taker=taker, fouler=fouler)

@@ -48,7 +48,7 @@ from referee._state import (
     ShotRecord,
 )
 from referee._turn_and_break import TurnCall, cue_ball_due, decide_break, whose_stroke
-from referee._verdict import Verdict
+from referee._verdict import Verdict, announce
 
 __all__ = [
     "Match",
@@ -211,7 +211,7 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
 def _with_calls(verdict: Verdict, turn: TurnCall, call: BreakCall) -> Verdict:
     """The verdict with the turn's and the break's review and announcements added."""
     review = verdict.review or turn.review or call.review
-    return replace(verdict, review=review, announcements=call.faults + verdict.announcements)
+    return announce(replace(verdict, review=review), call.faults, first=True)
 
 
 def _must_attempt(

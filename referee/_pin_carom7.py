@@ -23,7 +23,6 @@ where lost whites go back and covered spot pins stand, :mod:`referee._pin_carom7
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from referee._events import CushionContact
 from referee._filters import (
@@ -40,7 +39,7 @@ from referee._pin_carom7_stroke import ALL_PINS, PinStroke, pin_value, read_stro
 from referee._pin_items import PinItem
 from referee._reason import Reason, ReasonKey
 from referee._shot import Shot, ShotContext
-from referee._verdict import Respot, Verdict
+from referee._verdict import Respot, Verdict, announce
 
 __all__ = ["DEFAULT_START_COUNT", "judge_pin_carom7"]
 
@@ -127,7 +126,7 @@ def judge_pin_carom7(shot: Shot, ctx: ShotContext) -> Verdict:
     respots = respot_whites(shot, ctx, s)
     verdict = _judge(shot, ctx, s, respots)
     notes = displaced_pins(shot, ctx, s, respots)
-    return replace(verdict, announcements=(*notes, *verdict.announcements))
+    return announce(verdict, notes, first=True)
 
 
 def _judge(shot: Shot, ctx: ShotContext, s: PinStroke, respots: tuple[Respot, ...]) -> Verdict:
@@ -201,7 +200,6 @@ def _score_verdict(ctx: ShotContext, s: PinStroke, respots: tuple[Respot, ...]) 
         return Verdict(inning_ends=True, reason_parts=(over,), respots=respots)
     points = min(points, remaining)
     zero = points and points == remaining
-    note = "count at zero: a legal safety (no pin, a ball to a cushion) now wins"
     return Verdict(
         inning_ends=_inning_ends(ctx, s, points),
         reason_parts=(
@@ -211,7 +209,7 @@ def _score_verdict(ctx: ShotContext, s: PinStroke, respots: tuple[Respot, ...]) 
         ),
         points=points,
         respots=respots,
-        announcements=(note,) if zero else (),
+        announcement_parts=(Reason.of(ReasonKey.PIN7_AT_ZERO),) if zero else (),
     )
 
 

@@ -12,6 +12,7 @@ import math
 
 from referee._names import Pin, Spot
 from referee._pin_carom7_stroke import SPOT_PINS, PinStroke
+from referee._reason import Reason, ReasonKey
 from referee._shot import Shot, ShotContext
 from referee._table import XY, Table
 from referee._verdict import Respot
@@ -58,15 +59,13 @@ def _start_place(spot: Spot, table: Table, taken: list[XY]) -> XY:
 
 def displaced_pins(
     shot: Shot, ctx: ShotContext, s: PinStroke, respots: tuple[Respot, ...]
-) -> list[str]:
+) -> tuple[Reason, ...]:
     """Spot pins whose spot a ball covers: stand them halfway to the centre [§9]."""
     resting = [*_resting(shot, ctx, s), *(r.xy_mm for r in respots)]
-    notes: list[str] = []
+    notes: list[Reason] = []
     for pin in sorted(s.all_pins & SPOT_PINS):
         spot = ctx.table.spot(Spot.SPOT1 if pin is Pin.SPOT1 else Spot.SPOT3)
         if any(math.dist(spot, xy) < ctx.table.radius_mm for xy in resting):
-            notes.append(
-                f"{pin} pin: its spot is covered; stand it halfway to the "
-                f"{_AXIS_NEIGHBOUR[pin]} pin until the spot is free"
-            )
-    return notes
+            neighbour = _AXIS_NEIGHBOUR[pin]
+            notes.append(Reason.of(ReasonKey.PIN7_SPOT_COVERED, pin=pin, neighbour=neighbour))
+    return tuple(notes)

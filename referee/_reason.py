@@ -26,10 +26,34 @@ from enum import StrEnum
 from referee._errors import RulesError
 from referee._pin_items import ITEM_FIELDS, PIN_ITEM_ENGLISH, pin_items
 
-__all__ = ["BALL_FIELDS", "Reason", "ReasonKey", "english_reason", "reason_json"]
+__all__ = [
+    "BALL_FIELDS",
+    "PIN_FIELDS",
+    "PLACE_ENGLISH",
+    "Reason",
+    "ReasonKey",
+    "english_reason",
+    "reason_json",
+]
 
 #: Fields that hold a ball's name (``white``, ``yellow``, ``red``, ``dotted``).
-BALL_FIELDS = frozenset({"first", "second", "only", "missing", "cue", "opponent"})
+BALL_FIELDS = frozenset(
+    {"first", "second", "only", "missing", "cue", "opponent", "ball", "other", "taker", "fouler"}
+)
+#: Fields that hold a pin's name (``referee.Pin``); ``cushion`` holds a cushion's.
+PIN_FIELDS = frozenset({"pin", "neighbour"})
+#: The places of a break layout (the ``place`` field) and their English.
+PLACE_ENGLISH: dict[str, str] = {
+    "head_spot": "the head spot",
+    "foot_spot": "the foot spot",
+    "head_string": "the head string",
+    "top_spot": "the top spot",
+    "red_spot": "its spot",
+    "bottom_half": "the bottom half",
+    "house": "the house",
+    "spot1": "spot 1",
+    "spot3": "spot 3",
+}
 
 
 class ReasonKey(StrEnum):
@@ -58,6 +82,29 @@ class ReasonKey(StrEnum):
     PIN7_OVERSHOOT = "pin7_overshoot"
     PIN7_SCORED = "pin7_scored"
     PIN7_NO_SCORE = "pin7_no_score"
+    # announcements (``Verdict.announcement_parts``)
+    FROZEN_BALL = "frozen_ball"
+    FROZEN_CUSHION = "frozen_cushion"
+    PINS_PLAY_ON = "pins_play_on"
+    PINS_HAND_OPPOSITE = "pins_hand_opposite"
+    PINS_HAND_CENTRE_LINE = "pins_hand_centre_line"
+    PINS_HAND_BOTTOM = "pins_hand_bottom"
+    PINS_HAND_TOP = "pins_hand_top"
+    PINS_HAND_OPPOSITE_ASK = "pins_hand_opposite_ask"
+    PINS_HAND_CENTRE_LINE_ASK = "pins_hand_centre_line_ask"
+    PINS_HAND_BOTTOM_ASK = "pins_hand_bottom_ask"
+    PINS_HAND_TOP_ASK = "pins_hand_top_ask"
+    PIN7_SPOT_COVERED = "pin7_spot_covered"
+    PIN7_AT_ZERO = "pin7_at_zero"
+    WRONG_BREAK_OFF = "wrong_break_off"
+    WRONG_BREAK_OUTSIDE = "wrong_break_outside"
+    WRONG_BREAK_FAR = "wrong_break_far"
+
+    @property
+    def template(self) -> str:
+        """The English template, its fields in braces (``{first} then {second}``)."""
+        return _ENGLISH[self]
+
     TEXT = "text"
 
 
@@ -65,6 +112,16 @@ _NO_POINTS = (
     "no points: {cue} hit {opponent} first, but no pin fell and no carom was made (a legal stroke)"
 )
 _PINS_FOUL = "foul ({fouls}): {total} points to {opponent}'s player, fouls {penalty}"
+
+_HAND = "Ball in hand for {taker}: place it in the "
+_HALVES = {
+    "opposite": "half opposite {fouler}",
+    "centre_line": "bottom (head) half, as {fouler} lies on the centre line",
+    "bottom": "bottom (head) half, opposite {fouler}",
+    "top": "top (foot) half, opposite {fouler}",
+}
+_ASK = "; or ask for {fouler} on the top spot"
+_WRONG = "wrong break position: {ball} is {distance_mm} mm %s {place} (at most {limit_mm} mm)"
 
 _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.POINT: "point: {first} then {second}",
@@ -94,6 +151,19 @@ _ENGLISH: dict[ReasonKey, str] = {
     ),
     ReasonKey.PIN7_SCORED: "{points} points: {made}",
     ReasonKey.PIN7_NO_SCORE: "no score: {made}",
+    ReasonKey.FROZEN_BALL: "{ball} is frozen to {other}",
+    ReasonKey.FROZEN_CUSHION: "{ball} is frozen to the {cushion} cushion",
+    ReasonKey.PINS_PLAY_ON: "No ball in hand: {taker} plays from where it lies.",
+    **{ReasonKey(f"pins_hand_{h}"): _HAND + where + "." for h, where in _HALVES.items()},
+    **{ReasonKey(f"pins_hand_{h}_ask"): _HAND + where + _ASK + "." for h, where in _HALVES.items()},
+    ReasonKey.PIN7_SPOT_COVERED: (
+        "{pin} pin: its spot is covered; stand it halfway to the {neighbour} pin until the "
+        "spot is free"
+    ),
+    ReasonKey.PIN7_AT_ZERO: "count at zero: a legal safety (no pin, a ball to a cushion) now wins",
+    ReasonKey.WRONG_BREAK_OFF: _WRONG % "off",
+    ReasonKey.WRONG_BREAK_OUTSIDE: _WRONG % "outside",
+    ReasonKey.WRONG_BREAK_FAR: _WRONG % "too far from",
     ReasonKey.TEXT: "{text}",
 }
 
@@ -115,6 +185,8 @@ class Reason:
             raise RulesError(f"reason {self.key}: fields {sorted(names)}, expected {sorted(want)}")
         for name in names & ITEM_FIELDS.keys():
             pin_items(str(self.field_map()[name]))  # raises for a malformed one
+        if "place" in names and self.field_map()["place"] not in PLACE_ENGLISH:
+            raise RulesError(f"reason {self.key}: place {self.field_map()['place']!r} unknown")
 
     @classmethod
     def of(cls, key: ReasonKey, **fields: str | int) -> Reason:
@@ -135,6 +207,8 @@ class Reason:
             )
         if "pins" in values:
             values["pins"] = ", ".join(str(values["pins"]).split(","))
+        if "place" in values:
+            values["place"] = PLACE_ENGLISH[str(values["place"])]
         for name in values.keys() & ITEM_FIELDS.keys():
             items = pin_items(str(values[name]))
             values[name] = ITEM_FIELDS[name].join(

@@ -42,9 +42,10 @@ from referee._events import (
 )
 from referee._filters import off_table_balls
 from referee._names import Ball, Discipline, NextPosition
+from referee._reason import Reason
 from referee._shot import Shot, ShotContext
 from referee._spotting import frozen_announcements
-from referee._verdict import Verdict
+from referee._verdict import Verdict, announce
 
 __all__ = ["judge", "known_balls"]
 
@@ -65,7 +66,7 @@ def judge(shot: Shot, ctx: ShotContext) -> Verdict:
     verdict = rule(shot, ctx)
     review = shot.doubt or verdict.review or _decisive_doubt(shot, ctx, rule, verdict)
     frozen = _frozen(shot, ctx, verdict)
-    return dataclasses.replace(verdict, review=review, announcements=verdict.announcements + frozen)
+    return announce(dataclasses.replace(verdict, review=review), frozen)
 
 
 def _check_names(shot: Shot, ctx: ShotContext) -> None:
@@ -176,7 +177,7 @@ def _decisive_doubt(shot: Shot, ctx: ShotContext, rule: Judge, base: Verdict) ->
     return None
 
 
-def _frozen(shot: Shot, ctx: ShotContext, verdict: Verdict) -> tuple[str, ...]:
+def _frozen(shot: Shot, ctx: ShotContext, verdict: Verdict) -> tuple[Reason, ...]:
     if not shot.end_positions_mm or verdict.next_position is NextPosition.BREAK:
         return ()  # the break position replaces the layout
     off = set(off_table_balls(shot.events))

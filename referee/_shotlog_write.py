@@ -106,6 +106,7 @@ def record_json(record: ShotRecord) -> dict[str, Any]:
             {"ball": str(r.ball), "spot": str(r.spot), "xy_mm": list(r.xy_mm)} for r in v.respots
         ],
         "announcements": list(v.announcements),
+        "announcement_parts": reason_json(v.announcement_parts),
         "note": record.note,
         "break": record.is_break,
         "break_rule": record.break_why,

@@ -14,6 +14,7 @@ import math
 from collections.abc import Iterable, Mapping
 
 from referee._names import Ball, Cushion, Spot
+from referee._reason import Reason, ReasonKey
 from referee._table import XY, Table
 from referee._verdict import Respot
 
@@ -54,17 +55,17 @@ def _place(ball: Ball, cue_ball: Ball, taken: list[XY], table: Table) -> Respot:
 
 def frozen_announcements(
     resting_mm: Mapping[Ball, XY], table: Table, tolerance_mm: float
-) -> tuple[str, ...]:
-    """Sentences like ``"white is frozen to red"`` for touching balls and cushions."""
-    notes: list[str] = []
+) -> tuple[Reason, ...]:
+    """Announcements like ``white is frozen to red`` for touching balls and cushions."""
+    notes: list[Reason] = []
     balls = sorted(resting_mm)
     for i, a in enumerate(balls):
         for b in balls[i + 1 :]:
             if math.dist(resting_mm[a], resting_mm[b]) <= table.ball_diameter_mm + tolerance_mm:
-                notes.append(f"{a} is frozen to {b}")
+                notes.append(Reason.of(ReasonKey.FROZEN_BALL, ball=a, other=b))
     for ball in balls:
         for cushion in _cushions_touched(resting_mm[ball], table, tolerance_mm):
-            notes.append(f"{ball} is frozen to the {cushion} cushion")
+            notes.append(Reason.of(ReasonKey.FROZEN_CUSHION, ball=ball, cushion=cushion))
     return tuple(notes)
 
 

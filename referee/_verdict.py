@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee._names import Ball, Foul, NextPosition, Spot
 from referee._reason import Reason, english_reason
 from referee._shot import Carry
 from referee._table import XY
 
-__all__ = ["Respot", "Verdict"]
+__all__ = ["Respot", "Verdict", "announce"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,11 @@ class Verdict:
 
     ``reason`` is one human sentence (English); ``reason_parts`` the same as keyed
     phrases (``referee._reason``) for readers that translate it, empty where the core
-    has no key for it yet; given only the parts, ``reason`` is their English. ``review`` says
+    has no key for it yet; given only the parts, ``reason`` is their English.
+    ``announcements`` are what a referee says aloud (frozen balls, ball in hand, a
+    wrong break position), each an English sentence; ``announcement_parts`` the same,
+    one keyed phrase each (given only those, ``announcements`` is their English; see
+    :func:`announce`). ``review`` says
     why a person should look again (``None`` when the evidence is clear). ``carry``
     is the rule memory for the next stroke of the same inning.
     """
@@ -52,12 +56,29 @@ class Verdict:
     wins_game: bool = False
     carry: Carry = field(default_factory=Carry)
     reason_parts: tuple[Reason, ...] = ()
+    announcement_parts: tuple[Reason, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.reason and self.reason_parts:
             object.__setattr__(self, "reason", english_reason(self.reason_parts))
+        if not self.announcements and self.announcement_parts:
+            said = tuple(p.english() for p in self.announcement_parts)
+            object.__setattr__(self, "announcements", said)
 
     @property
     def is_foul(self) -> bool:
         """True if any foul was called."""
         return bool(self.fouls)
+
+
+def announce(verdict: Verdict, parts: tuple[Reason, ...], *, first: bool = False) -> Verdict:
+    """``verdict`` with the announcements ``parts`` added after (``first``: before) its own.
+
+    The English sentences and the keyed phrases stay in step.
+    """
+    said = tuple(p.english() for p in parts)
+    if first:
+        return replace(verdict, announcements=said + verdict.announcements,
+                       announcement_parts=parts + verdict.announcement_parts)  # fmt: skip
+    return replace(verdict, announcements=verdict.announcements + said,
+                   announcement_parts=verdict.announcement_parts + parts)  # fmt: skip

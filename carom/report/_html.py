@@ -106,7 +106,7 @@ def _verdict_block(page: Page, s: ReportShot) -> str:
     reviews = dict.fromkeys(r for r in (v.review if v else None, s.review) if r)
     lines += [f"<strong>{page.t('review', reason=r)}</strong>" for r in reviews]
     if v is not None:
-        lines += [escape(a) for a in v.announcements]
+        lines += [escape(a) for a in page.announcements(v)]
     if s.break_rule:
         lines.append(page.t("judged_as", rule=s.break_rule))
     if score := score_text(page, s.score_after):

@@ -18,6 +18,7 @@ from referee import (
     BALL_KINDS,
     ITEM_FIELDS,
     MATCH_TABLE,
+    PIN_FIELDS,
     PinItem,
     Reason,
     Verdict,
@@ -73,6 +74,19 @@ class Page:
             return verdict.reason
         return "; ".join(self.raw(f"reason_{p.key}", **self._fields(p)) for p in parts)
 
+    def announcements(self, verdict: Verdict) -> tuple[str, ...]:
+        """The verdict's announcements in the language (not escaped).
+
+        Each from its keyed phrase; the referee's English where they are not all keyed or
+        the catalogue lacks a key.
+        """
+        parts = verdict.announcement_parts
+        english = catalogue("report").messages["en"]
+        if (self.lang == "en" or len(parts) != len(verdict.announcements)
+                or any(f"reason_{p.key}" not in english for p in parts)):  # fmt: skip
+            return verdict.announcements
+        return tuple(self.raw(f"reason_{p.key}", **self._fields(p)) for p in parts)
+
     def _fields(self, part: Reason) -> dict[str, object]:
         out: dict[str, object] = {}
         for name, value in part.fields:
@@ -80,6 +94,12 @@ class Page:
                 out[name] = self.word("ball", value)
             elif name == "fouls":
                 out[name] = self.fouls(str(value).split(","))
+            elif name in PIN_FIELDS:
+                out[name] = self.word("pin", value)
+            elif name == "cushion":  # a cushion as the announcements name it
+                out[name] = self.word("side", value)
+            elif name == "place":
+                out[name] = self.word("place", value)
             elif name == "pins":
                 out[name] = ", ".join(self.word("pin", p) for p in str(value).split(","))
             elif name in ITEM_FIELDS:

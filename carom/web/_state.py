@@ -65,7 +65,8 @@ def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
     """One judged shot: its number, shooter, points, verdict word, reason, diagram.
 
     ``reason_parts``: the reason as keyed phrases (``referee.reason_json``), which the
-    pages say in their language (English ``reason`` where a key is unknown).
+    pages say in their language (English ``reason`` where a key is unknown);
+    ``announcement_parts`` the same for the ``announcements``, one phrase each.
 
     ``break``/``break_rule``: judged as a break or not and the rule that said so;
     ``announcements`` (frozen balls, a wrong break position) and ``note`` (who was
@@ -79,6 +80,7 @@ def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
         "score_after": dict(record.score_after), "inning": record.inning, "run": record.run,
         "diagram_url": diagram_url(match_id, record.index), "break": record.is_break,
         "break_rule": record.break_why, "announcements": list(v.announcements),
+        "announcement_parts": reason_json(v.announcement_parts),
         "note": record.note, "review": v.review,
     }  # fmt: skip
 

@@ -54,7 +54,8 @@ def test_golden_break_layout(path: Path) -> None:
     assert check.recognised == (call != "play"), check.detail
     assert bool(check.faults) == (call == "wrong-break"), check.faults
     for fault in check.faults:
-        assert fault.startswith("wrong break position: ")
+        assert fault.key.startswith("wrong_break_")
+        assert fault.english().startswith("wrong break position: ")
 
 
 def test_every_discipline_family_has_inside_and_outside_cases() -> None:

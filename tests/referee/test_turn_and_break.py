@@ -22,6 +22,8 @@ from referee import (
     Phase,
     Pin,
     PinDown,
+    Reason,
+    ReasonKey,
     RuleOptions,
     RulesError,
     Shot,
@@ -82,7 +84,11 @@ def test_a_wrong_break_layout_is_announced_and_judged_as_the_break() -> None:
     record = Match(config(first="A")).play(_at(point(0, W), layout))
     assert record.is_break and record.verdict.points == 1
     assert record.verdict.announcements[0] == (
-        "wrong break position: the red is 30 mm off the foot spot (at most 15 mm)"
+        "wrong break position: red is 30 mm off the foot spot (at most 15 mm)"
+    )
+    # the same, keyed, for readers that translate it
+    assert record.verdict.announcement_parts[0] == Reason.of(
+        ReasonKey.WRONG_BREAK_OFF, ball=R, distance_mm=30, place="foot_spot", limit_mm=15
     )
 
 

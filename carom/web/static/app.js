@@ -240,29 +240,49 @@
       return t("pins_item." + kind, { value: fmt.int(Number(value)), pin: said[0] || "", ball: said[0] || "",
         count: fmt.int(said.length), pins: said.join(", "), path: said.join("->") });
     },
-    // A verdict's reason in the page's language: its keyed parts ("reason.<key>"; ball,
-    // foul and pin names and five-pins items translated too), else the referee's English.
+    // One keyed phrase of the referee ({key, fields}: referee.reason_json) in the page's
+    // language: its ball, foul, pin, cushion and place names and its numbers too.
+    phrase(p) {
+      const fields = { ...(p.fields || {}) };
+      for (const name of ["first", "second", "only", "missing", "cue", "opponent", "ball", "other", "taker", "fouler"]) {
+        if (typeof fields[name] === "string") fields[name] = t("ball." + fields[name]);
+      }
+      for (const name of ["pin", "neighbour"]) {
+        if (typeof fields[name] === "string") fields[name] = t("pin." + fields[name]);
+      }
+      if (typeof fields.cushion === "string") fields.cushion = t("side." + fields.cushion);
+      if (typeof fields.place === "string") fields.place = t("place." + fields.place);
+      if (typeof fields.fouls === "string") fields.fouls = fields.fouls.split(",").map((f) => fmt.title(f)).join(", ");
+      if (typeof fields.pins === "string") fields.pins = fields.pins.split(",").map((q) => t("pin." + q)).join(", ");
+      // The item fields (referee.ITEM_FIELDS) and what joins their items.
+      for (const [name, joiner] of [["items", ", "], ["made", "; "]]) {
+        if (typeof fields[name] === "string") fields[name] = fields[name].split(",").map((c) => fmt.pinItem(c)).join(joiner);
+      }
+      for (const [name, value] of Object.entries(fields)) {
+        if (typeof value === "number") fields[name] = fmt.int(value);
+      }
+      return t("reason." + p.key, fields);
+    },
+    // Keyed phrases in the page's language, or null where one is not keyed or its key
+    // unknown to the page (the referee's English is shown then).
+    phrases(parts, count) {
+      if (!Array.isArray(parts) || parts.length !== count || i18n.lang === "en") return null;
+      if (!parts.every((p) => p && ("reason." + p.key) in i18n.messages)) return null;
+      return parts.map((p) => fmt.phrase(p));
+    },
+    // A verdict's reason in the page's language: its keyed parts joined, else the
+    // referee's English sentence.
     reason(shot) {
-      const parts = shot && Array.isArray(shot.reason_parts) ? shot.reason_parts : [];
       const english = (shot && shot.reason) || "";
-      if (!parts.length || i18n.lang === "en") return english;
-      if (!parts.every((p) => p && ("reason." + p.key) in i18n.messages)) return english;
-      return parts.map((p) => {
-        const fields = { ...(p.fields || {}) };
-        for (const name of ["first", "second", "only", "missing", "cue", "opponent"]) {
-          if (typeof fields[name] === "string") fields[name] = t("ball." + fields[name]);
-        }
-        if (typeof fields.fouls === "string") fields.fouls = fields.fouls.split(",").map((f) => fmt.title(f)).join(", ");
-        if (typeof fields.pins === "string") fields.pins = fields.pins.split(",").map((p) => t("pin." + p)).join(", ");
-        // The item fields (referee.ITEM_FIELDS) and what joins their items.
-        for (const [name, joiner] of [["items", ", "], ["made", "; "]]) {
-          if (typeof fields[name] === "string") fields[name] = fields[name].split(",").map((c) => fmt.pinItem(c)).join(joiner);
-        }
-        for (const name of ["cushions", "needed", "points", "total", "penalty", "remaining"]) {
-          if (typeof fields[name] === "number") fields[name] = fmt.int(fields[name]);
-        }
-        return t("reason." + p.key, fields);
-      }).join("; ");
+      const parts = shot && Array.isArray(shot.reason_parts) ? shot.reason_parts : [];
+      const said = parts.length ? fmt.phrases(parts, parts.length) : null;
+      return said ? said.join("; ") : english;
+    },
+    // A verdict's announcements (frozen balls, ball in hand, a wrong break position) in
+    // the page's language, each from its keyed phrase, else the referee's English.
+    announcements(shot) {
+      const english = (shot && shot.announcements) || [];
+      return fmt.phrases(shot && shot.announcement_parts, english.length) || english;
     },
   };
 

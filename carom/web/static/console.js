@@ -111,7 +111,7 @@
       verdict: t("verdict." + shot.verdict) + (shot.verdict === "point" ? " +" + fmt.int(shot.points) : "") }) : "–";
     $("verdict").className = "con-verdict" + (shot ? " verdict-" + shot.verdict : "");
     $("reason").textContent = shot ? [fmt.reason(shot), shot.break ? shot.break_rule : "",
-      ...(shot.announcements || []), shot.note || ""].filter(Boolean).join(" · ") : "";
+      ...fmt.announcements(shot), shot.note || ""].filter(Boolean).join(" · ") : "";
     clockLine(match && match.shot_clock);
     renderCalls(match);
     renderReview(state.pending_review);

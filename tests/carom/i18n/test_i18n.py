@@ -21,7 +21,7 @@ from carom.i18n import (
     user_language,
 )
 from carom.i18n._catalogue import placeholders
-from referee import Ball, Foul, Pin
+from referee import PIN_ITEM_ENGLISH, PLACE_ENGLISH, Ball, Foul, Pin, ReasonKey
 from tests.fuzz_scale import examples
 
 
@@ -178,3 +178,16 @@ def test_every_ball_has_a_name_on_the_pages_and_in_the_report() -> None:
     web, report = catalogue("web"), catalogue("report")
     for ball in Ball:
         assert f"ball.{ball}" in web.messages["en"] and f"ball_{ball}" in report.messages["en"]
+
+
+def test_the_english_catalogues_say_what_the_referee_says() -> None:
+    """Every keyed phrase of the referee (reasons, announcements), every pin game item and
+    every break place is in both catalogues, their English the core's own template."""
+    for domain, sep in (("web", "."), ("report", "_")):
+        english = catalogue(domain).messages["en"]
+        for key in ReasonKey:
+            assert english.get(f"reason{sep}{key}") == key.template, (domain, key)
+        for kind, template in PIN_ITEM_ENGLISH.items():
+            assert english.get(f"pins_item{sep}{kind}") == template, (domain, kind)
+        for place, name in PLACE_ENGLISH.items():
+            assert english.get(f"place{sep}{place}") == name, (domain, place)

@@ -31,8 +31,17 @@ import pytest
 
 from carom.i18n import catalogue
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
-from referee import BALL_FIELDS, BALL_KINDS, ITEM_FIELDS, PinItem, pin_items, reason_json
+from referee import (
+    BALL_FIELDS,
+    BALL_KINDS,
+    ITEM_FIELDS,
+    PIN_FIELDS,
+    PinItem,
+    pin_items,
+    reason_json,
+)
 from tests.carom.live.shotpool import example_inputs
+from tests.carom.report.test_announcements import VERDICTS as ANNOUNCING
 from tests.carom.web.browser.conftest import ARTIFACTS, REPO, TOKEN, Pages
 from tests.carom.web.browser.test_pages import CLIP, write_truth_calibration
 from tests.referee.golden import SHOTS_DIR, run_golden
@@ -387,25 +396,29 @@ def test_numbers_and_dates_are_written_as_the_language_writes_them(
 
 def _reason_in(lang: str, shot: dict[str, Any]) -> str:
     """The oracle: a shot's reason as the web catalogue says it in ``lang``."""
+    return "; ".join(_phrase_in(lang, part) for part in shot["reason_parts"])
+
+
+def _phrase_in(lang: str, part: dict[str, Any]) -> str:
+    """The oracle: one keyed phrase ({key, fields}) as the web catalogue says it."""
     web = catalogue("web")
-    said = []
-    for part in shot["reason_parts"]:
-        fields = dict(part["fields"])
-        for name in BALL_FIELDS & set(fields):
-            fields[name] = web.text(lang, f"ball.{fields[name]}")
-        if "fouls" in fields:
-            fields["fouls"] = ", ".join(
-                web.text(lang, f"name.{f}") for f in fields["fouls"].split(",")
-            )
-        if "pins" in fields:
-            fields["pins"] = ", ".join(
-                web.text(lang, f"pin.{p}") for p in fields["pins"].split(",")
-            )
-        for name in ITEM_FIELDS.keys() & set(fields):
-            items = pin_items(fields[name])
-            fields[name] = ITEM_FIELDS[name].join(_item_in(lang, i) for i in items)
-        said.append(web.text(lang, f"reason.{part['key']}", **fields))
-    return "; ".join(said)
+    fields = dict(part["fields"])
+    for name in BALL_FIELDS & set(fields):
+        fields[name] = web.text(lang, f"ball.{fields[name]}")
+    for name in PIN_FIELDS & set(fields):
+        fields[name] = web.text(lang, f"pin.{fields[name]}")
+    if "cushion" in fields:
+        fields["cushion"] = web.text(lang, f"side.{fields['cushion']}")
+    if "place" in fields:
+        fields["place"] = web.text(lang, f"place.{fields['place']}")
+    if "fouls" in fields:
+        fields["fouls"] = ", ".join(web.text(lang, f"name.{f}") for f in fields["fouls"].split(","))
+    if "pins" in fields:
+        fields["pins"] = ", ".join(web.text(lang, f"pin.{p}") for p in fields["pins"].split(","))
+    for name in ITEM_FIELDS.keys() & set(fields):
+        items = pin_items(fields[name])
+        fields[name] = ITEM_FIELDS[name].join(_item_in(lang, i) for i in items)
+    return web.text(lang, f"reason.{part['key']}", **fields)
 
 
 def _item_in(lang: str, item: PinItem) -> str:
@@ -433,6 +446,29 @@ def test_the_pin_games_reasons_in_the_page_s_language(pages: Pages, lang: str) -
     assert said == [_reason_in(lang, s) for s in shots]
     english = r"side pin|centre pin|points to|added to the count|pocketed|off the table|nothing"
     assert not any(re.search(english, s) for s in said), said
+    page.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "tr"])
+def test_the_referee_s_announcements_in_the_page_s_language(pages: Pages, lang: str) -> None:
+    """Frozen balls, ball in hand, covered spots, wrong break positions
+    (``Carom.fmt.announcements``, as the console shows them): each from its keyed phrase;
+    where one is not keyed, all as the referee said them."""
+    shots = [
+        {
+            "announcements": list(v.announcements),
+            "announcement_parts": reason_json(v.announcement_parts),
+        }
+        for v in ANNOUNCING
+    ]
+    shots.append({"announcements": ["a note", *shots[0]["announcements"]],
+                  "announcement_parts": shots[0]["announcement_parts"]})  # fmt: skip
+    page = pages.open(f"/console?lang={lang}")
+    _settle(page, "console")
+    said = page.evaluate("shots => shots.map(s => Carom.fmt.announcements(s))", shots)
+    expected = [[_phrase_in(lang, p) for p in s["announcement_parts"]] for s in shots[:-1]]
+    assert said == [*expected, shots[-1]["announcements"]]
+    assert not any(re.search("is frozen|Ball in hand|wrong break", a) for e in expected for a in e)
     page.close()
 
 

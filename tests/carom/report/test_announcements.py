@@ -23,7 +23,7 @@ from referee import (
     Verdict,
     check_break_layout,
 )
-from tests.carom.report.said import said_in
+from tests.carom.i18n.said import said_in
 from tests.referee.golden import SHOTS_DIR, run_golden
 from tests.referee.test_break import FILES as LAYOUTS
 from tests.referee.test_break import _load

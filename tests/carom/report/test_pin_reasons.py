@@ -19,7 +19,7 @@ from referee import (
     Verdict,
     pin_items,
 )
-from tests.carom.report.said import said_in
+from tests.carom.i18n.said import said_in
 from tests.referee.golden import SHOTS_DIR, run_golden
 
 GAMES = ("five-pins", "pin-carom-7")

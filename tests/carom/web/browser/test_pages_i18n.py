@@ -32,14 +32,9 @@ import pytest
 from carom.i18n import catalogue
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
 from referee import (
-    BALL_FIELDS,
-    BALL_KINDS,
-    ITEM_FIELDS,
-    PIN_FIELDS,
-    PinItem,
-    pin_items,
     reason_json,
 )
+from tests.carom.i18n.said import said_in
 from tests.carom.live.shotpool import example_inputs
 from tests.carom.report.test_announcements import VERDICTS as ANNOUNCING
 from tests.carom.web.browser.conftest import ARTIFACTS, REPO, TOKEN, Pages
@@ -396,39 +391,7 @@ def test_numbers_and_dates_are_written_as_the_language_writes_them(
 
 def _reason_in(lang: str, shot: dict[str, Any]) -> str:
     """The oracle: a shot's reason as the web catalogue says it in ``lang``."""
-    return "; ".join(_phrase_in(lang, part) for part in shot["reason_parts"])
-
-
-def _phrase_in(lang: str, part: dict[str, Any]) -> str:
-    """The oracle: one keyed phrase ({key, fields}) as the web catalogue says it."""
-    web = catalogue("web")
-    fields = dict(part["fields"])
-    for name in BALL_FIELDS & set(fields):
-        fields[name] = web.text(lang, f"ball.{fields[name]}")
-    for name in PIN_FIELDS & set(fields):
-        fields[name] = web.text(lang, f"pin.{fields[name]}")
-    if "cushion" in fields:
-        fields["cushion"] = web.text(lang, f"side.{fields['cushion']}")
-    if "place" in fields:
-        fields["place"] = web.text(lang, f"place.{fields['place']}")
-    if "fouls" in fields:
-        fields["fouls"] = ", ".join(web.text(lang, f"name.{f}") for f in fields["fouls"].split(","))
-    if "pins" in fields:
-        fields["pins"] = ", ".join(web.text(lang, f"pin.{p}") for p in fields["pins"].split(","))
-    for name in ITEM_FIELDS.keys() & set(fields):
-        items = pin_items(fields[name])
-        fields[name] = ITEM_FIELDS[name].join(_item_in(lang, i) for i in items)
-    return web.text(lang, f"reason.{part['key']}", **fields)
-
-
-def _item_in(lang: str, item: PinItem) -> str:
-    web = catalogue("web")
-    prefix = "ball" if item.kind in BALL_KINDS else "pin"
-    names = [web.text(lang, f"{prefix}.{n}") for n in item.names]
-    first = names[0] if names else ""
-    return web.text(lang, f"pins_item.{item.kind}", value=item.value, count=len(names),
-                    pin=first, ball=first, pins=", ".join(names),
-                    path="->".join(names))  # fmt: skip
+    return "; ".join(said_in(lang, part, "web") for part in shot["reason_parts"])
 
 
 @pytest.mark.parametrize("lang", ["ko", "fr"])
@@ -466,7 +429,7 @@ def test_the_referee_s_announcements_in_the_page_s_language(pages: Pages, lang: 
     page = pages.open(f"/console?lang={lang}")
     _settle(page, "console")
     said = page.evaluate("shots => shots.map(s => Carom.fmt.announcements(s))", shots)
-    expected = [[_phrase_in(lang, p) for p in s["announcement_parts"]] for s in shots[:-1]]
+    expected = [[said_in(lang, p, "web") for p in s["announcement_parts"]] for s in shots[:-1]]
     assert said == [*expected, shots[-1]["announcements"]]
     assert not any(re.search("is frozen|Ball in hand|wrong break", a) for e in expected for a in e)
     page.close()

@@ -257,16 +257,19 @@ def markdown(r: dict[str, Any]) -> str:
         + ", each a fresh process):\n",
         "| clip | Mbit/s | decode alone x real time | analyze x real time | analyze / decode "
         + ("| baseline x real time | baseline / decode " if base else "")
-        + "| peak MB | shots | same shots every round |",
-        "|---|---|---|---|---|" + ("---|---|" if base else "") + "---|---|---|",
+        + "| peak MB | shots | same shots every round "
+        + ("| same shots as the baseline " if base else "")
+        + "|",
+        "|---|---|---|---|---|" + ("---|---|---|" if base else "") + "---|---|---|",
     ]
     for kind, c in r["clips"].items():
         extra = f"| {c['baseline_x_realtime']} | {c['baseline_over_decode']} " if base else ""
-        same = c["same_shots_every_round"] and c.get("same_shots_as_baseline", True)
+        same = "yes" if c["same_shots_every_round"] else "NO"
+        as_base = ("| yes " if c["same_shots_as_baseline"] else "| no ") if base else ""
         lines.append(
             f"| {kind} (`{c['clip']}`) | {c['bitrate_mbps']} | {c['decode_x_realtime']} "
             f"| {c['analyze_x_realtime']} | **{c['analyze_over_decode']}** {extra}"
-            f"| {c['analyze_peak_mb']} | {c['shots_found']} | {'yes' if same else 'NO'} |"
+            f"| {c['analyze_peak_mb']} | {c['shots_found']} | {same} {as_base}|"
         )
     lines += _cpu_table(r), "", "Every round:", ""
     lines.append("| clip | round | decode s | analyze s | analyze / decode "

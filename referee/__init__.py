@@ -50,6 +50,7 @@ from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext, TimedXY
 from referee._shotlog import (
     FORMAT,
+    SHOT_LOG_FIELDS,
     ShotLog,
     parse_event,
     parse_shot,
@@ -95,6 +96,7 @@ __all__ = [
     "PIN_FIELDS",
     "PIN_ITEM_ENGLISH",
     "PLACE_ENGLISH",
+    "SHOT_LOG_FIELDS",
     "WRONG_BREAK",
     "AuditEntry",
     "Ball",

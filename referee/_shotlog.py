@@ -23,10 +23,20 @@ from referee._start import StartState
 from referee._table import XY, Table
 from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 
-__all__ = ["FORMAT", "ShotLog", "parse_event", "parse_shot", "parse_shot_log", "parse_start"]
+__all__ = [
+    "FORMAT",
+    "SHOT_LOG_FIELDS",
+    "ShotLog",
+    "parse_event",
+    "parse_shot",
+    "parse_shot_log",
+    "parse_start",
+]
 
 FORMAT = "carom-shots/1"
-_TOP = {"format", "table", "discipline", "match", "lag", "shots"}
+#: The members a shot log's top object may have (any other is refused).
+SHOT_LOG_FIELDS = frozenset({"format", "table", "discipline", "match", "lag", "shots"})
+_TOP = set(SHOT_LOG_FIELDS)
 _SHOT = {
     "index", "start_s", "end_s", "cue_ball", "events", "start_positions_mm",
     "end_positions_mm", "paths_mm", "pins_standing", "doubt", "safety", "break",

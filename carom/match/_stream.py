@@ -32,7 +32,15 @@ from typing import Any, NoReturn, TextIO
 
 from carom.match._read_bounded import SHOT_LOG_LIMITS
 from carom.match._replay import ScoreRun, load_json, score_document
-from referee import CaromError, Discipline, Match, ShotLogError, parse_shot, parse_shot_log
+from referee import (
+    SHOT_LOG_FIELDS,
+    CaromError,
+    Discipline,
+    Match,
+    ShotLogError,
+    parse_shot,
+    parse_shot_log,
+)
 
 __all__ = ["score_stream"]
 
@@ -143,7 +151,12 @@ def _checked(make: type[int] | type[float]) -> Any:
 
 
 def _members(scan: _Scanner) -> Iterator[_Member]:
-    """The top object's members in file order; each element of a ``shots`` array alone."""
+    """The top object's members in file order; each element of a ``shots`` array alone.
+
+    So is each element of an array under a key a shot log may not have (a mangled
+    ``shots`` key, say): that member is refused by name later, as the whole-file path
+    refuses it, but first its text is checked like the shots' (no value too long).
+    """
     scan.take("{", "Expecting value")
     if scan.peek() == "}":
         scan.take("}", "")
@@ -157,7 +170,7 @@ def _members(scan: _Scanner) -> Iterator[_Member]:
         scan.take(":", "Expecting ':' delimiter")
         if key == _SHOTS:
             shots_keys += 1
-        if key == _SHOTS and scan.peek() == "[":
+        if (key == _SHOTS or key not in SHOT_LOG_FIELDS) and scan.peek() == "[":
             yield key, shots_keys, [], False  # the member itself; then its elements
             yield from ((key, shots_keys, shot, True) for shot in _elements(scan))
         else:
@@ -237,8 +250,8 @@ def _not_an_object(scan: _Scanner) -> NoReturn:
 def _shots(path: Path, which: int) -> Iterator[Any]:
     """The elements of the ``which``-th ``shots`` array, decoded one at a time."""
     with _scanner(path) as scan:
-        for _, n, value, element in _members(scan):
-            if element and n == which:
+        for key, n, value, element in _members(scan):
+            if element and key == _SHOTS and n == which:
                 yield value
 
 

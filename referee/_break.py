@@ -203,18 +203,17 @@ def check_break_layout(
 def _role_names(
     discipline: Discipline, positions: Mapping[Ball, XY], breaker: Ball
 ) -> tuple[str, str, str]:
+    """How the balls of :func:`_role_balls` are said in the layout's detail."""
+    first, second, third = _role_balls(discipline, positions, breaker)
     if rules_of(discipline).break_layout is BreakLayout.SEVEN_PINS:
-        w1, w2 = positions[Ball.WHITE1], positions[Ball.WHITE2]
-        near, far = ("white1", "white2") if w1[0] <= w2[0] else ("white2", "white1")
-        return "the red", near, far
-    other = next(b for b in positions if b not in (breaker, Ball.RED))
-    return f"{breaker} (the breaker's ball)", str(other), "the red"
+        return "the red", str(second), str(third)
+    return f"{first} (the breaker's ball)", str(second), "the red"
 
 
 def _role_balls(
     discipline: Discipline, positions: Mapping[Ball, XY], breaker: Ball
 ) -> tuple[Ball, Ball, Ball]:
-    """The balls of :func:`_role_names`, in the same order."""
+    """The breaker's ball (7-pin: the red), the other ball, the third, as the places go."""
     if rules_of(discipline).break_layout is BreakLayout.SEVEN_PINS:
         w1, w2 = positions[Ball.WHITE1], positions[Ball.WHITE2]
         near, far = (Ball.WHITE1, Ball.WHITE2) if w1[0] <= w2[0] else (Ball.WHITE2, Ball.WHITE1)

@@ -15,6 +15,13 @@ from referee._disciplines import DISCIPLINES, BreakLayout, DisciplineRules, LagR
 from referee._errors import CaromError, IllegalMoveError, RulesError, ShotLogError, UnknownBallError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
 from referee._lag import Lag, LagResult, judge_lag
+from referee._layout_items import (
+    LAYOUT_BALL_ENGLISH,
+    LAYOUT_ITEM_ENGLISH,
+    PLACE_PREPOSITION,
+    LayoutItem,
+    layout_items,
+)
 from referee._match import (
     Match,
     apply_correction,
@@ -91,11 +98,14 @@ __all__ = [
     "FORMAT",
     "HEAD_STRING_REACH_MM",
     "ITEM_FIELDS",
+    "LAYOUT_BALL_ENGLISH",
+    "LAYOUT_ITEM_ENGLISH",
     "MATCH_TABLE",
     "MAX_PLAYERS",
     "PIN_FIELDS",
     "PIN_ITEM_ENGLISH",
     "PLACE_ENGLISH",
+    "PLACE_PREPOSITION",
     "SHOT_LOG_FIELDS",
     "WRONG_BREAK",
     "AuditEntry",
@@ -121,6 +131,7 @@ __all__ = [
     "LagResult",
     "LagRule",
     "LayoutCheck",
+    "LayoutItem",
     "Match",
     "MatchConfig",
     "MatchResult",
@@ -166,6 +177,7 @@ __all__ = [
     "event_json",
     "judge",
     "judge_lag",
+    "layout_items",
     "match_stats",
     "new_match",
     "parse_event",

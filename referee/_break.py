@@ -22,7 +22,10 @@ The layouts, table mm (x from the head cushion, y from the left cushion):
   in the house behind the head string.
 
 The breaker's ball is the cue ball of the stroke (the ball that moved first).
-Which rule applied is said in one sentence (``BreakCall.why``) that the report shows.
+Which rule applied is said as one keyed phrase (``BreakCall.why_part``: a
+:class:`referee.Reason`, the balls' places in its ``layout`` field, see
+:mod:`referee._layout_items`) that the report and the console show, and in English
+(``BreakCall.why``).
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from referee._disciplines import BreakLayout, rules_of
+from referee._layout_items import PLACE_PREPOSITION, LayoutItem, layout_items
 from referee._names import Ball, Discipline, Spot
 from referee._options import RuleOptions
-from referee._reason import PLACE_ENGLISH, Reason, ReasonKey
+from referee._reason import Reason, ReasonKey
 from referee._table import XY, Table
 
 __all__ = [
@@ -63,13 +67,18 @@ class LayoutCheck:
 
     ``recognised``: they stand in the break layout (within ``break_recognise_mm``);
     ``faults``: what is wrong with a recognised layout (empty when it is right);
-    ``detail``: the measured distances (every ball's when recognised, else the
-    farthest ball's).
+    ``layout``: the measured distances (every ball's when recognised, else the
+    farthest ball's) as the codes of a reason's ``layout`` field.
     """
 
     recognised: bool
     faults: tuple[Reason, ...]
-    detail: str
+    layout: str
+
+    @property
+    def detail(self) -> str:
+        """The measured distances in English (``yellow on the head spot, ...``)."""
+        return ", ".join(i.english() for i in layout_items(self.layout))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,20 +90,24 @@ class BreakCall:
     """
 
     is_break: bool
-    why: str
+    why_part: Reason
     faults: tuple[Reason, ...] = ()
     review: str | None = None
+
+    @property
+    def why(self) -> str:
+        """The rule in English (``a break: the shot log says so``)."""
+        return self.why_part.english()
 
 
 @dataclass(frozen=True, slots=True)
 class _Place:
     """Where one ball belongs: a point (``reach_mm`` 0) or a region around it.
 
-    ``code``: its key in ``referee.PLACE_ENGLISH``; ``prep``: how a ball in it is said.
+    ``code``: its key in ``referee.PLACE_ENGLISH``.
     """
 
     code: str
-    prep: str
     xy_mm: XY
     reach_mm: float = 0.0
     #: 'disc': within reach of the point; 'string': on the line x = x0 with
@@ -102,9 +115,9 @@ class _Place:
     shape: str = "disc"
 
     @property
-    def name(self) -> str:
-        """``the head spot``."""
-        return PLACE_ENGLISH[self.code]
+    def prep(self) -> str:
+        """How a ball in it is said: ``on``, ``in``, ``beside``."""
+        return PLACE_PREPOSITION[self.code]
 
     def miss_mm(self, xy: XY) -> float:
         """How far ``xy`` lies outside this place (0 inside)."""
@@ -123,21 +136,21 @@ def _places(discipline: Discipline, table: Table) -> tuple[_Place, _Place, _Plac
     layout = rules_of(discipline).break_layout
     if layout is BreakLayout.FIVE_PINS:
         return (
-            _Place("bottom_half", "in", (table.length_mm / 2.0, head[1]), shape="behind"),
-            _Place("top_spot", "on", table.spot(Spot.TOP)),
-            _Place("red_spot", "on", table.spot(Spot.RED_FIVE_PINS)),
+            _Place("bottom_half", (table.length_mm / 2.0, head[1]), shape="behind"),
+            _Place("top_spot", table.spot(Spot.TOP)),
+            _Place("red_spot", table.spot(Spot.RED_FIVE_PINS)),
         )
     if layout is BreakLayout.SEVEN_PINS:
         beside = _BESIDE_DIAMETERS * table.ball_diameter_mm
         return (
-            _Place("house", "in", head, shape="behind"),
-            _Place("spot1", "beside", table.spot(Spot.SPOT1), beside),
-            _Place("spot3", "beside", table.spot(Spot.SPOT3), beside),
+            _Place("house", head, shape="behind"),
+            _Place("spot1", table.spot(Spot.SPOT1), beside),
+            _Place("spot3", table.spot(Spot.SPOT3), beside),
         )
     return (
-        _Place("head_string", "on", head, HEAD_STRING_REACH_MM, shape="string"),
-        _Place("head_spot", "on", head),
-        _Place("foot_spot", "on", foot),
+        _Place("head_string", head, HEAD_STRING_REACH_MM, shape="string"),
+        _Place("head_spot", head),
+        _Place("foot_spot", foot),
     )
 
 
@@ -183,31 +196,28 @@ def check_break_layout(
     swapped = [p.miss_mm(xy) for p, xy in zip(places, (roles[1], roles[0], roles[2]), strict=True)]
     loose = options.break_recognise_mm
     recognised = max(misses) <= loose or max(swapped) <= loose
-    names = _role_names(discipline, positions_mm, breaker)
+    balls = _role_balls(discipline, positions_mm, breaker)
+    said_as = _role_names(discipline)
     said = [
-        f"{n} {m:.0f} mm from {p.name}" if m >= 0.5 else f"{n} {p.prep} {p.name}"
-        for n, p, m in zip(names, places, misses, strict=True)
+        LayoutItem(role, str(b), p.code, int(f"{m:.0f}") if m >= 0.5 else None).code()
+        for role, b, p, m in zip(said_as, balls, places, misses, strict=True)
     ]
     # A layout far from the break: the ball farthest from its place says enough.
-    detail = ", ".join(said) if recognised else said[misses.index(max(misses))]
-    balls = _role_balls(discipline, positions_mm, breaker)
+    layout = ",".join(said) if recognised else said[misses.index(max(misses))]
     limit_mm = round(options.break_layout_mm)
     faults = tuple(
         Reason.of(_WRONG[p.prep], ball=b, distance_mm=round(m), place=p.code, limit_mm=limit_mm)
         for b, p, m in zip(balls, places, misses, strict=True)
         if recognised and m > options.break_layout_mm
     )
-    return LayoutCheck(recognised=recognised, faults=faults, detail=detail)
+    return LayoutCheck(recognised=recognised, faults=faults, layout=layout)
 
 
-def _role_names(
-    discipline: Discipline, positions: Mapping[Ball, XY], breaker: Ball
-) -> tuple[str, str, str]:
-    """How the balls of :func:`_role_balls` are said in the layout's detail."""
-    first, second, third = _role_balls(discipline, positions, breaker)
+def _role_names(discipline: Discipline) -> tuple[str, str, str]:
+    """How the balls of :func:`_role_balls` are said (``referee.LAYOUT_BALL_ENGLISH``)."""
     if rules_of(discipline).break_layout is BreakLayout.SEVEN_PINS:
-        return "the red", str(second), str(third)
-    return f"{first} (the breaker's ball)", str(second), "the red"
+        return "red", "ball", "ball"
+    return "breaker", "ball", "red"
 
 
 def _role_balls(

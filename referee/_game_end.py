@@ -19,34 +19,38 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from referee._names import NextPosition
+from referee._reason import Reason, ReasonKey
 from referee._shot import Carry
 from referee._state import GameResult, MatchState, Phase, Score
 from referee._verdict import Verdict
 
-__all__ = ["cut_to_target", "game_end", "join_notes", "target_reached"]
+__all__ = ["Notes", "cut_to_target", "game_end", "join_notes", "target_reached"]
+
+#: A shot's notes, each a keyed phrase (``ShotRecord.note_parts``).
+Notes = tuple[Reason, ...]
 
 
-def game_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchState, str]:
-    """Apply the game-end rules after a stroke by ``shooter``; returns a note."""
+def game_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchState, Notes]:
+    """Apply the game-end rules after a stroke by ``shooter``; returns its notes."""
     cfg = state.config
     if cfg.countdown_from is not None:
         if verdict.wins_game:
-            return _finish_game(state, shooter, f"{shooter} wins the game")
-        return state, ""
+            return _finish_game(state, shooter, _say(ReasonKey.NOTE_GAME_WON, player=shooter))
+        return state, ()
     if state.equalizing:
         return _equalizing_end(state, shooter, verdict)
     reached = [p for p in cfg.players if state.scores[p].points >= cfg.target[p]]
     if reached:
-        return target_reached(state, reached[0], "")
+        return target_reached(state, reached[0], ())
     limit = cfg.innings_limit
     innings = state.scores[shooter].innings
     closes_round = verdict.inning_ends and all(s.innings >= innings for s in state.scores.values())
     if limit and closes_round and innings >= limit:
-        return _finish_on_points(state, f"inning limit {limit} reached")
-    return state, ""
+        return _finish_on_points(state, limit)
+    return state, ()
 
 
-def cut_to_target(state: MatchState) -> tuple[MatchState, str]:
+def cut_to_target(state: MatchState) -> tuple[MatchState, Notes]:
     """Five-pins [rules.md §6]: a total past the target is cut back to the target."""
     scores = dict(state.scores)
     for p, target in state.config.target.items():
@@ -54,11 +58,12 @@ def cut_to_target(state: MatchState) -> tuple[MatchState, str]:
         if over > 0:
             s = scores[p]
             scores[p] = replace(s, points=target, corrected=s.corrected - over)
-            return replace(state, scores=scores), f"{p}'s total cut back to the target {target}"
-    return state, ""
+            cut = _say(ReasonKey.NOTE_CUT_TO_TARGET, player=p, target=target)
+            return replace(state, scores=scores), cut
+    return state, ()
 
 
-def target_reached(state: MatchState, player: str, note: str) -> tuple[MatchState, str]:
+def target_reached(state: MatchState, player: str, note: Notes) -> tuple[MatchState, Notes]:
     """``player`` reached the target: equalizing innings for those behind, or the game."""
     cfg = state.config
     mine = state.scores[player].innings
@@ -72,16 +77,17 @@ def target_reached(state: MatchState, player: str, note: str) -> tuple[MatchStat
             next_position=start, carry=Carry(),
         )  # fmt: skip
         who = ", ".join(behind)
-        return moved, join_notes(note, f"{player} reached the target: equalizing inning for {who}")
-    return _finish_game(state, player, join_notes(note, f"{player} reached the target"))
+        said = _say(ReasonKey.NOTE_TARGET_EQUALIZING, player=player, players=who)
+        return moved, join_notes(note, said)
+    return _finish_game(state, player, join_notes(note, _say(ReasonKey.NOTE_TARGET, player=player)))
 
 
-def _equalizing_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchState, str]:
+def _equalizing_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchState, Notes]:
     """During the equalizing innings: the next one, or the end of the game."""
     cfg = state.config
     at_target = state.scores[shooter].points >= cfg.target[shooter]
     if not (at_target or verdict.inning_ends):
-        return state, ""
+        return state, ()
     rest = tuple(p for p in state.to_equalize if p != shooter)
     if rest:
         scores = dict(state.scores)
@@ -91,34 +97,49 @@ def _equalizing_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[
             state, scores=scores, shooter=rest[0], to_equalize=rest, next_position=start,
             carry=Carry(),
         )  # fmt: skip
-        return moved, f"equalizing inning for {rest[0]}"
+        return moved, _say(ReasonKey.NOTE_EQUALIZING, player=rest[0])
     reached = [p for p in cfg.players if state.scores[p].points >= cfg.target[p]]
     two = len(cfg.players) == 2
     if len(reached) == 1:
         (winner,) = reached
-        why = f"{shooter} did not equalize" if two else "the equalizing innings are over"
-        return _finish_game(state, winner, f"{why}: {winner} wins")
-    why = f"{shooter} equalized" if two else f"{', '.join(reached)} level at the target"
-    return _finish_game(state, None, f"{why}: draw", tied=reached)
+        if two:
+            won = _say(ReasonKey.NOTE_NOT_EQUALIZED, player=shooter, winner=winner)
+        else:
+            won = _say(ReasonKey.NOTE_EQUALIZING_OVER, winner=winner)
+        return _finish_game(state, winner, won)
+    if two:
+        drawn = _say(ReasonKey.NOTE_EQUALIZED, player=shooter)
+    else:
+        drawn = _say(ReasonKey.NOTE_LEVEL, players=", ".join(reached))
+    return _finish_game(state, None, drawn, tied=reached)
 
 
-def _finish_on_points(state: MatchState, why: str) -> tuple[MatchState, str]:
+def _finish_on_points(state: MatchState, limit: int) -> tuple[MatchState, Notes]:
     top = max(s.points for s in state.scores.values())
     tops = [p for p in state.config.players if state.scores[p].points == top]
     if len(tops) == 1:
-        return _finish_game(state, tops[0], f"{why}: {tops[0]} wins")
-    level = "" if len(tops) == len(state.config.players) else f" between {', '.join(tops)}"
-    return _finish_game(state, None, f"{why}: draw{level}", tied=tops)
+        return _finish_game(state, tops[0], _say(ReasonKey.NOTE_INNINGS_WON, limit=limit,
+                                                 winner=tops[0]))  # fmt: skip
+    if len(tops) == len(state.config.players):
+        drawn = _say(ReasonKey.NOTE_INNINGS_DRAW, limit=limit)
+    else:
+        drawn = _say(ReasonKey.NOTE_INNINGS_DRAW_BETWEEN, limit=limit, players=", ".join(tops))
+    return _finish_game(state, None, drawn, tied=tops)
 
 
-def join_notes(*notes: str) -> str:
-    """The non-empty notes, joined with '; '."""
-    return "; ".join(n for n in notes if n)
+def join_notes(*notes: Notes) -> Notes:
+    """The notes one after the other."""
+    return tuple(n for group in notes for n in group)
+
+
+def _say(key: ReasonKey, **fields: str | int) -> Notes:
+    """One note."""
+    return (Reason.of(key, **fields),)
 
 
 def _finish_game(
-    state: MatchState, winner: str | None, note: str, tied: Sequence[str] = ()
-) -> tuple[MatchState, str]:
+    state: MatchState, winner: str | None, note: Notes, tied: Sequence[str] = ()
+) -> tuple[MatchState, Notes]:
     """Close the game (set); start the next set or end the match."""
     cfg = state.config
     scores = {p: s.closed() for p, s in state.scores.items()}
@@ -139,13 +160,22 @@ def _finish_game(
             shooter=None, winner=winner, draw=winner is None, equalizing=False, to_equalize=(),
             tied=() if winner is not None else tuple(tied),
         )  # fmt: skip
-        return over, join_notes(
-            note, f"match over: {winner} wins" if winner else "match over: draw"
+        over_note = (
+            _say(ReasonKey.NOTE_MATCH_WON, winner=winner)
+            if winner
+            else _say(ReasonKey.NOTE_MATCH_DRAW)
         )
+        return over, join_notes(note, over_note)
     breaker = cfg.next_player(state.breaker or cfg.players[0])
     fresh = replace(
         state, scores={p: Score() for p in cfg.players}, sets_won=sets_won, games=games,
         set_index=state.set_index + 1, breaker=breaker, shooter=breaker, equalizing=False,
         to_equalize=(), next_position=NextPosition.BREAK, carry=Carry(), last_inning_ended_by=None,
     )  # fmt: skip
-    return fresh, join_notes(note, f"set {state.set_index + 1} to {winner or 'nobody (draw)'}")
+    n = state.set_index + 1
+    said = (
+        _say(ReasonKey.NOTE_SET_WON, set=n, winner=winner)
+        if winner
+        else _say(ReasonKey.NOTE_SET_DRAW, set=n)
+    )
+    return fresh, join_notes(note, said)

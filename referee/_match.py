@@ -189,7 +189,7 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
         version=state.version + 1,
     )
     alternate = rules_of(moved.config.discipline).alternates_every_stroke
-    moved, cut = cut_to_target(moved) if alternate else (moved, "")
+    moved, cut = cut_to_target(moved) if alternate else (moved, ())
     after, note = game_end(moved, shooter, verdict)
     after = replace(after, break_due=after.next_position is NextPosition.BREAK)
     record = ShotRecord(
@@ -201,9 +201,9 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
         run=_last_run(moved.scores[shooter]) if ends else moved.scores[shooter].current_run,
         set_index=state.set_index,
         game_over=after.set_index != state.set_index or after.phase is Phase.OVER,
-        note=join_notes(turn.note, cut, note),
+        note_parts=join_notes(turn.note, cut, note),
         is_break=call.is_break,
-        break_why=call.why,
+        break_part=call.why_part,
     )
     return record, after
 
@@ -277,7 +277,7 @@ def _correct_points(state: MatchState, player: str, points: int) -> tuple[MatchS
     if state.config.countdown_from is None and not state.equalizing:
         reached = [p for p in state.config.players if scores[p].points >= state.config.target[p]]
         if reached:
-            moved, _ = target_reached(moved, reached[0], "")
+            moved, _ = target_reached(moved, reached[0], ())
     return moved, f"{points:+d} points to {player}"
 
 

@@ -13,7 +13,12 @@ in :data:`BALL_FIELDS` hold ball names, ``fouls`` holds foul names joined by ``,
 ``pins`` pin names joined by ``,``, and the fields of ``referee.ITEM_FIELDS``
 (``items`` of five-pins, ``made`` of the 7-pin game) a pin game stroke's items
 (:func:`referee.pin_items`), each said with its kind's template and joined as that
-field says.
+field says; ``layout`` where each ball stood against the break layout
+(:func:`referee.layout_items`), each ball said with its form's and role's templates,
+joined by ``, ``. Besides verdicts' reasons and announcements, keyed phrases say the
+rule that judged a shot a break or play and a shot's notes (who was found at the
+table, how a game ended: ``ShotRecord.break_part``, ``ShotRecord.note_parts``); their
+player names are fields, said as they are.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from referee._errors import RulesError
+from referee._layout_items import PLACE_ENGLISH, layout_items
 from referee._pin_items import ITEM_FIELDS, PIN_ITEM_ENGLISH, pin_items
 
 __all__ = [
@@ -42,18 +48,6 @@ BALL_FIELDS = frozenset(
 )
 #: Fields that hold a pin's name (``referee.Pin``); ``cushion`` holds a cushion's.
 PIN_FIELDS = frozenset({"pin", "neighbour"})
-#: The places of a break layout (the ``place`` field) and their English.
-PLACE_ENGLISH: dict[str, str] = {
-    "head_spot": "the head spot",
-    "foot_spot": "the foot spot",
-    "head_string": "the head string",
-    "top_spot": "the top spot",
-    "red_spot": "its spot",
-    "bottom_half": "the bottom half",
-    "house": "the house",
-    "spot1": "spot 1",
-    "spot3": "spot 3",
-}
 
 
 class ReasonKey(StrEnum):
@@ -99,6 +93,33 @@ class ReasonKey(StrEnum):
     WRONG_BREAK_OFF = "wrong_break_off"
     WRONG_BREAK_OUTSIDE = "wrong_break_outside"
     WRONG_BREAK_FAR = "wrong_break_far"
+    # the rule that judged a stroke a break or play (``ShotRecord.break_parts``)
+    BREAK_LOGGED = "break_logged"
+    PLAY_LOGGED = "play_logged"
+    BREAK_NO_POSITIONS = "break_no_positions"
+    PLAY_NO_POSITIONS = "play_no_positions"
+    BREAK_LAYOUT = "break_layout"
+    BREAK_DUE = "break_due"
+    PLAY_NO_LAYOUT = "play_no_layout"
+    # a shot's notes: who is at the table, the end of a game (``ShotRecord.note_parts``)
+    NOTE_FIRST_SEEN = "note_first_seen"
+    NOTE_VIDEO_FIRST = "note_video_first"
+    NOTE_CUT_TO_TARGET = "note_cut_to_target"
+    NOTE_GAME_WON = "note_game_won"
+    NOTE_INNINGS_WON = "note_innings_won"
+    NOTE_INNINGS_DRAW = "note_innings_draw"
+    NOTE_INNINGS_DRAW_BETWEEN = "note_innings_draw_between"
+    NOTE_TARGET = "note_target"
+    NOTE_TARGET_EQUALIZING = "note_target_equalizing"
+    NOTE_EQUALIZING = "note_equalizing"
+    NOTE_NOT_EQUALIZED = "note_not_equalized"
+    NOTE_EQUALIZING_OVER = "note_equalizing_over"
+    NOTE_EQUALIZED = "note_equalized"
+    NOTE_LEVEL = "note_level"
+    NOTE_MATCH_WON = "note_match_won"
+    NOTE_MATCH_DRAW = "note_match_draw"
+    NOTE_SET_WON = "note_set_won"
+    NOTE_SET_DRAW = "note_set_draw"
 
     @property
     def template(self) -> str:
@@ -164,6 +185,38 @@ _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.WRONG_BREAK_OFF: _WRONG % "off",
     ReasonKey.WRONG_BREAK_OUTSIDE: _WRONG % "outside",
     ReasonKey.WRONG_BREAK_FAR: _WRONG % "too far from",
+    ReasonKey.BREAK_LOGGED: "a break: the shot log says so",
+    ReasonKey.PLAY_LOGGED: "not a break: the shot log says so",
+    ReasonKey.BREAK_NO_POSITIONS: "a break: no start positions, and the game starts from the break",
+    ReasonKey.PLAY_NO_POSITIONS: "play: no start positions, and the game is under way",
+    ReasonKey.BREAK_LAYOUT: "a break: the balls stand in the break layout ({layout})",
+    ReasonKey.BREAK_DUE: (
+        "a break: the break position was due but the balls are not in it ({layout})"
+    ),
+    ReasonKey.PLAY_NO_LAYOUT: "play: the balls are not in the break layout ({layout})",
+    ReasonKey.NOTE_FIRST_SEEN: "{player} at the table: the first stroke is played with {ball}",
+    ReasonKey.NOTE_VIDEO_FIRST: (
+        "the video shows {player}'s {ball} played first, not {expected}'s {other}: following "
+        "the video (set {player} as the first player, or swap the cue balls)"
+    ),
+    ReasonKey.NOTE_CUT_TO_TARGET: "{player}'s total cut back to the target {target}",
+    ReasonKey.NOTE_GAME_WON: "{player} wins the game",
+    ReasonKey.NOTE_INNINGS_WON: "inning limit {limit} reached: {winner} wins",
+    ReasonKey.NOTE_INNINGS_DRAW: "inning limit {limit} reached: draw",
+    ReasonKey.NOTE_INNINGS_DRAW_BETWEEN: "inning limit {limit} reached: draw between {players}",
+    ReasonKey.NOTE_TARGET: "{player} reached the target",
+    ReasonKey.NOTE_TARGET_EQUALIZING: (
+        "{player} reached the target: equalizing inning for {players}"
+    ),
+    ReasonKey.NOTE_EQUALIZING: "equalizing inning for {player}",
+    ReasonKey.NOTE_NOT_EQUALIZED: "{player} did not equalize: {winner} wins",
+    ReasonKey.NOTE_EQUALIZING_OVER: "the equalizing innings are over: {winner} wins",
+    ReasonKey.NOTE_EQUALIZED: "{player} equalized: draw",
+    ReasonKey.NOTE_LEVEL: "{players} level at the target: draw",
+    ReasonKey.NOTE_MATCH_WON: "match over: {winner} wins",
+    ReasonKey.NOTE_MATCH_DRAW: "match over: draw",
+    ReasonKey.NOTE_SET_WON: "set {set} to {winner}",
+    ReasonKey.NOTE_SET_DRAW: "set {set} to nobody (draw)",
     ReasonKey.TEXT: "{text}",
 }
 
@@ -185,6 +238,8 @@ class Reason:
             raise RulesError(f"reason {self.key}: fields {sorted(names)}, expected {sorted(want)}")
         for name in names & ITEM_FIELDS.keys():
             pin_items(str(self.field_map()[name]))  # raises for a malformed one
+        if "layout" in names:
+            layout_items(str(self.field_map()["layout"]))
         if "place" in names and self.field_map()["place"] not in PLACE_ENGLISH:
             raise RulesError(f"reason {self.key}: place {self.field_map()['place']!r} unknown")
 
@@ -214,6 +269,8 @@ class Reason:
             values[name] = ITEM_FIELDS[name].join(
                 PIN_ITEM_ENGLISH[i.kind].format_map(i.fields()) for i in items
             )
+        if "layout" in values:
+            values["layout"] = ", ".join(i.english() for i in layout_items(str(values["layout"])))
         return _ENGLISH[self.key].format_map(values)
 
 

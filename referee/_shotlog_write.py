@@ -108,6 +108,8 @@ def record_json(record: ShotRecord) -> dict[str, Any]:
         "announcements": list(v.announcements),
         "announcement_parts": reason_json(v.announcement_parts),
         "note": record.note,
+        "note_parts": reason_json(record.note_parts),
         "break": record.is_break,
         "break_rule": record.break_why,
+        "break_rule_parts": reason_json(() if record.break_part is None else (record.break_part,)),
     }

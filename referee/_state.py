@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from referee._config import MatchConfig
 from referee._names import Ball, NextPosition
+from referee._reason import Reason, english_reason
 from referee._shot import Carry
 from referee._verdict import Verdict
 
@@ -115,7 +116,10 @@ class ShotRecord:
     """A judged shot as the match saw it: who shot, the verdict, the board after it.
 
     ``is_break``: it was judged as a break; ``break_why``: the rule that said so
-    (the shot log, the balls' layout, the match's position), in one sentence.
+    (the shot log, the balls' layout, the match's position), in one sentence;
+    ``break_part`` the same as a keyed phrase. ``note`` says who was found at the
+    table and how a game ended, in English; ``note_parts`` the same as keyed phrases.
+    The English is made from the parts when only they are given.
     """
 
     index: int
@@ -127,8 +131,16 @@ class ShotRecord:
     set_index: int
     game_over: bool
     note: str = ""
+    note_parts: tuple[Reason, ...] = ()
     is_break: bool = False
     break_why: str = ""
+    break_part: Reason | None = None
+
+    def __post_init__(self) -> None:
+        if not self.note and self.note_parts:
+            object.__setattr__(self, "note", english_reason(self.note_parts))
+        if not self.break_why and self.break_part is not None:
+            object.__setattr__(self, "break_why", self.break_part.english())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

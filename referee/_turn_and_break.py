@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 
 from referee._break import BreakCall, check_break_layout
 from referee._names import Ball, NextPosition
+from referee._reason import Reason, ReasonKey
 from referee._shot import Carry, Shot
 from referee._state import MatchState
 
@@ -44,7 +45,7 @@ class TurnCall:
 
     shooter: str
     cue_ball: Ball
-    note: str = ""
+    note: tuple[Reason, ...] = ()
     review: str | None = None
 
 
@@ -81,12 +82,9 @@ def whose_stroke(state: MatchState, shot: Shot) -> tuple[TurnCall, MatchState]:
     moved = _hand_over(state, expected, owner)
     ball = cfg.ball_of(owner)
     if state.shots_played == 0:
-        mine = cfg.ball_of(expected)
-        note = (
-            f"the video shows {owner}'s {shot.cue_ball} played first, not {expected}'s {mine}: "
-            f"following the video (set {owner} as the first player, or swap the cue balls)"
-        )
-        return TurnCall(owner, ball, note=note), moved
+        note = Reason.of(ReasonKey.NOTE_VIDEO_FIRST, player=owner, ball=shot.cue_ball,
+                         expected=expected, other=cfg.ball_of(expected))  # fmt: skip
+        return TurnCall(owner, ball, note=(note,)), moved
     review = (
         f"{owner} plays the {shot.cue_ball} although the rules had {expected} at the table: "
         f"check the last stroke's verdict, or call a wrong-ball foul"
@@ -104,8 +102,8 @@ def _first_seen(state: MatchState, shot: Shot) -> tuple[TurnCall, MatchState]:
     if len(owners) == 1:
         (owner,) = owners
         moved = replace(state, shooter=owner)
-        note = f"{owner} at the table: the first stroke is played with {ball}"
-        return replace(_ball_played(moved, owner, shot), note=note), moved
+        note = Reason.of(ReasonKey.NOTE_FIRST_SEEN, player=owner, ball=ball)
+        return replace(_ball_played(moved, owner, shot), note=(note,)), moved
     first = owners[0] if owners else cfg.players[0]
     n = len(cfg.players)
     if cfg.shared_cue_ball is not None:
@@ -152,21 +150,20 @@ def _hand_over(state: MatchState, old: str, new: str) -> MatchState:
 def decide_break(state: MatchState, shot: Shot) -> BreakCall:
     """Whether ``shot`` is judged as a break, and the rule that said so."""
     if shot.is_break is not None:
-        said = "a break" if shot.is_break else "not a break"
-        return BreakCall(shot.is_break, f"{said}: the shot log says so")
+        logged = ReasonKey.BREAK_LOGGED if shot.is_break else ReasonKey.PLAY_LOGGED
+        return BreakCall(shot.is_break, Reason.of(logged))
     cfg = state.config
     at_break = state.next_position is NextPosition.BREAK
     check = check_break_layout(
         cfg.discipline, cfg.table, shot.start_positions_mm, shot.cue_ball, cfg.options
     )
     if check is None:
-        said = "a break" if at_break else "play"
-        where = "the game starts from the break" if at_break else "the game is under way"
-        return BreakCall(at_break, f"{said}: no start positions, and {where}")
+        unknown = ReasonKey.BREAK_NO_POSITIONS if at_break else ReasonKey.PLAY_NO_POSITIONS
+        return BreakCall(at_break, Reason.of(unknown))
     if check.recognised:
-        return BreakCall(True, f"a break: the balls stand in the break layout ({check.detail})",
+        return BreakCall(True, Reason.of(ReasonKey.BREAK_LAYOUT, layout=check.layout),
                          check.faults)  # fmt: skip
     if state.break_due:
         why = f"the break position was due but the balls are not in it ({check.detail})"
-        return BreakCall(True, f"a break: {why}", review=why)
-    return BreakCall(False, f"play: the balls are not in the break layout ({check.detail})")
+        return BreakCall(True, Reason.of(ReasonKey.BREAK_DUE, layout=check.layout), review=why)
+    return BreakCall(False, Reason.of(ReasonKey.PLAY_NO_LAYOUT, layout=check.layout))

@@ -11,6 +11,7 @@ from referee import (
     FORMAT,
     Ball,
     Phase,
+    ReasonKey,
     RuleOptions,
     ShotRecord,
     StartState,
@@ -49,10 +50,12 @@ def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
         run.notes.append(f"shot {analyzed.shot.index}: played after the match ended; not judged")
         return None
     record = run.match.play(_renumbered(analyzed, len(run.match.records)))
-    if record.index == 0 and "following the video" in record.note:
-        said = record.note.split(": following the video")[0]
-        run.notes.append(f"--first contradicts the video ({said}): following the video; "
-                         f"use --first {record.player}")  # fmt: skip
+    video_first = [p for p in record.note_parts if p.key is ReasonKey.NOTE_VIDEO_FIRST]
+    if record.index == 0 and video_first:
+        f = video_first[0].field_map()
+        said = f"{f['player']}'s {f['ball']} played first, not {f['expected']}'s {f['other']}"
+        run.notes.append(f"--first contradicts the video (the video shows {said}): following "
+                         f"the video; use --first {record.player}")  # fmt: skip
     return record
 
 

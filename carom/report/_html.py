@@ -107,8 +107,11 @@ def _verdict_block(page: Page, s: ReportShot) -> str:
     lines += [f"<strong>{page.t('review', reason=r)}</strong>" for r in reviews]
     if v is not None:
         lines += [escape(a) for a in page.announcements(v)]
-    if s.break_rule:
-        lines.append(page.t("judged_as", rule=s.break_rule))
+    rule = page.break_rule(s.record) if s.record is not None else s.break_rule
+    if rule:
+        lines.append(page.t("judged_as", rule=rule))
+    if s.record is not None and s.record.note:
+        lines.append(escape(page.note(s.record)))
     if score := score_text(page, s.score_after):
         lines.append(page.t("score_after", score=score))
     return f'<div class="{" ".join(["verdict", *_classes(s)])}">' + "<br>".join(lines) + "</div>"

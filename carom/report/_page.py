@@ -19,9 +19,12 @@ from referee import (
     ITEM_FIELDS,
     MATCH_TABLE,
     PIN_FIELDS,
+    LayoutItem,
     PinItem,
     Reason,
+    ShotRecord,
     Verdict,
+    layout_items,
     pin_items,
 )
 
@@ -68,11 +71,27 @@ class Page:
         and foul names in the language too; the referee's English sentence where the
         verdict has no parts or the catalogue lacks one of their keys.
         """
-        parts = verdict.reason_parts
-        english = catalogue("report").messages["en"]
-        if self.lang == "en" or not parts or any(f"reason_{p.key}" not in english for p in parts):
-            return verdict.reason
+        return self.phrases(verdict.reason_parts, verdict.reason)
+
+    def phrases(self, parts: Sequence[Reason], english: str) -> str:
+        """Keyed phrases in the language, joined with ``; `` (not escaped).
+
+        ``english`` (the referee's sentence) where there are no parts or the catalogue
+        lacks one of their keys.
+        """
+        known = catalogue("report").messages["en"]
+        if self.lang == "en" or not parts or any(f"reason_{p.key}" not in known for p in parts):
+            return english
         return "; ".join(self.raw(f"reason_{p.key}", **self._fields(p)) for p in parts)
+
+    def break_rule(self, record: ShotRecord) -> str:
+        """The rule that judged the shot a break or play, in the language (not escaped)."""
+        part = record.break_part
+        return self.phrases((part,) if part is not None else (), record.break_why)
+
+    def note(self, record: ShotRecord) -> str:
+        """The shot's notes (who is at the table, a game's end) in the language."""
+        return self.phrases(record.note_parts, record.note)
 
     def announcements(self, verdict: Verdict) -> tuple[str, ...]:
         """The verdict's announcements in the language (not escaped).
@@ -104,6 +123,8 @@ class Page:
                 out[name] = ", ".join(self.word("pin", p) for p in str(value).split(","))
             elif name in ITEM_FIELDS:
                 out[name] = ITEM_FIELDS[name].join(self._item(i) for i in pin_items(str(value)))
+            elif name == "layout":
+                out[name] = ", ".join(self._placed(i) for i in layout_items(str(value)))
             else:
                 out[name] = value
         return out
@@ -113,6 +134,12 @@ class Page:
         prefix = "ball" if item.kind in BALL_KINDS else "pin"
         fields = item.fields(lambda name: self.word(prefix, name))
         return self.raw(f"pins_item_{item.kind}", **fields)
+
+    def _placed(self, item: LayoutItem) -> str:
+        """A ball of the break layout and where it stood, in the language."""
+        ball = self.raw(f"layout_ball_{item.role}", ball=self.word("ball", item.ball))
+        return self.raw(f"layout_{item.form}", ball=ball, place=self.word("place", item.place),
+                        distance_mm=item.distance_mm)  # fmt: skip
 
     def fouls(self, fouls: Sequence[object]) -> str:
         """Foul names in the language, comma-separated (not escaped)."""

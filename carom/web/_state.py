@@ -70,7 +70,8 @@ def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
 
     ``break``/``break_rule``: judged as a break or not and the rule that said so;
     ``announcements`` (frozen balls, a wrong break position) and ``note`` (who was
-    found at the table, the end of a game) as the scoresheet prints them.
+    found at the table, the end of a game) as the scoresheet prints them; the
+    ``_parts`` of each the same as keyed phrases (``referee.reason_json``).
     """
     v = record.verdict
     return {
@@ -81,7 +82,8 @@ def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
         "diagram_url": diagram_url(match_id, record.index), "break": record.is_break,
         "break_rule": record.break_why, "announcements": list(v.announcements),
         "announcement_parts": reason_json(v.announcement_parts),
-        "note": record.note, "review": v.review,
+        "note": record.note, "note_parts": reason_json(record.note_parts), "review": v.review,
+        "break_rule_parts": reason_json(() if record.break_part is None else (record.break_part,)),
     }  # fmt: skip
 
 

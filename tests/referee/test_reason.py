@@ -9,9 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee import (
+    LAYOUT_BALL_ENGLISH,
     PIN_ITEM_ENGLISH,
+    PLACE_ENGLISH,
     Ball,
     Foul,
+    LayoutItem,
     Pin,
     PinItem,
     Reason,
@@ -19,6 +22,7 @@ from referee import (
     RulesError,
     Verdict,
     english_reason,
+    layout_items,
     pin_items,
     reason_json,
 )
@@ -144,6 +148,47 @@ def test_five_pins_items_read_back_as_written(items: list[PinItem]) -> None:
     assert pin_items(text) == tuple(items)
     english = Reason.of(ReasonKey.PINS_SCORED, points=1, items=text).english()
     assert english.count(", ") >= len(items) - 1 and english.startswith("1 points: ")
+
+
+def test_a_break_rule_says_each_ball_of_the_layout_by_its_role() -> None:
+    layout = "breaker:white:head_string:12,ball:yellow:head_spot:,red:red:foot_spot:"
+    assert Reason.of(ReasonKey.BREAK_LAYOUT, layout=layout).english() == (
+        "a break: the balls stand in the break layout (white (the breaker's ball) 12 mm from "
+        "the head string, yellow on the head spot, the red on the foot spot)"
+    )
+    seven = "red:red:house:,ball:white1:spot1:40"
+    assert Reason.of(ReasonKey.PLAY_NO_LAYOUT, layout=seven).english() == (
+        "play: the balls are not in the break layout (the red in the house, white1 40 mm "
+        "from spot 1)"
+    )
+
+
+def test_a_malformed_layout_item_is_refused() -> None:
+    bad = ("breaker:white:head_string", "boss:white:head_spot:", "ball:white:moon:",
+           "ball::head_spot:", "ball:white:head_spot:-3", "ball:white:head_spot:1:2")  # fmt: skip
+    for layout in bad:
+        with pytest.raises(RulesError, match="break layout item"):
+            Reason.of(ReasonKey.BREAK_LAYOUT, layout=layout)
+
+
+@given(
+    st.lists(
+        st.builds(
+            LayoutItem,
+            role=st.sampled_from(sorted(LAYOUT_BALL_ENGLISH)),
+            ball=st.sampled_from([str(b) for b in Ball]),
+            place=st.sampled_from(sorted(PLACE_ENGLISH)),
+            distance_mm=st.none() | st.integers(0, 3000),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_layout_items_read_back_as_written(items: list[LayoutItem]) -> None:
+    text = ",".join(i.code() for i in items)
+    assert layout_items(text) == tuple(items)
+    english = Reason.of(ReasonKey.BREAK_DUE, layout=text).english()
+    assert all(i.english() in english for i in items)
 
 
 def test_parts_join_and_travel_as_json() -> None:

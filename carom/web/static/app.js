@@ -240,6 +240,15 @@
       return t("pins_item." + kind, { value: fmt.int(Number(value)), pin: said[0] || "", ball: said[0] || "",
         count: fmt.int(said.length), pins: said.join(", "), path: said.join("->") });
     },
+    // A ball of the break layout and where it stood (referee.LayoutItem.code:
+    // role:ball:place:distance, the distance empty on the place).
+    placed(code) {
+      const [role, ball, place, far] = String(code).split(":");
+      const prep = { bottom_half: "in", house: "in", spot1: "beside", spot3: "beside" }[place] || "on";
+      const named = t("layout_ball." + role, { ball: t("ball." + ball) });
+      return t("layout." + (far ? "from" : prep), { ball: named, place: t("place." + place),
+        distance_mm: fmt.int(Number(far || 0)) });
+    },
     // One keyed phrase of the referee ({key, fields}: referee.reason_json) in the page's
     // language: its ball, foul, pin, cushion and place names and its numbers too.
     phrase(p) {
@@ -258,6 +267,7 @@
       for (const [name, joiner] of [["items", ", "], ["made", "; "]]) {
         if (typeof fields[name] === "string") fields[name] = fields[name].split(",").map((c) => fmt.pinItem(c)).join(joiner);
       }
+      if (typeof fields.layout === "string") fields.layout = fields.layout.split(",").map((c) => fmt.placed(c)).join(", ");
       for (const [name, value] of Object.entries(fields)) {
         if (typeof value === "number") fields[name] = fmt.int(value);
       }
@@ -273,10 +283,21 @@
     // A verdict's reason in the page's language: its keyed parts joined, else the
     // referee's English sentence.
     reason(shot) {
-      const english = (shot && shot.reason) || "";
-      const parts = shot && Array.isArray(shot.reason_parts) ? shot.reason_parts : [];
-      const said = parts.length ? fmt.phrases(parts, parts.length) : null;
+      return fmt.said(shot && shot.reason_parts, (shot && shot.reason) || "");
+    },
+    // Keyed phrases joined with "; " in the page's language, else the referee's English.
+    said(parts, english) {
+      const list = Array.isArray(parts) ? parts : [];
+      const said = list.length ? fmt.phrases(list, list.length) : null;
       return said ? said.join("; ") : english;
+    },
+    // The rule that judged a shot a break or play, and its notes (who is at the table,
+    // a game's end), in the page's language.
+    breakRule(shot) {
+      return fmt.said(shot && shot.break_rule_parts, (shot && shot.break_rule) || "");
+    },
+    note(shot) {
+      return fmt.said(shot && shot.note_parts, (shot && shot.note) || "");
     },
     // A verdict's announcements (frozen balls, ball in hand, a wrong break position) in
     // the page's language, each from its keyed phrase, else the referee's English.

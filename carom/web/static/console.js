@@ -110,8 +110,8 @@
     $("verdict").textContent = shot ? t("sb.shot_line", { n: fmt.shotNo(shot.n), shooter: shot.shooter,
       verdict: t("verdict." + shot.verdict) + (shot.verdict === "point" ? " +" + fmt.int(shot.points) : "") }) : "–";
     $("verdict").className = "con-verdict" + (shot ? " verdict-" + shot.verdict : "");
-    $("reason").textContent = shot ? [fmt.reason(shot), shot.break ? shot.break_rule : "",
-      ...fmt.announcements(shot), shot.note || ""].filter(Boolean).join(" · ") : "";
+    $("reason").textContent = shot ? [fmt.reason(shot), shot.break ? fmt.breakRule(shot) : "",
+      ...fmt.announcements(shot), fmt.note(shot)].filter(Boolean).join(" · ") : "";
     clockLine(match && match.shot_clock);
     renderCalls(match);
     renderReview(state.pending_review);

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import carom.web
 from carom.i18n import (
     LANGUAGES,
     CatalogueError,
@@ -21,7 +24,17 @@ from carom.i18n import (
     user_language,
 )
 from carom.i18n._catalogue import placeholders
-from referee import PIN_ITEM_ENGLISH, PLACE_ENGLISH, Ball, Foul, Pin, ReasonKey
+from referee import (
+    LAYOUT_BALL_ENGLISH,
+    LAYOUT_ITEM_ENGLISH,
+    PIN_ITEM_ENGLISH,
+    PLACE_ENGLISH,
+    PLACE_PREPOSITION,
+    Ball,
+    Foul,
+    Pin,
+    ReasonKey,
+)
 from tests.fuzz_scale import examples
 
 
@@ -181,8 +194,9 @@ def test_every_ball_has_a_name_on_the_pages_and_in_the_report() -> None:
 
 
 def test_the_english_catalogues_say_what_the_referee_says() -> None:
-    """Every keyed phrase of the referee (reasons, announcements), every pin game item and
-    every break place is in both catalogues, their English the core's own template."""
+    """Every keyed phrase of the referee (reasons, announcements, break rules, notes), every
+    pin game item, break layout item and break place is in both catalogues, their English
+    the core's own template."""
     for domain, sep in (("web", "."), ("report", "_")):
         english = catalogue(domain).messages["en"]
         for key in ReasonKey:
@@ -191,3 +205,17 @@ def test_the_english_catalogues_say_what_the_referee_says() -> None:
             assert english.get(f"pins_item{sep}{kind}") == template, (domain, kind)
         for place, name in PLACE_ENGLISH.items():
             assert english.get(f"place{sep}{place}") == name, (domain, place)
+        for form, template in LAYOUT_ITEM_ENGLISH.items():
+            assert english.get(f"layout{sep}{form}") == template, (domain, form)
+        for role, template in LAYOUT_BALL_ENGLISH.items():
+            assert english.get(f"layout_ball{sep}{role}") == template, (domain, role)
+
+
+def test_the_pages_say_each_break_place_with_the_core_s_preposition() -> None:
+    """``Carom.fmt.placed`` (app.js) keeps the places not said with ``on``; the core's
+    ``PLACE_PREPOSITION`` is the truth."""
+    script = (Path(carom.web.__file__).parent / "static" / "app.js").read_text()
+    found = re.search(r"const prep = \{([^}]*)\}\[place\] \|\| \"on\"", script)
+    assert found is not None, "app.js: the places' prepositions are not where expected"
+    pairs = dict(re.findall(r"(\w+): \"(\w+)\"", found.group(1)))
+    assert pairs == {p: w for p, w in PLACE_PREPOSITION.items() if w != "on"}

@@ -31,12 +31,14 @@ import pytest
 
 from carom.i18n import catalogue
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
+from carom.web._state import record_doc
 from referee import (
     reason_json,
 )
 from tests.carom.i18n.said import said_in
 from tests.carom.live.shotpool import example_inputs
 from tests.carom.report.test_announcements import VERDICTS as ANNOUNCING
+from tests.carom.report.test_rules_and_notes import RECORDS as RULED
 from tests.carom.web.browser.conftest import ARTIFACTS, REPO, TOKEN, Pages
 from tests.carom.web.browser.test_pages import CLIP, write_truth_calibration
 from tests.referee.golden import SHOTS_DIR, run_golden
@@ -433,6 +435,40 @@ def test_the_referee_s_announcements_in_the_page_s_language(pages: Pages, lang: 
     assert said == [*expected, shots[-1]["announcements"]]
     assert not any(re.search("is frozen|Ball in hand|wrong break", a) for e in expected for a in e)
     page.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "nl"])
+def test_break_rules_and_notes_in_the_page_s_language(pages: Pages, lang: str) -> None:
+    """The rule that judged each shot a break or play (every golden layout's, the shot
+    log's, none) and its notes (who is at the table, every way a game ends), as the
+    console shows them (``Carom.fmt.breakRule``, ``Carom.fmt.note``): from their keyed
+    phrases, the layout's balls and places in the language; in English the referee's."""
+    shots = [record_doc(1, r) for r in RULED]
+    page = pages.open(f"/console?lang={lang}")
+    _settle(page, "console")
+    said = page.evaluate(
+        "shots => shots.map(s => [Carom.fmt.breakRule(s), Carom.fmt.note(s)])", shots
+    )
+    expected = [
+        [_parts_in(lang, s["break_rule_parts"]) or s["break_rule"],
+         _parts_in(lang, s["note_parts"]) or s["note"]]
+        for s in shots
+    ]  # fmt: skip
+    assert said == expected
+    english = r"break layout|shot log|reached the target|match over|breaker's|mm from"
+    assert not any(re.search(english, " ".join(pair)) for pair in said), said
+    in_english = pages.open("/console?lang=en")
+    _settle(in_english, "console")
+    said = in_english.evaluate(
+        "shots => shots.map(s => [Carom.fmt.breakRule(s), Carom.fmt.note(s)])", shots
+    )
+    assert said == [[s["break_rule"], s["note"]] for s in shots]
+    page.close()
+    in_english.close()
+
+
+def _parts_in(lang: str, parts: list[dict[str, Any]]) -> str:
+    return "; ".join(said_in(lang, part, "web") for part in parts)
 
 
 def test_the_referee_s_reasons_in_the_page_s_language(

@@ -125,8 +125,8 @@ class Page:
                 out[name] = ITEM_FIELDS[name].join(self._item(i) for i in pin_items(str(value)))
             elif name == "layout":
                 out[name] = ", ".join(self._placed(i) for i in layout_items(str(value)))
-            else:
-                out[name] = value
+            else:  # a count or a distance as the language writes it; a name as it is
+                out[name] = self.num(value) if isinstance(value, int) else value
         return out
 
     def _item(self, item: PinItem) -> str:
@@ -139,7 +139,7 @@ class Page:
         """A ball of the break layout and where it stood, in the language."""
         ball = self.raw(f"layout_ball_{item.role}", ball=self.word("ball", item.ball))
         return self.raw(f"layout_{item.form}", ball=ball, place=self.word("place", item.place),
-                        distance_mm=item.distance_mm)  # fmt: skip
+                        distance_mm=self.num(item.distance_mm or 0))  # fmt: skip
 
     def fouls(self, fouls: Sequence[object]) -> str:
         """Foul names in the language, comma-separated (not escaped)."""

@@ -3,8 +3,8 @@ announcement, a break rule or a note) said with a catalogue's words, written fro
 catalogue alone.
 
 The report's catalogue names its keys ``prefix_name`` and its fouls ``foul_<name>``;
-the pages' ``prefix.name`` and ``name.<foul>``. The pages write numbers as the language
-does (``1.637`` in Dutch); the report as they are.
+the pages' ``prefix.name`` and ``name.<foul>``. Both write numbers as the language
+does (``1.637`` in Dutch).
 """
 
 from __future__ import annotations
@@ -43,7 +43,9 @@ def said_in(lang: str, part: Reason | dict[str, Any], domain: str = "report") ->
     def words(prefix: str, names: object) -> str:
         return ", ".join(word(prefix, n) for n in str(names).split(","))
 
-    number = (lambda n: format_number(lang, n)) if domain == "web" else (lambda n: n)
+    def number(n: int) -> str:
+        return format_number(lang, n)
+
     for name, value in fields.items():
         if isinstance(value, int):
             fields[name] = number(value)

@@ -111,5 +111,5 @@ def record_json(record: ShotRecord) -> dict[str, Any]:
         "note_parts": reason_json(record.note_parts),
         "break": record.is_break,
         "break_rule": record.break_why,
-        "break_rule_parts": reason_json(() if record.break_part is None else (record.break_part,)),
+        "break_rule_parts": reason_json(record.break_parts),
     }

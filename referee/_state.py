@@ -136,6 +136,11 @@ class ShotRecord:
     break_why: str = ""
     break_part: Reason | None = None
 
+    @property
+    def break_parts(self) -> tuple[Reason, ...]:
+        """``break_part`` as parts (none when the shot has none)."""
+        return () if self.break_part is None else (self.break_part,)
+
     def __post_init__(self) -> None:
         if not self.note and self.note_parts:
             object.__setattr__(self, "note", english_reason(self.note_parts))

@@ -86,8 +86,7 @@ class Page:
 
     def break_rule(self, record: ShotRecord) -> str:
         """The rule that judged the shot a break or play, in the language (not escaped)."""
-        part = record.break_part
-        return self.phrases((part,) if part is not None else (), record.break_why)
+        return self.phrases(record.break_parts, record.break_why)
 
     def note(self, record: ShotRecord) -> str:
         """The shot's notes (who is at the table, a game's end) in the language."""

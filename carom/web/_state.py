@@ -83,7 +83,7 @@ def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
         "break_rule": record.break_why, "announcements": list(v.announcements),
         "announcement_parts": reason_json(v.announcement_parts),
         "note": record.note, "note_parts": reason_json(record.note_parts), "review": v.review,
-        "break_rule_parts": reason_json(() if record.break_part is None else (record.break_part,)),
+        "break_rule_parts": reason_json(record.break_parts),
     }  # fmt: skip
 
 

@@ -24,7 +24,9 @@ closed with a doubt (it waits for a person's review: nothing is scored from fram
 that never came), the match is paused ("camera lost" on the board) and the analyser
 starts afresh when frames come back (balls moved while unseen are simply where they
 are). A drift check that fails twice in a row pauses scoring until the camera is
-re-calibrated: shots seen meanwhile are logged and not scored.
+re-calibrated: shots seen meanwhile are logged and not scored. A loop running behind
+(a busy machine) works off the frames that came before the loss first: a shot they
+show whole is judged, not lost.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from carom.live import (
 )
 from carom.live.loop._board import BoardView, Closing
 from carom.live.loop._camera_watch import CameraWatch
-from carom.live.loop._capture import Capture, Captured
+from carom.live.loop._capture import Capture, Captured, CaptureState
 from carom.live.loop._keyboard import PostedCall, read_keyboard
 from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._referee import LiveReferee
@@ -338,7 +340,10 @@ class LiveRunner:
     # --- faults -----------------------------------------------------------------------
 
     def _watch_capture(self) -> None:
-        for line in self._camera.update(self.capture.status(), time.monotonic()):
+        status = self.capture.status()
+        if status.state is CaptureState.LOST and status.queued:
+            return  # frames that came before the loss first: a busy loop judges their shot whole
+        for line in self._camera.update(status, time.monotonic()):
             self._say(line)
         lost = self._camera.lost
         if lost == self._lost:

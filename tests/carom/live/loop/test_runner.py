@@ -2,7 +2,8 @@
 
 Real frames of the sample clip, real threads (capture, link, keyboard queue), a real pty
 board and a real SQLite file. The source is the sample file read by a generator that
-stops delivering for 1 s in the middle of the first shot, as a camera that hangs.
+stops delivering for 1 s in the middle of the first shot, as a camera that hangs; or one
+that goes silent just after a shot while the loop, busy, runs behind it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from carom.live.loop._capture import Capture, CaptureSettings, file_frames
+from carom.live.loop._capture import Capture, Captured, CaptureSettings, file_frames
 from carom.live.loop._metrics import BoardSink
 from carom.live.loop._runner import CAMERA_LOST, read_keyboard
 from hardware import ScoreboardEmulator, ScoreboardLink
@@ -83,6 +84,54 @@ def test_a_stall_mid_shot_holds_it_for_review_until_a_person_decides(
         assert board.snapshot is not None and board.snapshot.scores == (0, 0)
         assert board.snapshot.active == 1 and len(session.records) == 1  # B's turn now
         assert any(e.text == "scoring again" for e in board.events)
+    finally:
+        live.stop()
+        capture.stop()
+        link.stop()
+
+
+#: Shot 1 (A's miss) rolls from 16.1 s to 27.6 s; the camera goes silent at 28.4 s.
+BUSY_START_S, BUSY_AT_S, BUSY_S, SILENT_AT_S = 14.0, 27.2, 1.5, 28.4
+
+
+def _silent_after_shot(start_s: float) -> Iterator[Frame]:
+    """The sample from ``start_s`` to ``SILENT_AT_S``, then 3 s of silence, then its end."""
+    for frame in file_frames(SAMPLE, start_s):
+        if frame.t_s >= SILENT_AT_S:
+            break
+        yield frame
+    time.sleep(3.0)
+
+
+def test_a_loop_running_behind_judges_the_shot_seen_before_the_camera_went_silent(
+    tmp_path: Path, board: ScoreboardEmulator
+) -> None:
+    """The loop is busy (1.5 s) as the shot ends; the camera goes silent meanwhile.
+
+    The frames that came before the silence are queued: the shot they show whole is
+    judged (nothing waits for review), and the loss is still said.
+    """
+    settings = CaptureSettings(pace=0, stall_s=0.3, start_s=BUSY_START_S, queue_max=256)
+    capture = Capture(str(SAMPLE), settings, opener=_silent_after_shot)
+    link = ScoreboardLink(str(tmp_path / "board")).start()
+    live = start_runner(tmp_path, capture, BoardSink(link))
+    busy = [False]
+
+    def busy_once(item: Captured) -> None:
+        if item.frame.t_s >= BUSY_AT_S and not busy[0]:
+            busy[0] = True
+            time.sleep(BUSY_S)  # the camera's last frames queue up, then it is silent
+
+    live.runner.observe_frames(busy_once)
+    try:
+        live.thread.join(45)  # a shot held for review would wait for a decision
+        assert not live.thread.is_alive()
+        said = live.out.getvalue()
+        assert busy[0] and "camera lost (no frame for a while)" in said, said
+        assert live.session.pending is None, said
+        assert [(r.player, r.verdict.points) for r in live.session.records] == [("A", 0)], said
+        assert live.session.records[0].verdict.review is None, said
+        assert "stroke was under way" not in said, said
     finally:
         live.stop()
         capture.stop()

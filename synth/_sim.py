@@ -47,7 +47,7 @@ from referee import (
     Table,
 )
 from synth import _impulse
-from synth._collide import circle_gap, first_contact, line_gap, pair_gap
+from synth._collide import circle_contact, first_contact, line_gap, pair_contact
 from synth._motion import BallState, Cloth, Phase, Segment, start_segment
 from synth._params import JumpOff, PhysicsParams, SimulationError, Stroke
 from synth._trajectory import SegmentStack, Simulation
@@ -132,8 +132,7 @@ class _World:
         if not (ta.rolling_or_sliding or tb.rolling_or_sliding):
             return None
         t_max = min(ta.now.end_s, tb.now.end_s) - self.t_s
-        gap = pair_gap(ta.now, tb.now, self.t_s, 2.0 * self.r_m)
-        tau = first_contact(gap, t_max, 4.0 * self.r_m * _TOL_M)
+        tau = pair_contact(ta.now, tb.now, self.t_s, 2.0 * self.r_m, t_max, 4.0 * self.r_m * _TOL_M)
         return None if tau is None else _Next(self.t_s + tau, "pair", a, b)
 
     def _fixed(self, b: Ball) -> Iterator[_Next]:
@@ -147,12 +146,12 @@ class _World:
                 yield _Next(self.t_s + tau, "cushion", b, cushion)
         reach_pin = self.r_m + self.params.pin_radius_mm / 1000.0
         for pin, xy in self.pins.items():
-            tau = first_contact(circle_gap(seg, xy, self.t_s, reach_pin), t_max, _TOL_M)
+            tau = circle_contact(seg, xy, self.t_s, reach_pin, t_max, _TOL_M)
             if tau is not None:
                 yield _Next(self.t_s + tau, "pin", b, pin)
         reach_pocket = self.params.pocket_radius_mm / 1000.0
         for pocket, xy in self.pockets.items():
-            tau = first_contact(circle_gap(seg, xy, self.t_s, reach_pocket), t_max, _TOL_M)
+            tau = circle_contact(seg, xy, self.t_s, reach_pocket, t_max, _TOL_M)
             if tau is not None:
                 yield _Next(self.t_s + tau, "pocket", b, pocket)
 

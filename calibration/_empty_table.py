@@ -244,7 +244,17 @@ def _moved(before: U8, after: U8) -> B8:
     mask = (cv2.absdiff(before, after) > MOVE_LEVEL).astype(np.uint8)
     grow = max(round(MOVE_GROW * before.shape[1]), 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
-    return cv2.dilate(mask, kernel).astype(np.bool_)
+    # Only around what changed (often a few balls and an arm): the same pixels as the
+    # whole picture's dilation, in a fraction of its time (33 of them per calibration).
+    wide = np.zeros(mask.shape, dtype=np.bool_)
+    points = cv2.findNonZero(mask)
+    if points is None:
+        return wide
+    x, y, w, h = cv2.boundingRect(points)
+    x0, y0 = max(x - grow, 0), max(y - grow, 0)
+    x1, y1 = min(x + w + grow, mask.shape[1]), min(y + h + grow, mask.shape[0])
+    wide[y0:y1, x0:x1] = cv2.dilate(mask[y0:y1, x0:x1], kernel).astype(np.bool_)
+    return wide
 
 
 def _masked_median(frames: list[U8], moving: list[B8]) -> U8:

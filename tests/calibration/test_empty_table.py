@@ -7,6 +7,8 @@ from functools import cache
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from calibration import (
     CalibrationError,
@@ -15,6 +17,7 @@ from calibration import (
     calibrate_frame,
     empty_table,
 )
+from calibration._empty_table import MOVE_GROW, MOVE_LEVEL, _moved
 from referee import MATCH_TABLE, Cushion
 from synth import CameraSettings, Renderer, RenderSettings, Scene, TableLook
 
@@ -135,3 +138,20 @@ def test_bad_frames_and_settings_name_the_problem() -> None:
         EmptyTableBuilder(every_s=0.0)
     with pytest.raises(CalibrationError, match="max_frames"):
         EmptyTableBuilder(max_frames=1)
+
+
+@given(st.lists(st.tuples(st.integers(0, 639), st.integers(0, 359), st.integers(0, 60)),
+                max_size=6))  # fmt: skip
+def test_what_moved_is_widened_as_a_dilation_of_the_whole_picture(
+    blobs: list[tuple[int, int, int]],
+) -> None:
+    """Widened only around what changed, exactly as the whole picture's dilation would be
+    (blobs anywhere, at the edges too, or none)."""
+    before = np.full((360, 640), 90, np.uint8)
+    after = before.copy()
+    for x, y, r in blobs:
+        cv2.circle(after, (x, y), r, 200, -1)
+    mask = (cv2.absdiff(before, after) > MOVE_LEVEL).astype(np.uint8)
+    grow = max(round(MOVE_GROW * 640), 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
+    assert np.array_equal(_moved(before, after), cv2.dilate(mask, kernel).astype(bool))

@@ -4,7 +4,9 @@
 (``carom live: camera lost (...); reconnecting``). An unattended club PC also wants them
 in a file: :func:`say` prints the line and hands it to the ``carom.<command>`` logger
 marked as already said, so ``--log-file`` keeps it with its time while the stderr
-handler (``carom.cli``) does not print it twice.
+handler (``carom.cli``) does not print it twice. What a command gives as its result on
+stdout (``live``'s verdicts, ``analyze``'s scoresheet) goes through :func:`show`, which
+logs it the same way.
 
 Warnings of the libraries underneath (numpy, PyAV, onnxruntime ... through Python's
 :mod:`warnings`) are not the user's business at the table: :func:`capture_warnings`
@@ -21,7 +23,7 @@ import warnings
 from pathlib import Path
 from typing import TextIO
 
-__all__ = ["SAID", "capture_warnings", "say"]
+__all__ = ["SAID", "capture_warnings", "say", "show"]
 
 #: The attribute of a log record that :func:`say` has already printed.
 SAID = "carom_said"
@@ -31,6 +33,16 @@ def say(command: str, text: str, *, out: TextIO | None = None, level: int = logg
     """Print ``carom COMMAND: TEXT`` on ``out`` (stderr) and log it (module docstring)."""
     print(f"carom {command}: {text}", file=out or sys.stderr, flush=True)
     logging.getLogger(f"carom.{command}").log(level, "%s", text, extra={SAID: True})
+
+
+def show(command: str, text: str, *, out: TextIO | None = None) -> None:
+    """Print ``text`` as it is on ``out`` (stdout: a verdict, a scoresheet) and log it.
+
+    The command's result for the user, not a remark about it: no ``carom COMMAND:``
+    prefix, and ``--log-file`` keeps it with its time as it keeps what :func:`say` says.
+    """
+    print(text, file=out or sys.stdout, flush=True)
+    logging.getLogger(f"carom.{command}").info("%s", text, extra={SAID: True})
 
 
 def capture_warnings(shown: bool, *, out: TextIO | None = None) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from carom.console import SAID, show
 from carom.match import TABLE_PRESETS, add_match_options, parse_discipline, parse_table
 from carom.progress import Progress
 
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     result = analyze_video(
         opts, lambda done, total, _t_s: bar.update(done, total),
-        say=lambda text: bar.say(f"carom: {text}"),
+        say=lambda text: _noted(bar, text),
         stage=lambda name, total, fps: bar.stage(name, total, fps=fps),
     )  # fmt: skip
     bar.clear()
@@ -115,25 +117,33 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary_json(result, elapsed), indent=2))
     else:
-        print(render_sheet(result.score_run()))
+        show("analyze", render_sheet(result.score_run()))
         _footer(result, elapsed)
     if result.error is not None:
         print(f"carom: {opts.video}: stopped early: {result.error}; the "
               f"{len(result.shots)} complete shots are in {opts.out / 'shots.json'}",
               file=sys.stderr)  # fmt: skip
+        logging.getLogger("carom.analyze").error("%s: stopped early: %s", opts.video, result.error,
+                                                 extra={SAID: True})  # fmt: skip
         from carom.cli._main import EXIT_MEDIA
 
         return EXIT_MEDIA
     return 0
 
 
+def _noted(bar: Progress, text: str) -> None:
+    """A remark while the analysis runs: above the progress line, and in the log."""
+    bar.say(f"carom: {text}")
+    logging.getLogger("carom.analyze").info("%s", text, extra={SAID: True})
+
+
 def _footer(result: AnalyzeRun, elapsed_s: float) -> None:
     for note in result.notes:
-        print(f"note: {note}")
+        show("analyze", f"note: {note}")
     out = result.options.out
     speed = result.seconds / elapsed_s if elapsed_s > 0 else 0.0
-    print(f"analysed {result.frames} frames ({result.seconds:.1f} s of video) in {elapsed_s:.1f} s"
-          f" ({speed:.1f}x real time)")  # fmt: skip
+    show("analyze", f"analysed {result.frames} frames ({result.seconds:.1f} s of video) in "
+                    f"{elapsed_s:.1f} s ({speed:.1f}x real time)")  # fmt: skip
     wrote = [out / "shots.json", out / "shots.csv", out / "report.html"]
     if result.options.trajectories:
         wrote += [out / "trajectories.json", out / "trajectories.csv"]
@@ -141,4 +151,4 @@ def _footer(result: AnalyzeRun, elapsed_s: float) -> None:
         wrote.append(out / "calibration.json")
     if result.options.annotate:
         wrote.append(out / "annotated.mp4")
-    print("wrote " + ", ".join(str(p) for p in wrote))
+    show("analyze", "wrote " + ", ".join(str(p) for p in wrote))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from carom.cli._score import add_confirm_option, tell_board
-from carom.console import say
+from carom.console import say, show
 
 # The live shot segmenter: a shot ends after 0.15 s without a ball moving 2 mm in 0.1 s
 # (carom analyze waits 0.6 s for 4 mm in 0.2 s). Checked: every verdict of the four
@@ -322,7 +322,7 @@ def _say_opened(session: Any, start_s: float) -> None:
 
 def _say_result(session: Any) -> None:
     state = session.state
-    print(f"{_score_line(state)}  ({state.phase})", flush=True)
+    show("live", f"{_score_line(state)}  ({state.phase})")
 
 
 def _score_line(state: Any) -> str:
@@ -351,12 +351,12 @@ class _CallPrinter:
 
     def __call__(self, update: Any) -> None:
         if update.record is not None:
-            print(shot_line(update.record, update.state), flush=True)
+            show("live", shot_line(update.record, update.state))
         elif update.what.startswith(_PERSON_CALLS):  # a person's call took effect
-            print(f"{update.what}  ({_score_line(update.state)})", flush=True)
+            show("live", f"{update.what}  ({_score_line(update.state)})")
         pending = update.pending
         if pending is not None and pending.record is not self._held:
-            print(f"REVIEW: {pending.reason or 'a person decides'}", flush=True)
+            show("live", f"REVIEW: {pending.reason or 'a person decides'}")
         self._held = pending.record if pending is not None else None
 
 

@@ -11,7 +11,13 @@ import pytest
 
 from carom.cli._live import _CallPrinter, shot_line
 from referee import Match, parse_shot_log
-from tests.carom.live._helpers import TRUTH_LOG, live_cmd, run_live, write_truth_calibration
+from tests.carom.live._helpers import (
+    TRUTH_LOG,
+    carom_cmd,
+    live_cmd,
+    run_live,
+    write_truth_calibration,
+)
 
 
 def _truth_lines() -> list[str]:
@@ -21,15 +27,22 @@ def _truth_lines() -> list[str]:
     return [shot_line(match.play(shot), match.state) for shot in log.shots]
 
 
-def test_each_shot_is_one_line_on_stdout_as_judged(tmp_path: Path) -> None:
+def test_each_shot_is_one_line_on_stdout_as_judged_and_in_the_log(tmp_path: Path) -> None:
     calibration = write_truth_calibration(tmp_path / "cal.json")
-    done = run_live(live_cmd(calibration, tmp_path / "live.db", None, "--pace", "0"))
+    cmd = live_cmd(calibration, tmp_path / "live.db", None, "--pace", "0")
+    log = tmp_path / "table1.log"
+    cmd[len(carom_cmd()) : len(carom_cmd())] = ["--log-file", str(log)]  # before "live"
+    done = run_live(cmd)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[:-1] == _truth_lines()
     assert lines[0] == "shot 0  A  +1  point: red then yellow after 3 cushions  (A 1 : 0 B)"
     assert lines[1] == "shot 1  A  0  missed the second ball: hit only red, not yellow  (A 1 : 0 B)"
     assert lines[-1] == "A 1 : 2 B  (playing)"  # the result, after the calls
+    # An unattended club PC finds every call in the log, with its time, in order.
+    logged = [line.split(" INFO carom.live: ", 1)[1] for line in log.read_text().splitlines()
+              if " INFO carom.live: " in line]  # fmt: skip
+    assert [line for line in logged if line in lines] == lines
 
 
 def test_a_held_shot_is_one_review_line_once(capsys: pytest.CaptureFixture[str]) -> None:

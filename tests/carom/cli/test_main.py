@@ -78,6 +78,19 @@ def test_the_log_file_keeps_what_was_run_and_an_unwritable_one_is_refused(tmp_pa
     assert done.stderr.startswith(f"carom: {bad}: cannot open the log file")
 
 
+def test_the_log_file_keeps_what_analyze_said_and_its_scoresheet(tmp_path: Path) -> None:
+    """What the user read (the remarks, the scoresheet, the footer) is in the log too."""
+    log = tmp_path / "carom.log"
+    clip = ROOT / "examples" / "one_shot.mp4"
+    done = carom_in_process("--log-file", str(log), "analyze", str(clip), "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    text = log.read_text()
+    assert "INFO carom.analyze: ball detector: " in text
+    for line in done.stdout.splitlines():  # the scoresheet, "analysed ...", "wrote ..."
+        assert line in text, line
+    assert "INFO carom.analyze: wrote " in text
+
+
 def test_quiet_and_verbose_cannot_be_given_together() -> None:
     done = carom_in_process("-q", "-v", "score", str(EXAMPLE))
     assert done.returncode == 2 and "not allowed with argument" in done.stderr

@@ -81,6 +81,11 @@ def _files(run: AnalyzeRun) -> dict[str, str]:
     if run.options.trajectories:
         files |= {"trajectories": str(out / "trajectories.json"),
                   "trajectories_csv": str(out / "trajectories.csv")}  # fmt: skip
+    if run.options.calibration is None:  # fitted here: the file and its overlay
+        files |= {"calibration": str(out / "calibration.json"),
+                  "calibration_overlay": str(out / "calibration_overlay.png")}  # fmt: skip
+    if run.options.annotate:
+        files["annotated"] = str(out / "annotated.mp4")
     return files
 
 

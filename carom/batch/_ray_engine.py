@@ -28,8 +28,9 @@ def _ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise CaromError("--ray: Ray is not installed; install it with "
-                         "pip install 'carom-referee[ray]' (docs/batch.md)") from None  # fmt: skip
+        raise CaromError("--ray: Ray is not installed; install it with pip install "
+                         "'carom-referee[ray]' (in a clone of the project: pip install -e "
+                         "'.[ray]'; docs/batch.md)") from None  # fmt: skip
     return ray
 
 

@@ -44,3 +44,6 @@ def test_the_summary_names_the_shot_csv(analysed: tuple[dict[str, object], Path]
     summary, out = analysed
     files = summary["files"]
     assert isinstance(files, dict) and files["shots_csv"] == str(out / "shots.csv")
+    # Every file it names was written, the fitted calibration and its overlay too.
+    assert {"calibration", "calibration_overlay", "report", "shots"} <= files.keys()
+    assert all(Path(str(f)).is_file() for f in files.values()), files

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -107,10 +109,28 @@ def _open(args: argparse.Namespace, faults: Faults) -> ScoreboardEmulator:
     return ScoreboardEmulator.open_pty(link=args.link, addr=args.addr, faults=faults)
 
 
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run_emulator(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run the emulator until Ctrl-C (or ``--seconds``), redrawing the board on change."""
     out = out or sys.stdout
     faults, reboot_s, vanish_s = parse_faults(args.fault)
+    main = threading.current_thread() is threading.main_thread()
+    # SIGTERM ends it as Ctrl-C does (the --link symlink removed), then is as it was.
+    before = signal.signal(signal.SIGTERM, _interrupt) if main else None
+    try:
+        return _run(args, faults, (reboot_s, vanish_s), out)
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
+
+
+def _run(
+    args: argparse.Namespace, faults: Faults, every_s: tuple[float, float], out: TextIO
+) -> int:
+    reboot_s, vanish_s = every_s
     emu = _open(args, faults)
     print(f"scoreboard emulator on {emu.url}", file=out, flush=True)
     start = last_reboot = last_vanish = time.monotonic()

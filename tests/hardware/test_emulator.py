@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import io
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -215,3 +218,24 @@ def test_cli_prints_the_url_and_draws_the_board(tmp_path: Path) -> None:
     text = out.getvalue()
     assert f"scoreboard emulator on {tmp_path / 'b'}" in text
     assert "waiting for the referee" in text
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_stopped_by_ctrl_c_or_sigterm_it_removes_its_link(tmp_path: Path, sig: int) -> None:
+    """The ``--link`` symlink goes with the emulator (a stale one would name a pty that
+    the system gives to the next terminal)."""
+    link = tmp_path / "board"
+    cmd = [sys.executable, "-m", "carom", "scoreboard-emulator", "--pty", "--link", str(link)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith(f"scoreboard emulator on {link}")
+        assert link.is_symlink()
+        proc.send_signal(sig)
+        _out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert not link.is_symlink() and not link.exists()

@@ -109,34 +109,42 @@ def _open(args: argparse.Namespace, faults: Faults) -> ScoreboardEmulator:
     return ScoreboardEmulator.open_pty(link=args.link, addr=args.addr, faults=faults)
 
 
-def _interrupt(_signum: int, _frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def run_emulator(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Run the emulator until Ctrl-C (or ``--seconds``), redrawing the board on change."""
+    """Run the emulator until Ctrl-C, SIGTERM (or ``--seconds``), redrawing the board.
+
+    On the main thread both signals only set a flag the loop checks (every 0.2 s at
+    most): it ends wherever it is, closes the port and removes the ``--link``
+    symlink, then the handlers are as they were.
+    """
     out = out or sys.stdout
     faults, reboot_s, vanish_s = parse_faults(args.fault)
-    main = threading.current_thread() is threading.main_thread()
-    # SIGTERM ends it as Ctrl-C does (the --link symlink removed), then is as it was.
-    before = signal.signal(signal.SIGTERM, _interrupt) if main else None
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        return _run(args, faults, (reboot_s, vanish_s), out, stop)
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in before:
+        signal.signal(sig, lambda _signum, _frame: stop.set())
     try:
-        return _run(args, faults, (reboot_s, vanish_s), out)
+        return _run(args, faults, (reboot_s, vanish_s), out, stop)
     finally:
-        if main:
-            signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
+        for sig, handler in before.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
 
 def _run(
-    args: argparse.Namespace, faults: Faults, every_s: tuple[float, float], out: TextIO
+    args: argparse.Namespace,
+    faults: Faults,
+    every_s: tuple[float, float],
+    out: TextIO,
+    stop: threading.Event,
 ) -> int:
     reboot_s, vanish_s = every_s
     emu = _open(args, faults)
-    print(f"scoreboard emulator on {emu.url}", file=out, flush=True)
-    start = last_reboot = last_vanish = time.monotonic()
-    shown: list[str] = []
     try:
-        while time.monotonic() - start < args.seconds:
+        print(f"scoreboard emulator on {emu.url}", file=out, flush=True)
+        start = last_reboot = last_vanish = time.monotonic()
+        shown: list[str] = []
+        while time.monotonic() - start < args.seconds and not stop.is_set():
             now = time.monotonic()
             if now - last_reboot >= reboot_s:
                 emu.reboot()
@@ -144,24 +152,23 @@ def _run(
             if now - last_vanish >= vanish_s:
                 emu.vanish()
                 print("-- vanished; back in 1 s --", file=out, flush=True)
-                time.sleep(1.0)
+                if stop.wait(1.0):
+                    break
                 emu, last_vanish, shown = _open(args, faults), time.monotonic(), []
                 print(f"scoreboard emulator on {emu.url}", file=out, flush=True)
             board = emu.render()
             if board != shown:
                 _draw(board, out)
                 shown = board
-            emu.wait_for(_changed_from(board), 0.2)
-    except KeyboardInterrupt:
-        pass  # Ctrl-C is how the emulator is meant to end
+            emu.wait_for(_changed_from(board, stop), 0.2)
     finally:
         emu.stop()
     return 0
 
 
-def _changed_from(board: list[str]) -> Callable[[ScoreboardEmulator], bool]:
+def _changed_from(board: list[str], stop: threading.Event) -> Callable[[ScoreboardEmulator], bool]:
     def changed(emu: ScoreboardEmulator) -> bool:
-        return emu.render() != board
+        return stop.is_set() or emu.render() != board
 
     return changed
 

@@ -220,16 +220,25 @@ def test_cli_prints_the_url_and_draws_the_board(tmp_path: Path) -> None:
     assert "waiting for the referee" in text
 
 
+@pytest.mark.parametrize("at_once", [False, True], ids=["running", "at-once"])
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_stopped_by_ctrl_c_or_sigterm_it_removes_its_link(tmp_path: Path, sig: int) -> None:
+def test_stopped_by_ctrl_c_or_sigterm_it_removes_its_link(
+    tmp_path: Path, sig: int, at_once: bool
+) -> None:
     """The ``--link`` symlink goes with the emulator (a stale one would name a pty that
-    the system gives to the next terminal)."""
+    the system gives to the next terminal), however early the signal comes: ``at_once``
+    sends it the moment the link appears, before the emulator has said where it is."""
     link = tmp_path / "board"
     cmd = [sys.executable, "-m", "carom", "scoreboard-emulator", "--pty", "--link", str(link)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
-        assert proc.stdout.readline().startswith(f"scoreboard emulator on {link}")
+        if at_once:
+            deadline = time.monotonic() + 20
+            while not link.is_symlink() and time.monotonic() < deadline:
+                time.sleep(0.0005)
+        else:
+            assert proc.stdout.readline().startswith(f"scoreboard emulator on {link}")
         assert link.is_symlink()
         proc.send_signal(sig)
         _out, err = proc.communicate(timeout=20)

@@ -12,7 +12,7 @@ import os
 import queue
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -94,13 +94,18 @@ def test_a_stall_mid_shot_holds_it_for_review_until_a_person_decides(
 BUSY_START_S, BUSY_AT_S, BUSY_S, SILENT_AT_S = 14.0, 27.2, 1.5, 28.4
 
 
-def _silent_after_shot(start_s: float) -> Iterator[Frame]:
-    """The sample from ``start_s`` to ``SILENT_AT_S``, then 3 s of silence, then its end."""
-    for frame in file_frames(SAMPLE, start_s):
-        if frame.t_s >= SILENT_AT_S:
-            break
-        yield frame
-    time.sleep(3.0)
+def _silent_after_shot(board: ScoreboardEmulator) -> Callable[[float], Iterator[Frame]]:
+    """The sample from a time to ``SILENT_AT_S``, then silence until the board shows the
+    loss (30 s at most: a loop however far behind catches up first), then its end."""
+
+    def frames(start_s: float) -> Iterator[Frame]:
+        for frame in file_frames(SAMPLE, start_s):
+            if frame.t_s >= SILENT_AT_S:
+                break
+            yield frame
+        board.wait_for(lambda e: any(CAMERA_LOST in m.text for m in e.events), 30)
+
+    return frames
 
 
 def test_a_loop_running_behind_judges_the_shot_seen_before_the_camera_went_silent(
@@ -112,7 +117,7 @@ def test_a_loop_running_behind_judges_the_shot_seen_before_the_camera_went_silen
     judged (nothing waits for review), and the loss is still said.
     """
     settings = CaptureSettings(pace=0, stall_s=0.3, start_s=BUSY_START_S, queue_max=256)
-    capture = Capture(str(SAMPLE), settings, opener=_silent_after_shot)
+    capture = Capture(str(SAMPLE), settings, opener=_silent_after_shot(board))
     link = ScoreboardLink(str(tmp_path / "board")).start()
     live = start_runner(tmp_path, capture, BoardSink(link))
     busy = [False]

@@ -87,6 +87,16 @@ from referee._stats import (
 from referee._table import MATCH_TABLE, Table
 from referee._turn_and_break import cue_ball_due
 from referee._verdict import Respot, Verdict
+from referee._zone_notes import (
+    REGION_KINDS,
+    REGION_WORDS,
+    ZONE_FIELDS,
+    ZONE_GROUP_ENGLISH,
+    BallRegions,
+    ball_regions,
+    english_ordinal,
+    region_words,
+)
 from referee._zones import Corner, Rect, Region, balkline_mm, regions_for
 
 __all__ = [
@@ -106,11 +116,16 @@ __all__ = [
     "PIN_ITEM_ENGLISH",
     "PLACE_ENGLISH",
     "PLACE_PREPOSITION",
+    "REGION_KINDS",
+    "REGION_WORDS",
     "SHOT_LOG_FIELDS",
     "WRONG_BREAK",
+    "ZONE_FIELDS",
+    "ZONE_GROUP_ENGLISH",
     "AuditEntry",
     "Ball",
     "BallContact",
+    "BallRegions",
     "BreakCall",
     "BreakLayout",
     "Call",
@@ -171,8 +186,10 @@ __all__ = [
     "apply_shot",
     "average_text",
     "balkline_mm",
+    "ball_regions",
     "check_break_layout",
     "cue_ball_due",
+    "english_ordinal",
     "english_reason",
     "event_json",
     "judge",
@@ -187,6 +204,7 @@ __all__ = [
     "pin_items",
     "reason_json",
     "record_json",
+    "region_words",
     "regions_for",
     "rules_of",
     "shot_context",

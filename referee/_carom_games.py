@@ -27,7 +27,7 @@ from referee._filters import (
     off_table_balls,
 )
 from referee._names import Ball, Discipline, Foul, NextPosition
-from referee._reason import Reason, ReasonKey
+from referee._reason import Reason, ReasonKey, english_reason
 from referee._shot import Carry, Shot, ShotContext
 from referee._spotting import respot_chain
 from referee._verdict import Verdict
@@ -40,12 +40,13 @@ class ZoneCall:
     """A zone rule's answer on a carom.
 
     ``allowed`` or not, the ``carry`` for the next stroke, a ``note`` for the
-    reason, and ``doubt`` when positions were missing (reported as review).
+    reason (a keyed phrase, ``referee._zone_notes``; None: nothing to say), and
+    ``doubt`` when positions were missing (reported as review).
     """
 
     allowed: bool
     carry: Carry
-    note: str
+    note: Reason | None
     doubt: str | None = None
 
 
@@ -136,18 +137,19 @@ def judge_carom_game(shot: Shot, ctx: ShotContext, zone_rule: ZoneRule | None = 
 
 
 def _zone_checked(point: Verdict, call: ZoneCall) -> Verdict:
-    note = Reason.of(ReasonKey.TEXT, text=call.note)
+    note = call.note
     if not call.allowed:
+        refused: tuple[Reason, ...] = () if note is None else (note,)
         return replace(
-            point, inning_ends=True, points=0, reason=call.note, reason_parts=(note,),
-            fouls=(Foul.ZONE_LIMIT,), review=call.doubt,
+            point, inning_ends=True, points=0, reason=english_reason(refused),
+            reason_parts=refused, fouls=(Foul.ZONE_LIMIT,), review=call.doubt,
         )  # fmt: skip
-    if not call.note:
+    if note is None:
         return replace(point, carry=call.carry, review=call.doubt)
     parts = (*point.reason_parts, note)
     return replace(
-        point, reason=f"{point.reason}; {call.note}", reason_parts=parts, carry=call.carry,
-        review=call.doubt,
+        point, reason=f"{point.reason}; {note.english()}", reason_parts=parts,
+        carry=call.carry, review=call.doubt,
     )  # fmt: skip
 
 

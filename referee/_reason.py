@@ -4,9 +4,9 @@ Theory of operation. The core writes each reason once, as a :class:`Reason`: a
 :class:`ReasonKey` and its fields (ball names, counts, foul names as their values). Its
 English sentence (:meth:`Reason.english`) is the one ``Verdict.reason`` has always
 held, so logs and terminals read as before. A verdict whose reason is made of parts
-(a point, then a zone's note) keeps them in order; ``TEXT`` is a part the core has no
-key for yet (its English is the ``text`` field), which a translating reader shows as
-it is.
+(a point, then a zone's note) keeps them in order; ``TEXT`` is a part without a key
+(its English is the ``text`` field: the core writes none now, shot logs written before
+the zone notes were keyed hold them), which a translating reader shows as it is.
 
 Readers translate by key with their own catalogue (``carom/i18n``): the fields named
 in :data:`BALL_FIELDS` hold ball names, ``fouls`` holds foul names joined by ``,``,
@@ -15,7 +15,8 @@ in :data:`BALL_FIELDS` hold ball names, ``fouls`` holds foul names joined by ``,
 (:func:`referee.pin_items`), each said with its kind's template and joined as that
 field says; ``layout`` where each ball stood against the break layout
 (:func:`referee.layout_items`), each ball said with its form's and role's templates,
-joined by ``, ``. Besides verdicts' reasons and announcements, keyed phrases say the
+joined by ``, ``; the fields of ``referee.ZONE_FIELDS`` where a zone note's balls
+stood (``referee._zone_notes``). Besides verdicts' reasons and announcements, keyed phrases say the
 rule that judged a shot a break or play and a shot's notes (who was found at the
 table, how a game ended: ``ShotRecord.break_part``, ``ShotRecord.note_parts``); their
 player names are fields, said as they are.
@@ -31,6 +32,7 @@ from enum import StrEnum
 from referee._errors import RulesError
 from referee._layout_items import PLACE_ENGLISH, layout_items
 from referee._pin_items import ITEM_FIELDS, PIN_ITEM_ENGLISH, pin_items
+from referee._zone_notes import ZONE_FIELDS, zone_field_english
 
 __all__ = [
     "BALL_FIELDS",
@@ -120,6 +122,16 @@ class ReasonKey(StrEnum):
     NOTE_MATCH_DRAW = "note_match_draw"
     NOTE_SET_WON = "note_set_won"
     NOTE_SET_DRAW = "note_set_draw"
+    # a zone rule's note on a carom (straight-rail corners, balkline zones, anchors)
+    ZONE_NOT_JUDGED = "zone_not_judged"
+    ZONE_FREE = "zone_free"
+    ZONE_REFUSED = "zone_refused"
+    ZONE_REFUSED_NO_PATHS = "zone_refused_no_paths"
+    ZONE_UNSEEN = "zone_unseen"
+    ZONE_LEFT = "zone_left"
+    ZONE_LAST = "zone_last"
+    ZONE_MORE_ONE = "zone_more_one"
+    ZONE_MORE = "zone_more"
 
     @property
     def template(self) -> str:
@@ -142,6 +154,8 @@ _HALVES = {
     "top": "top (foot) half, opposite {fouler}",
 }
 _ASK = "; or ask for {fouler} on the top spot"
+_WHERE = "{group} in {regions} ({nth} carom there)"
+_REFUSED = "zone limit: " + _WHERE + ", none left {refused}: the carom does not count"
 _WRONG = "wrong break position: {ball} is {distance_mm} mm %s {place} (at most {limit_mm} mm)"
 
 _ENGLISH: dict[ReasonKey, str] = {
@@ -217,6 +231,19 @@ _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.NOTE_MATCH_DRAW: "match over: draw",
     ReasonKey.NOTE_SET_WON: "set {set} to {winner}",
     ReasonKey.NOTE_SET_DRAW: "set {set} to nobody (draw)",
+    ReasonKey.ZONE_NOT_JUDGED: "zone rule not judged (no start position of {balls})",
+    ReasonKey.ZONE_FREE: "no zone restriction: {placed}",
+    ReasonKey.ZONE_REFUSED: _REFUSED,
+    ReasonKey.ZONE_REFUSED_NO_PATHS: (
+        _REFUSED + " (no path samples: a ball that left and came back is not seen)"
+    ),
+    ReasonKey.ZONE_UNSEEN: (
+        _WHERE + "; cannot tell whether one left (no end position of {balls}): carom allowed"
+    ),
+    ReasonKey.ZONE_LEFT: _WHERE + ": {left}, the carom counts",
+    ReasonKey.ZONE_LAST: _WHERE + ": one must leave by the next carom",
+    ReasonKey.ZONE_MORE_ONE: _WHERE + ": 1 more carom there before one must leave",
+    ReasonKey.ZONE_MORE: _WHERE + ": {free} more caroms there before one must leave",
     ReasonKey.TEXT: "{text}",
 }
 
@@ -240,6 +267,8 @@ class Reason:
             pin_items(str(self.field_map()[name]))  # raises for a malformed one
         if "layout" in names:
             layout_items(str(self.field_map()["layout"]))
+        for name in names & ZONE_FIELDS:
+            zone_field_english(name, self.field_map()[name])  # raises for a malformed one
         if "place" in names and self.field_map()["place"] not in PLACE_ENGLISH:
             raise RulesError(f"reason {self.key}: place {self.field_map()['place']!r} unknown")
 
@@ -271,6 +300,8 @@ class Reason:
             )
         if "layout" in values:
             values["layout"] = ", ".join(i.english() for i in layout_items(str(values["layout"])))
+        for name in values.keys() & ZONE_FIELDS:
+            values[name] = zone_field_english(name, values[name])
         return _ENGLISH[self.key].format_map(values)
 
 

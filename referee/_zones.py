@@ -73,8 +73,10 @@ from referee._errors import RulesError
 from referee._filters import Carom, off_table_balls
 from referee._names import Ball, Discipline
 from referee._options import RuleOptions
+from referee._reason import Reason, ReasonKey
 from referee._shot import Carry, Shot, ShotContext
 from referee._table import XY, Table
+from referee._zone_notes import BallRegions, regions_code
 
 __all__ = ["Corner", "Rect", "Region", "balkline_mm", "regions_for", "zone_rule_for"]
 
@@ -154,7 +156,7 @@ def zone_rule_for(discipline: Discipline) -> ZoneRule:
 def _straight_rail(shot: Shot, ctx: ShotContext, carom: Carom) -> ZoneCall:
     limit = ctx.options.corner_zone_limit
     if limit is None:
-        return ZoneCall(True, Carry(), "")
+        return ZoneCall(True, Carry(), None)
     balls: tuple[Ball, ...] = ctx.object_balls
     if ctx.options.corner_zone_all_balls:
         balls = (ctx.cue_ball, *balls)
@@ -277,9 +279,8 @@ def _judge(
     start = {b: xy for b in balls if (xy := _start_xy(shot, b)) is not None}
     missing = [b for b in balls if b not in start]
     if missing:
-        names = ", ".join(missing)
-        why = f"zone rule not judged (no start position of {names})"
-        return ZoneCall(True, Carry(), why, doubt=why)
+        why = Reason.of(ReasonKey.ZONE_NOT_JUDGED, balls=",".join(missing))
+        return ZoneCall(True, Carry(), why, doubt=why.english())
     tol = ctx.options.line_tolerance_mm
     common = [r for r in regions if not r.free and all(r.contains(start[b], tol) for b in balls)]
     if not common:
@@ -293,23 +294,25 @@ def _decide(case: _Case, carry: Carry, common: Sequence[Region], limit: float) -
     carried = set(carry.zone.split("+")) if carry.zone else set()
     counts = {r.name: carry.zone_caroms + 1 if r.name in carried else 1 for r in common}
     status = {r.name: _left_status(case, r) for r in common}
-    who = "all three balls" if len(case.balls) == 3 else "both object balls"
-    places = " and ".join(_label(r) for r in common)
-    where = f"{who} in {places} ({_ordinal(max(counts.values()))} carom there)"
+    where: dict[str, str | int] = {
+        "group": "all" if len(case.balls) == 3 else "objects",
+        "regions": regions_code(r.name for r in common),
+        "nth": max(counts.values()),
+    }
     due = [r for r in common if counts[r.name] >= limit]
     refused = [r for r in due if status[r.name] is _Left.STAYED]
     if refused:
         return ZoneCall(False, Carry(), _refusal(case, where, refused))
     if any(status[r.name] is _Left.UNKNOWN for r in due):
         unseen = [b for b in case.balls if _end_xy(case.shot, b) is None and b not in case.off]
-        note = f"{where}; cannot tell whether one left (no end position of {', '.join(unseen)})"
-        return ZoneCall(True, Carry(), note + ": carom allowed", doubt=note)
+        note = Reason.of(ReasonKey.ZONE_UNSEEN, **where, balls=",".join(unseen))
+        return ZoneCall(True, Carry(), note, doubt=note.english().removesuffix(": carom allowed"))
     kept = [r.name for r in common if r not in due and status[r.name] is not _Left.LEFT]
     if not kept:
-        return ZoneCall(True, Carry(), f"{where}: {_left_text(case, common)}, the carom counts")
+        left = Reason.of(ReasonKey.ZONE_LEFT, **where, left=_left_code(case, common))
+        return ZoneCall(True, Carry(), left)
     n_kept = max(counts[k] for k in kept)
-    note = f"{where}: {_still_text(n_kept, limit)}"
-    return ZoneCall(True, Carry("+".join(kept), n_kept), note)
+    return ZoneCall(True, Carry("+".join(kept), n_kept), _still(where, n_kept, limit))
 
 
 def _start_xy(shot: Shot, ball: Ball) -> XY | None:
@@ -344,51 +347,41 @@ def _left_status(case: _Case, region: Region) -> _Left:
     return _Left.UNKNOWN if None in results else _Left.STAYED
 
 
-# --- notes ---
+# --- notes (``referee._zone_notes``) ---
 
 
-def _label(region: Region) -> str:
-    return region.name if region.name.startswith(("anchor-", "corner-")) else f"zone {region.name}"
+def _refusal(case: _Case, where: dict[str, str | int], refused: Sequence[Region]) -> Reason:
+    no_paths = case.use_paths and any(not case.shot.paths_mm.get(b) for b in case.balls)
+    key = ReasonKey.ZONE_REFUSED_NO_PATHS if no_paths else ReasonKey.ZONE_REFUSED
+    return Reason.of(key, **where, refused=regions_code(r.name for r in refused))
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def _refusal(case: _Case, where: str, refused: Sequence[Region]) -> str:
-    names = " or ".join(_label(r) for r in refused)
-    note = f"zone limit: {where}, none left {names}: the carom does not count"
-    if case.use_paths and any(not case.shot.paths_mm.get(b) for b in case.balls):
-        note += " (no path samples: a ball that left and came back is not seen)"
-    return note
-
-
-def _left_text(case: _Case, common: Sequence[Region]) -> str:
-    parts = []
+def _left_code(case: _Case, common: Sequence[Region]) -> str:
+    items = []
     for ball in case.balls:
-        gone = [_label(r) for r in common if _ball_left(case, r, ball)]
+        gone = tuple(r.name for r in common if _ball_left(case, r, ball))
         if gone:
-            parts.append(f"{ball} left {' and '.join(gone)}")
-    return "; ".join(parts)
+            items.append(BallRegions(ball, gone, (False,) * len(gone)).code())
+    return ",".join(items)
 
 
-def _still_text(n: int, limit: float) -> str:
+def _still(where: dict[str, str | int], n: int, limit: float) -> Reason:
     if n + 1 >= limit:
-        return "one must leave by the next carom"
+        return Reason.of(ReasonKey.ZONE_LAST, **where)
     free = int(limit) - n - 1
-    return f"{free} more carom{'s' if free > 1 else ''} there before one must leave"
+    if free == 1:
+        return Reason.of(ReasonKey.ZONE_MORE_ONE, **where)
+    return Reason.of(ReasonKey.ZONE_MORE, **where, free=free)
 
 
 def _unrestricted_note(
     regions: Sequence[Region], start: Mapping[Ball, XY], balls: tuple[Ball, ...], tol: float
-) -> str:
+) -> Reason | None:
     if not regions or isinstance(regions[0], Corner):
-        return ""
-    places = []
+        return None
+    items = []
     for ball in balls:
-        inside = [
-            r.name + (" (free)" if r.free else "") for r in regions if r.contains(start[ball], tol)
-        ]
-        places.append(f"{ball} in {' and '.join(inside) or 'no zone (off the table?)'}")
-    return "no zone restriction: " + ", ".join(places)
+        inside = [r for r in regions if r.contains(start[ball], tol)]
+        names = tuple(r.name for r in inside)
+        items.append(BallRegions(ball, names, tuple(r.free for r in inside)).code())
+    return Reason.of(ReasonKey.ZONE_FREE, placed=",".join(items))

@@ -19,13 +19,17 @@ from referee import (
     ITEM_FIELDS,
     MATCH_TABLE,
     PIN_FIELDS,
+    ZONE_FIELDS,
+    BallRegions,
     LayoutItem,
     PinItem,
     Reason,
     ShotRecord,
     Verdict,
+    ball_regions,
     layout_items,
     pin_items,
+    region_words,
 )
 
 __all__ = [
@@ -108,7 +112,9 @@ class Page:
     def _fields(self, part: Reason) -> dict[str, object]:
         out: dict[str, object] = {}
         for name, value in part.fields:
-            if name in BALL_FIELDS:
+            if name in ZONE_FIELDS:
+                out[name] = self._zone_field(name, value)
+            elif name in BALL_FIELDS:
                 out[name] = self.word("ball", value)
             elif name == "fouls":
                 out[name] = self.fouls(str(value).split(","))
@@ -139,6 +145,51 @@ class Page:
         ball = self.raw(f"layout_ball_{item.role}", ball=self.word("ball", item.ball))
         return self.raw(f"layout_{item.form}", ball=ball, place=self.word("place", item.place),
                         distance_mm=self.num(item.distance_mm or 0))  # fmt: skip
+
+    def _zone_field(self, name: str, value: str | int) -> str:
+        """A zone note's field (``referee.ZONE_FIELDS``) in the language."""
+        text = str(value)
+        if name == "nth":
+            return self.raw(f"ordinal_{'first' if value == 1 else 'other'}", n=self.num(int(value)))
+        if name == "group":
+            return self.word("zone_group", text)
+        if name == "balls":
+            return ", ".join(self.word("ball", b) for b in text.split(","))
+        if name in ("regions", "refused"):
+            return self._regions(text.split("+"), "and" if name == "regions" else "or")
+        if name == "left":
+            return "; ".join(
+                self.raw("zone_item_left", ball=self.word("ball", i.ball),
+                         regions=self._regions(i.regions, "and"))
+                for i in ball_regions(text)
+            )  # fmt: skip
+        return ", ".join(self._placed_in_zones(i) for i in ball_regions(text))
+
+    def _regions(self, names: Sequence[str], join: str) -> str:
+        """Region labels in the language, joined by its "and" or "or"."""
+        labels = []
+        for name in names:
+            kind, words = region_words(name)
+            said = "-".join(self.word("zone_word", w) for w in words)
+            labels.append(self.raw(f"zone_region_{kind}", name=said))
+        joined = labels[0]
+        for label in labels[1:]:
+            joined = self.raw(f"zone_join_{join}", a=joined, b=label)
+        return joined
+
+    def _placed_in_zones(self, item: BallRegions) -> str:
+        ball = self.word("ball", item.ball)
+        if not item.regions:
+            return self.raw("zone_item_none", ball=ball)
+        labels = [
+            self.raw("zone_item_free", region=self._regions((r,), "and")) if free
+            else self._regions((r,), "and")
+            for r, free in zip(item.regions, item.free, strict=True)
+        ]  # fmt: skip
+        joined = labels[0]
+        for label in labels[1:]:
+            joined = self.raw("zone_join_and", a=joined, b=label)
+        return self.raw("zone_item_placed", ball=ball, regions=joined)
 
     def fouls(self, fouls: Sequence[object]) -> str:
         """Foul names in the language, comma-separated (not escaped)."""

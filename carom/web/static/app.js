@@ -249,6 +249,36 @@
       return t("layout." + (far ? "from" : prep), { ball: named, place: t("place." + place),
         distance_mm: fmt.int(Number(far || 0)) });
     },
+    // A zone rule's region ("head-left", "anchor-left-head", "corner-foot-right":
+    // referee.region_words) in the page's language; labels joined by its "and" or "or".
+    region(name) {
+      const words = String(name).split("-");
+      const kind = ["anchor", "corner"].includes(words[0]) ? words.shift() : "zone";
+      return t("zone_region." + kind, { name: words.map((w) => t("zone_word." + w)).join("-") });
+    },
+    joined(labels, join) {
+      return labels.reduce((a, b) => t("zone_join." + join, { a, b }));
+    },
+    // A zone note's field (referee.ZONE_FIELDS) in the page's language: "left" and
+    // "placed" hold ball:region+region items (a free region marked "!", none empty).
+    zoneField(name, value) {
+      if (name === "nth") return t("ordinal." + (value === 1 ? "first" : "other"), { n: fmt.int(value) });
+      if (name === "group") return t("zone_group." + value);
+      if (name === "balls") return String(value).split(",").map((b) => t("ball." + b)).join(", ");
+      const regions = (names) => fmt.joined(names.map((r) => (r.endsWith("!")
+        ? t("zone_item.free", { region: fmt.region(r.slice(0, -1)) }) : fmt.region(r))), "and");
+      if (name === "regions") return regions(String(value).split("+"));
+      if (name === "refused") return fmt.joined(String(value).split("+").map((r) => fmt.region(r)), "or");
+      const items = String(value).split(",").map((item) => {
+        const [ball, names] = item.split(":");
+        return { ball: t("ball." + ball), names: names ? names.split("+") : [] };
+      });
+      if (name === "left") {
+        return items.map((i) => t("zone_item.left", { ball: i.ball, regions: regions(i.names) })).join("; ");
+      }
+      return items.map((i) => (i.names.length ? t("zone_item.placed", { ball: i.ball, regions: regions(i.names) })
+        : t("zone_item.none", { ball: i.ball }))).join(", ");
+    },
     // One keyed phrase of the referee ({key, fields}: referee.reason_json) in the page's
     // language: its ball, foul, pin, cushion and place names and its numbers too.
     phrase(p) {
@@ -268,6 +298,9 @@
         if (typeof fields[name] === "string") fields[name] = fields[name].split(",").map((c) => fmt.pinItem(c)).join(joiner);
       }
       if (typeof fields.layout === "string") fields.layout = fields.layout.split(",").map((c) => fmt.placed(c)).join(", ");
+      for (const name of ["group", "regions", "refused", "nth", "balls", "left", "placed"]) {
+        if (name in fields) fields[name] = fmt.zoneField(name, fields[name]);
+      }
       for (const [name, value] of Object.entries(fields)) {
         if (typeof value === "number") fields[name] = fmt.int(value);
       }

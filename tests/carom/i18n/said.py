@@ -18,6 +18,7 @@ from referee import (
     BALL_KINDS,
     ITEM_FIELDS,
     PIN_FIELDS,
+    ZONE_FIELDS,
     LayoutItem,
     PinItem,
     Reason,
@@ -46,6 +47,8 @@ def said_in(lang: str, part: Reason | dict[str, Any], domain: str = "report") ->
     def number(n: int) -> str:
         return format_number(lang, n)
 
+    for name in fields.keys() & ZONE_FIELDS:
+        fields[name] = _zone_field(word, number, name, fields[name])
     for name, value in fields.items():
         if isinstance(value, int):
             fields[name] = number(value)
@@ -81,3 +84,45 @@ def _placed(
 def _item(word: Callable[[str, object], str], item: PinItem) -> str:
     prefix = "ball" if item.kind in BALL_KINDS else "pin"
     return word("pins_item", item.kind).format_map(item.fields(lambda n: word(prefix, n)))
+
+
+def _zone_field(
+    word: Callable[[str, object], str], number: Callable[[int], object], name: str, value: Any
+) -> str:
+    """A zone note's field: regions named word by word, lists joined by "and" or "or"."""
+
+    def region(code: str) -> str:
+        words = code.split("-")
+        kind = words.pop(0) if words[0] in ("anchor", "corner") else "zone"
+        said = "-".join(word("zone_word", w) for w in words)
+        return word("zone_region", kind).format(name=said)
+
+    def joined(labels: list[str], how: str) -> str:
+        out = labels[0]
+        for label in labels[1:]:
+            out = word("zone_join", how).format(a=out, b=label)
+        return out
+
+    def regions(codes: list[str]) -> str:
+        return joined([word("zone_item", "free").format(region=region(c[:-1]))
+                       if c.endswith("!") else region(c) for c in codes], "and")  # fmt: skip
+
+    text = str(value)
+    if name == "nth":
+        return word("ordinal", "first" if value == 1 else "other").format(n=number(value))
+    if name == "group":
+        return word("zone_group", text)
+    if name == "balls":
+        return ", ".join(word("ball", b) for b in text.split(","))
+    if name in ("regions", "refused"):
+        return joined([region(c) for c in text.split("+")], "and" if name == "regions" else "or")
+    items = [item.partition(":")[::2] for item in text.split(",")]
+    if name == "left":
+        return "; ".join(word("zone_item", "left").format(ball=word("ball", b),
+                         regions=regions(r.split("+"))) for b, r in items)  # fmt: skip
+    return ", ".join(
+        word("zone_item", "placed").format(ball=word("ball", b), regions=regions(r.split("+")))
+        if r
+        else word("zone_item", "none").format(ball=word("ball", b))
+        for b, r in items
+    )

@@ -30,6 +30,10 @@ from referee import (
     PIN_ITEM_ENGLISH,
     PLACE_ENGLISH,
     PLACE_PREPOSITION,
+    REGION_KINDS,
+    REGION_WORDS,
+    ZONE_FIELDS,
+    ZONE_GROUP_ENGLISH,
     Ball,
     Foul,
     Pin,
@@ -209,6 +213,21 @@ def test_the_english_catalogues_say_what_the_referee_says() -> None:
             assert english.get(f"layout{sep}{form}") == template, (domain, form)
         for role, template in LAYOUT_BALL_ENGLISH.items():
             assert english.get(f"layout_ball{sep}{role}") == template, (domain, role)
+        for group, words in ZONE_GROUP_ENGLISH.items():
+            assert english.get(f"zone_group{sep}{group}") == words, (domain, group)
+        for kind, template in REGION_KINDS.items():
+            assert english.get(f"zone_region{sep}{kind}") == template, (domain, kind)
+        for word in REGION_WORDS:
+            assert english.get(f"zone_word{sep}{word}") == word, (domain, word)
+
+
+def test_the_pages_say_each_zone_field_the_core_names() -> None:
+    """``Carom.fmt.phrase`` (app.js) says the fields of ``referee.ZONE_FIELDS``, all of them."""
+    script = (Path(carom.web.__file__).parent / "static" / "app.js").read_text()
+    found = re.search(r"for \(const name of \[([^\]]*)\]\) \{\n\s*if \(name in fields\) "
+                      r"fields\[name\] = fmt.zoneField", script)  # fmt: skip
+    assert found is not None, "app.js: the zone fields are not where expected"
+    assert set(re.findall(r'"(\w+)"', found.group(1))) == ZONE_FIELDS
 
 
 def test_the_pages_say_each_break_place_with_the_core_s_preposition() -> None:

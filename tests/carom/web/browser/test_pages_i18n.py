@@ -414,6 +414,26 @@ def test_the_pin_games_reasons_in_the_page_s_language(pages: Pages, lang: str) -
     page.close()
 
 
+@pytest.mark.parametrize("lang", ["ko", "es"])
+def test_the_zone_notes_in_the_page_s_language(pages: Pages, lang: str) -> None:
+    """Every golden balkline and straight-rail verdict's reason as the pages say it
+    (``Carom.fmt.reason``): a zone note's balls, zones, anchor squares and corners word
+    by word, its "and" and "or" and the carom's ordinal in the language."""
+    files = sorted(
+        p for g in ("balkline-*", "straight-rail") for p in SHOTS_DIR.glob(f"{g}/*.json")
+    )
+    verdicts = [run_golden(p)[0] for p in files]
+    shots = [{"reason": v.reason, "reason_parts": reason_json(v.reason_parts)} for v in verdicts]
+    assert sum("zone" in s["reason"] for s in shots) >= 100
+    page = pages.open(f"/scoreboard?lang={lang}")
+    _settle(page, "scoreboard")
+    said = page.evaluate("shots => shots.map(s => Carom.fmt.reason(s))", shots)
+    assert said == [_reason_in(lang, s) for s in shots]
+    english = r"\bzone\b|carom there|none left|must leave|anchor|corner|object balls|\bleft\b"
+    assert not any(re.search(english, s) for s in said), said
+    page.close()
+
+
 @pytest.mark.parametrize("lang", ["ko", "tr"])
 def test_the_referee_s_announcements_in_the_page_s_language(pages: Pages, lang: str) -> None:
     """Frozen balls, ball in hand, covered spots, wrong break positions

@@ -41,8 +41,19 @@ def _corner_limit(limit: int) -> Verdict:
     return judge(_stroke(0, corner, corner), ctx)
 
 
-GOLDEN = [run_golden(p)[0] for g in GAMES for p in sorted((SHOTS_DIR / g).glob("*.json"))]
-VERDICTS = [*GOLDEN, _corner_limit(3), _corner_limit(4)]
+@pytest.fixture(scope="module")
+def golden() -> list[Verdict]:
+    """Every golden balkline and straight-rail verdict (judged when a test asks, not at
+    collection: every worker collects this file)."""
+    return [run_golden(p)[0] for g in GAMES for p in sorted((SHOTS_DIR / g).glob("*.json"))]
+
+
+@pytest.fixture(scope="module")
+def verdicts(golden: list[Verdict]) -> list[Verdict]:
+    """The golden ones and first caroms from a corner with 3 and 4 caroms allowed."""
+    return [*golden, _corner_limit(3), _corner_limit(4)]
+
+
 #: Words of the referee's English zone notes that a translation must not keep.
 ENGLISH_WORDS = re.compile(
     r"\bzone\b|carom there|none left|must leave|anchor|corner|object balls|position of|"
@@ -50,20 +61,20 @@ ENGLISH_WORDS = re.compile(
 )
 
 
-def test_the_verdicts_meet_every_zone_note_with_its_words() -> None:
-    parts = [p for v in VERDICTS for p in v.reason_parts if p.key.startswith("zone_")]
+def test_the_verdicts_meet_every_zone_note_with_its_words(verdicts: list[Verdict]) -> None:
+    parts = [p for v in verdicts for p in v.reason_parts if p.key.startswith("zone_")]
     assert {p.key for p in parts} == {k for k in ReasonKey if k.startswith("zone_")}
-    assert ReasonKey.TEXT not in {p.key for v in VERDICTS for p in v.reason_parts}
-    english = " ".join(v.reason for v in VERDICTS)
+    assert ReasonKey.TEXT not in {p.key for v in verdicts for p in v.reason_parts}
+    english = " ".join(v.reason for v in verdicts)
     for seen in ("anchor-", "corner-", "zone ", "(free)", " or ", "2nd carom", "1 more carom",
                  "2 more caroms", "all three balls", "both object balls"):  # fmt: skip
         assert seen in english, seen
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_zone_notes_are_said_in_the_report_s_language(lang: str) -> None:
+def test_zone_notes_are_said_in_the_report_s_language(lang: str, verdicts: list[Verdict]) -> None:
     page = Page(lang, TableGeometry(MATCH_TABLE), 0.5)
-    for v in VERDICTS:
+    for v in verdicts:
         said = page.reason(v)
         if lang == "en":
             assert said == v.reason
@@ -72,9 +83,9 @@ def test_zone_notes_are_said_in_the_report_s_language(lang: str) -> None:
         assert not ENGLISH_WORDS.search(said), (lang, said)
 
 
-def test_a_french_refusal_reads_as_french() -> None:
+def test_a_french_refusal_reads_as_french(golden: list[Verdict]) -> None:
     """One worked example, written by hand: the oracle could share a mistake."""
-    refused = next(v for v in GOLDEN if v.reason_parts[0].key is ReasonKey.ZONE_REFUSED)
+    refused = next(v for v in golden if v.reason_parts[0].key is ReasonKey.ZONE_REFUSED)
     assert refused.reason == (
         "zone limit: both object balls in zone head-left (1st carom there), none left zone "
         "head-left: the carom does not count"

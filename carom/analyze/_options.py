@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration import Calibration
+from carom.analyze._run_notes import RunNote
 from carom.match import MatchFile, ScoreRun
 from carom.pipeline import Pipeline
 from referee import CaromError, Discipline, LagResult, Match, MatchConfig, ShotRecord, Table
@@ -57,7 +58,11 @@ class AnalyzeOptions:
 
 @dataclass(slots=True)
 class AnalyzeRun:
-    """Everything analysed so far; survives an error half-way."""
+    """Everything analysed so far; survives an error half-way.
+
+    ``notes`` are English lines (the terminal, the summary); those this layer writes
+    about the match are keyed too (:meth:`note`, ``carom.analyze._run_notes``).
+    """
 
     options: AnalyzeOptions
     match: Match
@@ -65,9 +70,17 @@ class AnalyzeRun:
     lag: LagResult | None = None
     shots: list[tuple[AnalyzedShot, ShotRecord | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: The notes (by their English) that are keyed phrases, for the report's language.
+    keyed_notes: dict[str, RunNote] = field(default_factory=dict)
     error: CaromError | None = None
     frames: int = 0
     seconds: float = 0.0
+
+    def note(self, note: RunNote) -> None:
+        """Add a keyed note: its English to ``notes``, its phrase to ``keyed_notes``."""
+        english = note.english()
+        self.notes.append(english)
+        self.keyed_notes[english] = note
 
     def score_run(self) -> ScoreRun:
         """The scoring view (for the scoresheet)."""

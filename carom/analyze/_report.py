@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import Any
 
 from carom.analyze._options import AnalyzeRun
+from carom.analyze._run_notes import RUN_NOTE_BALL_FIELDS, RunNote
 from carom.analyze._shot_log import shots_document
 from carom.i18n import catalogue, format_number
 from carom.report import ReportShot, match_summary, write_report, write_shot_csv
 from carom.timestamps import now_iso
 from referee import record_json
 
-__all__ = ["SHOT_CSV_NAME", "summary_json", "write_html", "write_shots_csv"]
+__all__ = ["SHOT_CSV_NAME", "note_in", "summary_json", "write_html", "write_shots_csv"]
 
 #: The per-shot CSV beside ``shots.json`` (docs/shot-csv.md).
 SHOT_CSV_NAME = "shots.csv"
@@ -35,6 +36,20 @@ def _report_shots(run: AnalyzeRun) -> list[ReportShot]:
             )
         )  # fmt: skip
     return out
+
+
+def note_in(lang: str, note: RunNote) -> str:
+    """A keyed run note in ``lang`` (``run_note_<key>``; balls and numbers too)."""
+    if lang == "en":
+        return note.english()
+    cat = catalogue("report")
+    fields: dict[str, object] = {}
+    for name, value in note.fields:
+        if name in RUN_NOTE_BALL_FIELDS:
+            fields[name] = cat.text(lang, f"ball_{value}")
+        else:
+            fields[name] = format_number(lang, value) if isinstance(value, int) else value
+    return cat.text(lang, f"run_note_{note.key}", **fields)
 
 
 def write_shots_csv(run: AnalyzeRun, path: Path) -> None:
@@ -66,7 +81,8 @@ def write_html(run: AnalyzeRun, path: Path, lang: str = "en") -> None:
     if run.error is not None:
         meta[t("meta_stopped")] = str(run.error)
     for i, note in enumerate(run.notes):
-        meta[t("meta_note", n=i + 1)] = note
+        keyed = run.keyed_notes.get(note)
+        meta[t("meta_note", n=i + 1)] = note if keyed is None else note_in(lang, keyed)
     geometry = None if run.calibration is None else run.calibration.geometry
     write_report(
         path, _report_shots(run), title=t("title", video=opts.video.name), meta=meta,

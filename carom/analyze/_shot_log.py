@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from carom.analyze._options import AnalyzeRun
+from carom.analyze._run_notes import RunNote
 from carom.trajectories import Trajectories, trajectories_of
 from referee import (
     FORMAT,
@@ -38,24 +39,19 @@ def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
         if state.phase is Phase.LAG:
             run.lag = run.match.lag(lag)
             return None
-        run.notes.append(f"a lag was seen, but {state.shooter} was set to break: lag not judged")
+        run.note(RunNote.of("lag_not_judged", player=str(state.shooter)))
         return None
     if state.phase is Phase.LAG:
         run.match.join(StartState())
-        run.notes.append(
-            "no lag seen: the match is joined in progress (the first stroke's cue ball names "
-            "the player at the table; the balls' layout says whether it is a break)"
-        )
+        run.note(RunNote.of("no_lag"))
     if run.match.state.phase is Phase.OVER:
-        run.notes.append(f"shot {analyzed.shot.index}: played after the match ended; not judged")
+        run.note(RunNote.of("after_end", shot=analyzed.shot.index))
         return None
     record = run.match.play(_renumbered(analyzed, len(run.match.records)))
     video_first = [p for p in record.note_parts if p.key is ReasonKey.NOTE_VIDEO_FIRST]
     if record.index == 0 and video_first:
-        f = video_first[0].field_map()
-        said = f"{f['player']}'s {f['ball']} played first, not {f['expected']}'s {f['other']}"
-        run.notes.append(f"--first contradicts the video (the video shows {said}): following "
-                         f"the video; use --first {record.player}")  # fmt: skip
+        fields = video_first[0].field_map()
+        run.note(RunNote.of("first_contradicted", **fields))
     return record
 
 

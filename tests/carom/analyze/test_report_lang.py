@@ -61,6 +61,28 @@ def test_the_report_is_written_in_korean_with_the_shot_csv_beside_it(run: Analyz
     check_against_log((out / "shots.csv").read_text(encoding="utf-8"), doc, SAMPLE.name)
 
 
+def test_the_run_s_notes_about_the_match_are_in_the_report_s_language(
+    run: AnalyzeRun, tmp_path: Path
+) -> None:
+    """The clip has no lag: "no lag seen" is said in Korean; a note from elsewhere (not
+    keyed) stays as it was written."""
+    english = run.notes[0]
+    assert english.startswith("no lag seen: the match is joined in progress")
+    assert run.keyed_notes[english].key == "no_lag"
+    run.notes.append("ball detector: something technical")
+    try:
+        write_html(run, tmp_path / "report.html", lang="ko")
+    finally:
+        run.notes.pop()
+    page = _Tags()
+    page.feed((tmp_path / "report.html").read_text(encoding="utf-8"))
+    words = "".join(page.text)
+    assert catalogue("report").text("ko", "run_note_no_lag") in words
+    assert "no lag seen" not in words and "ball detector: something technical" in words
+    write_html(run, tmp_path / "en.html", lang="en")
+    assert english in (tmp_path / "en.html").read_text(encoding="utf-8").replace("&#x27;", "'")
+
+
 def test_an_unknown_language_gives_english(run: AnalyzeRun, tmp_path: Path) -> None:
     write_html(run, tmp_path / "report.html", lang="xx")
     text = (tmp_path / "report.html").read_text(encoding="utf-8")

@@ -109,7 +109,9 @@ def zone_field_english(name: str, value: str | int) -> str:
     """The English of the zone note field ``name`` holding ``value``."""
     text = str(value)
     if name == "nth":
-        return english_ordinal(int(value))
+        if not isinstance(value, int) or value < 1:
+            raise RulesError(f"zone note: nth {value!r} is not a count from 1")
+        return english_ordinal(value)
     if name == "group":
         if text not in ZONE_GROUP_ENGLISH:
             raise RulesError(f"zone note: group {text!r} unknown")
@@ -119,9 +121,10 @@ def zone_field_english(name: str, value: str | int) -> str:
     if name in ("regions", "refused"):
         return (" and " if name == "regions" else " or ").join(_labels(text.split("+")))
     if name == "left":
-        return "; ".join(
-            f"{i.ball} left {' and '.join(_labels(i.regions))}" for i in ball_regions(text)
-        )
+        items = ball_regions(text)
+        if any(not i.regions for i in items):
+            raise RulesError(f"zone note: {text!r} names a ball that left no region")
+        return "; ".join(f"{i.ball} left {' and '.join(_labels(i.regions))}" for i in items)
     if name == "placed":
         return ", ".join(_placed(i) for i in ball_regions(text))
     raise RulesError(f"zone note: field {name!r} unknown")

@@ -45,7 +45,7 @@ def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
         run.match.join(StartState())
         run.note(RunNote.of("no_lag"))
     if run.match.state.phase is Phase.OVER:
-        run.note(RunNote.of("after_end", shot=analyzed.shot.index))
+        run.note(RunNote.of("after_end", shot=str(analyzed.shot.index)))  # a name, not a count
         return None
     record = run.match.play(_renumbered(analyzed, len(run.match.records)))
     video_first = [p for p in record.note_parts if p.key is ReasonKey.NOTE_VIDEO_FIRST]

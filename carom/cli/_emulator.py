@@ -114,7 +114,8 @@ def run_emulator(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     On the main thread both signals only set a flag the loop checks (every 0.2 s at
     most): it ends wherever it is, closes the port and removes the ``--link``
-    symlink, then the handlers are as they were.
+    symlink, then the handlers are as they were (a second signal while it stops is
+    the default one). Off the main thread only ``--seconds`` ends it.
     """
     out = out or sys.stdout
     faults, reboot_s, vanish_s = parse_faults(args.fault)
@@ -122,8 +123,15 @@ def run_emulator(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if threading.current_thread() is not threading.main_thread():
         return _run(args, faults, (reboot_s, vanish_s), out, stop)
     before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    for sig in before:
-        signal.signal(sig, lambda _signum, _frame: stop.set())
+
+    def stopping(_signum: int, _frame: object) -> None:
+        stop.set()  # a second signal while stopping is the default one
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    for sig, handler in before.items():
+        if handler is not signal.SIG_IGN:  # a background job's Ctrl-C stays ignored
+            signal.signal(sig, stopping)
     try:
         return _run(args, faults, (reboot_s, vanish_s), out, stop)
     finally:

@@ -30,6 +30,7 @@ from hardware import (
     render_board,
 )
 from referee import CaromError
+from tests.readme_run import ctrl_c_default
 
 SNAP = Snapshot(
     discipline="three_cushion", players=("Ana", "Ben"), scores=(12, 9), innings=(14, 13),
@@ -230,7 +231,10 @@ def test_stopped_by_ctrl_c_or_sigterm_it_removes_its_link(
     sends it the moment the link appears, before the emulator has said where it is."""
     link = tmp_path / "board"
     cmd = [sys.executable, "-m", "carom", "scoreboard-emulator", "--pty", "--link", str(link)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # As a terminal's foreground job: Ctrl-C not ignored, even when pytest runs in the
+    # background of a shell (whose jobs ignore it, which the emulator keeps; see below).
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_default)  # fmt: skip
     try:
         assert proc.stdout is not None
         if at_once:
@@ -248,3 +252,30 @@ def test_stopped_by_ctrl_c_or_sigterm_it_removes_its_link(
             proc.communicate()
     assert proc.returncode == 0, err
     assert not link.is_symlink() and not link.exists()
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_a_background_job_ignoring_ctrl_c_keeps_ignoring_it(tmp_path: Path) -> None:
+    """A shell without job control starts background jobs with Ctrl-C ignored: the
+    emulator keeps it so (the terminal's Ctrl-C is for the foreground), SIGTERM ends it."""
+    link = tmp_path / "board"
+    cmd = [sys.executable, "-m", "carom", "scoreboard-emulator", "--pty", "--link", str(link)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_ignore_ctrl_c)  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith(f"scoreboard emulator on {link}")
+        proc.send_signal(signal.SIGINT)
+        time.sleep(1.0)  # it would stop within 0.2 s
+        assert proc.poll() is None and link.is_symlink()
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert not link.is_symlink()

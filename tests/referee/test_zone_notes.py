@@ -101,6 +101,8 @@ def test_english_as_the_notes_said_it() -> None:
         {"group": "some", "regions": "head-left", "nth": 1},
         {"group": "all", "regions": "head-lef", "nth": 1},
         {"group": "all", "regions": "head-left+", "nth": 1},
+        {"group": "all", "regions": "head-left", "nth": 0},
+        {"group": "all", "regions": "head-left", "nth": "1"},
     ],
 )
 def test_a_malformed_field_is_refused_when_the_phrase_is_made(fields: dict[str, object]) -> None:
@@ -109,3 +111,6 @@ def test_a_malformed_field_is_refused_when_the_phrase_is_made(fields: dict[str, 
     for bad in ("white", ":head-left", "white:head-left,red:nowhere"):
         with pytest.raises(RulesError, match="zone note"):
             Reason.of(ReasonKey.ZONE_FREE, placed=bad)
+    where = {"group": "all", "regions": "head-left", "nth": 1}
+    with pytest.raises(RulesError, match="left no region"):
+        Reason.of(ReasonKey.ZONE_LEFT, **where, left="red:")  # type: ignore[arg-type]

@@ -92,6 +92,6 @@ def test_a_french_refusal_reads_as_french(golden: list[Verdict]) -> None:
     )
     said = Page("fr", TableGeometry(MATCH_TABLE), 0.5).reason(refused)
     assert said == (
-        "limite de cadre : les deux billes objets dans cadre tête-gauche (1er carambolage à "
-        "cet endroit), aucune n'a quitté cadre tête-gauche : le carambolage ne compte pas"
+        "limite de cadre : les deux billes objets dans le cadre tête-gauche (1er carambolage "
+        "à cet endroit), aucune n'a quitté le cadre tête-gauche : le carambolage ne compte pas"
     )

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -221,6 +222,20 @@ def test_cli_prints_the_url_and_draws_the_board(tmp_path: Path) -> None:
     assert "waiting for the referee" in text
 
 
+@contextlib.contextmanager
+def _emulator_process(link: Path, preexec: Callable[[], None]) -> Iterator[subprocess.Popen[str]]:
+    """``carom scoreboard-emulator --pty --link LINK`` as a process; killed if left running."""
+    cmd = [sys.executable, "-m", "carom", "scoreboard-emulator", "--pty", "--link", str(link)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=preexec)  # fmt: skip
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 @pytest.mark.parametrize("at_once", [False, True], ids=["running", "at-once"])
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_stopped_by_ctrl_c_or_sigterm_it_removes_its_link(
@@ -228,14 +243,12 @@ def test_stopped_by_ctrl_c_or_sigterm_it_removes_its_link(
 ) -> None:
     """The ``--link`` symlink goes with the emulator (a stale one would name a pty that
     the system gives to the next terminal), however early the signal comes: ``at_once``
-    sends it the moment the link appears, before the emulator has said where it is."""
+    sends it the moment the link appears, before the emulator has said where it is.
+
+    Started as a terminal's foreground job: Ctrl-C not ignored, even when pytest runs in
+    the background of a shell (whose jobs ignore it, which the emulator keeps; below)."""
     link = tmp_path / "board"
-    cmd = [sys.executable, "-m", "carom", "scoreboard-emulator", "--pty", "--link", str(link)]
-    # As a terminal's foreground job: Ctrl-C not ignored, even when pytest runs in the
-    # background of a shell (whose jobs ignore it, which the emulator keeps; see below).
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=ctrl_c_default)  # fmt: skip
-    try:
+    with _emulator_process(link, ctrl_c_default) as proc:
         assert proc.stdout is not None
         if at_once:
             deadline = time.monotonic() + 20
@@ -246,10 +259,6 @@ def test_stopped_by_ctrl_c_or_sigterm_it_removes_its_link(
         assert link.is_symlink()
         proc.send_signal(sig)
         _out, err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
     assert proc.returncode == 0, err
     assert not link.is_symlink() and not link.exists()
 
@@ -262,10 +271,7 @@ def test_a_background_job_ignoring_ctrl_c_keeps_ignoring_it(tmp_path: Path) -> N
     """A shell without job control starts background jobs with Ctrl-C ignored: the
     emulator keeps it so (the terminal's Ctrl-C is for the foreground), SIGTERM ends it."""
     link = tmp_path / "board"
-    cmd = [sys.executable, "-m", "carom", "scoreboard-emulator", "--pty", "--link", str(link)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_ignore_ctrl_c)  # fmt: skip
-    try:
+    with _emulator_process(link, _ignore_ctrl_c) as proc:
         assert proc.stdout is not None
         assert proc.stdout.readline().startswith(f"scoreboard emulator on {link}")
         proc.send_signal(signal.SIGINT)
@@ -273,9 +279,5 @@ def test_a_background_job_ignoring_ctrl_c_keeps_ignoring_it(tmp_path: Path) -> N
         assert proc.poll() is None and link.is_symlink()
         proc.send_signal(signal.SIGTERM)
         _out, err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
     assert proc.returncode == 0, err
     assert not link.is_symlink()

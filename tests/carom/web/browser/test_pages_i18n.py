@@ -403,15 +403,8 @@ def test_the_pin_games_reasons_in_the_page_s_language(pages: Pages, lang: str) -
     the catalogue's words, its pins, balls, fouls and the stroke's items named in the
     language; in English, the referee's sentence."""
     files = sorted([*SHOTS_DIR.glob("five-pins/*.json"), *SHOTS_DIR.glob("pin-carom-7/*.json")])
-    verdicts = [run_golden(p)[0] for p in files]
-    shots = [{"reason": v.reason, "reason_parts": reason_json(v.reason_parts)} for v in verdicts]
-    page = pages.open(f"/scoreboard?lang={lang}")
-    _settle(page, "scoreboard")
-    said = page.evaluate("shots => shots.map(s => Carom.fmt.reason(s))", shots)
-    assert said == [_reason_in(lang, s) for s in shots]
     english = r"side pin|centre pin|points to|added to the count|pocketed|off the table|nothing"
-    assert not any(re.search(english, s) for s in said), said
-    page.close()
+    _golden_reasons_as_the_pages_say_them(pages, lang, files, english)
 
 
 @pytest.mark.parametrize("lang", ["ko", "es"])
@@ -422,16 +415,25 @@ def test_the_zone_notes_in_the_page_s_language(pages: Pages, lang: str) -> None:
     files = sorted(
         p for g in ("balkline-*", "straight-rail") for p in SHOTS_DIR.glob(f"{g}/*.json")
     )
+    english = r"\bzone\b|carom there|none left|must leave|anchor|corner|object balls|\bleft\b"
+    shots = _golden_reasons_as_the_pages_say_them(pages, lang, files, english)
+    assert sum("zone" in s["reason"] for s in shots) >= 100
+
+
+def _golden_reasons_as_the_pages_say_them(
+    pages: Pages, lang: str, files: list[Path], english: str
+) -> list[dict[str, Any]]:
+    """The golden ``files``' verdicts' reasons as the scoreboard says them: the oracle's
+    words, none of the ``english`` ones left; returns the shots as given to the page."""
     verdicts = [run_golden(p)[0] for p in files]
     shots = [{"reason": v.reason, "reason_parts": reason_json(v.reason_parts)} for v in verdicts]
-    assert sum("zone" in s["reason"] for s in shots) >= 100
     page = pages.open(f"/scoreboard?lang={lang}")
     _settle(page, "scoreboard")
     said = page.evaluate("shots => shots.map(s => Carom.fmt.reason(s))", shots)
     assert said == [_reason_in(lang, s) for s in shots]
-    english = r"\bzone\b|carom there|none left|must leave|anchor|corner|object balls|\bleft\b"
     assert not any(re.search(english, s) for s in said), said
     page.close()
+    return shots
 
 
 @pytest.mark.parametrize("lang", ["ko", "tr"])
@@ -439,7 +441,7 @@ def test_the_referee_s_announcements_in_the_page_s_language(pages: Pages, lang: 
     """Frozen balls, ball in hand, covered spots, wrong break positions
     (``Carom.fmt.announcements``, as the console shows them): each from its keyed phrase;
     where one is not keyed, all as the referee said them."""
-    shots = [
+    shots: list[dict[str, Any]] = [
         {
             "announcements": list(v.announcements),
             "announcement_parts": reason_json(v.announcement_parts),

@@ -167,11 +167,14 @@ class Page:
 
     def _regions(self, names: Sequence[str], join: str) -> str:
         """Region labels in the language, joined by its "and" or "or"."""
-        labels = []
-        for name in names:
-            kind, words = region_words(name)
-            said = "-".join(self.word("zone_word", w) for w in words)
-            labels.append(self.raw(f"zone_region_{kind}", name=said))
+        return self._joined([self._region(name) for name in names], join)
+
+    def _region(self, name: str) -> str:
+        kind, words = region_words(name)
+        said = "-".join(self.word("zone_word", w) for w in words)
+        return self.raw(f"zone_region_{kind}", name=said)
+
+    def _joined(self, labels: Sequence[str], join: str) -> str:
         joined = labels[0]
         for label in labels[1:]:
             joined = self.raw(f"zone_join_{join}", a=joined, b=label)
@@ -182,14 +185,10 @@ class Page:
         if not item.regions:
             return self.raw("zone_item_none", ball=ball)
         labels = [
-            self.raw("zone_item_free", region=self._regions((r,), "and")) if free
-            else self._regions((r,), "and")
+            self.raw("zone_item_free", region=self._region(r)) if free else self._region(r)
             for r, free in zip(item.regions, item.free, strict=True)
-        ]  # fmt: skip
-        joined = labels[0]
-        for label in labels[1:]:
-            joined = self.raw("zone_join_and", a=joined, b=label)
-        return self.raw("zone_item_placed", ball=ball, regions=joined)
+        ]
+        return self.raw("zone_item_placed", ball=ball, regions=self._joined(labels, "and"))
 
     def fouls(self, fouls: Sequence[object]) -> str:
         """Foul names in the language, comma-separated (not escaped)."""

@@ -8,6 +8,7 @@ on normalized image coordinates (camera-frame ``x / z, y / z``) and
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -81,12 +82,7 @@ class Distortion:
         Past it ``r * (1 + k1 r^2 + k2 r^4 + k3 r^6)`` folds back: the model is no lens
         there, so points beyond it are not projected (NaN) and pixels there not inverted.
         """
-        # d/dr of the radial map: 1 + 3 k1 s + 5 k2 s^2 + 7 k3 s^3 with s = r^2.
-        poly = np.array([7.0 * self.k3, 5.0 * self.k2, 3.0 * self.k1, 1.0])
-        poly[np.abs(poly) < 1e-12] = 0.0  # negligible terms would overflow the solver
-        roots = np.roots(poly)
-        real = roots[(np.abs(roots.imag) < 1e-12) & (roots.real > 0.0)].real
-        return float(np.sqrt(real.min())) if len(real) else math.inf
+        return _fold_radius(self.k1, self.k2, self.k3)
 
     def apply(self, xy: F64) -> F64:
         """Distort normalized image points (n, 2) -> (n, 2)."""
@@ -135,3 +131,14 @@ class Distortion:
             bad |= ~(np.hypot(xy[:, 0], xy[:, 1]) < self.fold_radius())
         xy[bad] = np.nan
         return xy
+
+
+@functools.lru_cache(maxsize=64)
+def _fold_radius(k1: float, k2: float, k3: float) -> float:
+    """:meth:`Distortion.fold_radius`, kept: a camera fit asks it for the same lens often."""
+    # d/dr of the radial map: 1 + 3 k1 s + 5 k2 s^2 + 7 k3 s^3 with s = r^2.
+    poly = np.array([7.0 * k3, 5.0 * k2, 3.0 * k1, 1.0])
+    poly[np.abs(poly) < 1e-12] = 0.0  # negligible terms would overflow the solver
+    roots = np.roots(poly)
+    real = roots[(np.abs(roots.imag) < 1e-12) & (roots.real > 0.0)].real
+    return float(np.sqrt(real.min())) if len(real) else math.inf

@@ -37,14 +37,14 @@ _REALTIME = (
 _ALONE = ("carom/web/test_auth_flood.py",)
 
 #: The files that take longest (a whole analysis, renders or a stroke search in a module
-#: fixture; CPU seconds measured on the 2-core machine: 30 to 60 each), longest first.
+#: fixture; 30 to 340 s each in a whole run on the 2-core machine), longest first.
 #: ``--dist loadfile`` hands them out first, so the workers end together on the many
 #: short files instead of one waiting while another runs a late long one.
 _LONGEST_FIRST = (
+    "carom/batch/test_batch_runs.py",
     "test_readme_blocks.py",
     "test_readme_archives.py",
     "carom/cli/test_analyze.py",
-    "carom/batch/test_batch_runs.py",
     "vision/test_accuracy.py",
     "carom/analyze/test_context.py",
     "synth/test_samples.py",

@@ -130,6 +130,7 @@ class Analyzer:
         seg = self.settings.segment
         self._usual_s = t_s - seg.pre_s - seg.window_s
         self.tracker.drop_before(self.sightings.keep_since(t_s, self._usual_s))
+        self.sightings.forget_before(self._usual_s)
         self.pins.drop_before(self._usual_s)
 
     def _close(self, t_s: float, doubt: str | None) -> list[AnalyzedShot]:

@@ -12,6 +12,10 @@ reach back to their rest (``vision._pipeline``). Every
 other ball's track starts where it always did: a ball hidden under a player's arm and
 seen again where it was gains nothing from an older past, and a longer one would
 let its re-acquisition pass for the stroke.
+
+Every move unseen is kept until the shots can no longer reach it: such a ball often
+vanishes again later in the shot it opened (a streak off a cushion), and that later
+move must not hide the first (``forget_before``).
 """
 
 from __future__ import annotations
@@ -44,8 +48,9 @@ class Sightings:
 
     def __init__(self) -> None:
         self._last: dict[Ball, _Seen] = {}
-        # the last sighting before a move unseen, and the sighting after it (s)
-        self._moved: dict[Ball, tuple[float, float]] = {}
+        # each move unseen: the last sighting before it and the sighting after it (s),
+        # oldest first; a fast ball may vanish again in the shot its rest opened
+        self._moved: dict[Ball, list[tuple[float, float]]] = {}
 
     def see(self, step: TrackStep) -> None:
         """Note the balls measured in one tracker step."""
@@ -60,7 +65,7 @@ class Sightings:
                 and step.t_s - last.t_s > GAP_S
                 and math.hypot(x - last.x_mm, y - last.y_mm) > MOVED_MM
             ):
-                self._moved[ball] = (last.t_s, step.t_s)
+                self._moved.setdefault(ball, []).append((last.t_s, step.t_s))
             self._last[ball] = _Seen(step.t_s, x, y)
 
     def keep_since(self, t_s: float, usual_s: float) -> float:
@@ -71,7 +76,8 @@ class Sightings:
         (and ``usual_s``'s margin before that, its rest).
         """
         margin = t_s - usual_s
-        marks = [seen.t_s for seen in self._last.values()] + [m for m, _ in self._moved.values()]
+        gone = [m for moves in self._moved.values() for m, _ in moves]
+        marks = [seen.t_s for seen in self._last.values()] + gone
         lost = [m for m in marks if t_s - LOST_KEEP_S <= m <= t_s - GAP_S]
         return min(usual_s, min(lost) - margin) if lost else usual_s
 
@@ -84,6 +90,16 @@ class Sightings:
         """
         return {
             ball: back
-            for ball, (gone, back) in self._moved.items()
+            for ball, moves in self._moved.items()
+            for gone, back in moves
             if usual_s - LOST_KEEP_S <= gone < usual_s <= back
         }
+
+    def forget_before(self, usual_s: float) -> None:
+        """Drop the moves that ended before ``usual_s`` (it only grows): bounded memory."""
+        for ball, moves in list(self._moved.items()):
+            kept = [(gone, back) for gone, back in moves if back >= usual_s]
+            if kept:
+                self._moved[ball] = kept
+            else:
+                del self._moved[ball]

@@ -93,6 +93,15 @@ def _struck_unseen(t_s: float) -> dict[Ball, tuple[float, float] | None]:
     return {Ball.WHITE: white, Ball.YELLOW: (600.0, 300.0), Ball.RED: (1400.0, 1100.0)}
 
 
+def _struck_unseen_then_lost_again(t_s: float) -> dict[Ball, tuple[float, float] | None]:
+    # As _struck_unseen, and unseen again in the shot for 0.2 s (a cushion, an arm):
+    # a second move unseen, which must not hide the first from the shot.
+    where = _struck_unseen(t_s)
+    if 2.5 < t_s < 2.7:
+        where[Ball.WHITE] = None
+    return where
+
+
 def _placed_then_struck(t_s: float) -> dict[Ball, tuple[float, float] | None]:
     # White taken up at 1 s, put down at (800, 850) at 1.5 s, struck from there at 3 s.
     white: tuple[float, float] | None = (2700.0, 470.0)
@@ -141,6 +150,14 @@ def test_a_shot_holds_the_rest_of_a_cue_ball_unseen_for_a_second_after_it_was_st
     rest = white.seen & (white.t_s <= 1.0)
     assert rest.sum() >= 4 and white.t_s[rest][-1] == pytest.approx(1.0)
     assert np.allclose(white.xy_mm[rest], (2700.0, 470.0), atol=1.0)
+
+
+def test_a_cue_ball_unseen_again_in_its_shot_keeps_the_rest_it_was_struck_from() -> None:
+    white = _white_of_the_shot(_struck_unseen_then_lost_again, 150)
+    rest = white.seen & (white.t_s <= 1.0)
+    assert rest.sum() >= 4 and white.t_s[rest][-1] == pytest.approx(1.0)
+    assert np.allclose(white.xy_mm[rest], (2700.0, 470.0), atol=1.0)
+    assert not white.seen[(white.t_s > 2.55) & (white.t_s < 2.65)].any()  # lost again
 
 
 def test_a_ball_put_down_by_hand_and_struck_later_keeps_the_usual_past() -> None:

@@ -276,6 +276,7 @@ class ColourDetector:
         ``roi`` is the frame's BGR under the blob's box (``s`` times its size).
         """
         s = self.scale
+        x0, y0 = origin
         gate_small = cv2.dilate(blob, self._kernel5)
         gate = cv2.resize(gate_small, None, fx=s, fy=s, interpolation=cv2.INTER_NEAREST)
         gate = gate[: roi.shape[0], : roi.shape[1]]
@@ -285,58 +286,31 @@ class ColourDetector:
         lab = cv2.cvtColor(roi, cv2.COLOR_BGR2Lab).reshape(-1, 3)[idx]
         pixels = self.model.weighted(lab)
         label, alpha = self.model.classify(pixels)
+        out: list[Found] = []
         counts = np.bincount(label + 1, minlength=len(self.model.balls) + 1)[1:]
         present = counts >= 0.25 * math.pi * r * r
-        at = (gate, idx, (origin[0] * s, origin[1] * s), r)
-        classified = (pixels, label, alpha)
-        found = self._measure(at, classified, present, np.zeros(len(label), np.bool_))
-        empty = present & ~np.array([bool(found.get(c)) for c in range(len(present))])
-        if empty.any() and any(found.values()):
-            # A colour present but no ball is no other ball: in dim light the shaded
-            # side of a white ball lies nearer the yellow's line, a ring 3-5 px wide
-            # that, left out, put the white's centre 2 px towards its lit side. Its
-            # pixels count by their share of each ball found, as the rim does.
-            faint = empty[np.maximum(label, 0)] & (label >= 0)
-            found = self._measure(at, classified, present & ~empty, faint)
-        return [f for c in sorted(found) for f in found[c]]
-
-    def _measure(
-        self,
-        at: tuple[NDArray[Any], NDArray[Any], tuple[int, int], float],
-        classified: tuple[F32, NDArray[np.int8], F32],
-        present: B1,
-        faint: B1,
-    ) -> dict[int, list[Found]]:
-        """The balls of each class ``present``, by class; ``faint`` pixels count for each.
-
-        ``at``: the gate, its pixels' flat indices, its origin (full-size px) and the
-        ball radius; ``classified``: those pixels' weighted Lab, labels and shares.
-        """
-        gate, idx, origin, r = at
-        pixels, label, alpha = classified
         classes = [c for c, here in enumerate(present.tolist()) if here]
         # With one class present no pixel belongs to another: every pixel near the core
         # counts (the same pixels the general rule below gives, without its passes).
         in_present = present[np.maximum(label, 0)] & (label >= 0) if len(classes) > 1 else None
-        out: dict[int, list[Found]] = {}
         for c in classes:
             core = label == c
             peak = self.model.peak_share(pixels[core], alpha[core, c], int(c))
             if peak < _STREAK_PEAK:
-                out[c] = []
                 continue
             # Pixels next to the core count by their share of this ball: the rim (too
             # faint to be foreground), a highlight or a shaded side nearer another
             # colour; not those of another ball present in the blob.
             core2d = np.zeros(gate.shape, np.uint8)
-            core2d.reshape(-1)[idx[core | faint]] = 1
+            core2d.reshape(-1)[idx[core]] = 1
             near = cv2.dilate(core2d, self._kernel5).reshape(-1)[idx] > 0
             if in_present is not None:
                 near &= core | ~in_present
             # The shares as an image: OpenCV's moments then cost one call, not ten.
             mass = np.zeros(gate.shape, np.float32)
             mass.reshape(-1)[idx] = ball_share(alpha[:, c]) * near
-            out[c] = ball_or_streak(mass, origin, self.model.balls[c], r, peak)
+            ball = self.model.balls[c]
+            out += ball_or_streak(mass, (x0 * s, y0 * s), ball, r, peak)
         return out
 
 

@@ -11,7 +11,8 @@ blobs. A blob much smaller than a ball (a reflection, a chalk speck) or much big
 hand, an arm) is dropped. Each remaining blob is cut out of the full-resolution frame
 with a margin; there every pixel gets the nearest ball class and its share of that
 ball's colour, and per class the share image becomes balls
-(:mod:`vision.detect._blob_balls`: a sharp ball, a streak, or two touching balls).
+(:mod:`vision.detect._blob_refinement`, then :mod:`vision.detect._blob_balls`: a sharp
+ball, a streak, or two touching balls).
 
 From a decoded video frame (:class:`YuvImage`) the shrunk image is never converted:
 its Y, U, V samples (each with its own chroma sample) go through the same affine
@@ -39,8 +40,9 @@ from numpy.typing import NDArray
 from calibration import Calibration
 from referee import Ball
 from vision._types import U8, Detections, VisionError
-from vision.detect._blob_balls import Found, ball_or_streak, mean_balls, same_balls
-from vision.detect._colour_model import ColourModel, ball_share
+from vision.detect._blob_balls import Found, mean_balls, same_balls
+from vision.detect._blob_refinement import balls_in_blob
+from vision.detect._colour_model import ColourModel
 from vision.detect._detector import DetectorCapabilities, Pixels
 from vision.detect._still_cache import RepeatCache, StillCache
 from vision.detect._table_image import ball_radius_px, surface_polygon_px
@@ -55,7 +57,7 @@ B1 = NDArray[np.bool_]
 _MIN_BLOB = 0.2  # blob area on the small image, in expected ball areas
 _MAX_BLOB = 4.5
 _OUTSIDE = 0.15  # a blob with more of its area than this beyond the cushion nose reaches in
-_STREAK_PEAK = 0.25  # a streak at least this much
+_SHARP_PEAK = 0.65  # a ball in full colour: as in vision.detect._blob_balls
 #: Score factor of balls in a blob reaching the outer edge of the search band: it goes
 #: on beyond the table (a hand, a cuff, the cue), so a ball there is likely one of them.
 _REACHING = 0.5
@@ -263,55 +265,15 @@ class ColourDetector:
         key = (roi.tobytes(), blob.tobytes(), struct.pack("d", r))
         found = self.repeats.get(box, key)
         if found is None:
-            found = self._refine(roi, blob, (x0, y0), r)
+            grown = cv2.dilate(blob, self._kernel5)
+            gate = cv2.resize(grown, None, fx=s, fy=s, interpolation=cv2.INTER_NEAREST)
+            gate = gate[: roi.shape[0], : roi.shape[1]]
+            found = balls_in_blob(self.model, roi, gate, (x0 * s, y0 * s), r)
             self.repeats.put(box, key, found)
         if (blob.view(bool) & self.rim_small[y0:y1, x0:x1]).any():
             found = [replace(f, score=f.score * _REACHING) for f in found]
         self.still.put(box, roi, found)
         return found
-
-    def _refine(self, roi: U8, blob: U8, origin: tuple[int, int], r: float) -> list[Found]:
-        """Balls in a blob (mask on the shrunk image at ``origin``), at full resolution.
-
-        ``roi`` is the frame's BGR under the blob's box (``s`` times its size).
-        """
-        s = self.scale
-        x0, y0 = origin
-        gate_small = cv2.dilate(blob, self._kernel5)
-        gate = cv2.resize(gate_small, None, fx=s, fy=s, interpolation=cv2.INTER_NEAREST)
-        gate = gate[: roi.shape[0], : roi.shape[1]]
-        # Flat indices of the gate's pixels: one-axis gathers and scatters are a third
-        # of the cost of (row, column) pairs. Lab of the gate's pixels only is used.
-        idx = gate.reshape(-1).nonzero()[0]
-        lab = cv2.cvtColor(roi, cv2.COLOR_BGR2Lab).reshape(-1, 3)[idx]
-        pixels = self.model.weighted(lab)
-        label, alpha = self.model.classify(pixels)
-        out: list[Found] = []
-        counts = np.bincount(label + 1, minlength=len(self.model.balls) + 1)[1:]
-        present = counts >= 0.25 * math.pi * r * r
-        classes = [c for c, here in enumerate(present.tolist()) if here]
-        # With one class present no pixel belongs to another: every pixel near the core
-        # counts (the same pixels the general rule below gives, without its passes).
-        in_present = present[np.maximum(label, 0)] & (label >= 0) if len(classes) > 1 else None
-        for c in classes:
-            core = label == c
-            peak = self.model.peak_share(pixels[core], alpha[core, c], int(c))
-            if peak < _STREAK_PEAK:
-                continue
-            # Pixels next to the core count by their share of this ball: the rim (too
-            # faint to be foreground), a highlight or a shaded side nearer another
-            # colour; not those of another ball present in the blob.
-            core2d = np.zeros(gate.shape, np.uint8)
-            core2d.reshape(-1)[idx[core]] = 1
-            near = cv2.dilate(core2d, self._kernel5).reshape(-1)[idx] > 0
-            if in_present is not None:
-                near &= core | ~in_present
-            # The shares as an image: OpenCV's moments then cost one call, not ten.
-            mass = np.zeros(gate.shape, np.float32)
-            mass.reshape(-1)[idx] = ball_share(alpha[:, c]) * near
-            ball = self.model.balls[c]
-            out += ball_or_streak(mass, (x0 * s, y0 * s), ball, r, peak)
-        return out
 
 
 def _within(uv_px: F64, near: F64, reach: F64) -> bool:

@@ -1,0 +1,126 @@
+"""One blob of the colour detector's coarse search -> its balls, at full resolution.
+
+Theory of operation. The blob's gate (its mask on the shrunk image, grown and scaled
+back up) selects the full-resolution pixels looked at. Each gets the nearest ball
+class and its share of that ball's colour (:class:`ColourModel`). A class with enough
+pixels is present; its core (the pixels of its class) and the pixels next to it count
+by their share of the ball, so the rim, a highlight or a shaded side nearer another
+colour pull the centre as they should, and the pixels of another ball present in the
+blob do not. The share image then becomes balls (:func:`ball_or_streak`).
+
+A colour present but faint (no pixel in its full colour) that gives no ball is no
+other ball. In dim light the shaded side of a white ball lies nearer the yellow's
+colour line: a ring 3-5 px wide that, left out as another ball's pixels, put the
+white's centre 2 px (5 mm) towards its lit side. Such pixels within reach of a ball
+found (1.25 radii of its first centre) count for it in a second pass. A ball in full
+colour cut by the blob's edge (the other of two touching balls, found in its own
+blob) stays another ball's: counted, it pulled a touching white 3 px towards the red.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision._types import U8
+from vision.detect._blob_balls import Found, ball_or_streak
+from vision.detect._colour_model import ColourModel, ball_share
+
+__all__ = ["balls_in_blob"]
+
+F32 = NDArray[np.float32]
+B1 = NDArray[np.bool_]
+I64 = NDArray[np.intp]
+
+_PRESENT = 0.25  # a class's pixels, in ball areas, to be present in a blob
+_STREAK_PEAK = 0.25  # a streak at least this much
+_SHARP_PEAK = 0.65  # a ball in full colour (as in vision.detect._blob_balls)
+_FAINT_REACH = 1.25  # faint pixels this many radii from a ball found count for it
+_KERNEL5 = np.ones((5, 5), np.uint8)
+
+
+@dataclass(frozen=True, slots=True)
+class _Blob:
+    """A blob's gate (h, w) at full size, its pixels (flat indices, n) and classes."""
+
+    gate: NDArray[Any]
+    idx: I64
+    origin_px: tuple[int, int]
+    radius_px: float
+    pixels: F32  # (n, 3) weighted Lab
+    label: NDArray[np.int8]  # (n,) nearest class, -1 for none
+    alpha: F32  # (n, k) share of each class
+
+
+def balls_in_blob(
+    model: ColourModel, roi: U8, gate: NDArray[Any], origin_px: tuple[int, int], r: float
+) -> list[Found]:
+    """The balls under ``gate`` (h, w) in ``roi`` (h, w, 3) BGR placed at ``origin_px``.
+
+    ``r`` is the expected ball radius (px) there.
+    """
+    # Flat indices of the gate's pixels: one-axis gathers and scatters are a third
+    # of the cost of (row, column) pairs. Lab of the gate's pixels only is used.
+    idx = gate.reshape(-1).nonzero()[0]
+    pixels = model.weighted(cv2.cvtColor(roi, cv2.COLOR_BGR2Lab).reshape(-1, 3)[idx])
+    label, alpha = model.classify(pixels)
+    blob = _Blob(gate, idx, origin_px, r, pixels, label, alpha)
+    counts = np.bincount(label + 1, minlength=len(model.balls) + 1)[1:]
+    present = counts >= _PRESENT * math.pi * r * r
+    found = _measure(model, blob, present, np.zeros(len(label), np.bool_))
+    balls = [f for c in sorted(found) for f in found[c][1]]
+    empty = np.array([c in found and not found[c][1] and found[c][0] < _SHARP_PEAK
+                      for c in range(len(present))])  # fmt: skip
+    if not (empty.any() and balls):
+        return balls
+    faint = empty[np.maximum(label, 0)] & (label >= 0) & _near_any(blob, balls)
+    found = _measure(model, blob, present & ~empty, faint)
+    return [f for c in sorted(found) for f in found[c][1]]
+
+
+def _measure(
+    model: ColourModel, blob: _Blob, present: B1, faint: B1
+) -> dict[int, tuple[float, list[Found]]]:
+    """Each class ``present``: its peak share and balls; ``faint`` pixels count for each."""
+    label, alpha, idx = blob.label, blob.alpha, blob.idx
+    classes = [c for c, here in enumerate(present.tolist()) if here]
+    # With one class present no pixel belongs to another: every pixel near the core
+    # counts (the same pixels the general rule below gives, without its passes).
+    in_present = present[np.maximum(label, 0)] & (label >= 0) if len(classes) > 1 else None
+    out: dict[int, tuple[float, list[Found]]] = {}
+    for c in classes:
+        core = label == c
+        peak = model.peak_share(blob.pixels[core], alpha[core, c], int(c))
+        if peak < _STREAK_PEAK:
+            out[c] = (peak, [])
+            continue
+        # Pixels next to the core count by their share of this ball: the rim (too
+        # faint to be foreground), a highlight or a shaded side nearer another
+        # colour; not those of another ball present in the blob.
+        core2d = np.zeros(blob.gate.shape, np.uint8)
+        core2d.reshape(-1)[idx[core | faint]] = 1
+        near = cv2.dilate(core2d, _KERNEL5).reshape(-1)[idx] > 0
+        if in_present is not None:
+            near &= core | ~in_present
+        # The shares as an image: OpenCV's moments then cost one call, not ten.
+        mass = np.zeros(blob.gate.shape, np.float32)
+        mass.reshape(-1)[idx] = ball_share(alpha[:, c]) * near
+        balls = ball_or_streak(mass, blob.origin_px, model.balls[c], blob.radius_px, peak)
+        out[c] = (peak, balls)
+    return out
+
+
+def _near_any(blob: _Blob, balls: list[Found]) -> B1:
+    """Which of the blob's pixels (n,) lie within reach of one of ``balls``."""
+    rows, cols = np.divmod(blob.idx, blob.gate.shape[1])
+    u0, v0 = blob.origin_px
+    near = np.zeros(len(blob.idx), np.bool_)
+    for f in balls:
+        d = np.hypot(cols + u0 - f.uv_px[0], rows + v0 - f.uv_px[1])
+        near |= d <= _FAINT_REACH * blob.radius_px
+    return near

@@ -8,13 +8,16 @@ by their share of the ball, so the rim, a highlight or a shaded side nearer anot
 colour pull the centre as they should, and the pixels of another ball present in the
 blob do not. The share image then becomes balls (:func:`ball_or_streak`).
 
-A colour present but faint (no pixel in its full colour) that gives no ball is no
-other ball. In dim light the shaded side of a white ball lies nearer the yellow's
-colour line: a ring 3-5 px wide that, left out as another ball's pixels, put the
-white's centre 2 px (5 mm) towards its lit side. Such pixels within reach of a ball
-found (1.25 radii of its first centre) count for it in a second pass. A ball in full
-colour cut by the blob's edge (the other of two touching balls, found in its own
-blob) stays another ball's: counted, it pulled a touching white 3 px towards the red.
+A second pass mends what the first could not know. A colour present but faint (no
+pixel in its full colour) that gives no ball is no other ball; nor is a ball's colour
+off that ball's disc (beyond 1.1 radii of its first centre, or of its streak's axis).
+In dim light the shaded side of a white ball lies nearer the yellow's colour line: a
+ring 3-5 px wide that, left out as another ball's pixels, put the white's centre up to
+2 px (5 mm) towards its lit side, alone or with the yellow beside it. Such pixels
+within 1.25 radii of a ball found count for that ball, by their share of its colour,
+as the rim does. A ball in full colour cut by the blob's edge (the other of two
+touching balls, found in its own blob) stays another ball's: counted, it pulled a
+touching white 3 px towards the red.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ _PRESENT = 0.25  # a class's pixels, in ball areas, to be present in a blob
 _STREAK_PEAK = 0.25  # a streak at least this much
 _SHARP_PEAK = 0.65  # a ball in full colour (as in vision.detect._blob_balls)
 _FAINT_REACH = 1.25  # faint pixels this many radii from a ball found count for it
+_OWN_REACH = 1.1  # a ball's colour beyond this many radii from its centre is no longer its
 _KERNEL5 = np.ones((5, 5), np.uint8)
 
 
@@ -72,21 +76,51 @@ def balls_in_blob(
     blob = _Blob(gate, idx, origin_px, r, pixels, label, alpha)
     counts = np.bincount(label + 1, minlength=len(model.balls) + 1)[1:]
     present = counts >= _PRESENT * math.pi * r * r
-    found = _measure(model, blob, present, np.zeros(len(label), np.bool_))
+    found = _measure(model, blob, present, None)
     balls = [f for c in sorted(found) for f in found[c][1]]
-    empty = np.array([c in found and not found[c][1] and found[c][0] < _SHARP_PEAK
+    # A faint class: on its colour line (an off-colour one is a shadow or the cushion)
+    # but nowhere in full colour, and giving no ball.
+    empty = np.array([c in found and not found[c][1] and 0.0 <= found[c][0] < _SHARP_PEAK
                       for c in range(len(present))])  # fmt: skip
-    if not (empty.any() and balls):
+    if not balls or (not empty.any() and len(balls) < 2):
         return balls
-    faint = empty[np.maximum(label, 0)] & (label >= 0) & _near_any(blob, balls)
-    found = _measure(model, blob, present & ~empty, faint)
+    claims = _claims(model, blob, balls, empty)
+    if claims is None:
+        return balls
+    found = _measure(model, blob, present & ~empty, claims)
     return [f for c in sorted(found) for f in found[c][1]]
 
 
+def _claims(
+    model: ColourModel, blob: _Blob, balls: list[Found], empty: B1
+) -> tuple[B1, dict[int, B1]] | None:
+    """Pixels no class keeps, and for each class of ``balls`` those it takes, if any.
+
+    Not kept: those of an ``empty`` class (k,), and those of a ball's class off that
+    ball's disc. A class takes those within reach of one of its balls.
+    """
+    label, r = blob.label, blob.radius_px
+    classes = [model.balls.index(f.ball) for f in balls]
+    dist = _distances(blob, balls)
+    own = np.zeros(len(label), np.bool_)
+    for c, d in zip(classes, dist, strict=True):
+        own |= (label == c) & (d <= _OWN_REACH * r)
+    found_class = np.zeros(len(empty), np.bool_)
+    found_class[classes] = True
+    claimed = (empty | found_class)[np.maximum(label, 0)] & ~own & (label >= 0)
+    reach = dist <= _FAINT_REACH * r
+    taken = {c: claimed & reach[[k for k, b in enumerate(classes) if b == c]].any(0)
+             for c in set(classes)}  # fmt: skip
+    return (claimed, taken) if any(m.any() for m in taken.values()) else None
+
+
 def _measure(
-    model: ColourModel, blob: _Blob, present: B1, faint: B1
+    model: ColourModel, blob: _Blob, present: B1, claims: tuple[B1, dict[int, B1]] | None
 ) -> dict[int, tuple[float, list[Found]]]:
-    """Each class ``present``: its peak share and balls; ``faint`` pixels count for each."""
+    """Each class ``present``: its peak share and balls.
+
+    ``claims``: pixels no class keeps, and for each class those of them it takes.
+    """
     label, alpha, idx = blob.label, blob.alpha, blob.idx
     classes = [c for c, here in enumerate(present.tolist()) if here]
     # With one class present no pixel belongs to another: every pixel near the core
@@ -102,11 +136,16 @@ def _measure(
         # Pixels next to the core count by their share of this ball: the rim (too
         # faint to be foreground), a highlight or a shaded side nearer another
         # colour; not those of another ball present in the blob.
+        mine = core
+        if claims is not None:
+            claimed, taken = claims
+            extra = taken.get(c, np.zeros(len(label), np.bool_))
+            mine = (core & ~claimed) | extra
         core2d = np.zeros(blob.gate.shape, np.uint8)
-        core2d.reshape(-1)[idx[core | faint]] = 1
+        core2d.reshape(-1)[idx[mine]] = 1
         near = cv2.dilate(core2d, _KERNEL5).reshape(-1)[idx] > 0
         if in_present is not None:
-            near &= core | ~in_present
+            near &= mine | ~in_present
         # The shares as an image: OpenCV's moments then cost one call, not ten.
         mass = np.zeros(blob.gate.shape, np.float32)
         mass.reshape(-1)[idx] = ball_share(alpha[:, c]) * near
@@ -115,12 +154,17 @@ def _measure(
     return out
 
 
-def _near_any(blob: _Blob, balls: list[Found]) -> B1:
-    """Which of the blob's pixels (n,) lie within reach of one of ``balls``."""
+def _distances(blob: _Blob, balls: list[Found]) -> NDArray[np.float64]:
+    """Each pixel's distance (k, n) from each ball's centre, or its streak's axis (px)."""
     rows, cols = np.divmod(blob.idx, blob.gate.shape[1])
     u0, v0 = blob.origin_px
-    near = np.zeros(len(blob.idx), np.bool_)
-    for f in balls:
-        d = np.hypot(cols + u0 - f.uv_px[0], rows + v0 - f.uv_px[1])
-        near |= d <= _FAINT_REACH * blob.radius_px
-    return near
+    out = np.empty((len(balls), len(blob.idx)))
+    for k, f in enumerate(balls):
+        du, dv = cols + u0 - f.uv_px[0], rows + v0 - f.uv_px[1]
+        half = float(np.hypot(*f.streak_px))
+        if half > 0.0:
+            along = (du * f.streak_px[0] + dv * f.streak_px[1]) / half
+            du = du - np.clip(along, -half, half) * f.streak_px[0] / half
+            dv = dv - np.clip(along, -half, half) * f.streak_px[1] / half
+        out[k] = np.hypot(du, dv)
+    return out

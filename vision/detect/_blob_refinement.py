@@ -8,16 +8,23 @@ by their share of the ball, so the rim, a highlight or a shaded side nearer anot
 colour pull the centre as they should, and the pixels of another ball present in the
 blob do not. The share image then becomes balls (:func:`ball_or_streak`).
 
-A second pass mends what the first could not know. A colour present but faint (no
-pixel in its full colour) that gives no ball is no other ball; nor is a ball's colour
-off that ball's disc (beyond 1.1 radii of its first centre, or of its streak's axis).
-In dim light the shaded side of a white ball lies nearer the yellow's colour line: a
-ring 3-5 px wide that, left out as another ball's pixels, put the white's centre up to
-2 px (5 mm) towards its lit side, alone or with the yellow beside it. Such pixels
-within 1.25 radii of a ball found count for that ball, by their share of its colour,
-as the rim does. A ball in full colour cut by the blob's edge (the other of two
-touching balls, found in its own blob) stays another ball's: counted, it pulled a
-touching white 3 px towards the red.
+A second pass mends what the first could not know: which pixels of other classes
+belong to a ball found. A class present that gives no ball of its own is no other
+ball, nor is a ball's colour off that ball's disc (beyond 1.1 radii of its first
+centre, or of its streak's axis); such pixels count for a ball found near them, by
+their share of its colour, as the rim does:
+
+* a faint colour (nowhere in full colour), within 1.25 radii: in dim light the shaded
+  side of a white ball lies nearer the yellow's colour line, a ring 3-5 px wide that,
+  left out, put the white's centre up to 2 px (5 mm) towards its lit side, alone or
+  with the yellow beside it (then that ring is the yellow's colour off the yellow's
+  disc);
+* a colour in full, within the ball's disc only (1.0 radius): a highlight. Beyond the
+  disc it is another ball cut by the blob's edge (the other of two touching balls,
+  found in its own blob): counted, it pulled a touching white 3 px towards the red.
+
+An off-colour class (its mean far from its colour line: a shadow, the cushion) counts
+for no ball: counted, a shadow pulled a yellow in a corner 0.6 px.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ _PRESENT = 0.25  # a class's pixels, in ball areas, to be present in a blob
 _STREAK_PEAK = 0.25  # a streak at least this much
 _SHARP_PEAK = 0.65  # a ball in full colour (as in vision.detect._blob_balls)
 _FAINT_REACH = 1.25  # faint pixels this many radii from a ball found count for it
+_DISC_REACH = 1.0  # a full colour giving no ball counts within this many radii
 _OWN_REACH = 1.1  # a ball's colour beyond this many radii from its centre is no longer its
 _KERNEL5 = np.ones((5, 5), np.uint8)
 
@@ -78,13 +86,14 @@ def balls_in_blob(
     present = counts >= _PRESENT * math.pi * r * r
     found = _measure(model, blob, present, None)
     balls = [f for c in sorted(found) for f in found[c][1]]
-    # A faint class: on its colour line (an off-colour one is a shadow or the cushion)
-    # but nowhere in full colour, and giving no ball.
-    empty = np.array([c in found and not found[c][1] and 0.0 <= found[c][0] < _SHARP_PEAK
-                      for c in range(len(present))])  # fmt: skip
+    # A class giving no ball: on its colour line (an off-colour one is a shadow or the
+    # cushion) and present, but no ball of its own here.
+    peaks = np.array([found[c][0] if c in found else -1.0 for c in range(len(present))])
+    empty = present & (peaks >= 0.0) & np.array([not found.get(c, (0, [1]))[1]
+                                                 for c in range(len(present))])  # fmt: skip
     if not balls or (not empty.any() and len(balls) < 2):
         return balls
-    claims = _claims(model, blob, balls, empty)
+    claims = _claims(model, blob, balls, (empty, empty & (peaks >= _SHARP_PEAK)))
     if claims is None:
         return balls
     found = _measure(model, blob, present & ~empty, claims)
@@ -92,12 +101,14 @@ def balls_in_blob(
 
 
 def _claims(
-    model: ColourModel, blob: _Blob, balls: list[Found], empty: B1
+    model: ColourModel, blob: _Blob, balls: list[Found], empty: tuple[B1, B1]
 ) -> tuple[B1, dict[int, B1]] | None:
     """Pixels no class keeps, and for each class of ``balls`` those it takes, if any.
 
-    Not kept: those of an ``empty`` class (k,), and those of a ball's class off that
-    ball's disc. A class takes those within reach of one of its balls.
+    Not kept: those of a class giving no ball (``empty[0]``, (k,)), and those of a
+    ball's class off that ball's disc. A class takes those within reach of one of its
+    balls: 1.25 radii, or its disc for a class in full colour (``empty[1]``): that is
+    a highlight, while beyond the disc it is another ball cut by the blob's edge.
     """
     label, r = blob.label, blob.radius_px
     classes = [model.balls.index(f.ball) for f in balls]
@@ -105,10 +116,11 @@ def _claims(
     own = np.zeros(len(label), np.bool_)
     for c, d in zip(classes, dist, strict=True):
         own |= (label == c) & (d <= _OWN_REACH * r)
-    found_class = np.zeros(len(empty), np.bool_)
+    found_class = np.zeros(len(empty[0]), np.bool_)
     found_class[classes] = True
-    claimed = (empty | found_class)[np.maximum(label, 0)] & ~own & (label >= 0)
-    reach = dist <= _FAINT_REACH * r
+    at = np.maximum(label, 0)
+    claimed = (empty[0] | found_class)[at] & ~own & (label >= 0)
+    reach = dist <= np.where(empty[1][at], _DISC_REACH, _FAINT_REACH) * r
     taken = {c: claimed & reach[[k for k, b in enumerate(classes) if b == c]].any(0)
              for c in set(classes)}  # fmt: skip
     return (claimed, taken) if any(m.any() for m in taken.values()) else None
@@ -146,6 +158,8 @@ def _measure(
         near = cv2.dilate(core2d, _KERNEL5).reshape(-1)[idx] > 0
         if in_present is not None:
             near &= mine | ~in_present
+        if claims is not None:
+            near &= mine | ~claims[0]  # a pixel no class keeps counts where taken
         # The shares as an image: OpenCV's moments then cost one call, not ten.
         mass = np.zeros(blob.gate.shape, np.float32)
         mass.reshape(-1)[idx] = ball_share(alpha[:, c]) * near

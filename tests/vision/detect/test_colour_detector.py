@@ -398,6 +398,26 @@ class _Still:
         }
 
 
+def _still_errors_px(
+    camera: Camera, light: float, where: dict[Ball, tuple[float, float]]
+) -> dict[Ball, float]:
+    """Each ball's distance (px) from its rendered centre, found on one rendered frame."""
+    table = Table()
+    look = LookSettings(cloth="blue", light=light, noise=0.5, players=False)
+    renderer = Renderer(camera, look.scene(table), look.settings(60.0, 7, None))
+    (frame,) = renderer.frames(_Still(where), 1)
+    calibration = Calibration(TableGeometry(table), camera, "2026-12-04")
+    found = ColourDetector.learn(calibration, frame.image).detect(frame.image)
+    assert sorted(found.ball) == sorted(where)
+    return {
+        ball: float(np.hypot(*(uv - np.array(frame.balls_px[ball]))))
+        for uv, ball in zip(found.uv_px, found.ball, strict=True)
+    }
+
+
+_OVERHEAD_720P = Camera.overhead(width_px=1280, height_px=720, hfov_deg=60.0, height_mm=3390.0)
+
+
 @pytest.mark.parametrize("light", [0.5, 1.0])
 @pytest.mark.parametrize("corner", [(66.5, 1289.3), (2773.5, 130.7), (66.5, 130.7)])
 def test_a_white_ball_in_a_dim_corner_is_centred_on_its_shaded_side_too(
@@ -407,18 +427,8 @@ def test_a_white_ball_in_a_dim_corner_is_centred_on_its_shaded_side_too(
     # light the white's shaded side lies nearer the yellow's colour line than the
     # white's. Counted as another ball's, it was left out and the centre moved 2 px
     # (5 mm) towards the lit side (pt4582 of the independent set).
-    table = Table()
-    camera = Camera.overhead(width_px=1280, height_px=720, hfov_deg=60.0, height_mm=3390.0)
-    look = LookSettings(cloth="blue", light=light, noise=0.5, players=False)
     where = {Ball.WHITE: corner, Ball.YELLOW: (1400.0, 655.0), Ball.RED: (1820.0, 1327.0)}
-    renderer = Renderer(camera, look.scene(table), look.settings(60.0, 7, None))
-    (frame,) = renderer.frames(_Still(where), 1)
-    calibration = Calibration(TableGeometry(table), camera, "2026-12-04")
-    found = ColourDetector.learn(calibration, frame.image).detect(frame.image)
-    for ball in BALLS:
-        (i,) = [k for k, b in enumerate(found.ball) if b == ball]
-        truth = np.array(frame.balls_px[ball])
-        err_px = float(np.hypot(*(found.uv_px[i] - truth)))
+    for ball, err_px in _still_errors_px(_OVERHEAD_720P, light, where).items():
         assert err_px < 0.5, f"{ball} off by {err_px:.2f} px"
 
 
@@ -429,20 +439,11 @@ def test_a_white_touching_the_red_is_not_pulled_towards_it(gap_mm: float, light:
     # blob of its own. In full colour it is another ball: counting its pixels as the
     # white's faint shaded side pulled the white 3 px (8 mm) towards the red, and the
     # live stop watch no longer saw the two come to touch.
-    table = Table()
-    camera = CameraSettings().camera(table)  # 1080p: the red's blob splits from the white's
-    look = LookSettings(cloth="blue", light=light, noise=0.5, players=False)
-    r = table.radius_mm
+    camera = CameraSettings().camera(Table())  # 1080p: the red's blob splits from the white's
     white = (1164.2, 700.0)
-    red = (white[0] + 2 * r + gap_mm, 700.0)
+    red = (white[0] + 2 * Table().radius_mm + gap_mm, 700.0)
     where = {Ball.WHITE: white, Ball.RED: red, Ball.YELLOW: (2400.0, 300.0)}
-    renderer = Renderer(camera, look.scene(table), look.settings(60.0, 7, None))
-    (frame,) = renderer.frames(_Still(where), 1)
-    calibration = Calibration(TableGeometry(table), camera, "2026-12-04")
-    found = ColourDetector.learn(calibration, frame.image).detect(frame.image)
-    for ball in BALLS:
-        (i,) = [k for k, b in enumerate(found.ball) if b == ball]
-        err_px = float(np.hypot(*(found.uv_px[i] - np.array(frame.balls_px[ball]))))
+    for ball, err_px in _still_errors_px(camera, light, where).items():
         assert err_px < 0.5, f"{ball} off by {err_px:.2f} px"
 
 
@@ -458,19 +459,10 @@ def test_a_white_in_a_dim_corner_beside_the_yellow_keeps_its_shaded_side(
     # its lit side. Off the yellow's disc, those pixels count for the white now. (The
     # yellow at full light stays 0.5 px off, as before; a shadow's colour, off every
     # ball's line, counted for it would pull it 0.6 px in dim light.)
-    table = Table()
-    camera = CameraSettings().camera(table)
-    if camera_kind == "overhead":
-        camera = Camera.overhead(width_px=1280, height_px=720, hfov_deg=60.0, height_mm=3390.0)
-    look = LookSettings(cloth="blue", light=light, noise=0.5, players=False)
-    white, d = (66.5, 1289.3), 2 * table.radius_mm + gap_mm
+    camera = _OVERHEAD_720P if camera_kind == "overhead" else CameraSettings().camera(Table())
+    white, d = (66.5, 1289.3), 2 * Table().radius_mm + gap_mm
     yellow = (white[0] - 0.52 * d, white[1] + 0.855 * d)  # down the corner's diagonal
     where = {Ball.WHITE: white, Ball.YELLOW: yellow, Ball.RED: (1820.0, 1327.0)}
-    renderer = Renderer(camera, look.scene(table), look.settings(60.0, 7, None))
-    (frame,) = renderer.frames(_Still(where), 1)
-    calibration = Calibration(TableGeometry(table), camera, "2026-12-04")
-    found = ColourDetector.learn(calibration, frame.image).detect(frame.image)
-    for ball, most_px in ((Ball.WHITE, 0.4), (Ball.YELLOW, 0.6), (Ball.RED, 0.2)):
-        (i,) = [k for k, b in enumerate(found.ball) if b == ball]
-        err_px = float(np.hypot(*(found.uv_px[i] - np.array(frame.balls_px[ball]))))
-        assert err_px < most_px, f"{ball} off by {err_px:.2f} px"
+    most_px = {Ball.WHITE: 0.4, Ball.YELLOW: 0.6, Ball.RED: 0.2}
+    for ball, err_px in _still_errors_px(camera, light, where).items():
+        assert err_px < most_px[ball], f"{ball} off by {err_px:.2f} px"

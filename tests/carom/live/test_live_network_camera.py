@@ -97,6 +97,7 @@ def test_a_network_camera_that_starts_late_stalls_and_drops_loses_no_shot(
     finally:
         store.close()
     got = tuple((session.state.board(p), session.state.scores[p].innings) for p in ("A", "B"))
-    assert len(session.records) == 2 and session.pending is None, err
+    pending = session.pending.reason if session.pending is not None else None
+    assert len(session.records) == 2 and pending is None, f"review: {pending}\n{err}"
     assert got == _truth_after(2), err
     assert [r.verdict.points for r in session.records] == [1, 0]

@@ -86,11 +86,11 @@ def balls_in_blob(
     present = counts >= _PRESENT * math.pi * r * r
     found = _measure(model, blob, present, None)
     balls = [f for c in sorted(found) for f in found[c][1]]
-    # A class giving no ball: on its colour line (an off-colour one is a shadow or the
-    # cushion) and present, but no ball of its own here.
+    # A class giving no ball: present and on its colour line (an off-colour one is a
+    # shadow or the cushion), but no ball of its own here.
     peaks = np.array([found[c][0] if c in found else -1.0 for c in range(len(present))])
-    empty = present & (peaks >= 0.0) & np.array([not found.get(c, (0, [1]))[1]
-                                                 for c in range(len(present))])  # fmt: skip
+    gave_none = np.array([c in found and not found[c][1] for c in range(len(present))])
+    empty = present & (peaks >= 0.0) & gave_none
     if not balls or (not empty.any() and len(balls) < 2):
         return balls
     claims = _claims(model, blob, balls, (empty, empty & (peaks >= _SHARP_PEAK)))

@@ -57,7 +57,6 @@ B1 = NDArray[np.bool_]
 _MIN_BLOB = 0.2  # blob area on the small image, in expected ball areas
 _MAX_BLOB = 4.5
 _OUTSIDE = 0.15  # a blob with more of its area than this beyond the cushion nose reaches in
-_SHARP_PEAK = 0.65  # a ball in full colour: as in vision.detect._blob_balls
 #: Score factor of balls in a blob reaching the outer edge of the search band: it goes
 #: on beyond the table (a hand, a cuff, the cue), so a ball there is likely one of them.
 _REACHING = 0.5

@@ -28,6 +28,17 @@ def rest_position(track: BallTrack, t0_s: float, t1_s: float) -> tuple[float, fl
     return (round(float(track.xy_mm[near, 0]), 2), round(float(track.xy_mm[near, 1]), 2))
 
 
+def _end_position(track: BallTrack, end_s: float) -> tuple[float, float] | None:
+    """Where the ball rests: the last ``_REST_S`` of its track, from ``end_s`` on.
+
+    The shot ends when the motion test finds every ball still, which a ball crawling a
+    few mm back off a cushion passes while it still moves; the track runs on until the
+    shot closed (some tenths of a second later), and its last part is the rest.
+    """
+    t0_s = max(end_s, float(track.t_s[-1]) - _REST_S) if len(track) else end_s
+    return rest_position(track, t0_s, t0_s + _REST_S)
+
+
 def _path(track: BallTrack, t0_s: float, t1_s: float, step_s: float) -> tuple[TimedXY, ...]:
     ok = np.isfinite(track.xy_mm[:, 0])
     if ok.sum() < 2:
@@ -56,7 +67,8 @@ def build_shot(
     """The referee's view of one stroke from [start_s, end_s] of ``tracks``.
 
     Start positions: ball centres at rest just before the stroke; end positions:
-    where the balls came to rest (balls that left the table or dropped are left out);
+    where the balls came to rest (:func:`_end_position`; balls that left the table or
+    dropped are left out);
     paths sampled every ``path_step_s`` for the zone rules.
     """
     start_s, end_s = span_s
@@ -65,7 +77,7 @@ def build_shot(
     for ball, track in tracks.items():
         if (xy := rest_position(track, start_s - _REST_S, start_s)) is not None:
             starts[ball] = xy
-        if ball not in gone and (xy := rest_position(track, end_s, end_s + _REST_S)) is not None:
+        if ball not in gone and (xy := _end_position(track, end_s)) is not None:
             ends[ball] = xy
         if path := _path(track, start_s, end_s, path_step_s):
             paths[ball] = path

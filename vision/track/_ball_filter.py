@@ -8,8 +8,9 @@ balls numpy's per-call overhead would cost more than the arithmetic.
 
 :class:`BallFilter` is a constant-velocity Kalman filter in table mm with rolling
 deceleration and cushion bounces in the prediction, and a rest mode: a ball whose recent
-measurements stay within a few mm is at rest, its position is then the running mean of
-the measurements since it stopped (sub-mm; restarted where the line through the latest
+measurements stay within a few mm, close to their fitted line (a window turning at a
+cushion is not still), is at rest, its position is then the running mean of the
+measurements since it stopped (from the newer half of that window; sub-mm; restarted where the line through the latest
 measurements ends when a last slow creep shows, and released into motion when that line
 is faster than a creep), and it never moves without a measurement. It leaves rest on
 two measurements in a row off the rest mean, or as soon as three walk steadily away
@@ -34,6 +35,7 @@ REST_SPREAD_MM = 3.0  # ... and every measurement within this of their mean
 REST_EXIT_MM = 4.0  # a measurement this far (plus noise) from the rest mean starts motion
 REST_SHIFT_MM = 0.7  # the latest still window this far from the rest mean: re-anchor
 REST_SCATTER_MM = 0.2  # least scatter assumed of measurements about a creep's line
+REST_BEND_MM = 1.5  # a still window's measurements within this RMS of their line
 CREEP_MAX_MM_S = 20.0  # a ball "at rest" found going faster than this rolls: release it
 DRIFT_SAMPLES = 3  # this many measurements walking steadily away from rest: it moves ...
 DRIFT_MM = 3.0  # ... once the last is this far (plus noise) from the rest mean
@@ -190,8 +192,11 @@ class BallFilter:
             self._release(2)
             return True
         if len(self.recent) == self.recent.maxlen and _still(self.recent, sigma_mm / math.sqrt(2)):
-            sx, sy = sum(r[1] for r in self.recent), sum(r[2] for r in self.recent)
-            self.rest_sum, self.rest_n = [sx, sy], len(self.recent)
+            # The mean of the window's newer half: its older half may hold the last
+            # millimetres of a ball coming to rest.
+            newer = list(self.recent)[len(self.recent) // 2 :]
+            sx, sy = sum(r[1] for r in newer), sum(r[2] for r in newer)
+            self.rest_sum, self.rest_n = [sx, sy], len(newer)
         return True
 
     def _drifting(self, sigma_mm: float) -> bool:
@@ -295,7 +300,9 @@ def _still(recent: deque[tuple[float, float, float]], sigma_mm: float) -> bool:
 
     Both limits grow with the detector noise ``sigma_mm`` (per axis). Not with the
     scatter seen in the window: a ball coming back off a cushion scatters widely about
-    a small mean speed.
+    a small mean speed. Such a window bends (in to the cushion and out again, a few mm
+    each way, at a crawl): its measurements lie far from their fitted line, while a
+    ball coming to rest leaves them within a fraction of a mm of it.
     """
     n = len(recent)
     mt = sum(r[0] for r in recent) / n
@@ -309,7 +316,10 @@ def _still(recent: deque[tuple[float, float, float]], sigma_mm: float) -> bool:
     stt = sum((t - mt) ** 2 for t, _, _ in recent)
     vx = sum((t - mt) * (x - mx) for t, x, _ in recent) / stt
     vy = sum((t - mt) * (y - my) for t, _, y in recent) / stt
-    return math.hypot(vx, vy) < REST_SPEED_MM_S + 2.0 * sigma_mm / math.sqrt(stt)
+    if math.hypot(vx, vy) >= REST_SPEED_MM_S + 2.0 * sigma_mm / math.sqrt(stt):
+        return False
+    bend = sum((x - mx - vx * (t - mt)) ** 2 + (y - my - vy * (t - mt)) ** 2 for t, x, y in recent)
+    return bend <= n * REST_BEND_MM**2
 
 
 def collision(

@@ -10,9 +10,10 @@ balls numpy's per-call overhead would cost more than the arithmetic.
 deceleration and cushion bounces in the prediction, and a rest mode: a ball whose recent
 measurements stay within a few mm, close to their fitted line (a window turning at a
 cushion is not still), is at rest, its position is then the running mean of the
-measurements since it stopped (from the newer half of that window; sub-mm; restarted where the line through the latest
-measurements ends when a last slow creep shows, and released into motion when that line
-is faster than a creep), and it never moves without a measurement. It leaves rest on
+measurements since it stopped (from the newer half of that window; sub-mm; restarted
+where the line through the latest measurements ends when a last slow creep shows, and
+released into motion when that line is faster than a creep), and it never moves
+without a measurement. It leaves rest on
 two measurements in a row off the rest mean, or as soon as three walk steadily away
 from it (a gentle start stays inside the exit gate for several frames); the rest test
 then starts afresh, and :attr:`BallFilter.released` tells the tracker which

@@ -6,11 +6,12 @@ cluster pt0053, thin_kiss pt0056, cushions_close pt0112, order_close pt1307; and
 pt0011, a cue ball that touches a cushion before the first frame shows it moving,
 pt0044, a cue ball at 5-6 m/s filmed with the shutter open the whole frame (a
 faint streak 2-3 balls long that the tracker lost for 15 frames, and two cushions
-with it), and pt0070, a white crawling 9 mm back off a cushion at the end. All with one plain look (960x540 at 60 fps, 2.8 m up, a mild barrel lens,
-blue cloth, the player's arm and cue at the stroke; pt0044 exposed 0.95 of a frame
-instead of 0.5) at 0.5 Mbit/s, so that the clips stay
-small enough to keep in the repository (``tests/vision/fixtures/independent/``,
-about 0.5 MB each); ``tests/vision/test_independent_clips.py`` analyses them::
+with it), and pt0070, a white crawling 9 mm back off a cushion at the end. All with
+one plain look (960x540 at 60 fps, 2.8 m up, a mild barrel lens, blue cloth, the
+player's arm and cue at the stroke; pt0044 exposed 0.95 of a frame instead of 0.5) at
+0.5 Mbit/s, so that the clips stay small enough to keep in the repository
+(``tests/vision/fixtures/independent/``, about 0.5 MB each);
+``tests/vision/test_independent_clips.py`` analyses them::
 
     PYTHONPATH=. .venv/bin/python bench/independent_fixtures.py [ID ...]
 

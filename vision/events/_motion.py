@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import ArrayLike, NDArray
 
 from referee import Ball, BallContact, Cushion, Event
@@ -30,6 +31,10 @@ F64 = NDArray[np.float64]
 MOVING_MM_S = 30.0
 #: No two lag balls touch this soon (s) after the first starts.
 _LAG_CLEAR_S = 0.3
+#: A ball has stopped once it stays this close (mm) to where it rests ...
+_SETTLED_MM = 2.0
+#: ... the median of its samples in the last this many seconds of its track.
+_END_S = 0.3
 
 
 def moving_mask(track: BallTrack, speed_mm_s: float = MOVING_MM_S) -> B1:
@@ -65,7 +70,9 @@ def _moves(track: BallTrack, speed_mm_s: float) -> tuple[float, float] | None:
     """Start and end time of the ball's motion (None if it never moves).
 
     The start is refined to the last sample before the ball left its rest position by
-    more than 4 mm (the speed window smears it by up to 0.1 s).
+    more than 4 mm (the speed window smears it by up to 0.1 s); the end to the first
+    sample after which the ball stays within ``_SETTLED_MM`` of where its track ends (a
+    ball crawling a few mm back off a cushion passes the speed test while it moves).
     """
     hits = np.nonzero(moving_mask(track, speed_mm_s))[0]
     if not len(hits):
@@ -75,7 +82,28 @@ def _moves(track: BallTrack, speed_mm_s: float) -> tuple[float, float] | None:
     rest = np.nanmedian(before, axis=0)
     away = np.linalg.norm(track.xy_mm[first:] - rest, axis=1) > 4.0
     start = first + int(np.argmax(away)) if away.any() else first
-    return float(track.t_s[max(start - 1, 0)]), float(track.t_s[min(last + 1, len(track) - 1)])
+    end = max(min(last + 1, len(track) - 1), _settled(track))
+    return float(track.t_s[max(start - 1, 0)]), float(track.t_s[end])
+
+
+def _settled(track: BallTrack) -> int:
+    """The first sample after which the seen ball stays near where its track ends; 0: none.
+
+    Where it ends: the median of its seen samples in the track's last ``_END_S``. Near:
+    a running median of five seen samples within ``_SETTLED_MM``, or within three times
+    the end samples' own scatter when they are noisier (raw measurements, not a
+    tracker's rest mean).
+    """
+    idx = np.flatnonzero(track.seen & np.isfinite(track.xy_mm[:, 0]))
+    if len(idx) < 5:
+        return 0
+    xy, t_s = track.xy_mm[idx], track.t_s[idx]
+    tail = xy[t_s >= t_s[-1] - _END_S]
+    end = np.median(tail, axis=0)
+    near_mm = max(_SETTLED_MM, 3.0 * float(np.median(np.linalg.norm(tail - end, axis=1))))
+    smooth = np.median(sliding_window_view(xy, 5, axis=0), axis=-1)  # sample k + 2's
+    off = np.flatnonzero(np.linalg.norm(smooth - end, axis=1) > near_mm)
+    return int(idx[min(int(off[-1]) + 3, len(idx) - 1)]) if len(off) else 0
 
 
 def shot_span(
@@ -84,7 +112,8 @@ def shot_span(
     """``(start_s, end_s, cue_ball)`` of the shot, or None if no ball moves.
 
     ``start_s`` is the last still sample of the first ball to move (the cue ball),
-    ``end_s`` the first still sample after the last ball stopped (within about 0.1 s).
+    ``end_s`` the first sample from which every ball stays within 2 mm of where it
+    rests (and at least the first still one after the last ball stopped).
     """
     spans = {ball: _moves(t, speed_mm_s) for ball, t in tracks.items()}
     moved = {ball: span for ball, span in spans.items() if span is not None}

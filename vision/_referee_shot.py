@@ -31,9 +31,10 @@ def rest_position(track: BallTrack, t0_s: float, t1_s: float) -> tuple[float, fl
 def _end_position(track: BallTrack, end_s: float) -> tuple[float, float] | None:
     """Where the ball rests: the last ``_REST_S`` of its track, from ``end_s`` on.
 
-    The shot ends when the motion test finds every ball still, which a ball crawling a
-    few mm back off a cushion passes while it still moves; the track runs on until the
-    shot closed (some tenths of a second later), and its last part is the rest.
+    The shot ends once every ball stays within 2 mm of its rest (a ball crawling back
+    off a cushion may still be 2 mm short then: :func:`vision.shot_span`); the track
+    runs on until the shot closed (some tenths of a second later), and its last part is
+    the rest itself.
     """
     t0_s = max(end_s, float(track.t_s[-1]) - _REST_S) if len(track) else end_s
     return rest_position(track, t0_s, t0_s + _REST_S)

@@ -13,11 +13,10 @@ cushion is not still), is at rest, its position is then the running mean of the
 measurements since it stopped (from the newer half of that window; sub-mm; restarted
 where the line through the latest measurements ends when a last slow creep shows, and
 released into motion when that line is faster than a creep), and it never moves
-without a measurement. It leaves rest on
-two measurements in a row off the rest mean, or as soon as three walk steadily away
-from it (a gentle start stays inside the exit gate for several frames); the rest test
-then starts afresh, and :attr:`BallFilter.released` tells the tracker which
-measurements were motion.
+without a measurement. It leaves rest on two measurements in a row off the rest mean,
+or as soon as three walk steadily away from it (a gentle start stays inside the exit
+gate for several frames); the rest test then starts afresh, and
+:attr:`BallFilter.released` tells the tracker which measurements were motion.
 """
 
 from __future__ import annotations

@@ -27,14 +27,9 @@ from vision.events._ball_contacts import ball_contacts
 from vision.events._cushion_after_kiss import cushions_after_kisses
 from vision.events._cushion_after_stroke import cushions_after_strokes
 from vision.events._cushion_before_kiss import cushions_before_kisses
-from vision.events._cushion_contacts import (
-    NORMALS,
-    Tolerances,
-    cushion_contacts,
-    leaving_events,
-    normal_gap,
-)
+from vision.events._cushion_contacts import NORMALS, Tolerances, cushion_contacts, normal_gap
 from vision.events._cushion_in_gap import cushions_in_gaps
+from vision.events._leaving import leaving_events
 from vision.events._near_misses import near_misses
 from vision.events._path_fit import Samples
 from vision.events._rebound_kiss import kisses_after_rebounds

@@ -116,6 +116,10 @@ class Distortion:
             criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-12),
         )  # fmt: skip
         xy = np.asarray(start, dtype=np.float64).reshape(-1, 2)
+        with np.errstate(invalid="ignore", over="ignore"):
+            off = ~(np.abs(self.apply(xy) - xy_d).max(axis=1, initial=0.0) < 1e-3)
+        if off.any():  # OpenCV ran off (a nearly flat lens edge): the radial root
+            xy[off] = self._radial_start(xy_d[off])
         for _ in range(iterations):
             err = self.apply(xy) - xy_d
             a, b, c, d = self._jacobian(xy)
@@ -131,6 +135,33 @@ class Distortion:
             bad |= ~(np.hypot(xy[:, 0], xy[:, 1]) < self.fold_radius())
         xy[bad] = np.nan
         return xy
+
+    def _radial_start(self, xy_d: F64) -> F64:
+        """A start for Newton's method where OpenCV's is off: the radial part's own root.
+
+        Each point is moved along its ray to the radius the radial part alone maps to its
+        distorted radius (bisection; the tangential part is small). Found where OpenCV's
+        fixed-point iteration had run off across a nearly flat stretch of a strong lens
+        (k1 -0.26, k3 0.011: 30 Newton steps from there did not come back).
+        """
+        r_d = np.hypot(xy_d[:, 0], xy_d[:, 1])
+
+        def radial(r: F64) -> F64:
+            s = r * r
+            out: F64 = r * (1.0 + s * (self.k1 + s * (self.k2 + s * self.k3)))
+            return out
+
+        top = min(self.fold_radius(), 10.0)
+        lo, hi = np.zeros_like(r_d), np.full_like(r_d, top)
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            low = radial(mid) < r_d
+            lo, hi = np.where(low, mid, lo), np.where(low, hi, mid)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = np.where(r_d > 0.0, 0.5 * (lo + hi) / r_d, 1.0)
+        scale[~(radial(np.full(1, top)) >= r_d)] = np.nan  # past the fold: no inverse
+        out: F64 = xy_d * scale[:, None]
+        return out
 
 
 @functools.lru_cache(maxsize=64)

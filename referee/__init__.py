@@ -48,11 +48,14 @@ from referee._reason import (
     BALL_FIELDS,
     PIN_FIELDS,
     PLACE_ENGLISH,
+    REVIEW_FIELDS,
     Reason,
     ReasonKey,
     english_reason,
     reason_json,
+    reasons_from_json,
 )
+from referee._review_codes import DOUBT_ENGLISH, EVENT_ENGLISH, doubt_code, review_code
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext, TimedXY
 from referee._shotlog import (
@@ -86,7 +89,7 @@ from referee._stats import (
 )
 from referee._table import MATCH_TABLE, Table
 from referee._turn_and_break import cue_ball_due
-from referee._verdict import Respot, Verdict
+from referee._verdict import Respot, Verdict, with_review
 from referee._zone_notes import (
     REGION_KINDS,
     REGION_WORDS,
@@ -105,6 +108,8 @@ __all__ = [
     "CALL_FOULS",
     "DEFAULT_TARGETS",
     "DISCIPLINES",
+    "DOUBT_ENGLISH",
+    "EVENT_ENGLISH",
     "FORMAT",
     "HEAD_STRING_REACH_MM",
     "ITEM_FIELDS",
@@ -118,6 +123,7 @@ __all__ = [
     "PLACE_PREPOSITION",
     "REGION_KINDS",
     "REGION_WORDS",
+    "REVIEW_FIELDS",
     "SHOT_LOG_FIELDS",
     "WRONG_BREAK",
     "ZONE_FIELDS",
@@ -189,6 +195,7 @@ __all__ = [
     "ball_regions",
     "check_break_layout",
     "cue_ball_due",
+    "doubt_code",
     "english_ordinal",
     "english_reason",
     "event_json",
@@ -203,12 +210,15 @@ __all__ = [
     "parse_start",
     "pin_items",
     "reason_json",
+    "reasons_from_json",
     "record_json",
     "region_words",
     "regions_for",
+    "review_code",
     "rules_of",
     "shot_context",
     "shot_json",
     "standings",
     "start_json",
+    "with_review",
 ]

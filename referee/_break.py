@@ -85,14 +85,14 @@ class LayoutCheck:
 class BreakCall:
     """Whether a stroke is judged as a break, and which rule said so.
 
-    ``faults`` are wrong-layout announcements; ``review`` is set when the evidence
-    disagrees with what the match expected (a break was due, the balls say play).
+    ``faults`` are wrong-layout announcements; ``review`` (keyed parts) is set when the
+    evidence disagrees with what the match expected (a break was due, the balls say play).
     """
 
     is_break: bool
     why_part: Reason
     faults: tuple[Reason, ...] = ()
-    review: str | None = None
+    review: tuple[Reason, ...] = ()
 
     @property
     def why(self) -> str:

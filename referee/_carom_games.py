@@ -30,7 +30,7 @@ from referee._names import Ball, Discipline, Foul, NextPosition
 from referee._reason import Reason, ReasonKey, english_reason
 from referee._shot import Carry, Shot, ShotContext
 from referee._spotting import respot_chain
-from referee._verdict import Verdict
+from referee._verdict import Verdict, with_review
 
 __all__ = ["ZoneCall", "ZoneRule", "judge_carom_game", "scoring_fouls"]
 
@@ -41,13 +41,13 @@ class ZoneCall:
 
     ``allowed`` or not, the ``carry`` for the next stroke, a ``note`` for the
     reason (a keyed phrase, ``referee._zone_notes``; None: nothing to say), and
-    ``doubt`` when positions were missing (reported as review).
+    ``doubt`` when positions were missing (the verdict's review, as keyed parts).
     """
 
     allowed: bool
     carry: Carry
     note: Reason | None
-    doubt: str | None = None
+    doubt: tuple[Reason, ...] = ()
 
 
 #: A zone rule checks a carom (straight-rail corners, balkline zones and anchors).
@@ -140,17 +140,15 @@ def _zone_checked(point: Verdict, call: ZoneCall) -> Verdict:
     note = call.note
     if not call.allowed:
         refused: tuple[Reason, ...] = () if note is None else (note,)
-        return replace(
-            point, inning_ends=True, points=0, reason=english_reason(refused),
-            reason_parts=refused, fouls=(Foul.ZONE_LIMIT,), review=call.doubt,
-        )  # fmt: skip
+        refusal = replace(point, inning_ends=True, points=0, reason=english_reason(refused),
+                          reason_parts=refused, fouls=(Foul.ZONE_LIMIT,))  # fmt: skip
+        return with_review(refusal, call.doubt)
     if note is None:
-        return replace(point, carry=call.carry, review=call.doubt)
+        return with_review(replace(point, carry=call.carry), call.doubt)
     parts = (*point.reason_parts, note)
-    return replace(
-        point, reason=f"{point.reason}; {note.english()}", reason_parts=parts,
-        carry=call.carry, review=call.doubt,
-    )  # fmt: skip
+    noted = replace(point, reason=f"{point.reason}; {note.english()}", reason_parts=parts,
+                    carry=call.carry)  # fmt: skip
+    return with_review(noted, call.doubt)
 
 
 def _after_foul(ctx: ShotContext, fouls: tuple[Foul, ...]) -> NextPosition:

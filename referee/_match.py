@@ -48,7 +48,7 @@ from referee._state import (
     ShotRecord,
 )
 from referee._turn_and_break import TurnCall, cue_ball_due, decide_break, whose_stroke
-from referee._verdict import Verdict, announce
+from referee._verdict import Verdict, announce, with_review
 
 __all__ = [
     "Match",
@@ -210,8 +210,9 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
 
 def _with_calls(verdict: Verdict, turn: TurnCall, call: BreakCall) -> Verdict:
     """The verdict with the turn's and the break's review and announcements added."""
-    review = verdict.review or turn.review or call.review
-    return announce(replace(verdict, review=review), call.faults, first=True)
+    if not verdict.review:
+        verdict = with_review(verdict, turn.review or call.review)
+    return announce(verdict, call.faults, first=True)
 
 
 def _must_attempt(

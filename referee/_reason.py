@@ -19,11 +19,15 @@ joined by ``, ``; the fields of ``referee.ZONE_FIELDS`` where a zone note's ball
 stood (``referee._zone_notes``). Besides verdicts' reasons and announcements, keyed phrases say the
 rule that judged a shot a break or play and a shot's notes (who was found at the
 table, how a game ended: ``ShotRecord.break_part``, ``ShotRecord.note_parts``); their
-player names are fields, said as they are.
+player names are fields, said as they are. A review's parts (``Verdict.review_parts``,
+``referee._review``) hold codes in the fields of :data:`REVIEW_FIELDS`: ``doubt`` and
+``event`` (``referee._review_codes``), and ``instead``, the call without the deciding
+event, as :func:`reason_json` in JSON.
 """
 
 from __future__ import annotations
 
+import json
 import string
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -32,22 +36,28 @@ from enum import StrEnum
 from referee._errors import RulesError
 from referee._layout_items import PLACE_ENGLISH, layout_items
 from referee._pin_items import ITEM_FIELDS, PIN_ITEM_ENGLISH, pin_items
+from referee._review_codes import doubt_english, event_english
 from referee._zone_notes import ZONE_FIELDS, zone_field_english
 
 __all__ = [
     "BALL_FIELDS",
     "PIN_FIELDS",
     "PLACE_ENGLISH",
+    "REVIEW_FIELDS",
     "Reason",
     "ReasonKey",
     "english_reason",
     "reason_json",
+    "reasons_from_json",
 ]
 
 #: Fields that hold a ball's name (``white``, ``yellow``, ``red``, ``dotted``).
 BALL_FIELDS = frozenset(
     {"first", "second", "only", "missing", "cue", "opponent", "ball", "other", "taker", "fouler"}
 )
+#: Fields of a review's parts that hold codes (``referee._review_codes``) or, ``instead``,
+#: the call without the deciding event, its parts as JSON (:func:`reason_json`).
+REVIEW_FIELDS = frozenset({"doubt", "event", "instead"})
 #: Fields that hold a pin's name (``referee.Pin``); ``cushion`` holds a cushion's.
 PIN_FIELDS = frozenset({"pin", "neighbour"})
 
@@ -132,6 +142,18 @@ class ReasonKey(StrEnum):
     ZONE_LAST = "zone_last"
     ZONE_MORE_ONE = "zone_more_one"
     ZONE_MORE = "zone_more"
+    # why a person should look again (``Verdict.review_parts``; ``referee._review_codes``)
+    REVIEW_DECIDES = "review_decides"
+    REVIEW_DOUBT = "review_doubt"
+    REVIEW_TURN_OWNER = "review_turn_owner"
+    REVIEW_TURN_DUE = "review_turn_due"
+    REVIEW_NOBODY_SHARED = "review_nobody_shared"
+    REVIEW_NOBODY_SHARED_ALL = "review_nobody_shared_all"
+    REVIEW_NOBODY_ROTATE = "review_nobody_rotate"
+    REVIEW_NOBODY_MANY = "review_nobody_many"
+    REVIEW_NOBODY_NONE = "review_nobody_none"
+    REVIEW_BREAK_DUE = "review_break_due"
+    REVIEW_ZONE_UNSEEN = "review_zone_unseen"
 
     @property
     def template(self) -> str:
@@ -157,6 +179,9 @@ _ASK = "; or ask for {fouler} on the top spot"
 _WHERE = "{group} in {regions} ({nth} carom there)"
 _REFUSED = "zone limit: " + _WHERE + ", none left {refused}: the carom does not count"
 _WRONG = "wrong break position: {ball} is {distance_mm} mm %s {place} (at most {limit_mm} mm)"
+_NOBODY = "nobody known at the table and %s: {player} assumed (correct the turn if not)"
+_CHECK = "check the last stroke's verdict"
+_UNSEEN = "; cannot tell whether one left (no end position of {balls})"
 
 _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.POINT: "point: {first} then {second}",
@@ -237,13 +262,30 @@ _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.ZONE_REFUSED_NO_PATHS: (
         _REFUSED + " (no path samples: a ball that left and came back is not seen)"
     ),
-    ReasonKey.ZONE_UNSEEN: (
-        _WHERE + "; cannot tell whether one left (no end position of {balls}): carom allowed"
-    ),
+    ReasonKey.ZONE_UNSEEN: _WHERE + _UNSEEN + ": carom allowed",
     ReasonKey.ZONE_LEFT: _WHERE + ": {left}, the carom counts",
     ReasonKey.ZONE_LAST: _WHERE + ": one must leave by the next carom",
     ReasonKey.ZONE_MORE_ONE: _WHERE + ": 1 more carom there before one must leave",
     ReasonKey.ZONE_MORE: _WHERE + ": {free} more caroms there before one must leave",
+    ReasonKey.REVIEW_DECIDES: "{doubt}: {event} decides the call (else: {instead})",
+    ReasonKey.REVIEW_DOUBT: "{doubt}",
+    ReasonKey.REVIEW_TURN_OWNER: (
+        "{player} plays the {cue} although the rules had {expected} at the table: "
+        + _CHECK
+        + ", or call a wrong-ball foul"
+    ),
+    ReasonKey.REVIEW_TURN_DUE: (
+        "{player} plays the {cue} although the {ball} was due: "
+        + _CHECK
+        + " (whose inning it was), or call a wrong-ball foul"
+    ),
+    ReasonKey.REVIEW_NOBODY_SHARED: _NOBODY % "both play the {ball}",
+    ReasonKey.REVIEW_NOBODY_SHARED_ALL: _NOBODY % "all {n} play the {ball}",
+    ReasonKey.REVIEW_NOBODY_ROTATE: _NOBODY % "the whites rotate among the {n} players",
+    ReasonKey.REVIEW_NOBODY_MANY: _NOBODY % "{n} players play the {ball}",
+    ReasonKey.REVIEW_NOBODY_NONE: _NOBODY % "nobody plays the {ball}",
+    ReasonKey.REVIEW_BREAK_DUE: "the break position was due but the balls are not in it ({layout})",
+    ReasonKey.REVIEW_ZONE_UNSEEN: _WHERE + _UNSEEN,
     ReasonKey.TEXT: "{text}",
 }
 
@@ -271,6 +313,8 @@ class Reason:
             zone_field_english(name, self.field_map()[name])  # raises for a malformed one
         if "place" in names and self.field_map()["place"] not in PLACE_ENGLISH:
             raise RulesError(f"reason {self.key}: place {self.field_map()['place']!r} unknown")
+        for name in names & REVIEW_FIELDS:
+            _review_field_english(name, self.field_map()[name])  # raises for a malformed one
 
     @classmethod
     def of(cls, key: ReasonKey, **fields: str | int) -> Reason:
@@ -302,6 +346,8 @@ class Reason:
             values["layout"] = ", ".join(i.english() for i in layout_items(str(values["layout"])))
         for name in values.keys() & ZONE_FIELDS:
             values[name] = zone_field_english(name, values[name])
+        for name in values.keys() & REVIEW_FIELDS:
+            values[name] = _review_field_english(name, values[name])
         return _ENGLISH[self.key].format_map(values)
 
 
@@ -313,6 +359,39 @@ def english_reason(parts: Iterable[Reason]) -> str:
 def reason_json(parts: Iterable[Reason]) -> list[dict[str, object]]:
     """Parts as JSON objects ``{"key": ..., "fields": {...}}`` (shot logs, the web API)."""
     return [{"key": str(p.key), "fields": p.field_map()} for p in parts]
+
+
+def reasons_from_json(data: object) -> tuple[Reason, ...]:
+    """Parts back from :func:`reason_json`'s form; RulesError for anything else."""
+    if not isinstance(data, list):
+        raise RulesError("reason parts: expected a list")
+    out = []
+    for part in data:
+        if not isinstance(part, dict) or set(part) != {"key", "fields"}:
+            raise RulesError("reason parts: expected {key, fields} objects")
+        key, fields = part["key"], part["fields"]
+        if key not in _KEYS or not isinstance(fields, dict):
+            raise RulesError(f"reason parts: unknown key {key!r} or fields not an object")
+        if not all(isinstance(v, str | int) and not isinstance(v, bool) for v in fields.values()):
+            raise RulesError(f"reason parts: {key}'s fields must be text or whole numbers")
+        out.append(Reason(ReasonKey(key), tuple(sorted(fields.items()))))
+    return tuple(out)
+
+
+def _review_field_english(name: str, value: str | int) -> str:
+    """A review field's English: a doubt's or an event's code, or the other call's parts."""
+    if name == "doubt":
+        return doubt_english(str(value))
+    if name == "event":
+        return event_english(str(value))
+    try:
+        instead = json.loads(str(value))
+    except json.JSONDecodeError as exc:
+        raise RulesError(f"review instead: not JSON ({exc.msg})") from None
+    return english_reason(reasons_from_json(instead))
+
+
+_KEYS = frozenset(k.value for k in ReasonKey)
 
 
 def _needed(key: ReasonKey) -> set[str]:

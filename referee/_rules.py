@@ -38,14 +38,14 @@ from referee._events import (
     OffTable,
     PinDown,
     Pocketed,
-    describe,
 )
 from referee._filters import off_table_balls
 from referee._names import Ball, Discipline, NextPosition
 from referee._reason import Reason
+from referee._review import decisive_review, doubt_review
 from referee._shot import Shot, ShotContext
 from referee._spotting import frozen_announcements
-from referee._verdict import Verdict, announce
+from referee._verdict import Verdict, announce, with_review
 
 __all__ = ["judge", "known_balls"]
 
@@ -64,9 +64,12 @@ def judge(shot: Shot, ctx: ShotContext) -> Verdict:
     _check_names(shot, ctx)
     rule = _judge_for(ctx.discipline)
     verdict = rule(shot, ctx)
-    review = shot.doubt or verdict.review or _decisive_doubt(shot, ctx, rule, verdict)
+    if shot.doubt:
+        review = doubt_review(shot.doubt)
+    else:
+        review = verdict.review_parts or _decisive_doubt(shot, ctx, rule, verdict)
     frozen = _frozen(shot, ctx, verdict)
-    return announce(dataclasses.replace(verdict, review=review), frozen)
+    return announce(with_review(verdict, review), frozen)
 
 
 def _check_names(shot: Shot, ctx: ShotContext) -> None:
@@ -164,17 +167,15 @@ class _Review:
         return bisect_right(self.times_s, hi) - bisect_left(self.times_s, lo) == 1
 
 
-def _decisive_doubt(shot: Shot, ctx: ShotContext, rule: Judge, base: Verdict) -> str | None:
+def _decisive_doubt(shot: Shot, ctx: ShotContext, rule: Judge, base: Verdict) -> tuple[Reason, ...]:
     doubtful = [i for i, e in enumerate(shot.events) if e.doubt or e.t_err_s > 0]
     review = _Review.of(shot, ctx) if doubtful else None
     for i in doubtful:
         for variant in review.variants(i) if review else ():
             other = rule(dataclasses.replace(shot, events=variant), ctx)
             if _outcome(other) != _outcome(base):
-                event = shot.events[i]
-                why = event.doubt or f"time uncertain by ±{event.t_err_s * 1000:.0f} ms"
-                return f"{why}: {describe(event)} decides the call (else: {other.reason})"
-    return None
+                return decisive_review(shot.events[i], other)
+    return ()
 
 
 def _frozen(shot: Shot, ctx: ShotContext, verdict: Verdict) -> tuple[Reason, ...]:

@@ -97,6 +97,7 @@ def record_json(record: ShotRecord) -> dict[str, Any]:
         "fouls": [str(f) for f in v.fouls],
         "inning_ends": v.inning_ends,
         "review": v.review,
+        "review_parts": reason_json(v.review_parts),
         "reason": v.reason,
         "reason_parts": reason_json(v.reason_parts),
         "score_after": dict(record.score_after),

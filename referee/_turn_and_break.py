@@ -46,7 +46,7 @@ class TurnCall:
     shooter: str
     cue_ball: Ball
     note: tuple[Reason, ...] = ()
-    review: str | None = None
+    review: tuple[Reason, ...] = ()
 
 
 def cue_ball_due(state: MatchState) -> Ball | None:
@@ -85,11 +85,9 @@ def whose_stroke(state: MatchState, shot: Shot) -> tuple[TurnCall, MatchState]:
         note = Reason.of(ReasonKey.NOTE_VIDEO_FIRST, player=owner, ball=shot.cue_ball,
                          expected=expected, other=cfg.ball_of(expected))  # fmt: skip
         return TurnCall(owner, ball, note=(note,)), moved
-    review = (
-        f"{owner} plays the {shot.cue_ball} although the rules had {expected} at the table: "
-        f"check the last stroke's verdict, or call a wrong-ball foul"
-    )
-    return TurnCall(owner, ball, review=review), moved
+    review = Reason.of(ReasonKey.REVIEW_TURN_OWNER, player=owner, cue=shot.cue_ball,
+                       expected=expected)  # fmt: skip
+    return TurnCall(owner, ball, review=(review,)), moved
 
 
 def _first_seen(state: MatchState, shot: Shot) -> tuple[TurnCall, MatchState]:
@@ -106,17 +104,18 @@ def _first_seen(state: MatchState, shot: Shot) -> tuple[TurnCall, MatchState]:
         return replace(_ball_played(moved, owner, shot), note=(note,)), moved
     first = owners[0] if owners else cfg.players[0]
     n = len(cfg.players)
-    if cfg.shared_cue_ball is not None:
-        why = f"both play the {ball}" if n == 2 else f"all {n} play the {ball}"
+    if cfg.shared_cue_ball is not None and n == 2:
+        review = Reason.of(ReasonKey.REVIEW_NOBODY_SHARED, ball=ball, player=first)
+    elif cfg.shared_cue_ball is not None:
+        review = Reason.of(ReasonKey.REVIEW_NOBODY_SHARED_ALL, n=n, ball=ball, player=first)
     elif cfg.rotates:
-        why = f"the whites rotate among the {n} players"
+        review = Reason.of(ReasonKey.REVIEW_NOBODY_ROTATE, n=n, player=first)
     elif owners:
-        why = f"{len(owners)} players play the {ball}"
+        review = Reason.of(ReasonKey.REVIEW_NOBODY_MANY, n=len(owners), ball=ball, player=first)
     else:
-        why = f"nobody plays the {ball}"
-    review = f"nobody known at the table and {why}: {first} assumed (correct the turn if not)"
+        review = Reason.of(ReasonKey.REVIEW_NOBODY_NONE, ball=ball, player=first)
     moved = replace(state, shooter=first)
-    return replace(_ball_played(moved, first, shot), review=review), moved
+    return replace(_ball_played(moved, first, shot), review=(review,)), moved
 
 
 def _ball_played(state: MatchState, shooter: str, shot: Shot) -> TurnCall:
@@ -134,11 +133,8 @@ def _ball_played(state: MatchState, shooter: str, shot: Shot) -> TurnCall:
     other_white = shot.cue_ball != due and shot.cue_ball in pair
     if not other_white or len(cfg.players) == 2 or not cfg.options.follow_cue_ball:
         return TurnCall(shooter, due)
-    review = (
-        f"{shooter} plays the {shot.cue_ball} although the {due} was due: check the last "
-        f"stroke's verdict (whose inning it was), or call a wrong-ball foul"
-    )
-    return TurnCall(shooter, shot.cue_ball, review=review)
+    review = Reason.of(ReasonKey.REVIEW_TURN_DUE, player=shooter, cue=shot.cue_ball, ball=due)
+    return TurnCall(shooter, shot.cue_ball, review=(review,))
 
 
 def _hand_over(state: MatchState, old: str, new: str) -> MatchState:
@@ -164,6 +160,6 @@ def decide_break(state: MatchState, shot: Shot) -> BreakCall:
         return BreakCall(True, Reason.of(ReasonKey.BREAK_LAYOUT, layout=check.layout),
                          check.faults)  # fmt: skip
     if state.break_due:
-        why = f"the break position was due but the balls are not in it ({check.detail})"
-        return BreakCall(True, Reason.of(ReasonKey.BREAK_DUE, layout=check.layout), review=why)
+        why = Reason.of(ReasonKey.REVIEW_BREAK_DUE, layout=check.layout)
+        return BreakCall(True, Reason.of(ReasonKey.BREAK_DUE, layout=check.layout), review=(why,))
     return BreakCall(False, Reason.of(ReasonKey.PLAY_NO_LAYOUT, layout=check.layout))

@@ -9,7 +9,7 @@ from referee._reason import Reason, english_reason
 from referee._shot import Carry
 from referee._table import XY
 
-__all__ = ["Respot", "Verdict", "announce"]
+__all__ = ["Respot", "Verdict", "announce", "with_review"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,9 @@ class Verdict:
     wrong break position), each an English sentence; ``announcement_parts`` the same,
     one keyed phrase each (given only those, ``announcements`` is their English; see
     :func:`announce`). ``review`` says
-    why a person should look again (``None`` when the evidence is clear). ``carry``
+    why a person should look again (``None`` when the evidence is clear);
+    ``review_parts`` the same as keyed phrases (given only those, ``review`` is their
+    English; :func:`with_review` sets both). ``carry``
     is the rule memory for the next stroke of the same inning.
     """
 
@@ -57,8 +59,11 @@ class Verdict:
     carry: Carry = field(default_factory=Carry)
     reason_parts: tuple[Reason, ...] = ()
     announcement_parts: tuple[Reason, ...] = ()
+    review_parts: tuple[Reason, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.review is None and self.review_parts:
+            object.__setattr__(self, "review", english_reason(self.review_parts))
         if not self.reason and self.reason_parts:
             object.__setattr__(self, "reason", english_reason(self.reason_parts))
         if not self.announcements and self.announcement_parts:
@@ -82,3 +87,8 @@ def announce(verdict: Verdict, parts: tuple[Reason, ...], *, first: bool = False
                        announcement_parts=parts + verdict.announcement_parts)  # fmt: skip
     return replace(verdict, announcements=verdict.announcements + said,
                    announcement_parts=verdict.announcement_parts + parts)  # fmt: skip
+
+
+def with_review(verdict: Verdict, parts: tuple[Reason, ...]) -> Verdict:
+    """``verdict`` asking for review for the reason ``parts`` (none: no review)."""
+    return replace(verdict, review=english_reason(parts) if parts else None, review_parts=parts)

@@ -280,7 +280,7 @@ def _judge(
     missing = [b for b in balls if b not in start]
     if missing:
         why = Reason.of(ReasonKey.ZONE_NOT_JUDGED, balls=",".join(missing))
-        return ZoneCall(True, Carry(), why, doubt=why.english())
+        return ZoneCall(True, Carry(), why, doubt=(why,))
     tol = ctx.options.line_tolerance_mm
     common = [r for r in regions if not r.free and all(r.contains(start[b], tol) for b in balls)]
     if not common:
@@ -305,8 +305,10 @@ def _decide(case: _Case, carry: Carry, common: Sequence[Region], limit: float) -
         return ZoneCall(False, Carry(), _refusal(case, where, refused))
     if any(status[r.name] is _Left.UNKNOWN for r in due):
         unseen = [b for b in case.balls if _end_xy(case.shot, b) is None and b not in case.off]
-        note = Reason.of(ReasonKey.ZONE_UNSEEN, **where, balls=",".join(unseen))
-        return ZoneCall(True, Carry(), note, doubt=note.english().removesuffix(": carom allowed"))
+        named = ",".join(unseen)
+        note = Reason.of(ReasonKey.ZONE_UNSEEN, **where, balls=named)
+        doubt = Reason.of(ReasonKey.REVIEW_ZONE_UNSEEN, **where, balls=named)
+        return ZoneCall(True, Carry(), note, doubt=(doubt,))
     kept = [r.name for r in common if r not in due and status[r.name] is not _Left.LEFT]
     if not kept:
         left = Reason.of(ReasonKey.ZONE_LEFT, **where, left=_left_code(case, common))

@@ -103,7 +103,9 @@ def _verdict_block(page: Page, s: ReportShot) -> str:
         lines = [f"<strong>{escape(said)}</strong>"]
     if v is not None and v.fouls:
         lines.append(page.t("fouls", fouls=page.fouls(v.fouls)))
-    reviews = dict.fromkeys(r for r in (v.review if v else None, s.review) if r)
+    said = page.review(v) if v is not None else ""
+    extra = s.review if s.review and s.review != (v.review if v else None) else ""
+    reviews = [r for r in (said, extra) if r]
     lines += [f"<strong>{page.t('review', reason=r)}</strong>" for r in reviews]
     if v is not None:
         lines += [escape(a) for a in page.announcements(v)]
@@ -139,7 +141,7 @@ def _events_table(page: Page, events: Sequence[ScoredEvent]) -> str:
     rows = []
     for n, e in enumerate(sorted(events, key=lambda e: e.event.t_s), start=1):
         kind, what = _what(page, e)
-        doubt = page.raw("ev_doubt", doubt=e.event.doubt) if e.event.doubt else ""
+        doubt = page.raw("ev_doubt", doubt=page.doubt(e.event.doubt)) if e.event.doubt else ""
         evidence = " ".join(x for x in (e.evidence, doubt and f"({doubt})") if x)
         cls = ' class="doubt"' if is_doubtful(e, page.doubtful_below) else ""
         rows.append(
@@ -198,7 +200,7 @@ def _sheet_row(page: Page, s: ReportShot, players: Sequence[str]) -> str:
     if v is not None and v.inning_ends:
         why += f" <em>({page.t('turn_passes')})</em>"
     if v is not None and v.review:
-        why += f"<br><strong>{page.t('review', reason=v.review)}</strong>"
+        why += f"<br><strong>{page.t('review', reason=page.review(v))}</strong>"
     numeric = [f'<td class="num">{c}</td>' for c in cells]
     numeric[1] = f"<td>{cells[1]}</td>"
     cls = " ".join(_classes(s))

@@ -8,6 +8,8 @@ cards and the web history's diagrams alike (:func:`diagram_texts`).
 from __future__ import annotations
 
 import html
+import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -27,10 +29,15 @@ from referee import (
     ShotRecord,
     Verdict,
     ball_regions,
+    doubt_code,
     layout_items,
     pin_items,
+    reasons_from_json,
     region_words,
+    review_code,
 )
+
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 __all__ = [
     "Page",
@@ -83,10 +90,34 @@ class Page:
         ``english`` (the referee's sentence) where there are no parts or the catalogue
         lacks one of their keys.
         """
-        known = catalogue("report").messages["en"]
-        if self.lang == "en" or not parts or any(f"reason_{p.key}" not in known for p in parts):
+        if self.lang == "en" or not parts or not all(self._known(p) for p in parts):
             return english
         return "; ".join(self.raw(f"reason_{p.key}", **self._fields(p)) for p in parts)
+
+    def review(self, verdict: Verdict) -> str:
+        """Why the verdict asks for review, in the language (not escaped; "" for none)."""
+        return self.phrases(verdict.review_parts, verdict.review or "")
+
+    def doubt(self, text: str) -> str:
+        """An event's doubt (vision's English sentence) in the language (not escaped)."""
+        if self.lang == "en":
+            return text
+        name, fields = review_code("doubt", doubt_code(text))
+        return self.raw(f"doubt_{name}", **self._coded(fields))
+
+    def _known(self, part: Reason) -> bool:
+        """The catalogue has words for ``part``, and for the review codes and parts in it."""
+        known = catalogue("report").messages["en"]
+        fields = part.field_map()
+        if f"reason_{part.key}" not in known:
+            return False
+        for field, prefix in (("doubt", "doubt"), ("event", "review_event")):
+            if (
+                field in fields
+                and f"{prefix}_{review_code(field, str(fields[field]))[0]}" not in known
+            ):
+                return False
+        return "instead" not in fields or all(map(self._known, _instead(fields["instead"])))
 
     def break_rule(self, record: ShotRecord) -> str:
         """The rule that judged the shot a break or play, in the language (not escaped)."""
@@ -112,7 +143,15 @@ class Page:
     def _fields(self, part: Reason) -> dict[str, object]:
         out: dict[str, object] = {}
         for name, value in part.fields:
-            if name in ZONE_FIELDS:
+            if name in ("doubt", "event"):
+                code, fields = review_code(name, str(value))
+                prefix = "doubt" if name == "doubt" else "review_event"
+                out[name] = self.raw(f"{prefix}_{code}", **self._coded(fields))
+            elif name == "instead":
+                out[name] = "; ".join(
+                    self.raw(f"reason_{p.key}", **self._fields(p)) for p in _instead(value)
+                )
+            elif name in ZONE_FIELDS:
                 out[name] = self._zone_field(name, value)
             elif name in BALL_FIELDS:
                 out[name] = self.word("ball", value)
@@ -133,6 +172,28 @@ class Page:
             else:  # a count or a distance as the language writes it; a name as it is
                 out[name] = self.num(value) if isinstance(value, int) else value
         return out
+
+    def _coded(self, fields: Mapping[str, str]) -> dict[str, object]:
+        """A review code's fields in the language: names as words, numbers as written."""
+        words = {"ball": "ball", "other": "ball", "first": "ball", "second": "ball",
+                 "cushion": "side", "pin": "pin", "pocket": "pocket", "foul": "foul"}  # fmt: skip
+        out: dict[str, object] = {}
+        for name, value in fields.items():
+            if name in words:
+                out[name] = self.word(words[name], value)
+            elif name == "gaps":
+                out[name] = ", ".join("-".join(self._gap_word(n) for n in g.split("-"))
+                                      for g in value.split(", "))  # fmt: skip
+            elif name != "text" and _NUMBER.fullmatch(value):
+                out[name] = self.num(float(value), len(value.partition(".")[2]))
+            else:
+                out[name] = value
+        return out
+
+    def _gap_word(self, name: str) -> str:
+        """A ball's or a cushion's name in a gap (``white-left``)."""
+        is_ball = f"ball_{name}" in catalogue("report").messages["en"]
+        return self.word("ball" if is_ball else "side", name)
 
     def _item(self, item: PinItem) -> str:
         """A pin game stroke's item: its pins or balls named in the language."""
@@ -195,6 +256,11 @@ class Page:
         return ", ".join(self.word("foul", f) for f in fouls)
 
 
+def _instead(value: str | int) -> tuple[Reason, ...]:
+    """The call without a review's deciding event: its parts (``referee.REVIEW_FIELDS``)."""
+    return reasons_from_json(json.loads(str(value)))
+
+
 def escape(text: object) -> str:
     """``text`` escaped for HTML (quotes too)."""
     return html.escape(str(text), quote=True)
@@ -229,7 +295,7 @@ def diagram_caption(page: Page, player: str, verdict: Verdict | None) -> str:
     """The diagram's caption: review and fouls first, then ``player +1 — reason``."""
     if verdict is None:
         return f"{player}: {page.raw('no_verdict')}"
-    parts = [page.raw("review", reason=verdict.review)] if verdict.review else []
+    parts = [page.raw("review", reason=page.review(verdict))] if verdict.review else []
     if verdict.fouls:
         parts.append(page.raw("fouls", fouls=page.fouls(verdict.fouls)))
     return " — ".join([*parts, f"{player} {points_text(page, verdict)} — {page.reason(verdict)}"])

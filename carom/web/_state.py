@@ -66,7 +66,8 @@ def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
 
     ``reason_parts``: the reason as keyed phrases (``referee.reason_json``), which the
     pages say in their language (English ``reason`` where a key is unknown);
-    ``announcement_parts`` the same for the ``announcements``, one phrase each.
+    ``announcement_parts`` the same for the ``announcements``, one phrase each;
+    ``review_parts`` for the ``review``.
 
     ``break``/``break_rule``: judged as a break or not and the rule that said so;
     ``announcements`` (frozen balls, a wrong break position) and ``note`` (who was
@@ -83,16 +84,24 @@ def record_doc(match_id: int, record: ShotRecord) -> dict[str, Any]:
         "break_rule": record.break_why, "announcements": list(v.announcements),
         "announcement_parts": reason_json(v.announcement_parts),
         "note": record.note, "note_parts": reason_json(record.note_parts), "review": v.review,
+        "review_parts": reason_json(v.review_parts),
         "break_rule_parts": reason_json(record.break_parts),
     }  # fmt: skip
 
 
 def pending_doc(pending: PendingReview | None) -> dict[str, Any] | None:
-    """The shot held for review (``None``: none)."""
+    """The shot held for review (``None``: none).
+
+    ``reason_parts``: the reason as keyed phrases when it is the verdict's review
+    (``Verdict.review_parts``); none when scoring was paused (the reason in English).
+    """
     if pending is None:
         return None
+    verdict = pending.record.verdict
+    parts = verdict.review_parts if pending.reason == verdict.review else ()
     return {
         "shot_n": pending.shot.index, "reason": pending.reason,
+        "reason_parts": reason_json(parts),
         "shooter": pending.record.player,
         "if_accepted": pending.if_accepted.verdict.points,
         "if_rejected": pending.if_rejected.verdict.points,

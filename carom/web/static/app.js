@@ -301,16 +301,62 @@
       for (const name of ["group", "regions", "refused", "nth", "balls", "left", "placed"]) {
         if (name in fields) fields[name] = fmt.zoneField(name, fields[name]);
       }
+      // A review's codes (referee._review_codes) and the call it would be otherwise.
+      if (typeof fields.doubt === "string") fields.doubt = fmt.coded("doubt", fields.doubt);
+      if (typeof fields.event === "string") fields.event = fmt.coded("review_event", fields.event);
+      if (typeof fields.instead === "string") fields.instead = fmt.said(JSON.parse(fields.instead), "");
       for (const [name, value] of Object.entries(fields)) {
         if (typeof value === "number") fields[name] = fmt.int(value);
       }
       return t("reason." + p.key, fields);
     },
+    // A review code ("graze:ball=white:gap_mm=1.2:cushion=left", "text:..."): its
+    // message with the names and numbers in the page's language (a text as it is).
+    coded(prefix, code) {
+      const [name, fields] = fmt.decode(code);
+      for (const [field, value] of Object.entries(fields)) {
+        if (field === "text") continue;
+        if (["ball", "other", "first", "second"].includes(field)) fields[field] = t("ball." + value);
+        else if (field === "cushion") fields[field] = t("side." + value);
+        else if (field === "pin") fields[field] = t("pin." + value);
+        else if (field === "pocket") fields[field] = t("pocket." + value);
+        else if (field === "foul") fields[field] = fmt.title(value);
+        else if (field === "gaps") {
+          fields[field] = value.split(", ").map((g) => g.split("-").map((n) => t(
+            (("ball." + n) in i18n.messages ? "ball." : "side.") + n)).join("-")).join(", ");
+        } else if (/^[0-9]+(\.[0-9]+)?$/.test(value)) {
+          fields[field] = fmt.num(Number(value), (value.split(".")[1] || "").length);
+        }
+      }
+      return t(prefix + "." + name, fields);
+    },
+    decode(code) {
+      const text = String(code);
+      const at = text.indexOf(":");
+      const name = at < 0 ? text : text.slice(0, at);
+      const rest = at < 0 ? "" : text.slice(at + 1);
+      if (name === "text" || name === "low_confidence") return [name, { text: rest }];
+      const fields = {};
+      for (const pair of rest ? rest.split(":") : []) {
+        const eq = pair.indexOf("=");
+        fields[pair.slice(0, eq)] = pair.slice(eq + 1);
+      }
+      return [name, fields];
+    },
+    // Whether the page has words for a keyed phrase (and for a review's call otherwise).
+    known(p) {
+      if (!p || !(("reason." + p.key) in i18n.messages)) return false;
+      const f = p.fields || {};
+      if (typeof f.doubt === "string" && !(("doubt." + fmt.decode(f.doubt)[0]) in i18n.messages)) return false;
+      if (typeof f.event === "string" && !(("review_event." + fmt.decode(f.event)[0]) in i18n.messages)) return false;
+      if (typeof f.instead !== "string") return true;
+      try { return JSON.parse(f.instead).every((q) => fmt.known(q)); } catch (e) { return false; }
+    },
     // Keyed phrases in the page's language, or null where one is not keyed or its key
     // unknown to the page (the referee's English is shown then).
     phrases(parts, count) {
       if (!Array.isArray(parts) || parts.length !== count || i18n.lang === "en") return null;
-      if (!parts.every((p) => p && ("reason." + p.key) in i18n.messages)) return null;
+      if (!parts.every((p) => fmt.known(p))) return null;
       return parts.map((p) => fmt.phrase(p));
     },
     // A verdict's reason in the page's language: its keyed parts joined, else the
@@ -318,6 +364,8 @@
     reason(shot) {
       return fmt.said(shot && shot.reason_parts, (shot && shot.reason) || "");
     },
+    // Why a shot asks for review (a shot's review, or the one held), in the page's language.
+    review(parts, english) { return fmt.said(parts, english || ""); },
     // Keyed phrases joined with "; " in the page's language, else the referee's English.
     said(parts, english) {
       const list = Array.isArray(parts) ? parts : [];

@@ -125,7 +125,7 @@
     if (!pending) { stopReplay(); replay.key = null; return; }
     $("review-shot").textContent = t("con.review_shot", { n: fmt.shotNo(pending.shot_n) }) +
       (pending.shooter ? ` · ${pending.shooter}` : "");
-    $("review-reason").textContent = pending.reason || "";
+    $("review-reason").textContent = fmt.review(pending.reason_parts, pending.reason);
     const pts = (x) => (typeof x === "number" ? " · " + t(x === 1 ? "con.pt_one" : "con.pts", { n: fmt.int(x) }) : "");
     $("review-accept").textContent = t("con.accept_count_the_shot") + pts(pending.if_accepted);
     $("review-reject").textContent = t("con.reject") + pts(pending.if_rejected);

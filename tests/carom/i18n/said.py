@@ -9,6 +9,8 @@ does (``1.637`` in Dutch).
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,12 +20,15 @@ from referee import (
     BALL_KINDS,
     ITEM_FIELDS,
     PIN_FIELDS,
+    REVIEW_FIELDS,
     ZONE_FIELDS,
     LayoutItem,
     PinItem,
     Reason,
     layout_items,
     pin_items,
+    reasons_from_json,
+    review_code,
 )
 
 __all__ = ["said_in"]
@@ -49,6 +54,8 @@ def said_in(lang: str, part: Reason | dict[str, Any], domain: str = "report") ->
 
     for name in fields.keys() & ZONE_FIELDS:
         fields[name] = _zone_field(word, number, name, fields[name])
+    for name in fields.keys() & REVIEW_FIELDS:
+        fields[name] = _review_field(lang, domain, word, name, str(fields[name]))
     for name, value in fields.items():
         if isinstance(value, int):
             fields[name] = number(value)
@@ -126,3 +133,29 @@ def _zone_field(
         else word("zone_item", "none").format(ball=word("ball", b))
         for b, r in items
     )
+
+
+def _review_field(
+    lang: str, domain: str, word: Callable[[str, object], str], name: str, value: str
+) -> str:
+    """A review's code (a doubt, an event) or the call otherwise, from the catalogue."""
+    if name == "instead":
+        parts = reasons_from_json(json.loads(value))
+        return "; ".join(said_in(lang, p, domain) for p in parts)
+    code, fields = review_code(name, value)
+    kinds = dict.fromkeys(("ball", "other", "first", "second"), "ball")
+    kinds.update(cushion="side", pin="pin", pocket="pocket", foul=_FOUL[domain])
+    balls = {n for n in catalogue(domain).messages["en"] if n.startswith("ball")}
+    for field, text in fields.items():
+        if field in kinds:
+            fields[field] = word(kinds[field], text)
+        elif field == "gaps":
+            fields[field] = ", ".join(
+                "-".join(word("ball" if f"ball{_SEP[domain]}{n}" in balls else "side", n)
+                         for n in gap.split("-"))
+                for gap in text.split(", ")
+            )  # fmt: skip
+        elif field != "text" and re.fullmatch(r"[0-9]+(\.[0-9]+)?", text):
+            fields[field] = format_number(lang, float(text), len(text.partition(".")[2]))
+    prefix = "doubt" if name == "doubt" else "review_event"
+    return word(prefix, code).format_map(fields)

@@ -25,6 +25,8 @@ from carom.i18n import (
 )
 from carom.i18n._catalogue import placeholders
 from referee import (
+    DOUBT_ENGLISH,
+    EVENT_ENGLISH,
     LAYOUT_BALL_ENGLISH,
     LAYOUT_ITEM_ENGLISH,
     PIN_ITEM_ENGLISH,
@@ -37,6 +39,7 @@ from referee import (
     Ball,
     Foul,
     Pin,
+    Pocket,
     ReasonKey,
 )
 from tests.fuzz_scale import examples
@@ -219,6 +222,12 @@ def test_the_english_catalogues_say_what_the_referee_says() -> None:
             assert english.get(f"zone_region{sep}{kind}") == template, (domain, kind)
         for word in REGION_WORDS:
             assert english.get(f"zone_word{sep}{word}") == word, (domain, word)
+        for name, template in DOUBT_ENGLISH.items():
+            assert english.get(f"doubt{sep}{name}") == template, (domain, name)
+        for name, template in EVENT_ENGLISH.items():
+            assert english.get(f"review_event{sep}{name}") == template, (domain, name)
+        for pocket in Pocket:
+            assert f"pocket{sep}{pocket}" in english, (domain, pocket)
 
 
 def test_the_pages_say_each_zone_field_the_core_names() -> None:

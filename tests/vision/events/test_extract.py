@@ -16,7 +16,17 @@ import numpy as np
 import pytest
 
 from calibration._geometry import TableGeometry
-from referee import Ball, BallContact, Cushion, CushionContact, OffTable, Pocket, Pocketed, Table
+from referee import (
+    Ball,
+    BallContact,
+    Cushion,
+    CushionContact,
+    OffTable,
+    Pocket,
+    Pocketed,
+    Table,
+    doubt_code,
+)
 from synth import scenario
 from vision._types import BallTrack, ScoredEvent
 from vision.events._extract import extract_events
@@ -62,6 +72,11 @@ def _match(
             used.add(best)
             errors.append(pred[best][0] - t)
     return errors, len(truth) - len(errors), len(pred) - len(used)
+
+
+def _keyed(doubt: str) -> bool:
+    """The referee reads the doubt as one of its keyed ones, so pages can translate it."""
+    return not doubt_code(doubt).startswith("text:")
 
 
 def _clip_shots(name: str) -> tuple[TableGeometry, list[tuple[list[Any], list[Any]]]]:
@@ -244,6 +259,7 @@ def test_hidden_contact_gets_low_confidence_and_a_doubt() -> None:
     (event,) = extract_events({Ball.WHITE: hidden}, GEO)
     assert event.confidence < 0.5
     assert event.event.doubt == "ball hidden at the contact"
+    assert _keyed(event.event.doubt)
 
 
 def test_two_quick_touches_of_one_cushion_are_two_events() -> None:
@@ -348,6 +364,7 @@ def test_every_event_has_a_time_error_and_low_confidence_carries_doubt() -> None
         assert 0.0 <= e.confidence <= 1.0
         if e.confidence < 0.99:
             assert e.event.doubt
+            assert _keyed(e.event.doubt), e.event.doubt
 
 
 def test_balls_at_rest_give_no_event() -> None:
@@ -385,6 +402,7 @@ def test_a_pass_too_close_to_tell_is_a_doubtful_contact() -> None:
     kiss = kisses[0]
     assert set(kiss.event.balls) == {Ball.WHITE, Ball.RED}  # type: ignore[union-attr]
     assert kiss.event.doubt and "cannot be ruled out" in kiss.event.doubt
+    assert _keyed(kiss.event.doubt)
     assert kiss.confidence < 0.5
     assert kiss.event.t_s == pytest.approx(1.0, abs=0.02)
 

@@ -45,7 +45,7 @@ import numpy as np
 import pytest
 
 from calibration import TableGeometry
-from referee import Ball, BallContact, Cushion, CushionContact, Event
+from referee import Ball, BallContact, Cushion, CushionContact, Event, doubt_code
 from synth import IndependentReplay
 from tests.vision.events.pooltool_motion import NOISE_MM, independent_set
 from vision import (
@@ -185,7 +185,9 @@ def test_a_contact_only_an_unseen_cue_ball_can_have_made_is_found_with_a_doubt()
     assert span is not None and span[2] != cue
     assert cue_ball_behind(span[2], span[0], found) == cue
     # Named through a doubtful contact: the video did not establish the ball played.
-    assert cue_ball_doubt(span[2], span[0], found) is not None
+    doubt = cue_ball_doubt(span[2], span[0], found)
+    assert doubt is not None and not doubt_code(doubt).startswith("text:")
+    assert not str(doubt_code(hits[0].event.doubt or "")).startswith("text:")
 
 
 def test_a_path_fitted_across_a_bounce_never_touches_a_ball_at_rest() -> None:

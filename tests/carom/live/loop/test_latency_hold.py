@@ -135,5 +135,7 @@ def test_a_contact_in_the_last_creep_sends_the_shot_to_review(
     assert got.records == []
     assert got.pending is not None, "a shot whose balls touched after it closed was scored"
     assert "came to touch (red-white)" in got.pending.reason
+    review = got.pending.record.verdict.review_parts  # keyed: the pages translate it
+    assert [p.field_map()["doubt"] for p in review] == ["still_rolling:gaps=red-white"], review
     kinds = [type(e).__name__ for e in got.pending.shot.events]
     assert "BallContact" not in kinds, "the contact came after the segmenter closed the shot"

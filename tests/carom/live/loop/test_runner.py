@@ -71,6 +71,8 @@ def test_a_stall_mid_shot_holds_it_for_review_until_a_person_decides(
         assert session.pending is not None and "camera was lost" in session.pending.reason, (
             out.getvalue()
         )
+        doubts = [p.field_map().get("doubt") for p in session.pending.record.verdict.review_parts]
+        assert "camera_lost" in doubts, doubts  # keyed: the pages translate it
         assert board.snapshot is not None and board.snapshot.scores == (0, 0)
         assert _shot_rows(tmp_path / "live.db") == 1  # only the held shot is written
         assert (

@@ -547,3 +547,31 @@ def _reasons_on_the_pages(pages: Pages, fed: RunningServer) -> None:
     assert sources and all(src.endswith("diagram.svg?lang=ko") for src in sources), sources[:2]
     for page in (board, english, console, history):
         page.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "tr"])
+def test_the_review_s_reason_in_the_page_s_language(
+    pages: Pages, fed: RunningServer, lang: str
+) -> None:
+    """The shot held for review: its reason as the console and the scoreboard say it, from
+    its keyed parts (the doubt, the deciding event and the call otherwise, each in the
+    catalogue's words, ball and cushion names and numbers too), none of the English left."""
+    table = fed.app.state.table
+    if table.state()["pending_review"] is None:
+        for analyzed in example_inputs()[FED + 1 : FED + 3]:
+            table.submit_shot(analyzed)
+    pending = table.state()["pending_review"]
+    assert pending is not None and pending["reason_parts"], pending
+    expected = "; ".join(said_in(lang, p, "web") for p in pending["reason_parts"])
+    english = r"decides the call|uncertain|\belse\b|cushion|contact at|\bwhite\b|\bred\b"
+    assert not re.search(english, expected), expected
+    console = pages.open(f"/console?lang={lang}", size=(1280, 800))
+    _settle(console, "console")
+    console.locator("#review").wait_for(state="visible")
+    assert console.inner_text("#review-reason") == expected
+    console.close()
+    board = pages.open(f"/scoreboard?lang={lang}")
+    _settle(board, "scoreboard")
+    board.wait_for_function("() => document.getElementById('sb-reason').textContent !== ''")
+    assert board.inner_text("#sb-reason") == expected
+    board.close()

@@ -12,6 +12,7 @@ from typing import Any
 
 from carom.board import board_summary, board_warning
 from carom.live import PendingReview, SessionUpdate
+from carom.web._paused import paused_parts
 from hardware import LinkStatus
 from referee import (
     MatchState,
@@ -178,14 +179,19 @@ def state_doc(
     clock: ClockView | None,
     scoreboard: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The full STATE document (``update`` None: no match on the table)."""
+    """The full STATE document (``update`` None: no match on the table).
+
+    ``paused``: why scoring is paused (None: it is not); ``paused_parts`` the same as a
+    keyed phrase where the sentence is one the live loop writes (:mod:`._paused`).
+    """
     if update is None or match_id is None:
         return {"version": version, "what": what, "camera": camera, "paused": None,
-                "match": None, "last_shot": None, "pending_review": None,
-                "scoreboard": scoreboard}  # fmt: skip
+                "paused_parts": None, "match": None, "last_shot": None,
+                "pending_review": None, "scoreboard": scoreboard}  # fmt: skip
     last = record_doc(match_id, records[-1]) if records else None
     return {
         "version": version, "what": what, "camera": camera, "paused": update.paused,
+        "paused_parts": paused_parts(update.paused),
         "match": match_doc(match_id, update.state, update.timeouts, clock),
         "last_shot": last, "pending_review": pending_doc(update.pending),
         "scoreboard": scoreboard,

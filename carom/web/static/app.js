@@ -364,6 +364,18 @@
     reason(shot) {
       return fmt.said(shot && shot.reason_parts, (shot && shot.reason) || "");
     },
+    // Why scoring is paused (state.paused), in the page's language where it is keyed
+    // (state.paused_parts: carom/web/_paused.py), else the server's sentence.
+    paused(state) {
+      const p = state && state.paused_parts;
+      if (!p || i18n.lang === "en" || !(("pause." + p.key) in i18n.messages)) return (state && state.paused) || "";
+      const fields = {};
+      for (const [name, value] of Object.entries(p.fields || {})) {
+        const text = String(value);
+        fields[name] = (text.startsWith("+") ? "+" : "") + fmt.num(Number(text), (text.split(".")[1] || "").length);
+      }
+      return t("pause." + p.key, fields);
+    },
     // Why a shot asks for review (a shot's review, or the one held), in the page's language.
     review(parts, english) { return fmt.said(parts, english || ""); },
     // Keyed phrases joined with "; " in the page's language, else the referee's English.

@@ -95,7 +95,7 @@
     const board = state.scoreboard && state.scoreboard.warning;
     if (match && ballsFor !== match.id) loadBalls(match.id);
     $("camera").textContent = t("con.camera", { camera: t("camera." + state.camera) }) +
-      (state.paused ? " · " + t("banner.paused", { why: state.paused }) : "") +
+      (state.paused ? " · " + t("banner.paused", { why: fmt.paused(state) }) : "") +
       (board ? ` · ${board}` : "");
     $("camera").className = board ? "status error" : "muted";
     $("start").classList.toggle("hidden", !!match && match.phase !== "over");

@@ -97,7 +97,7 @@
       text = tied.length && tied.length < state.match.players.length ? t("banner.draw_of", { names: tied.join(", ") }) : t("banner.draw");
     }
     else if (state.pending_review) text = t("banner.review");
-    else if (state.paused) { text = t("banner.paused", { why: state.paused }); bad = true; }
+    else if (state.paused) { text = t("banner.paused", { why: fmt.paused(state) }); bad = true; }
     else if (state.camera === "lost") { text = t("banner.camera_lost"); bad = true; }
     banner.textContent = text;
     banner.className = "sb-banner" + (text ? "" : " hidden") + (bad ? " bad" : "");

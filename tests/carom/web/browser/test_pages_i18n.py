@@ -11,7 +11,7 @@ ball in its colour (pixels read back from the screenshot). Screenshots go to
 
 Then: the console sets the table's language and a page opened afterwards follows it;
 the wizard asks for the token at the first refit, not when it opens; the console shows
-the review's reason once.
+the review's reason once; a review's and a pause's reason in the page's language.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ import numpy as np
 import pytest
 
 from carom.i18n import catalogue
+from carom.live.loop._runner import CAMERA_LOST
+from carom.timestamps import now_iso
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
 from carom.web._state import record_doc
 from referee import (
@@ -575,3 +577,35 @@ def test_the_review_s_reason_in_the_page_s_language(
     board.wait_for_function("() => document.getElementById('sb-reason').textContent !== ''")
     assert board.inner_text("#sb-reason") == expected
     board.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "fr"])
+def test_a_pause_s_reason_in_the_page_s_language(
+    pages: Pages, fed: RunningServer, lang: str
+) -> None:
+    """Scoring paused because the camera was lost: the console says why in its language
+    (``pause.camera_lost``), and so does the scoreboard's banner (``Carom.fmt.paused``
+    on the server's state; the banner itself shows a held review first)."""
+    table = fed.app.state.table
+    assert table.session is not None
+    table.session.set_paused(CAMERA_LOST, now_iso=now_iso())
+    try:
+        web = catalogue("web")
+        why = web.text(lang, "pause.camera_lost")
+        expected = web.text(lang, "banner.paused", why=why)
+        assert "camera lost" not in expected
+        console = pages.open(f"/console?lang={lang}", size=(1280, 800))
+        _settle(console, "console")
+        shows = "want => document.getElementById('camera').textContent.includes(want)"
+        console.wait_for_function(shows, arg=expected)
+        assert "camera lost" not in console.inner_text("#camera")
+        console.close()
+        board = pages.open(f"/scoreboard?lang={lang}")
+        _settle(board, "scoreboard")
+        state = table.state()
+        assert board.evaluate("s => Carom.fmt.paused(s)", state) == why
+        if state["pending_review"] is None:
+            board.wait_for_function(shows.replace("camera", "sb-banner"), arg=expected)
+        board.close()
+    finally:
+        table.session.set_paused(None, now_iso=now_iso())

@@ -13,6 +13,7 @@ from carom.board._confirm import (
     FinalBoard,
     board_summary,
     board_warning,
+    board_warning_parts,
     confirm_final,
 )
 from carom.board._messages import event_of
@@ -25,6 +26,7 @@ __all__ = [
     "FinalBoard",
     "board_summary",
     "board_warning",
+    "board_warning_parts",
     "confirm_final",
     "event_of",
     "replay_to_scoreboard",

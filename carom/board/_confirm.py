@@ -12,6 +12,7 @@ an exit 0. During a match the web pages warn once the board has been behind for
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from hardware import LinkState, LinkStatus, ScoreboardLink, Snapshot
 
@@ -21,7 +22,9 @@ __all__ = [
     "FinalBoard",
     "board_summary",
     "board_warning",
+    "board_warning_parts",
     "confirm_final",
+    "snapshot_doc",
 ]
 
 #: Seconds the final state is sent again, at most, for the board to acknowledge it.
@@ -62,6 +65,28 @@ def board_warning(status: LinkStatus | None, late_s: float = LATE_S) -> str | No
         return None
     return (f"the scoreboard has not confirmed the score for {late_s:g} s or more "
             f"({_what_it_shows(status)}); check the cable and the board")  # fmt: skip
+
+
+def board_warning_parts(status: LinkStatus | None, late_s: float = LATE_S) -> dict[str, Any] | None:
+    """:func:`board_warning` keyed for the pages (``board.late`` in the web catalogues).
+
+    ``{"key": "late", "fields": {late_s, shown, port_error, current}}``: ``shown`` and
+    ``current`` as :func:`snapshot_doc`; ``port_error`` None unless the port is down.
+    """
+    if board_warning(status, late_s) is None or status is None:
+        return None
+    port = status.last_error if status.state is not LinkState.UP and status.last_error else None
+    fields = {"late_s": late_s, "shown": snapshot_doc(status.shown), "port_error": port,
+              "current": snapshot_doc(status.current)}  # fmt: skip
+    return {"key": "late", "fields": fields}
+
+
+def snapshot_doc(snapshot: Snapshot | None) -> dict[str, Any] | None:
+    """A snapshot's players, scores and whether it is over (None for None)."""
+    if snapshot is None:
+        return None
+    return {"players": list(snapshot.players), "scores": list(snapshot.scores),
+            "over": snapshot.over}  # fmt: skip
 
 
 def confirm_final(link: ScoreboardLink | None, timeout_s: float = FINAL_CONFIRM_S) -> FinalBoard:

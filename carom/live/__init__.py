@@ -5,6 +5,7 @@ sink is fed from (write-ahead journal, resume after a crash), a person's calls a
 exports. The camera side is :mod:`carom.live.loop`.
 """
 
+from carom.live._account import ACCOUNT_ENGLISH, Account
 from carom.live._calls import (
     HELP,
     CallParseError,
@@ -40,8 +41,10 @@ from carom.live._steps import PlayStep
 from carom.live._store import JournalEntry, LiveError, MatchRow, MatchStore, StoreHealth
 
 __all__ = [
+    "ACCOUNT_ENGLISH",
     "CSV_COLUMNS",
     "HELP",
+    "Account",
     "CallParseError",
     "DecisionKind",
     "FoulCall",

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from carom.live._account import Account, correction_account, lag_account, shot_account
 from carom.live._calls import DecisionKind
 from carom.live._codec import correction_from_json, shot_from_doc
 from carom.live._steps import (
@@ -57,6 +58,7 @@ from referee import (
     apply_join,
     apply_lag,
     apply_shot,
+    reason_json,
 )
 
 __all__ = ["Machine"]
@@ -89,21 +91,22 @@ class Machine:
             return self._plan_decide(DecisionKind(payload["decision"]), payload.get("points"))
         if kind == "pause":
             why = payload.get("why")
-            what = f"scoring paused: {why}" if why else "scoring resumed"
-            return self._plan(what, (), paused=why)
+            said = Account("paused", {"why": why}) if why else Account("resumed")
+            return self._plan(said, (), paused=why)
         if kind == "call":
             return self._plan_call(payload)
         raise LiveError(f"journal: unknown entry kind {kind!r}; upgrade carom-referee")
 
-    def _plan(self, what: str, steps: Sequence[Step], **kw: Any) -> Plan:
+    def _plan(self, said: Account, steps: Sequence[Step], **kw: Any) -> Plan:
         state, records = self._simulate(steps)
         values: dict[str, Any] = {"pending": self.pending, "timeouts": self.timeouts,
                                   "paused": self.paused} | kw  # fmt: skip
-        return Plan(what=what, steps=tuple(steps), phase=state.phase, records=records, **values)
+        return Plan(account=said, steps=tuple(steps), phase=state.phase, records=records,
+                    **values)  # fmt: skip
 
-    def _action(self, what: str, steps: Sequence[Step], restore: tuple[Op, ...] = ()) -> Action:
+    def _action(self, said: Account, steps: Sequence[Step], restore: tuple[Op, ...] = ()) -> Action:
         pushed = sum(1 for s in steps if not isinstance(s, UndoStep))
-        return Action(what=what, pushed=pushed, restore=restore, pending=self.pending,
+        return Action(account=said, pushed=pushed, restore=restore, pending=self.pending,
                       timeouts=self.timeouts)  # fmt: skip
 
     def _simulate(self, steps: Sequence[Step]) -> tuple[MatchState, tuple[ShotRecord, ...]]:
@@ -144,17 +147,19 @@ class Machine:
                           end_positions_mm=shot.end_positions_mm)  # fmt: skip
                 result, _ = apply_lag(self.match.state, lag)
                 steps = [LagStep(lag)]
-                return self._plan(f"lag: {result.reason}", steps, video_t_s=video_t_s,
-                                  action=self._action("the lag", steps))  # fmt: skip
+                return self._plan(lag_account(result), steps, video_t_s=video_t_s,
+                                  action=self._action(Account("the_lag"), steps))  # fmt: skip
             steps.append(JoinStep(StartState()))
         shot = replace(shot, index=len(self.match.records))
-        return self._plan_judged(steps, shot, info, video_t_s, "", hold=self.paused, entry=seq)
+        return self._plan_judged(steps, shot, info, video_t_s, None, hold=self.paused, entry=seq)
 
     def _plan_judged(
-        self, steps: list[Step], shot: Shot, info: Info, video_t_s: float | None, prefix: str,
-        *, hold: str | None = None, entry: int | None = None,
+        self, steps: list[Step], shot: Shot, info: Info, video_t_s: float | None,
+        foul: Foul | None, *, hold: str | None = None, entry: int | None = None,
     ) -> Plan:  # fmt: skip
         """Judge ``shot`` after ``steps``: record it, or hold it when it asks for review.
+
+        ``foul``: a person called it on this shot (the account says so first).
 
         ``hold``: scoring is paused for this reason, so the shot is held in any case.
         ``entry``: the journal entry the shot came in with.
@@ -163,19 +168,24 @@ class Machine:
         record = records[-1]
         if record.verdict.review is None and hold is None:
             steps = [*steps, PlayStep(shot, info, entry)]
-            what = prefix + _shot_line(record)
-            return self._plan(what, steps, pending=None, video_t_s=video_t_s,
-                              action=self._action(what, steps))  # fmt: skip
+            said = _called(foul, shot_account(record))
+            return self._plan(said, steps, pending=None, video_t_s=video_t_s,
+                              action=self._action(said, steps))  # fmt: skip
         accepted, rejected = _accepted(shot, info), _rejected(shot, info)
-        reason = record.verdict.review or f"played while scoring was paused ({hold})"
+        held = Account("played_paused", {"why": hold})
+        reason = record.verdict.review or held.english
         pending = PendingReview(
             shot=shot, info=info, reason=reason, record=record, video_t_s=video_t_s, entry=entry,
             if_accepted=self._simulate([*steps, PlayStep(accepted[0])])[1][-1],
             if_rejected=self._simulate([*steps, PlayStep(rejected[0])])[1][-1],
         )  # fmt: skip
-        what = f"{prefix}shot {shot.index} by {record.player} held for review: {pending.reason}"
-        return self._plan(what, steps, pending=pending, video_t_s=video_t_s,
-                          action=self._action(what, steps))  # fmt: skip
+        why: Any = held if record.verdict.review is None else pending.reason
+        said = _called(foul, Account("held", {
+            "n": shot.index, "player": record.player, "reason": why,
+            "reason_parts": reason_json(record.verdict.review_parts),
+        }))  # fmt: skip
+        return self._plan(said, steps, pending=pending, video_t_s=video_t_s,
+                          action=self._action(said, steps))  # fmt: skip
 
     def _plan_decide(self, kind: DecisionKind, points: int | None) -> Plan:
         p = self.pending
@@ -190,8 +200,8 @@ class Machine:
             steps += [CorrectStep(c) for c in _override(record, int(points or 0), self.match)]
         _, records = self._simulate(steps)
         label = f"points {points}" if kind is DecisionKind.POINTS else str(kind)
-        what = f"review {label}: " + _shot_line(records[0])
-        return self._plan(what, steps, pending=None, action=self._action(what, steps))
+        said = Account("review", {"decision": label, "shot": shot_account(records[0])})
+        return self._plan(said, steps, pending=None, action=self._action(said, steps))
 
     def _plan_call(self, payload: Mapping[str, Any]) -> Plan:
         call = payload["call"]
@@ -205,8 +215,8 @@ class Machine:
             c = correction_from_json(payload["correction"])
             steps = [CorrectStep(c)]
             state, _ = self._simulate(steps)
-            what = f"correction: {state.audit[-1].detail}"
-            return self._plan(what, steps, action=self._action(what, steps))
+            said = correction_account(c, state.audit[-1].detail)
+            return self._plan(said, steps, action=self._action(said, steps))
         raise LiveError(f"journal: unknown call {call!r}; upgrade carom-referee")
 
     def _plan_undo(self) -> Plan:
@@ -214,17 +224,16 @@ class Machine:
             raise LiveError("nothing to undo")
         a = self.actions[-1]
         steps: list[Step] = [*(UndoStep() for _ in range(a.pushed)), *a.restore]
-        return self._plan(f"undo: {a.what}", steps, pending=a.pending, timeouts=a.timeouts,
-                          pop=True)  # fmt: skip
+        said = Account("undo", {"what": a.account})
+        return self._plan(said, steps, pending=a.pending, timeouts=a.timeouts, pop=True)
 
     def _plan_foul(self, foul: Foul) -> Plan:
         if foul not in CALL_FOULS:
             raise LiveError(f"foul {foul!r} cannot be called (callable: {_callable()})")
-        prefix = f"foul {foul} called: "
         if self.pending is not None:
             p = self.pending
             shot, info = _with_call(p.shot, foul), p.info
-            return self._plan_judged([], shot, info, p.video_t_s, prefix, entry=p.entry)
+            return self._plan_judged([], shot, info, p.video_t_s, foul, entry=p.entry)
         last = self.ops[-1] if self.ops else None
         if not isinstance(last, PlayStep):
             raise LiveError("foul: the last input is not a shot; call a foul right after it")
@@ -233,8 +242,8 @@ class Machine:
             PlayStep(_with_call(last.shot, foul), last.info, last.entry),
         ]
         _, records = self._simulate(steps)
-        what = prefix + _shot_line(records[-1])
-        return self._plan(what, steps, action=self._action(what, steps, restore=(last,)))
+        said = _called(foul, shot_account(records[-1]))
+        return self._plan(said, steps, action=self._action(said, steps, restore=(last,)))
 
     def _plan_timeout(self, player: str | None) -> Plan:
         state = self.match.state
@@ -249,8 +258,8 @@ class Machine:
         if limit is not None and used >= limit:
             raise LiveError(f"timeout: {who} has used all {limit} time-out(s) of this game")
         timeouts = {**self.timeouts, key: used + 1}
-        what = f"time-out for {who} ({used + 1} this game)"
-        return self._plan(what, (), timeouts=timeouts, action=self._action(what, ()))
+        said = Account("timeout", {"player": who, "n": used + 1})
+        return self._plan(said, (), timeouts=timeouts, action=self._action(said, ()))
 
     # --- execution ---
 
@@ -327,11 +336,9 @@ def _override(record: ShotRecord, points: int, match: Match) -> list[Correction]
     return out
 
 
-def _shot_line(record: ShotRecord) -> str:
-    v = record.verdict
-    fouls = f" foul {', '.join(v.fouls)};" if v.fouls else ""
-    board = ", ".join(f"{p} {n}" for p, n in record.score_after.items())
-    return f"shot {record.index} by {record.player}: {v.points:+d};{fouls} {v.reason} [{board}]"
+def _called(foul: Foul | None, said: Account) -> Account:
+    """``said``, after "foul F called: " when a person called ``foul`` on the shot."""
+    return said if foul is None else Account("foul_called", {"foul": str(foul), "then": said})
 
 
 def _callable() -> str:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from carom.live._account import Account
 from carom.live._calls import DecisionKind, FoulCall, PersonCall, ReviewDecision, TimeoutCall
 from carom.live._codec import (
     config_doc,
@@ -78,14 +79,15 @@ class SessionUpdate:
     """What a sink is told after every committed change.
 
     ``version`` counts the journal entries; ``what`` is a one-line account of the
-    change; ``record`` the shot just judged (if any); ``pending`` the shot held for
-    review; ``paused`` why scoring is paused; ``timeouts`` the time-outs used by
-    players A and B in this game.
+    change, ``account`` the same keyed (None: a caller's own line); ``record`` the shot
+    just judged (if any); ``pending`` the shot held for review; ``paused`` why scoring
+    is paused; ``timeouts`` the time-outs used by players A and B in this game.
     """
 
     version: int
     state: MatchState
     what: str
+    account: Account | None = None
     record: ShotRecord | None = None
     pending: PendingReview | None = None
     paused: str | None = None
@@ -212,15 +214,18 @@ class LiveSession:
     def snapshot(self, what: str | None = None) -> SessionUpdate:
         """The current state as an update (e.g. to tell a scoreboard at once on resume)."""
         with self._lock:
-            if what is None:
-                how = "resumed" if self.resumed else "new"
-                what = f"{how} match {self.match_id} at version {self._version}"
-            return self._update(what, None)
+            if what is not None:
+                return self._update(what, None)
+            how = "resumed" if self.resumed else "new"
+            fields = {"how": how, "id": self.match_id, "version": self._version}
+            return self._update(Account("session", fields), None)
 
-    def _update(self, what: str, record: ShotRecord | None) -> SessionUpdate:
-        return SessionUpdate(version=self._version, state=self.state, what=what, record=record,
-                             pending=self.pending, paused=self.paused,
-                             timeouts=self.timeouts_used())  # fmt: skip
+    def _update(self, said: Account | str, record: ShotRecord | None) -> SessionUpdate:
+        account = said if isinstance(said, Account) else None
+        what = said.english if isinstance(said, Account) else said
+        return SessionUpdate(version=self._version, state=self.state, what=what,
+                             account=account, record=record, pending=self.pending,
+                             paused=self.paused, timeouts=self.timeouts_used())  # fmt: skip
 
     def subscribe(self, fn: Sink) -> None:
         """Call ``fn`` after every committed change, in subscription order."""
@@ -331,7 +336,7 @@ class LiveSession:
             self._store.append(self.match_id, [entry], finished_at=finished)
             records = self._m.execute(plan)
             self._version = entry.seq
-            update = self._update(plan.what, records[-1] if records else None)
+            update = self._update(plan.account, records[-1] if records else None)
             for sink in self._sinks:
                 self._tell(sink, update)
             return update

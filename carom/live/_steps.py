@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from carom.live._account import Account
 from carom.live._store import LiveError
 from referee import Correction, Lag, Phase, Shot, ShotRecord, StartState
 
@@ -104,7 +105,7 @@ Step = Op | UndoStep
 class Action:
     """What one entry did, so that a person's undo can take it back exactly."""
 
-    what: str
+    account: Account
     pushed: int
     restore: tuple[Op, ...]
     pending: PendingReview | None
@@ -113,9 +114,9 @@ class Action:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Plan:
-    """An entry's checked effect, not yet carried out."""
+    """An entry's checked effect, not yet carried out: ``account`` says what it does."""
 
-    what: str
+    account: Account
     steps: tuple[Step, ...]
     phase: Phase
     records: tuple[ShotRecord, ...]
@@ -125,3 +126,8 @@ class Plan:
     action: Action | None = None
     pop: bool = False
     video_t_s: float | None = None
+
+    @property
+    def what(self) -> str:
+        """The account in English (``carom live``'s line)."""
+        return self.account.english

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from carom.board import board_warning
-from carom.live import LiveError, LiveSession, PersonCall, ReviewDecision
+from carom.live import Account, LiveError, LiveSession, PersonCall, ReviewDecision
 from carom.live.loop import (
     BoardSink,
     Capture,
@@ -44,7 +44,7 @@ __all__ = ["BoardWatch", "CameraRig", "ClockWatch"]
 
 _CALL_WAIT_S = 10.0
 
-OnChange = Callable[[str | None], None]
+OnChange = Callable[[Account | None], None]
 
 
 class ClockWatch:
@@ -136,10 +136,10 @@ class CameraRig:
     def _run(self, runner: LiveRunner, capture: Capture, on_change: OnChange) -> None:
         try:
             runner.run()
-            what = "the video ended" if capture.is_file else "the camera stopped"
+            what = Account("video_ended" if capture.is_file else "camera_stopped")
         except CaromError as exc:
             self.error = str(exc)
-            what = f"camera pipeline stopped: {exc}"
+            what = Account("pipeline_stopped", {"error": str(exc)})
         finally:
             capture.stop()
         if not runner.stop.is_set():

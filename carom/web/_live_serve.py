@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from carom.live import LiveSession
+from carom.live import Account, LiveSession
 from carom.live.loop import LiveRunner
 from carom.web._live import CameraRig
 from carom.web._serve import RunningServer, bind, serve_in_thread
@@ -64,7 +64,7 @@ class LiveWeb:
         runner.session.subscribe(self.rig.replay.on_update)
         self.rig.watch(runner, self.table.poke)
         self.rig.runner, self.rig.capture, self.rig.active = runner, runner.capture, True
-        self.table.poke("carom live is refereeing")
+        self.table.poke(Account("live_refereeing"))
 
     def detach(self) -> None:
         """``carom live``'s loop ended: calls are taken directly; stop serving."""

@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from carom.board import board_summary, board_warning
+from carom.board import board_summary, board_warning, board_warning_parts
 from carom.live import PendingReview, SessionUpdate
-from carom.web._paused import paused_parts
+from carom.web._paused import held_paused, paused_parts
 from hardware import LinkStatus
 from referee import (
     MatchState,
@@ -94,7 +94,8 @@ def pending_doc(pending: PendingReview | None) -> dict[str, Any] | None:
     """The shot held for review (``None``: none).
 
     ``reason_parts``: the reason as keyed phrases when it is the verdict's review
-    (``Verdict.review_parts``); none when scoring was paused (the reason in English).
+    (``Verdict.review_parts``); none when scoring was paused: ``held_paused`` then has
+    why (``why``, and ``why_parts`` where keyed), else it is None.
     """
     if pending is None:
         return None
@@ -102,7 +103,7 @@ def pending_doc(pending: PendingReview | None) -> dict[str, Any] | None:
     parts = verdict.review_parts if pending.reason == verdict.review else ()
     return {
         "shot_n": pending.shot.index, "reason": pending.reason,
-        "reason_parts": reason_json(parts),
+        "reason_parts": reason_json(parts), "held_paused": held_paused(pending.reason),
         "shooter": pending.record.player,
         "if_accepted": pending.if_accepted.verdict.points,
         "if_rejected": pending.if_rejected.verdict.points,
@@ -159,19 +160,22 @@ def scoreboard_doc(status: LinkStatus | None) -> dict[str, Any] | None:
 
     ``link``: the port's state; ``confirmed``: the board acknowledged the score shown
     now; ``shows``: what it acknowledged last (``Ana 5 : 4 Ben, over``; None: nothing);
-    ``warning``: a sentence when it has been behind for a while (None: it is not).
+    ``warning``: a sentence when it has been behind for a while (None: it is not), and
+    ``warning_parts`` the same keyed (``carom.board.board_warning_parts``).
     """
     if status is None:
         return None
     return {"link": str(status.state), "confirmed": status.confirmed,
             "shows": board_summary(status.shown) if status.shown is not None else None,
-            "warning": board_warning(status)}  # fmt: skip
+            "warning": board_warning(status),
+            "warning_parts": board_warning_parts(status)}  # fmt: skip
 
 
 def state_doc(
     *,
     version: int,
     what: str,
+    what_parts: dict[str, Any] | None = None,
     camera: str,
     match_id: int | None,
     update: SessionUpdate | None,
@@ -181,16 +185,20 @@ def state_doc(
 ) -> dict[str, Any]:
     """The full STATE document (``update`` None: no match on the table).
 
-    ``paused``: why scoring is paused (None: it is not); ``paused_parts`` the same as a
-    keyed phrase where the sentence is one the live loop writes (:mod:`._paused`).
+    ``what_parts``: ``what`` as a keyed account line (:func:`account_doc`; None: not
+    keyed). ``paused``: why scoring is paused (None: it is not); ``paused_parts`` the
+    same as a keyed phrase where the sentence is one the live loop writes
+    (:mod:`._paused`).
     """
     if update is None or match_id is None:
-        return {"version": version, "what": what, "camera": camera, "paused": None,
+        return {"version": version, "what": what, "what_parts": what_parts, "camera": camera,
+                "paused": None,
                 "paused_parts": None, "match": None, "last_shot": None,
                 "pending_review": None, "scoreboard": scoreboard}  # fmt: skip
     last = record_doc(match_id, records[-1]) if records else None
     return {
-        "version": version, "what": what, "camera": camera, "paused": update.paused,
+        "version": version, "what": what, "what_parts": what_parts, "camera": camera,
+        "paused": update.paused,
         "paused_parts": paused_parts(update.paused),
         "match": match_doc(match_id, update.state, update.timeouts, clock),
         "last_shot": last, "pending_review": pending_doc(update.pending),

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from carom.live import (
+    Account,
     FoulCall,
     LiveError,
     LiveSession,
@@ -37,6 +38,7 @@ from carom.live import (
 )
 from carom.match import ClockSettings, MatchFile, ShotClock
 from carom.timestamps import now_iso
+from carom.web._paused import account_doc
 from carom.web._sse import Broadcaster, Message, sse_bytes
 from carom.web._state import ClockView, state_doc
 from referee import Foul, MatchConfig, Phase
@@ -80,7 +82,7 @@ class MatchSetup:
 class _Note:
     """A change for the publisher: ``what`` happened (None: keep the last line)."""
 
-    what: str | None
+    what: Account | None
     barrier: bool = False  # only wait for what was queued before: publish nothing new
     done: threading.Event | None = None
     doc: dict[str, Any] = field(default_factory=dict)
@@ -100,7 +102,7 @@ class Table:
         self._lock = threading.RLock()  # one writer at a time (calls, new match, close)
         self._inbox: queue.Queue[_Note | None] = queue.Queue()
         self._version = 0
-        self._what = "no match"
+        self._what = Account("no_match")
         self._doc: dict[str, Any] = {}
         self._publisher: threading.Thread | None = None
         self._build()
@@ -113,7 +115,7 @@ class Table:
             self._publisher = threading.Thread(target=self._publish_loop, name="web publisher",
                                                daemon=True)  # fmt: skip
             self._publisher.start()
-            self._published(_Note("server started"))
+            self._published(_Note(Account("server_started")))
 
     def close(self) -> None:
         """Stop the camera pipeline and the publisher; end the SSE streams."""
@@ -176,14 +178,15 @@ class Table:
             )  # fmt: skip
             self._attach(session, setup)
             how = "resumed" if session.resumed else "new"
-            return self._published(_Note(f"{how} match {session.match_id}"))
+            said = Account("match_started", {"how": how, "id": session.match_id})
+            return self._published(_Note(said))
 
     def adopt(self, session: LiveSession, setup: MatchSetup) -> None:
         """Show a session run by someone else (``carom live --serve``)."""
         with self._lock:
             session.subscribe(lambda u: self._on_update(session, u))
             self.session, self.setup, self.clock = session, setup, None
-        self.poke(f"match {session.match_id} from carom live")
+        self.poke(Account("match_from_live", {"id": session.match_id}))
 
     def _attach(self, session: LiveSession, setup: MatchSetup) -> None:
         session.subscribe(lambda u: self._on_update(session, u))
@@ -203,9 +206,9 @@ class Table:
                 raise ConflictError("carom live referees this match; stop carom live instead")
             if self.rig is not None:
                 self.rig.stop()
-            what = f"match {self.session.match_id} closed"
+            said = Account("match_closed", {"id": self.session.match_id})
             self.session, self.setup, self.clock = None, None, None
-            return self._published(_Note(what))
+            return self._published(_Note(said))
 
     def call(self, call: PersonCall | ReviewDecision) -> dict[str, Any]:
         """Apply a person's call or review decision; the new STATE.
@@ -276,7 +279,7 @@ class Table:
             raise ConflictError("no match on the table; create one with POST /api/matches")
         return self.session
 
-    def poke(self, what: str | None = None) -> None:
+    def poke(self, what: Account | None = None) -> None:
         """Something outside the session changed (clock, camera): publish a new STATE."""
         self._inbox.put(_Note(what))
 
@@ -285,7 +288,7 @@ class Table:
     def _on_update(self, session: LiveSession, update: SessionUpdate) -> None:
         """A session sink: runs on the committing thread, so it only queues a note."""
         if session is self.session:
-            self._inbox.put(_Note(update.what))
+            self._inbox.put(_Note(update.account or Account("text", {"text": update.what})))
 
     def _published(self, note: _Note) -> dict[str, Any]:
         """Queue ``note`` and wait until the publisher has sent it; the STATE it sent."""
@@ -307,11 +310,13 @@ class Table:
 
     def _build(self) -> dict[str, Any]:
         session = self.session
-        update = session.snapshot(self._what) if session is not None else None
+        what = self._what.english
+        update = session.snapshot(what) if session is not None else None
         records = session.records if session is not None else ()
         self._version += 1
         doc = state_doc(
-            version=self._version, what=self._what, camera=self.camera(),
+            version=self._version, what=what, what_parts=account_doc(self._what),
+            camera=self.camera(),
             match_id=None if session is None else session.match_id, update=update,
             records=records, clock=self._clock_view(),
             scoreboard=None if self.rig is None else self.rig.scoreboard_doc(),

@@ -376,8 +376,68 @@
       }
       return t("pause." + p.key, fields);
     },
-    // Why a shot asks for review (a shot's review, or the one held), in the page's language.
-    review(parts, english) { return fmt.said(parts, english || ""); },
+    // Why a shot asks for review (a shot's review, or the one held), in the page's language;
+    // ``held`` (pending_review.held_paused): it was played while scoring was paused.
+    review(parts, english, held) {
+      if (held && i18n.lang !== "en") {
+        return t("what.played_paused", { why: fmt.paused({ paused: held.why, paused_parts: held.why_parts }) });
+      }
+      return fmt.said(parts, english || "");
+    },
+    // Why the hall's board is behind (state.scoreboard.warning_parts: carom.board), in
+    // the page's language; the server's English on an English page or where not keyed.
+    boardWarning(board) {
+      const p = board && board.warning_parts;
+      if (!p || i18n.lang === "en") return (board && board.warning) || "";
+      const f = p.fields || {};
+      const summary = (s) => (s ? t("board.summary", { a: s.players[0], b: s.players[1],
+        sa: fmt.int(s.scores[0]), sb: fmt.int(s.scores[1]), over: t(s.over ? "board.over" : "board.not_over") })
+        : t("board.nothing"));
+      const shows = t("board.shows", {
+        acked: f.shown ? t("board.acked", { summary: summary(f.shown) }) : t("board.acked_none"),
+        port: f.port_error ? t("board.port", { error: f.port_error }) : "", current: summary(f.current) });
+      return t("board.late", { late_s: fmt.num(f.late_s, Number.isInteger(f.late_s) ? 0 : 1), shows });
+    },
+    // What the last change was (state.what_parts: carom/live/_account.py) in the page's
+    // language, or null where the page has no words for one of its keys (the server's
+    // English is shown then). A field given only in words (a lag's faults) stays so.
+    account(p) {
+      if (!p || typeof p !== "object" || !(("what." + p.key) in i18n.messages)) return null;
+      const f = p.fields || {};
+      const fields = {};
+      for (const [name, value] of Object.entries(f)) {
+        if (name.endsWith("_parts")) continue; // a pause's keyed reason: said below
+        if (value && typeof value === "object" && !Array.isArray(value) && "key" in value) {
+          const said = fmt.account(value);
+          if (said === null) return null;
+          fields[name] = said;
+        } else if (typeof value === "number") fields[name] = fmt.int(value);
+        else fields[name] = value;
+      }
+      const signed = (n) => (n >= 0 ? "+" : "") + fmt.int(n);
+      const note = f.note ? t("what.note", { note: f.note }) : "";
+      const why = (w, parts) => fmt.paused({ paused: w, paused_parts: parts });
+      const extra = {
+        shot: () => ({ n: fmt.shotNo(f.n), points: signed(f.points),
+          fouls: (f.fouls || []).length ? t("what.fouls", { fouls: f.fouls.map((x) => fmt.title(x)).join(", ") }) : "",
+          reason: fmt.said(f.reason_parts, f.reason || ""),
+          board: (f.board || []).map(([name, n]) => name + " " + fmt.int(n)).join(", ") }),
+        held: () => ({ n: fmt.shotNo(f.n),
+          reason: typeof f.reason === "string" ? fmt.review(f.reason_parts, f.reason) : fields.reason }),
+        paused: () => ({ why: why(f.why, f.why_parts) }),
+        played_paused: () => ({ why: why(f.why, f.why_parts) }),
+        review: () => ({ decision: String(f.decision).startsWith("points ")
+          ? t("what.decision_points", { points: fmt.int(Number(String(f.decision).slice(7))) })
+          : t("what.decision_" + f.decision) }),
+        correct_points: () => ({ points: signed(f.points), note }),
+        correct_turn: () => ({ note }), correct_turn_back: () => ({ note }), correct_break: () => ({ note }),
+        foul_called: () => ({ foul: fmt.title(f.foul) }),
+        session: () => ({ how: t("what.how_" + f.how), id: String(f.id), version: String(f.version) }),
+        match_started: () => ({ how: t("what.how_" + f.how), id: String(f.id) }),
+        match_from_live: () => ({ id: String(f.id) }), match_closed: () => ({ id: String(f.id) }),
+      }[p.key];
+      return t("what." + p.key, { ...fields, ...(extra ? extra() : {}) });
+    },
     // Keyed phrases joined with "; " in the page's language, else the referee's English.
     said(parts, english) {
       const list = Array.isArray(parts) ? parts : [];

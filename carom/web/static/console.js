@@ -79,10 +79,12 @@
   function logLine(state) {
     if (!state.what || (current && current.version === state.version)) return;
     const log = $("log");
-    if (log.firstChild && log.firstChild.textContent === state.what) return; // a clock tick
+    // In the page's language where the line is keyed (state.what_parts), else as said.
+    const what = (Carom.i18n.lang !== "en" && fmt.account(state.what_parts)) || state.what;
+    if (log.firstChild && log.firstChild.textContent === what) return; // a clock tick
     // One line each (the whole line on a click): the long reason is read in full once,
     // under the verdict or in the review, not again here.
-    log.prepend(el("li", { value: state.version, title: state.what, text: state.what,
+    log.prepend(el("li", { value: state.version, title: what, text: what,
       onclick: (ev) => ev.currentTarget.classList.toggle("open") }));
     while (log.children.length > 12) log.lastChild.remove();
   }
@@ -92,7 +94,7 @@
     current = state;
     const match = state.match;
     // A board that never took the score is said here, in red, until it does (docs/live.md).
-    const board = state.scoreboard && state.scoreboard.warning;
+    const board = state.scoreboard && state.scoreboard.warning ? fmt.boardWarning(state.scoreboard) : "";
     if (match && ballsFor !== match.id) loadBalls(match.id);
     $("camera").textContent = t("con.camera", { camera: t("camera." + state.camera) }) +
       (state.paused ? " · " + t("banner.paused", { why: fmt.paused(state) }) : "") +
@@ -125,7 +127,7 @@
     if (!pending) { stopReplay(); replay.key = null; return; }
     $("review-shot").textContent = t("con.review_shot", { n: fmt.shotNo(pending.shot_n) }) +
       (pending.shooter ? ` · ${pending.shooter}` : "");
-    $("review-reason").textContent = fmt.review(pending.reason_parts, pending.reason);
+    $("review-reason").textContent = fmt.review(pending.reason_parts, pending.reason, pending.held_paused);
     const pts = (x) => (typeof x === "number" ? " · " + t(x === 1 ? "con.pt_one" : "con.pts", { n: fmt.int(x) }) : "");
     $("review-accept").textContent = t("con.accept_count_the_shot") + pts(pending.if_accepted);
     $("review-reject").textContent = t("con.reject") + pts(pending.if_rejected);

@@ -85,7 +85,7 @@
   function renderReview(review) {
     $("sb-verdict").textContent = t("sb.review_line", { n: fmt.shotNo(review.shot_n) }) + (review.shooter ? " · " + review.shooter : "");
     $("sb-verdict").className = "sb-verdict verdict-review";
-    $("sb-reason").textContent = fmt.review(review.reason_parts, review.reason);
+    $("sb-reason").textContent = fmt.review(review.reason_parts, review.reason, review.held_paused);
   }
 
   function renderBanner(state) {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from carom.board import LATE_S, board_summary, board_warning
+from carom.board import LATE_S, board_summary, board_warning, board_warning_parts
 from carom.web._live import BoardWatch
 from carom.web._state import scoreboard_doc
 from hardware import (
@@ -17,6 +17,7 @@ from hardware import (
     ScoreboardLink,
     Snapshot,
 )
+from tests.carom.i18n.account_said import board_warning_in
 
 
 def _snap(a: int, b: int, *, over: bool = False) -> Snapshot:
@@ -93,3 +94,22 @@ def test_the_web_is_told_when_the_board_falls_behind_and_catches_up() -> None:
     finally:
         link.stop()
         emu.stop()
+
+
+def test_the_warning_keyed_says_the_same_in_english_and_translates() -> None:
+    """``board_warning_parts`` in the web catalogue's English is ``board_warning`` to the
+    character (a board behind, one that took nothing yet, a lost port), and in Korean no
+    English is left (``Carom.fmt.boardWarning`` is checked against the same oracle in
+    Chromium: tests/carom/web/browser/test_console_log_i18n.py)."""
+    cases = [_status(), _status(shown=None), _status(state=LinkState.DOWN, last_error="EIO"),
+             _status(current=_snap(12, 3))]  # fmt: skip
+    for status in cases:
+        parts = board_warning_parts(status)
+        assert parts is not None
+        assert board_warning_in("en", parts) == board_warning(status)
+        korean = board_warning_in("ko", parts)
+        assert "scoreboard" not in korean and "acknowledged" not in korean
+        assert ("EIO" in korean) == (status.state is LinkState.DOWN)
+    assert board_warning_parts(_status(unconfirmed_s=LATE_S / 2)) is None
+    assert board_warning_parts(None) is None
+    assert scoreboard_doc(_status())["warning_parts"] == board_warning_parts(_status())

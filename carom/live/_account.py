@@ -1,0 +1,144 @@
+"""What each journal entry did, as a keyed line the console shows in its own language.
+
+Every entry's effect has a one-line account (``Plan.what``: "shot 3 by Ana: +1; ...",
+"undo: time-out for Ben (1 this game)"), written to ``carom live``'s terminal and
+shown in the console's log. An :class:`Account` is that line as a key of
+:data:`ACCOUNT_ENGLISH` and its fields: numbers, names, the verdict's keyed reason
+(``reason_parts``), and accounts within accounts (an undo says what it took back).
+Its :attr:`Account.english` is the line exactly as before; :meth:`Account.json` is
+what the web API gives (``what_parts``), and the pages say it with ``what.<key>``.
+A field the core gives only as an English sentence (a lag's faults) is shown as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee import Correction, CorrectionKind, LagResult, ShotRecord, reason_json
+
+__all__ = [
+    "ACCOUNT_ENGLISH",
+    "Account",
+    "correction_account",
+    "lag_account",
+    "shot_account",
+]
+
+#: Each account's English, by key (``what.<key>`` in the web catalogues).
+ACCOUNT_ENGLISH: dict[str, str] = {
+    "paused": "scoring paused: {why}",
+    "resumed": "scoring resumed",
+    "the_lag": "the lag",
+    "lag": "lag: {result}",
+    "lag_entered": "{winner} won the lag (entered)",
+    "lag_both_lost": "both players lost the lag: lag again",
+    "lag_fault": "{winner} won: {loser} {faults}",
+    "lag_tie": "equal distance from the head cushion: lag again",
+    "lag_nearer": "{winner} won: {gap_mm} mm nearer the head cushion",
+    "lag_other": "{text}",
+    "shot": "shot {n} by {player}: {points};{fouls} {reason} [{board}]",
+    "held": "shot {n} by {player} held for review: {reason}",
+    "played_paused": "played while scoring was paused ({why})",
+    "review": "review {decision}: {shot}",
+    "correction": "correction: {detail}",
+    "correct_points": "{points} points to {player}{note}",
+    "correct_turn": "turn to {player}{note}",
+    "correct_turn_back": "turn back to {player}: inning resumed{note}",
+    "correct_break": "break position for {player}{note}",
+    "correct_other": "{text}",
+    "undo": "undo: {what}",
+    "foul_called": "foul {foul} called: {then}",
+    "timeout": "time-out for {player} ({n} this game)",
+    "session": "{how} match {id} at version {version}",
+    "text": "{text}",  # a line given only in words
+    # The web server's own lines (``carom serve``'s table).
+    "no_match": "no match",
+    "server_started": "server started",
+    "match_started": "{how} match {id}",
+    "match_from_live": "match {id} from carom live",
+    "match_closed": "match {id} closed",
+    "live_refereeing": "carom live is refereeing",
+    "video_ended": "the video ended",
+    "camera_stopped": "the camera stopped",
+    "pipeline_stopped": "camera pipeline stopped: {error}",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """One account line: its key and fields (str, int, list, or an Account within)."""
+
+    key: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.key not in ACCOUNT_ENGLISH:
+            raise KeyError(f"account: unknown key {self.key!r}")
+
+    @property
+    def english(self) -> str:
+        """The line as ``carom live`` prints it."""
+        said: dict[str, Any] = {}
+        for name, value in self.fields.items():
+            said[name] = value.english if isinstance(value, Account) else value
+        if self.key == "shot":
+            fouls = said["fouls"]
+            said["fouls"] = f" foul {', '.join(fouls)};" if fouls else ""
+            said["board"] = ", ".join(f"{p} {n}" for p, n in said["board"])
+        if self.key in ("shot", "correct_points"):
+            said["points"] = f"{said['points']:+d}"
+        if self.key.startswith("correct_") and "note" in said:
+            said["note"] = f" ({said['note']})" if said["note"] else ""
+        return ACCOUNT_ENGLISH[self.key].format(**said)
+
+    def json(self) -> dict[str, Any]:
+        """``{"key", "fields"}``, accounts within as the same."""
+        fields = {
+            name: value.json() if isinstance(value, Account) else value
+            for name, value in self.fields.items()
+        }
+        return {"key": self.key, "fields": fields}
+
+
+def shot_account(record: ShotRecord) -> Account:
+    """A shot as recorded: its points, fouls, reason (keyed) and the board after it."""
+    v = record.verdict
+    return Account("shot", {
+        "n": record.index, "player": record.player, "points": v.points,
+        "fouls": [str(f) for f in v.fouls], "reason": v.reason,
+        "reason_parts": reason_json(v.reason_parts),
+        "board": [[p, n] for p, n in record.score_after.items()],
+    })  # fmt: skip
+
+
+def correction_account(correction: Correction, detail: str) -> Account:
+    """A correction's detail (the referee's audit) as its keyed form, else as it is."""
+    c, note = correction, correction.note or ""
+    key = {
+        CorrectionKind.POINTS: "correct_points",
+        CorrectionKind.TURN: "correct_turn",
+    }.get(c.kind, "correct_break")
+    keys = ("correct_turn", "correct_turn_back") if key == "correct_turn" else (key,)
+    for k in keys:
+        account = Account(k, {"player": c.player, "points": c.points, "note": note})
+        if account.english == detail:
+            return Account("correction", {"detail": account})
+    return Account("correction", {"detail": Account("correct_other", {"text": detail})})
+
+
+def lag_account(result: LagResult) -> Account:
+    """A lag's result as its keyed form (its faults as the referee says them)."""
+    winner, faults = result.winner, result.faults
+    candidates = [Account("lag_both_lost"), Account("lag_tie")]
+    if winner is not None:
+        loser = next((p for p in faults if p != winner), "")
+        candidates.append(Account("lag_entered", {"winner": winner}))
+        why = "; ".join(faults.get(loser, ()))
+        candidates.append(Account("lag_fault", {"winner": winner, "loser": loser, "faults": why}))
+        gap = result.reason.removeprefix(f"{winner} won: ").split(" mm nearer")[0]
+        if gap.isdigit():
+            candidates.append(Account("lag_nearer", {"winner": winner, "gap_mm": int(gap)}))
+    said = next((a for a in candidates if a.english == result.reason), None)
+    return Account("lag", {"result": said or Account("lag_other", {"text": result.reason})})

@@ -1,0 +1,174 @@
+"""Each journal entry's account line: English as ``carom live`` always printed it, and keyed.
+
+A real session on a real SQLite file plays the example match with every kind of entry
+(the lag, shots, a foul called, time-outs, corrections, undo, a pause and a shot held
+while paused, review decisions). For each update the keyed account's English is the
+line the old templates gave (written out here), and every key has words in every web
+catalogue with the same fields.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from carom.i18n import LANGUAGES, catalogue
+from carom.live import (
+    ACCOUNT_ENGLISH,
+    Account,
+    DecisionKind,
+    FoulCall,
+    LiveSession,
+    MatchStore,
+    ReviewDecision,
+    SessionUpdate,
+    TimeoutCall,
+    UndoCall,
+)
+from carom.live._account import correction_account, lag_account
+from carom.web._paused import account_doc, held_paused
+from referee import Correction, CorrectionKind, Foul, LagResult, ShotRecord
+from tests.carom.live.shotpool import NOW, example_inputs, example_setup
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_account_has_words_in_every_web_catalogue_with_its_fields() -> None:
+    web = catalogue("web")
+    for key, english in ACCOUNT_ENGLISH.items():
+        assert web.text("en", f"what.{key}") == english
+        for lang in LANGUAGES:
+            said = web.messages[lang][f"what.{key}"]
+            assert _fields(said) == _fields(english), (lang, key)
+
+
+def _old_shot_line(record: ShotRecord) -> str:
+    """The shot line as ``carom live`` wrote it before accounts were keyed."""
+    v = record.verdict
+    fouls = f" foul {', '.join(v.fouls)};" if v.fouls else ""
+    board = ", ".join(f"{p} {n}" for p, n in record.score_after.items())
+    return f"shot {record.index} by {record.player}: {v.points:+d};{fouls} {v.reason} [{board}]"
+
+
+def _play(tmp_path: Path) -> list[tuple[SessionUpdate, str]]:
+    """Every kind of entry, each update with the line the old templates gave."""
+    store = MatchStore(tmp_path / "live.db")
+    s = LiveSession.open(store, example_setup(), now_iso=NOW)
+    out: list[tuple[SessionUpdate, str]] = []
+    inputs = example_inputs()
+    u = s.submit(inputs[0], video_t_s=0.0, now_iso=NOW)
+    assert s.lag is not None
+    out.append((u, f"lag: {s.lag.reason}"))
+    for shot in inputs[1:4]:
+        u = s.submit(shot, video_t_s=1.0, now_iso=NOW)
+        out.append((u, _old_shot_line(s.records[-1])))
+    u = s.call(FoulCall(Foul.TOUCH), who="ref", now_iso=NOW)
+    out.append((u, "foul touch called: " + _old_shot_line(s.records[-1])))
+    shooter = s.state.shooter
+    u = s.call(TimeoutCall(), who="ref", now_iso=NOW)
+    timeout = f"time-out for {shooter} (1 this game)"
+    out.append((u, timeout))
+    out.append((s.call(UndoCall(), who="ref", now_iso=NOW), f"undo: {timeout}"))
+    other = next(p for p in s.state.config.players if p != shooter)
+    for c in (
+        Correction(CorrectionKind.POINTS, other, 2, "scorer's slip"),
+        Correction(CorrectionKind.POINTS, other, -2),
+        Correction(CorrectionKind.TURN, other),
+        Correction(CorrectionKind.TURN, shooter),
+        Correction(CorrectionKind.TURN, other),
+        Correction(CorrectionKind.BREAK_POSITION, other),
+    ):
+        u = s.call(c, who="ref", now_iso=NOW)
+        out.append((u, f"correction: {s.state.audit[-1].detail}"))
+    why = "camera lost: the match waits"
+    out.append((s.set_paused(why, now_iso=NOW), f"scoring paused: {why}"))
+    u = s.submit(inputs[4], video_t_s=2.0, now_iso=NOW)
+    assert u.pending is not None
+    held = f"played while scoring was paused ({why})"
+    assert u.pending.reason == held
+    out.append((u, f"shot {u.pending.shot.index} by {u.pending.record.player} held for review: "
+                   f"{held}"))  # fmt: skip
+    out.append((s.set_paused(None, now_iso=NOW), "scoring resumed"))
+    u = s.decide(ReviewDecision(DecisionKind.POINTS, 1), who="ref", now_iso=NOW)
+    out.append((u, "review points 1: " + _old_shot_line(s.records[-1])))
+    out.append((s.snapshot(), f"new match {s.match_id} at version {s.version}"))
+    store.close()
+    return out
+
+
+def test_each_entry_s_account_is_the_old_line_in_english_and_keyed(tmp_path: Path) -> None:
+    keys = set()
+    for update, line in _play(tmp_path):
+        assert update.what == line
+        assert update.account is not None and update.account.english == line
+        doc = account_doc(update.account)
+        keys |= set(re.findall(r"'key': '([a-z_]+)'", str(doc)))
+        assert "correct_other" not in str(doc) and "lag_other" not in str(doc), line
+    assert {"correct_points", "correct_turn", "correct_turn_back", "correct_break"} <= keys
+    assert {"lag", "shot", "foul_called", "timeout", "undo", "paused", "held"} <= keys
+    assert {"played_paused", "resumed", "review", "session"} <= keys
+
+
+def test_a_pause_within_an_account_is_keyed_for_the_pages(tmp_path: Path) -> None:
+    lines = {u.what: u for u, _ in _play(tmp_path)}
+    pause = lines["scoring paused: camera lost: the match waits"].account
+    assert pause is not None
+    paused = account_doc(pause)
+    assert paused["fields"]["why_parts"] == {"key": "camera_lost", "fields": {}}
+    held = next(u for w, u in lines.items() if "held for review" in w)
+    assert held.account is not None
+    doc = account_doc(held.account)
+    assert doc["fields"]["reason"]["key"] == "played_paused"
+    assert doc["fields"]["reason"]["fields"]["why_parts"]["key"] == "camera_lost"
+    assert held.pending is not None
+    assert held_paused(held.pending.reason) == {
+        "why": "camera lost: the match waits",
+        "why_parts": {"key": "camera_lost", "fields": {}},
+    }
+    assert held_paused("graze: white 1.2 mm from the left cushion") is None
+
+
+_NAME = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1,
+                max_size=12)  # fmt: skip
+
+
+@given(player=_NAME, points=st.integers(-50, 50).filter(bool), note=st.text(max_size=20))
+def test_any_points_correction_reads_into_its_key(player: str, points: int, note: str) -> None:
+    c = Correction(CorrectionKind.POINTS, player, points, note or None)
+    detail = f"{points:+d} points to {player}" + (f" ({note})" if note else "")
+    said = correction_account(c, detail)
+    assert said.english == f"correction: {detail}"
+    assert said.fields["detail"].key == "correct_points"
+
+
+@given(winner=_NAME, gap=st.integers(0, 3000), faults=st.lists(_NAME, max_size=3))
+def test_every_lag_result_reads_into_its_key(winner: str, gap: int, faults: list[str]) -> None:
+    loser = winner + "2"
+    results = {
+        "lag_entered": LagResult(winner, winner, {}, f"{winner} won the lag (entered)"),
+        "lag_nearer": LagResult(winner, winner, {winner: (), loser: ()},
+                                f"{winner} won: {gap} mm nearer the head cushion"),
+        "lag_both_lost": LagResult(None, None, {}, "both players lost the lag: lag again"),
+        "lag_tie": LagResult(None, None, {}, "equal distance from the head cushion: lag again"),
+    }  # fmt: skip
+    if faults:
+        why = "; ".join(faults)
+        results["lag_fault"] = LagResult(winner, winner, {winner: (), loser: tuple(faults)},
+                                         f"{winner} won: {loser} {why}")  # fmt: skip
+    for key, result in results.items():
+        said = lag_account(result)
+        assert said.english == f"lag: {result.reason}"
+        assert said.fields["result"].key in (key, "lag_fault"), key
+
+
+def test_an_unknown_key_is_refused() -> None:
+    with pytest.raises(KeyError, match="unknown key"):
+        Account("shot_made_up")
+    assert re.fullmatch(r"undo: the lag", Account("undo", {"what": Account("the_lag")}).english)

@@ -1,0 +1,135 @@
+"""The console's log of what happened, and the board's warning, in the page's language.
+
+One server in-process (real HTTP, real SQLite) with the example match on the table
+(``_serve_fed``). Real Chromium shows the console in Korean and Turkish while a person's
+calls go through ``POST /api/calls`` (a foul called on the last shot, a time-out, its
+undo, corrections, the turn) and scoring is paused and a shot held while paused, then
+accepted. After each, the newest line of the console's log is the account
+(``what_parts``) said from the catalogue alone (``tests.carom.i18n.account_said``), with
+none of the server's English left; in English it is the server's line. A board behind
+(``scoreboard.warning_parts``) is said by ``Carom.fmt.boardWarning`` as the same oracle.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from carom.board import board_warning_parts
+from carom.i18n import catalogue
+from carom.live.loop._runner import CAMERA_LOST
+from carom.timestamps import now_iso
+from carom.web import RunningServer
+from hardware import LinkState
+from tests.carom.board.test_confirm import _status
+from tests.carom.i18n.account_said import account_in, board_warning_in
+from tests.carom.live.shotpool import example_inputs
+from tests.carom.web.browser.conftest import Pages
+from tests.carom.web.browser.test_pages_i18n import FED, _post, _serve_fed, _settle
+
+#: Words of the server's English lines that must not be left on a translated page.
+ENGLISH = re.compile(
+    r"\b(shot \d|called|time-out for|undo:|correction:|points to|turn to|held for review|"
+    r"scoring paused|played while|review accept|camera lost)\b"
+)
+LETTERS = {"ko": "[가-힣]", "tr": "[ğışçöüİ]"}
+
+
+@pytest.fixture(scope="module")
+def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    srv = _serve_fed(tmp_path_factory.mktemp("log"))
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="module")
+def pages(context: Any, fed: RunningServer) -> Pages:
+    return Pages(context, fed.url)
+
+
+def _state(fed: RunningServer) -> dict[str, Any]:
+    with urllib.request.urlopen(fed.url + "/api/state", timeout=10) as response:
+        state: dict[str, Any] = json.loads(response.read())
+    return state
+
+
+def _steps(fed: RunningServer) -> Iterator[None]:
+    """Each change to the match, one at a time (the caller checks the log after each)."""
+    table = fed.app.state.table
+    state = _state(fed)
+    shooter = state["match"]["shooter"]
+    other = next(p["name"] for p in state["match"]["players"] if p["name"] != shooter)
+    calls = [{"kind": "foul", "foul": "touch"}, {"kind": "timeout"}, {"kind": "undo"},
+             {"kind": "correction", "player": other, "points": 2},
+             {"kind": "correction", "player": other, "points": -2},
+             {"kind": "turn", "player": other}, {"kind": "turn", "player": shooter}]  # fmt: skip
+    for call in calls:
+        _post(fed.url, "/api/calls", call)
+        yield
+    table.session.set_paused(CAMERA_LOST, now_iso=now_iso())
+    yield
+    table.submit_shot(example_inputs()[FED + 1])
+    yield
+    table.session.set_paused(None, now_iso=now_iso())
+    yield
+    _post(fed.url, "/api/calls", {"kind": "decision", "decision": "accept"})
+    yield
+
+
+def _newest(page: Any, want: str) -> None:
+    newest = "const li = document.querySelector('#log li'); return li && li.textContent === want;"
+    page.wait_for_function("want => { " + newest + " }", arg=want)
+
+
+def test_the_console_s_log_in_the_page_s_language(pages: Pages, fed: RunningServer) -> None:
+    consoles = {}
+    for lang in ("ko", "tr", "en"):
+        consoles[lang] = pages.open(f"/console?lang={lang}")
+        _settle(consoles[lang], "console")
+    keys = set()
+    for _ in _steps(fed):
+        state = _state(fed)
+        parts = state["what_parts"]
+        assert parts is not None, state["what"]
+        keys |= set(re.findall(r"'key': '([a-z_]+)'", str(parts)))
+        _newest(consoles["en"], state["what"])
+        for lang in ("ko", "tr"):
+            said = account_in(lang, parts)
+            assert not ENGLISH.search(said) and re.search(LETTERS[lang], said), (lang, said)
+            _newest(consoles[lang], said)
+        if state["pending_review"] is not None:
+            held = state["pending_review"]["held_paused"]
+            assert held is not None
+            why = catalogue("web").text("ko", "pause.camera_lost")
+            want = catalogue("web").text("ko", "what.played_paused", why=why)
+            consoles["ko"].wait_for_function(
+                "want => document.getElementById('review-reason').textContent === want", arg=want
+            )
+    assert {"shot", "foul_called", "timeout", "undo", "correction", "correct_points"} <= keys
+    assert {"correct_turn", "paused", "held", "played_paused", "resumed", "review"} <= keys
+    for page in consoles.values():
+        page.close()
+
+
+def test_a_board_behind_in_the_page_s_language(pages: Pages) -> None:
+    page = pages.open("/console?lang=ko")
+    _settle(page, "console")
+    for status in (_status(), _status(shown=None), _status(last_error="EIO", state=LinkState.DOWN)):
+        parts = board_warning_parts(status)
+        doc = {"warning": "english", "warning_parts": parts}
+        said = page.evaluate("b => Carom.fmt.boardWarning(b)", doc)
+        assert parts is not None and said == board_warning_in("ko", parts)
+        assert "scoreboard" not in said and re.search("[가-힣]", said)
+    english = pages.open("/console?lang=en")
+    _settle(english, "console")
+    doc = {"warning": "the board is behind", "warning_parts": board_warning_parts(_status())}
+    assert english.evaluate("b => Carom.fmt.boardWarning(b)", doc) == "the board is behind"
+    for p in (page, english):
+        p.close()

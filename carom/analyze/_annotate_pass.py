@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from carom.analyze._options import AnalyzeRun
-from carom.report import AnnotatedWriter, BallPx
+from carom.report import AnnotatedWriter, BallPx, VideoWords, pick_glyphs
 from referee import Ball, new_match
 from vision import ScoredEvent, TrackStep, open_source
 
@@ -102,7 +102,12 @@ def annotate_video(
     total = getattr(source, "n_frames_expected", 0) or 0
     rate = target_bitrate(run.options.video, total, source.fps)
     k_event = k_score = 0
-    with AnnotatedWriter(path, source.size_px, source.fps, calib, bitrate_bps=rate) as writer:
+    words = VideoWords(run.options.lang)
+    glyphs, missing = pick_glyphs([*(text for _, text in scores), *words.texts()])
+    if missing is not None:
+        run.notes.append(missing)
+    with AnnotatedWriter(path, source.size_px, source.fps, calib, bitrate_bps=rate,
+                         words=words, glyphs=glyphs) as writer:  # fmt: skip
         for frame in source:
             balls: dict[Ball, BallPx] = {}
             if (i := row.get(frame.frame_idx)) is not None:

@@ -7,10 +7,13 @@
 * :func:`write_report`: the self-contained HTML report in the user's language (match
   panel from :func:`match_summary`, statistics plots, scoresheet table, a card per shot);
 * :func:`write_shot_csv`: the per-shot CSV of a shot log (docs/shot-csv.md);
-* :class:`AnnotatedWriter`: the annotated video's frames.
+* :class:`AnnotatedWriter`: the annotated video's frames, its words in the report's
+  language (:class:`VideoWords`) drawn in any script (:func:`pick_glyphs`).
 """
 
 from carom.report._annotate import AnnotatedWriter, BallPx
+from carom.report._annotate_glyphs import FontGlyphs, Glyphs, HersheyGlyphs, pick_glyphs
+from carom.report._annotate_words import VideoWords
 from carom.report._diagram import (
     BALL_COLOURS,
     build_diagram,
@@ -43,11 +46,15 @@ __all__ = [
     "AnnotatedWriter",
     "BallPx",
     "Diagram",
+    "FontGlyphs",
+    "Glyphs",
+    "HersheyGlyphs",
     "MatchSummary",
     "PlayerLine",
     "ReportError",
     "ReportShot",
     "ShotCsvError",
+    "VideoWords",
     "build_diagram",
     "clip_tracks",
     "cue_ball_contacts",
@@ -58,6 +65,7 @@ __all__ = [
     "inning_points",
     "is_doubtful",
     "match_summary",
+    "pick_glyphs",
     "render_bgr",
     "render_report",
     "render_sheet",

@@ -24,8 +24,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration import Calibration
+from carom.report._annotate_geometry import radius_grid
+from carom.report._annotate_glyphs import Glyphs, HersheyGlyphs
 from carom.report._annotate_labels import Box, draw_label, label_size, overlaps, place_label
-from carom.report._diagram import BALL_COLOURS, DOUBT, dashes, event_label, is_doubtful
+from carom.report._annotate_words import VideoWords
+from carom.report._diagram import BALL_COLOURS, DOUBT, dashes, is_doubtful
 from referee import Ball, BallContact, Call, Cushion, CushionContact
 from vision import Frame, ScoredEvent, VideoError, default_bitrate, open_video
 
@@ -88,23 +91,6 @@ def _accent(flashes: Sequence[_Flash]) -> BGR:
     return flashes[0].colour if flashes else _NEUTRAL
 
 
-def _radius_grid(calib: Calibration, nu: int = 17, nv: int = 10) -> F64:
-    """Apparent ball radius (nv, nu) in calibration pixels over a grid of the image.
-
-    The camera model unprojects iteratively (ms per call), so it runs once here, not
-    per ball and frame; the radius changes by a pixel or so across a table image.
-    """
-    (cw, ch), g = calib.image_size_px, calib.geometry
-    uu, vv = np.meshgrid(np.linspace(0, cw - 1, nu), np.linspace(0, ch - 1, nv))
-    at = np.c_[uu.ravel(), vv.ravel()]
-    xy = calib.px_to_mm(at, g.radius_mm)
-    edge = calib.mm_to_px(xy + np.array([[g.radius_mm, 0.0]]), g.radius_mm)
-    r = np.hypot(*(edge - at).T).reshape(nv, nu)
-    fallback = 0.012 * ch  # a ray that misses the table plane (far off the table)
-    out: F64 = np.where(np.isfinite(r) & (r > 1.0), r, fallback)
-    return out
-
-
 class AnnotatedWriter:
     """Write an annotated copy of a video, frame by frame.
 
@@ -121,7 +107,9 @@ class AnnotatedWriter:
         trail_s: How long a ball's trail is, seconds.
         flash_s: How long an event stays on screen, seconds.
         doubtful_below: Events under this confidence (or with a doubt) flash orange, ``?``.
-        ball_names: The label beside each ball (default its colour's name, ``white``).
+        ball_names: The label beside each ball (default its colour's name in ``words``).
+        words: Ball names and event labels (default English); ``glyphs``: how text is
+            drawn (default OpenCV's font, ASCII only; other scripts: ``pick_glyphs``).
     """
 
     def __init__(
@@ -137,6 +125,8 @@ class AnnotatedWriter:
         flash_s: float = 0.5,
         doubtful_below: float = 0.5,
         ball_names: Mapping[Ball, str] | None = None,
+        words: VideoWords | None = None,
+        glyphs: Glyphs | None = None,
     ) -> None:
         rate = bitrate_bps if bitrate_bps is not None else 2 * default_bitrate(size_px, fps)
         self._sink = open_video(path, fps, size_px, codec=codec, bitrate_bps=rate)
@@ -145,8 +135,10 @@ class AnnotatedWriter:
         cap = math.ceil(trail_s * fps * 1.5) + 2  # a hard bound even for odd timestamps
         self._trails: dict[Ball, deque[tuple[float, float, float, bool]]] = {}
         self._cap, self._flashes, self._closed = cap, list[_Flash](), False
-        self._grid = _radius_grid(calibration)
+        self._grid = radius_grid(calibration)
         self._names = dict(ball_names or {})
+        self._words = words or VideoWords()
+        self._glyphs: Glyphs = glyphs or HersheyGlyphs()
         self._placed: dict[object, int] = {}  # label -> candidate used last frame
         self._thick = max(2, round(size_px[1] / 240))  # 3 px at 720p
         self.frames_written = 0
@@ -200,7 +192,7 @@ class AnnotatedWriter:
         sx, sy = self._scale(frame)
         for e in events:
             ev = e.event
-            label = f"cushion {ev.cushion}" if isinstance(ev, CushionContact) else event_label(e)
+            label = self._words.event(e)
             ball = ev.balls[0] if isinstance(ev, BallContact) else getattr(ev, "ball", None)
             colour = _bgr(BALL_COLOURS.get(ball, "#ffffff")) if ball else (255, 255, 255)
             if is_doubtful(e, self._doubtful):
@@ -319,13 +311,14 @@ class AnnotatedWriter:
         big, small = self._size[1] / 720 * SCORE_SCALE, self._size[1] / 720 * LABEL_SCALE
         corner = [f for f in self._flashes if f.uv_px is None]
         fixed = [(score, big, _NEUTRAL), ([f.label for f in corner], small, _accent(corner))]
-        sizes = [label_size(ln, sc) if ln else (0.0, -6.0) for ln, sc, _ in fixed]
+        g = self._glyphs
+        sizes = [label_size(ln, sc, g) if ln else (0.0, -6.0) for ln, sc, _ in fixed]
         w, h = max(s[0] for s in sizes), sum(s[1] + 6.0 for s in sizes)
         x, y = self._corner((w, h), taken)
         for (lines, scale, accent), (lw, lh) in zip(fixed, sizes, strict=True):
             if lines:
                 box = (x, y, x + lw, y + lh)
-                draw_label(img, box, lines, accent, scale)
+                draw_label(img, box, lines, accent, scale, g)
                 taken.append(box)
             y += lh + 6.0
         todo: list[tuple[object, Sequence[str], Box, BGR]] = []
@@ -334,15 +327,15 @@ class AnnotatedWriter:
                 (u, v), r = f.uv_px, f.radius_px * 1.4
                 todo.append(((f.t_s, f.label), [f.label], (u - r, v - r, u + r, v + r), f.colour))
         for ball, bb in boxes.items():
-            name = self._names.get(ball, str(ball))
+            name = self._names.get(ball) or self._words.ball(ball)
             todo.append((ball, [name], bb, _bgr(BALL_COLOURS.get(ball, "#ffffff"))))
         placed: dict[object, int] = {}
         for key, lines, anchor, accent in todo:
-            size = label_size(lines, small)
+            size = label_size(lines, small, g)
             spot = place_label(size, anchor, taken, self._size, gap=self._thick + 2.0,
                                prefer=self._placed.get(key))  # fmt: skip
             if spot is not None:
-                draw_label(img, spot[0], lines, accent, small)
+                draw_label(img, spot[0], lines, accent, small, g)
                 taken.append(spot[0])
                 placed[key] = spot[1]
         self._placed = placed

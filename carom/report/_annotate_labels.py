@@ -22,6 +22,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from carom.report._annotate_glyphs import Glyphs, HersheyGlyphs
+
 __all__ = [
     "PLATE_BGR",
     "TEXT_BGR",
@@ -40,8 +42,7 @@ BGR = tuple[int, int, int]
 PLATE_BGR: BGR = (18, 18, 18)
 TEXT_BGR: BGR = (245, 245, 245)
 _PLATE_ALPHA = 0.85
-_FONT = cv2.FONT_HERSHEY_SIMPLEX
-_AA = cv2.LINE_AA
+_HERSHEY = HersheyGlyphs()
 #: Directions tried around the anchor: right, left, above, below, then the diagonals.
 _DIRECTIONS = ((1, 0), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 1), (-1, -1), (-1, 1))
 _RINGS = (1.0, 3.0, 6.0)  # gaps from the anchor, in units of ``gap``
@@ -103,28 +104,32 @@ def place_label(
     return None
 
 
-def _metrics(lines: Sequence[str], scale: float) -> tuple[int, int, int, int]:
-    """(text width, line step, padding, thickness) of ``lines`` at ``scale``, pixels."""
-    thick = max(1, round(scale * 2))
-    sizes = [cv2.getTextSize(t, _FONT, scale, thick)[0] for t in lines]
+def _metrics(lines: Sequence[str], scale: float, glyphs: Glyphs) -> tuple[int, int, int]:
+    """(text width, line step, padding) of ``lines`` at ``scale``, pixels."""
+    sizes = [glyphs.size(t, scale) for t in lines]
     step = round(max(h for _, h in sizes) * 1.7)
-    return max(w for w, _ in sizes), step, max(3, step // 3), thick
+    return max(w for w, _ in sizes), step, max(3, step // 3)
 
 
-def label_size(lines: Sequence[str], scale: float) -> tuple[float, float]:
+def label_size(
+    lines: Sequence[str], scale: float, glyphs: Glyphs = _HERSHEY
+) -> tuple[float, float]:
     """The (width, height) in pixels :func:`draw_label` takes for ``lines`` at ``scale``."""
-    text_w, step, pad, _ = _metrics(lines, scale)
+    text_w, step, pad = _metrics(lines, scale, glyphs)
     bar = max(3, pad)
     return float(bar + 2 * pad + text_w), float(step * len(lines) + pad)
 
 
-def draw_label(img: U8, box: Box, lines: Sequence[str], accent: BGR, scale: float) -> None:
+def draw_label(
+    img: U8, box: Box, lines: Sequence[str], accent: BGR, scale: float,
+    glyphs: Glyphs = _HERSHEY,
+) -> None:  # fmt: skip
     """Light ``lines`` on a dark plate filling ``box``; an ``accent`` bar at its left.
 
     ``img`` (h, w, 3) BGR is drawn on in place; ``box`` comes from :func:`label_size`
-    placed by :func:`place_label`, in ``img``'s pixels.
+    (with the same ``glyphs``) placed by :func:`place_label`, in ``img``'s pixels.
     """
-    _, step, pad, thick = _metrics(lines, scale)
+    _, step, pad = _metrics(lines, scale, glyphs)
     h, w = img.shape[:2]
     x0, y0 = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
     x1, y1 = min(w, math.ceil(box[2])), min(h, math.ceil(box[3]))
@@ -138,4 +143,4 @@ def draw_label(img: U8, box: Box, lines: Sequence[str], accent: BGR, scale: floa
     roi[:, :bar] = accent
     for i, text in enumerate(lines):
         at = (x0 + bar + pad, y0 + step * (i + 1) - pad // 2)
-        cv2.putText(img, text, at, _FONT, scale, TEXT_BGR, thick, _AA)
+        glyphs.draw(img, at, text, scale, TEXT_BGR)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carom.report import AnnotatedWriter
+from carom.report import AnnotatedWriter, VideoWords, pick_glyphs
 from carom.report._annotate_labels import Box, overlaps, place_label
 from referee import Ball, BallContact
 from tests.carom.report.test_annotate import calibration
@@ -99,8 +99,15 @@ def _luminance(bgr: np.ndarray) -> np.ndarray:
     return out
 
 
-def _render(path: Path, background: tuple[int, int, int]) -> np.ndarray:
-    """Frame 1 of a two-frame clip: three touching balls, a white-red contact just now."""
+def _render(path: Path, background: tuple[int, int, int], lang: str = "en") -> np.ndarray:
+    """Frame 1 of a two-frame clip: three touching balls, a white-red contact just now.
+
+    ``lang``: the words' language (Korean: a player 김민수, drawn with a system font).
+    """
+    score = "Ana 0 : 0 Ben" if lang == "en" else "김민수 0 : 0 Ben"
+    words = VideoWords(lang)
+    glyphs, missing = pick_glyphs([score, *words.texts()])
+    assert missing is None, missing
     img = np.empty((720, 1280, 3), np.uint8)
     img[:] = background
     for ball, (u, v) in CLUSTER.items():
@@ -108,9 +115,10 @@ def _render(path: Path, background: tuple[int, int, int]) -> np.ndarray:
         cv2.circle(img, (round(u), round(v)), 10, colour[ball], -1, cv2.LINE_AA)
     balls = {b: (uv, True) for b, uv in CLUSTER.items()}
     contact = ScoredEvent(BallContact(t_s=1 / 30 - 0.001, balls=(Ball.WHITE, Ball.RED)), 1.0)
-    with AnnotatedWriter(path, (1280, 720), 30.0, calibration(), bitrate_bps=20_000_000) as w:
-        w.write(Frame(0, 0.0, img), balls, (), "Ana 0 : 0 Ben")
-        w.write(Frame(1, 1 / 30, img), balls, (contact,), "Ana 0 : 0 Ben")
+    with AnnotatedWriter(path, (1280, 720), 30.0, calibration(), bitrate_bps=20_000_000,
+                         words=words, glyphs=glyphs) as w:  # fmt: skip
+        w.write(Frame(0, 0.0, img), balls, (), score)
+        w.write(Frame(1, 1 / 30, img), balls, (contact,), score)
     with av.open(str(path)) as video:
         return [f.to_ndarray(format="bgr24") for f in video.decode(video=0)][1]
 
@@ -127,11 +135,13 @@ def _plates(img: np.ndarray) -> list[tuple[int, int, int, int]]:
     return out
 
 
-@pytest.mark.parametrize("background", list(BACKGROUNDS))
+@pytest.mark.parametrize(("background", "lang"), [*((b, "en") for b in BACKGROUNDS),
+                                                  ("cloth", "ko"), ("light", "ko")])  # fmt: skip
 def test_labels_of_close_balls_cover_no_ball_and_no_label_and_read_well(
-    tmp_path: Path, background: str
+    tmp_path: Path, background: str, lang: str
 ) -> None:
-    img = _render(tmp_path / "cluster.mp4", BACKGROUNDS[background])
+    """The same in Korean, drawn with a system font: the labels keep their plates."""
+    img = _render(tmp_path / "cluster.mp4", BACKGROUNDS[background], lang)
     plates = _plates(img)
     # The score, the contact and the three balls' names: five plates, none merged.
     assert len(plates) == 5, plates

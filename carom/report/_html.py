@@ -21,7 +21,8 @@ from pathlib import Path
 
 from calibration import TableGeometry
 from carom.i18n import LANGUAGES
-from carom.report._diagram import diagram_svg, event_label, is_doubtful
+from carom.report._annotate_words import VideoWords
+from carom.report._diagram import diagram_svg, is_doubtful
 from carom.report._page import (
     Page,
     average_text,
@@ -128,7 +129,7 @@ def _what(page: Page, e: ScoredEvent) -> tuple[str, str]:
         return page.raw("kind_cushion"), (
             f"{page.word('ball', ev.ball)} / {page.word('cushion', ev.cushion)}"
         )
-    return page.word("kind", type(ev).__name__.lower()), event_label(e)
+    return page.word("kind", type(ev).__name__.lower()), VideoWords(page.lang).event(e)
 
 
 def _events_table(page: Page, events: Sequence[ScoredEvent]) -> str:

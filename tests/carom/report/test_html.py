@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from calibration import TableGeometry
+from carom.i18n import catalogue
 from carom.report import ReportError, ReportShot, table_origin, write_report
-from referee import Ball, Verdict
+from referee import Ball, Call, Foul, Pin, PinDown, Verdict
 from tests.carom.report.test_diagram import SVG, by_class, centre, truth, truth_shot
+from vision import ScoredEvent
 
 NASTY = "<b>&"
 
@@ -138,3 +140,21 @@ def test_review_and_missing_verdict_are_highlighted(tmp_path: Path) -> None:
 def test_an_unwritable_path_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ReportError, match="cannot write"):
         write_report(tmp_path / "no" / "such" / "r.html", [], title="t", meta={})
+
+
+def test_calls_and_pins_in_the_event_table_are_in_the_page_s_language(tmp_path: Path) -> None:
+    """A called foul and a fallen pin in a Korean report: the table's words from the
+    catalogue (``video_call``, ``video_pin``), not the English labels."""
+    shot = report_shots()[0]
+    t = shot.start_s
+    extra = (ScoredEvent(Call(t_s=t + 0.1, foul=Foul.MISCUE), 1.0),
+             ScoredEvent(PinDown(t_s=t + 0.2, pin=Pin.CENTER, ball=Ball.WHITE), 0.9))  # fmt: skip
+    shot = replace(shot, events=(*shot.events, *extra))
+    path = tmp_path / "report.html"
+    write_report(path, [shot], title="t", meta={"video": "v.mp4"}, lang="ko")
+    text = path.read_text(encoding="utf-8")
+    said = catalogue("report")
+    call = said.text("ko", "video_call", foul=said.text("ko", "foul_miscue"))
+    pin = said.text("ko", "video_pin", pin=said.text("ko", "pin_center"))
+    assert f"<td>{call}</td>" in text and f"<td>{pin}</td>" in text
+    assert "call miscue" not in text and "pin down" not in text

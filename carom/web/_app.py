@@ -29,6 +29,7 @@ from carom.timestamps import now_iso
 from carom.web._auth import TokenStore, write_token_file
 from carom.web._guard import Guard
 from carom.web._rate import RateLimit
+from carom.web._refusals import refusal_parts
 from carom.web._security import AdminGate, SecurityHeaders
 from carom.web._settings import WebSettings
 from carom.web._sse import Broadcaster
@@ -169,7 +170,9 @@ def _handlers(app: FastAPI) -> None:
                             headers=getattr(exc, "headers", None))  # fmt: skip
 
     async def carom(request: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse({"detail": one_line(str(exc))}, status_code=409)
+        detail = one_line(str(exc))
+        return JSONResponse({"detail": detail, "detail_parts": refusal_parts(detail)},
+                            status_code=409)  # fmt: skip
 
     async def crash(request: Request, exc: Exception) -> JSONResponse:
         detail = f"internal error ({type(exc).__name__}); see the server's messages"

@@ -11,11 +11,10 @@ The same reasons within the console's account lines are keyed by :func:`account_
 
 from __future__ import annotations
 
-import re
-import string
 from typing import Any
 
 from carom.live import ACCOUNT_ENGLISH, Account
+from carom.web._templates import template_regex
 
 __all__ = ["PAUSE_ENGLISH", "account_doc", "held_paused", "paused_parts"]
 
@@ -30,19 +29,7 @@ PAUSE_ENGLISH: dict[str, str] = {
         "camera moved: the table moved {shift_px} px in the picture ({du_px}, {dv_px})" + _MOVED
     ),
 }
-_NUMBER = r"[+-]?[0-9]+(?:\.[0-9]+)?"
-
-
-def _regex(template: str) -> re.Pattern[str]:
-    out = []
-    for literal, name, _, _ in string.Formatter().parse(template):
-        out.append(re.escape(literal))
-        if name:
-            out.append(f"(?P<{name}>{_NUMBER})")
-    return re.compile("".join(out))
-
-
-_REGEXES = {key: _regex(template) for key, template in PAUSE_ENGLISH.items()}
+_REGEXES = {key: template_regex(template) for key, template in PAUSE_ENGLISH.items()}
 
 
 def paused_parts(why: str | None) -> dict[str, Any] | None:

@@ -44,7 +44,8 @@
   }
 
   class ApiError extends Error {
-    constructor(status, detail) { super(detail); this.status = status; }
+    // parts: the refusal keyed (detail_parts: carom/web/_refusals.py), or null.
+    constructor(status, detail, parts) { super(detail); this.status = status; this.parts = parts || null; }
   }
 
   async function api(method, path, body) {
@@ -67,7 +68,8 @@
     if (!response.ok) {
       const detail = data && data.detail ? data.detail : `${response.status} ${response.statusText}`;
       if (response.status === 401) { tokenDialog(detail); }
-      throw new ApiError(response.status, typeof detail === "string" ? detail : JSON.stringify(detail));
+      throw new ApiError(response.status, typeof detail === "string" ? detail : JSON.stringify(detail),
+        data && data.detail_parts);
     }
     return data;
   }
@@ -383,6 +385,19 @@
         return t("what.played_paused", { why: fmt.paused({ paused: held.why, paused_parts: held.why_parts }) });
       }
       return fmt.said(parts, english || "");
+    },
+    // Why the server refused (an ApiError) in the page's language where it is keyed
+    // (its parts: refusal.<key>), else the server's sentence.
+    refusal(err) {
+      const p = err && err.parts;
+      if (!p || i18n.lang === "en" || !(("refusal." + p.key) in i18n.messages)) return (err && err.message) || "";
+      const fields = { ...(p.fields || {}) };
+      if (fields.phase) fields.phase = t("phase." + fields.phase);
+      if (fields.decision) fields.decision = t("refusal.decision_" + fields.decision);
+      for (const name of ["n", "limit", "points", "id"]) {
+        if (name in fields) fields[name] = fmt.int(Number(fields[name]));
+      }
+      return t("refusal." + p.key, fields);
     },
     // Why the hall's board is behind (state.scoreboard.warning_parts: carom.board), in
     // the page's language; the server's English on an English page or where not keyed.

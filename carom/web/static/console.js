@@ -20,7 +20,7 @@
       if (state && typeof state.version === "number" && (!current || state.version >= current.version)) render(state);
       return state;
     } catch (err) {
-      status(`${label}: ${err.message}`, "error");
+      status(`${label}: ${fmt.refusal(err)}`, "error");
       return null;
     }
   }

@@ -278,7 +278,7 @@
       renderRules();
       if (!touched) fill(current.match);
     } catch (err) {
-      say(t("form.error", { why: err.message }), "error");
+      say(t("form.error", { why: Carom.fmt.refusal(err) }), "error");
     }
     $("load-button").addEventListener("click", () => $("load-file").click());
     $("load-file").addEventListener("change", async (ev) => {

@@ -157,7 +157,7 @@
       $("save").disabled = true; // the server saves the last refit: there is none yet
       status(fit.note || t("wiz.drag_hint"), fit.note ? "error" : "");
     } catch (err) {
-      status(t("wiz.calibration_error", { why: err.message }), "error");
+      status(t("wiz.calibration_error", { why: Carom.fmt.refusal(err) }), "error");
       $("stage").classList.add("hidden"); // no frame to show: no empty picture either
       $("save").disabled = true;
     }
@@ -187,7 +187,7 @@
       const rms = typeof fit.rms_px === "number" ? t("wiz.rms", { px: fmt.num(fit.rms_px, 2) }) : t("wiz.no_marks");
       status(t("wiz.refitted", { rms }), "ok");
     } catch (err) {
-      status(t("wiz.fit_error", { why: err.message }), "error");
+      status(t("wiz.fit_error", { why: Carom.fmt.refusal(err) }), "error");
     }
   }
 
@@ -221,7 +221,7 @@
       const saved = await api("POST", "/api/calibration/save");
       status(saved && saved.path ? t("wiz.saved_to", { path: saved.path }) : t("wiz.saved"), "ok");
     } catch (err) {
-      status(t("wiz.save_error", { why: err.message }), "error");
+      status(t("wiz.save_error", { why: Carom.fmt.refusal(err) }), "error");
     }
   });
   $("reset").addEventListener("click", load);

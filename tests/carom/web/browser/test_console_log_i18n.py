@@ -7,7 +7,8 @@ undo, corrections, the turn) and scoring is paused and a shot held while paused,
 accepted. After each, the newest line of the console's log is the account
 (``what_parts``) said from the catalogue alone (``tests.carom.i18n.account_said``), with
 none of the server's English left; in English it is the server's line. A board behind
-(``scoreboard.warning_parts``) is said by ``Carom.fmt.boardWarning`` as the same oracle.
+(``scoreboard.warning_parts``) is said by ``Carom.fmt.boardWarning`` as the same oracle,
+and a refused call by ``Carom.fmt.refusal`` from the catalogue's ``refusal.<key>``.
 """
 
 from __future__ import annotations
@@ -133,3 +134,27 @@ def test_a_board_behind_in_the_page_s_language(pages: Pages) -> None:
     assert english.evaluate("b => Carom.fmt.boardWarning(b)", doc) == "the board is behind"
     for p in (page, english):
         p.close()
+
+
+def test_a_refused_call_in_the_page_s_language(pages: Pages, fed: RunningServer) -> None:
+    """The server refuses a decision with no shot held: the page's own API call gets the
+    keyed refusal (``detail_parts``) and ``Carom.fmt.refusal`` says it in Korean; in
+    English it is the server's sentence."""
+    ask = (
+        "async () => { try { await Carom.api('POST', '/api/calls', "
+        "{kind: 'decision', decision: 'reject'}); return null; }"
+        " catch (e) { return [e.status, e.message, Carom.fmt.refusal(e)]; } }"
+    )
+    web = catalogue("web")
+    for lang in ("ko", "en"):
+        page = pages.open(f"/console?lang={lang}")
+        _settle(page, "console")
+        status, english, said = page.evaluate(ask)
+        assert status == 409 and english == "reject: no shot waits for review; nothing to decide"
+        if lang == "en":
+            assert said == english
+        else:
+            decision = web.text("ko", "refusal.decision_reject")
+            assert said == web.text("ko", "refusal.no_review", decision=decision)
+            assert re.search("[가-힣]", said) and "review" not in said
+        page.close()

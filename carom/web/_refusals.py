@@ -1,0 +1,66 @@
+"""Why the server refused a call, as a keyed phrase the pages say in their language.
+
+A call that does not fit the match (undo with nothing to undo, a foul called after a
+time-out, a correction that would take a player below zero, a new match while one is
+played) is refused with status 409 and an English sentence in ``detail``, written by
+the journal machine, the referee, the shot clock or the web table. :func:`refusal_parts` reads each
+sentence a person at the console or the wizard can meet into its ``refusal.<key>``
+message and fields; the error body carries it as ``detail_parts`` beside ``detail``,
+and the pages say it with ``Carom.fmt.refusal``. Any other sentence is None (shown as
+it is). Tests hold the templates to their writers by making each refusal happen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from carom.web._templates import template_regex
+
+__all__ = ["REFUSAL_ENGLISH", "refusal_parts"]
+
+#: The refusals a person meets, by key (``refusal.<key>`` in the web catalogues).
+REFUSAL_ENGLISH: dict[str, str] = {
+    "nothing_to_undo": "nothing to undo",
+    "no_review": "{decision}: no shot waits for review; nothing to decide",
+    "review_waits": (
+        "shot {n} waits for review ({reason}); decide first: accept, reject or points N"
+    ),
+    "foul_not_after_shot": "foul: the last input is not a shot; call a foul right after it",
+    "timeout_not_playing": "timeout: the match is not being played (phase {phase})",
+    "timeouts_used": "timeout: {player} has used all {limit} time-out(s) of this game",
+    "no_extension_left": "timeout: {player} has no extension left this game",
+    "timeout_too_late": (
+        "timeout: {player}'s time is up; the next stroke is a shot-clock foul "
+        "(a time-out must be called before the clock runs out)"
+    ),
+    "no_match": "no match on the table; create one with POST /api/matches",
+    "match_playing": (
+        "match {id} is being played; finish it or close it first (POST /api/matches/close)"
+    ),
+    "live_referees_match": "carom live referees this match; stop carom live instead",
+    "live_referees_table": (
+        "carom live referees this table; start a new match with a new carom live command"
+    ),
+    "pipeline_scores": "the camera pipeline scores this table's shots",
+    "pipeline_not_started": "the camera pipeline has not started; create a match first",
+    "pipeline_slow": "the camera pipeline did not take the call in time; try again",
+    "correct_not_playing": "corrections are taken while playing, not in phase {phase}",
+    "correct_only_shooter": "correction: only {player} (at the table) may ask",
+    "correct_too_few": "correction: {player} has only {points} points",
+    "correct_at_table": "correction: {player} is already at the table",
+    "match_over": "the match is over: no more shots (undo to reopen it)",
+    "no_camera": "no camera: start carom serve with --camera SRC to calibrate",
+    "nothing_to_save": "nothing to save: refit first (POST /api/calibration/fit)",
+}
+#: Fields that hold words, not numbers.
+_TEXT = ("decision", "reason", "phase", "player")
+_REGEXES = {key: template_regex(t, _TEXT) for key, t in REFUSAL_ENGLISH.items()}
+
+
+def refusal_parts(detail: str) -> dict[str, Any] | None:
+    """``{"key", "fields"}`` for a refusal a person meets; None for any other sentence."""
+    for key, regex in _REGEXES.items():
+        found = regex.fullmatch(detail)
+        if found is not None:
+            return {"key": key, "fields": found.groupdict()}
+    return None

@@ -1,0 +1,97 @@
+"""A refused call's reason, keyed for the pages: each template held to its writer.
+
+Every refusal a person at the console or the wizard meets is made to happen through the
+real API (or, for the camera's shot while one waits for review, the table), and its 409
+body must carry ``detail_parts`` with its key and the fields read back from the English;
+the catalogues have words for each key with the same fields.
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from carom.i18n import LANGUAGES, catalogue
+from carom.live import ReviewPending
+from carom.web._refusals import REFUSAL_ENGLISH, refusal_parts
+from tests.carom.live.shotpool import analyzed, golden_shots
+from tests.carom.web._web import AUTH, client, feed_until_review, new_match, table
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_refusal_has_words_in_every_web_catalogue() -> None:
+    web = catalogue("web")
+    for key, english in REFUSAL_ENGLISH.items():
+        assert web.text("en", f"refusal.{key}") == english
+        for lang in LANGUAGES:
+            assert _fields(web.messages[lang][f"refusal.{key}"]) == _fields(english), (lang, key)
+
+
+def _refused(c: Any, path: str, body: Any, key: str) -> dict[str, Any]:
+    r = c.post(path, json=body, headers=AUTH)
+    assert r.status_code == 409, r.text
+    doc: dict[str, Any] = r.json()
+    assert doc["detail_parts"] is not None, doc["detail"]
+    assert doc["detail_parts"]["key"] == key, doc
+    return dict(doc["detail_parts"]["fields"])
+
+
+def test_each_refusal_a_person_meets_is_keyed(tmp_path: Path) -> None:
+    seen = set()
+    with client(tmp_path) as c:
+        state = new_match(c, first_player="Ann", clock={"extensions": 1})
+        assert state["match"]["shooter"] == "Ann"
+        calls = [
+            ({"kind": "undo"}, "nothing_to_undo", {}),
+            ({"kind": "decision", "decision": "accept"}, "no_review", {"decision": "accept"}),
+            ({"kind": "correction", "player": "Bob", "points": -5}, "correct_too_few",
+             {"player": "Bob", "points": "0"}),
+            ({"kind": "turn", "player": "Ann"}, "correct_at_table", {"player": "Ann"}),
+        ]  # fmt: skip
+        for body, key, fields in calls:
+            assert _refused(c, "/api/calls", body, key) == fields
+            seen.add(key)
+        assert c.post("/api/calls", json={"kind": "timeout"}, headers=AUTH).status_code == 200
+        fields = _refused(c, "/api/calls", {"kind": "timeout"}, "no_extension_left")
+        assert fields == {"player": "Ann"}
+        _refused(c, "/api/calls", {"kind": "foul", "foul": "touch"}, "foul_not_after_shot")
+        match_id = state["match"]["id"]
+        fields = _refused(c, "/api/matches", {"players": ["Ann", "Bob"]}, "match_playing")
+        assert fields == {"id": str(match_id)}
+        _refused(c, "/api/calibration/save", None, "no_camera")
+        seen |= {"no_extension_left", "foul_not_after_shot", "match_playing", "no_camera"}
+        held = feed_until_review(table(c))["pending_review"]
+        shot = golden_shots(review=True)[0][0]
+        try:
+            table(c).submit_shot(analyzed(shot))
+        except ReviewPending as exc:
+            parts = refusal_parts(str(exc))
+        assert parts is not None and parts["key"] == "review_waits"
+        assert parts["fields"]["n"] == str(held["shot_n"])
+        assert c.post("/api/matches/close", headers=AUTH).status_code == 200
+        _refused(c, "/api/calls", {"kind": "undo"}, "no_match")
+        seen |= {"review_waits", "no_match"}
+    assert len(seen) >= 10
+
+
+_WORD = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1,
+                max_size=15)  # fmt: skip
+
+
+@given(player=_WORD, points=st.integers(0, 999))
+def test_any_name_reads_back(player: str, points: int) -> None:
+    detail = f"correction: {player} has only {points} points"
+    fields = {"player": player, "points": str(points)}
+    assert refusal_parts(detail) == {"key": "correct_too_few", "fields": fields}
+
+
+def test_another_sentence_is_not_keyed() -> None:
+    assert refusal_parts("the video ended") is None
+    assert refusal_parts("nothing to undo, really") is None

@@ -7,7 +7,7 @@ shown in the console's log. An :class:`Account` is that line as a key of
 (``reason_parts``), and accounts within accounts (an undo says what it took back).
 Its :attr:`Account.english` is the line exactly as before; :meth:`Account.json` is
 what the web API gives (``what_parts``), and the pages say it with ``what.<key>``.
-A field the core gives only as an English sentence (a lag's faults) is shown as it is.
+A lag's faults come as keys too (``fault_keys``, :data:`LAG_FAULT_ENGLISH`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from referee import Correction, CorrectionKind, LagResult, ShotRecord, reason_js
 
 __all__ = [
     "ACCOUNT_ENGLISH",
+    "LAG_FAULT_ENGLISH",
     "Account",
     "correction_account",
     "lag_account",
@@ -64,6 +65,18 @@ ACCOUNT_ENGLISH: dict[str, str] = {
     "camera_stopped": "the camera stopped",
     "pipeline_stopped": "camera pipeline stopped: {error}",
 }
+
+
+#: A lag fault as the referee says it (``referee._lag``), by key (``what.lag_<key>``).
+LAG_FAULT_ENGLISH: dict[str, str] = {
+    "no_foot": "never touched the foot cushion",
+    "off_table": "left the table",
+    "touched_red": "touched the red",
+    "crossed": "crossed into the opponent's half",
+    "knocked_pin": "knocked a pin",
+    "long_cushion": "touched a long cushion",
+}
+_LAG_FAULT_KEYS = {text: key for key, text in LAG_FAULT_ENGLISH.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +148,11 @@ def lag_account(result: LagResult) -> Account:
     if winner is not None:
         loser = next((p for p in faults if p != winner), "")
         candidates.append(Account("lag_entered", {"winner": winner}))
-        why = "; ".join(faults.get(loser, ()))
-        candidates.append(Account("lag_fault", {"winner": winner, "loser": loser, "faults": why}))
+        lost = faults.get(loser, ())
+        fields: dict[str, Any] = {"winner": winner, "loser": loser, "faults": "; ".join(lost)}
+        if all(f in _LAG_FAULT_KEYS for f in lost):
+            fields["fault_keys"] = [_LAG_FAULT_KEYS[f] for f in lost]
+        candidates.append(Account("lag_fault", fields))
         gap = result.reason.removeprefix(f"{winner} won: ").split(" mm nearer")[0]
         if gap.isdigit():
             candidates.append(Account("lag_nearer", {"winner": winner, "gap_mm": int(gap)}))

@@ -447,6 +447,8 @@
         correct_points: () => ({ points: signed(f.points), note }),
         correct_turn: () => ({ note }), correct_turn_back: () => ({ note }), correct_break: () => ({ note }),
         foul_called: () => ({ foul: fmt.title(f.foul) }),
+        lag_fault: () => (Array.isArray(f.fault_keys)
+          ? { faults: f.fault_keys.map((k) => t("what.lag_" + k)).join("; ") } : {}),
         session: () => ({ how: t("what.how_" + f.how), id: String(f.id), version: String(f.version) }),
         match_started: () => ({ how: t("what.how_" + f.how), id: String(f.id) }),
         match_from_live: () => ({ id: String(f.id) }), match_closed: () => ({ id: String(f.id) }),

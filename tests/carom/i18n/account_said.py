@@ -86,6 +86,8 @@ def _special(lang: str, key: str, f: dict[str, Any], fields: dict[str, Any]) -> 
         return {"decision": _t(lang, f"what.decision_{decision}")}
     if key.startswith("correct_"):
         return {"note": note, **({"points": _signed(lang, f["points"])} if "points" in f else {})}
+    if key == "lag_fault" and "fault_keys" in f:
+        return {"faults": "; ".join(_t(lang, f"what.lag_{k}") for k in f["fault_keys"])}
     if key == "foul_called":
         return {"foul": _title(lang, f["foul"])}
     if key in ("session", "match_started", "match_from_live", "match_closed"):

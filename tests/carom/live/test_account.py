@@ -30,9 +30,26 @@ from carom.live import (
     TimeoutCall,
     UndoCall,
 )
-from carom.live._account import correction_account, lag_account
+from carom.live._account import LAG_FAULT_ENGLISH, correction_account, lag_account
 from carom.web._paused import account_doc, held_paused
-from referee import Correction, CorrectionKind, Foul, LagResult, ShotRecord
+from referee import (
+    Ball,
+    BallContact,
+    Correction,
+    CorrectionKind,
+    Cushion,
+    CushionContact,
+    Discipline,
+    Foul,
+    Lag,
+    LagResult,
+    MatchConfig,
+    OffTable,
+    Pin,
+    PinDown,
+    ShotRecord,
+    judge_lag,
+)
 from tests.carom.live.shotpool import NOW, example_inputs, example_setup
 
 
@@ -42,6 +59,9 @@ def _fields(template: str) -> set[str]:
 
 def test_every_account_has_words_in_every_web_catalogue_with_its_fields() -> None:
     web = catalogue("web")
+    for key, english in LAG_FAULT_ENGLISH.items():
+        assert web.text("en", f"what.lag_{key}") == english
+        assert all(f"what.lag_{key}" in web.messages[lang] for lang in LANGUAGES)
     for key, english in ACCOUNT_ENGLISH.items():
         assert web.text("en", f"what.{key}") == english
         for lang in LANGUAGES:
@@ -172,3 +192,35 @@ def test_an_unknown_key_is_refused() -> None:
     with pytest.raises(KeyError, match="unknown key"):
         Account("shot_made_up")
     assert re.fullmatch(r"undo: the lag", Account("undo", {"what": Account("the_lag")}).english)
+
+
+def test_each_lag_fault_the_referee_gives_reads_into_its_key() -> None:
+    """Real lags judged by the referee, one fault each (five-pins for the pin and the long
+    cushion): every fault it writes is one of ``LAG_FAULT_ENGLISH``, keyed in the account."""
+    w, y = Ball.WHITE, Ball.YELLOW
+    start = {w: (650.0, 400.0), y: (650.0, 1020.0)}
+    foot_y = CushionContact(t_s=2.1, ball=y, cushion=Cushion.FOOT)
+    foot_w = CushionContact(t_s=2.0, ball=w, cushion=Cushion.FOOT)
+    cases = [
+        (Discipline.THREE_CUSHION, (foot_y,), "no_foot"),
+        (Discipline.THREE_CUSHION, (foot_w, foot_y, OffTable(t_s=3.0, ball=w)), "off_table"),
+        (Discipline.THREE_CUSHION,
+         (foot_w, foot_y, BallContact(t_s=3.0, balls=(w, Ball.RED))), "touched_red"),
+        (Discipline.THREE_CUSHION,
+         (foot_w, foot_y, CushionContact(t_s=3.0, ball=w, cushion=Cushion.RIGHT)), "crossed"),
+        (Discipline.FIVE_PINS,
+         (foot_w, foot_y, PinDown(t_s=3.0, pin=Pin.CENTER, ball=w)), "knocked_pin"),
+        (Discipline.FIVE_PINS,
+         (foot_w, foot_y, CushionContact(t_s=1.0, ball=w, cushion=Cushion.LEFT)), "long_cushion"),
+    ]  # fmt: skip
+    for discipline, events, key in cases:
+        config = MatchConfig(discipline=discipline, players=("A", "B"),
+                             cue_balls={"A": w, "B": y}, target={"A": 40, "B": 40})  # fmt: skip
+        lag = Lag(events=tuple(sorted(events, key=lambda e: e.t_s)), start_positions_mm=start,
+                  end_positions_mm={w: (300.0, 380.0), y: (200.0, 1000.0)})  # fmt: skip
+        result = judge_lag(lag, config)
+        assert result.winner == "B", (key, result.reason)
+        said = lag_account(result)
+        assert said.english == f"lag: {result.reason}"
+        assert key in said.fields["result"].fields["fault_keys"], (key, result.faults)
+    assert set(LAG_FAULT_ENGLISH) == {case[2] for case in cases}

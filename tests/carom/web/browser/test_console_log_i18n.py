@@ -23,10 +23,13 @@ import pytest
 
 from carom.board import board_warning_parts
 from carom.i18n import catalogue
+from carom.live._account import LAG_FAULT_ENGLISH, lag_account
 from carom.live.loop._runner import CAMERA_LOST
 from carom.timestamps import now_iso
 from carom.web import RunningServer
+from carom.web._paused import account_doc
 from hardware import LinkState
+from referee import LagResult
 from tests.carom.board.test_confirm import _status
 from tests.carom.i18n.account_said import account_in, board_warning_in
 from tests.carom.live.shotpool import example_inputs
@@ -158,3 +161,19 @@ def test_a_refused_call_in_the_page_s_language(pages: Pages, fed: RunningServer)
             assert said == web.text("ko", "refusal.no_review", decision=decision)
             assert re.search("[가-힣]", said) and "review" not in said
         page.close()
+
+
+def test_a_lag_s_faults_in_the_page_s_language(pages: Pages) -> None:
+    """A lag lost on faults (every fault the referee writes) is said in Korean by the
+    console (``what.lag_<fault>``), as the oracle says it from the catalogue."""
+    faults = tuple(LAG_FAULT_ENGLISH.values())
+    result = LagResult(
+        "Ana", "Ana", {"Ana": (), "Ben": faults}, f"Ana won: Ben {'; '.join(faults)}"
+    )
+    doc = account_doc(lag_account(result))
+    page = pages.open("/console?lang=ko")
+    _settle(page, "console")
+    said = page.evaluate("p => Carom.fmt.account(p)", doc)
+    assert said == account_in("ko", doc)
+    assert not any(f in said for f in faults) and re.search("[가-힣]", said)
+    page.close()

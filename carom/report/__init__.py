@@ -26,7 +26,13 @@ from carom.report._diagram import (
     verdict_caption,
 )
 from carom.report._drawing import Diagram, render_bgr, render_svg
-from carom.report._html import ReportError, ReportShot, render_report, write_report
+from carom.report._html import (
+    ReportError,
+    ReportShot,
+    legend_lines,
+    render_report,
+    write_report,
+)
 from carom.report._page import diagram_texts
 from carom.report._report_stats import MatchSummary, PlayerLine, inning_points, match_summary
 from carom.report._sheet import render_sheet, render_standings
@@ -64,6 +70,7 @@ __all__ = [
     "event_label",
     "inning_points",
     "is_doubtful",
+    "legend_lines",
     "match_summary",
     "pick_glyphs",
     "render_bgr",

@@ -15,7 +15,7 @@ that language too (:mod:`carom.report._page`; the others stay English).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,10 +39,18 @@ from carom.report._report_stats import (
     points_plot,
     runs_plot,
 )
-from referee import Ball, BallContact, CaromError, CushionContact, ShotRecord, Verdict
+from referee import (
+    MATCH_TABLE,
+    Ball,
+    BallContact,
+    CaromError,
+    CushionContact,
+    ShotRecord,
+    Verdict,
+)
 from vision import BallTrack, ScoredEvent
 
-__all__ = ["ReportError", "ReportShot", "render_report", "write_report"]
+__all__ = ["ReportError", "ReportShot", "legend_lines", "render_report", "write_report"]
 
 
 class ReportError(CaromError):
@@ -162,6 +170,12 @@ def _legend_line(page: Page, e: ScoredEvent) -> str:
     if is_doubtful(e, page.doubtful_below):
         text += f"  ? {page.num(e.confidence, 2)} {e.event.doubt or ''}".rstrip()
     return text
+
+
+def legend_lines(lang: str) -> Callable[[ScoredEvent], str]:
+    """Each event's line under a diagram in ``lang`` (the web history's diagrams)."""
+    page = Page(lang, TableGeometry(MATCH_TABLE), 0.5)
+    return lambda e: _legend_line(page, e)
 
 
 def _card(page: Page, shot: ReportShot) -> str:

@@ -17,7 +17,7 @@ from fastapi import HTTPException
 
 from calibration import TableGeometry
 from carom.live import LiveSession, MatchStore, PlayStep
-from carom.report import diagram_svg, diagram_texts
+from carom.report import diagram_svg, diagram_texts, legend_lines
 from carom.web._state import record_doc, score_doc, stats_doc
 from referee import Phase, Shot, ShotRecord, Verdict, average_text, match_stats
 from vision import BallTrack, ScoredEvent
@@ -126,4 +126,4 @@ def shot_svg(session: LiveSession, shot: Shot, info: Mapping[int, tuple[float, s
     geometry = TableGeometry(session.state.config.table)
     caption, words = diagram_texts(lang, player, verdict)
     return diagram_svg(geometry, _tracks(shot), _scored(shot, info), caption=caption,
-                       words=words)  # fmt: skip
+                       words=words, line_of=legend_lines(lang))  # fmt: skip

@@ -263,6 +263,10 @@ def test_history_exports_diagrams_and_player_stats(tmp_path: Path) -> None:
         report = catalogue("report")
         assert report.text("ko", "key_start") in korean and first["reason"] not in korean
         assert report.text("en", "key_start") in svg.text and first["reason"] in svg.text
+        # The events under the diagram too: ball names and "s" from the catalogue.
+        white = report.text("ko", "ball_white")
+        assert white in korean and "white-" not in korean and "-white" not in korean
+        assert "white" in svg.text
         assert c.get(f"/api/matches/{match_id}/shots/0/diagram.svg?lang=xx").text == svg.text
         too_long = c.get(f"/api/matches/{match_id}/shots/0/diagram.svg?lang=" + "k" * 40)
         assert too_long.status_code == 422

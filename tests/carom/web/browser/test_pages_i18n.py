@@ -55,7 +55,10 @@ WORDS = {
     "index": ("점수판", ["Scoreboard", "Referee console", "checking"]),
     "scoreboard": ("하이런", ["high run", "average", "innings", "inning "]),
     "overlay": ("에버리지", ["avg ", "inning "]),
-    "console": ("심판 콘솔", ["Referee console", "Undo last", "Calls", "Start a match"]),
+    "console": (
+        "심판 콘솔",
+        ["Referee console", "Undo last", "Calls", "Start a match", " by Ana: ", " by Ben: "],
+    ),  # the last two: the log's line
     "wizard": ("보정 마법사", ["Calibration wizard", "Residuals"]),
     "history": ("하이런", ["general average", "high run", "Scoresheet"]),
 }

@@ -72,7 +72,7 @@ def write_html(run: AnalyzeRun, path: Path, lang: str = "en") -> None:
     seconds = format_number(lang, run.seconds, 1)
     meta = {
         t("meta_video"): str(opts.video),
-        t("meta_discipline"): str(opts.discipline),
+        t("meta_discipline"): t(f"discipline_{opts.discipline}"),
         t("meta_calibration"): str(opts.calibration or opts.out / "calibration.json"),
         t("meta_frames"): t("meta_frames_value", frames=format_number(lang, run.frames),
                              seconds=seconds),

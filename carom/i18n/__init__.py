@@ -7,7 +7,9 @@
   for a language or key the catalogue lacks;
 * :func:`pick_language`: a table's setting, else the browser's ``Accept-Language``,
   else English;
-* :func:`format_number`, :func:`format_date`: as the language writes them.
+* :func:`format_number`, :func:`format_date`: as the language writes them;
+* :func:`template_regex`: an English sentence with ``{fields}`` read back into its
+  fields (the pages and the report key the sentences other layers write in English).
 
 Adding a language: one JSON file per domain (a test checks that every language has
 every English key with the same placeholders) and a line in :data:`LANGUAGES`.
@@ -22,9 +24,11 @@ from carom.i18n._language import (
     user_language,
 )
 from carom.i18n._locale_format import format_date, format_number
+from carom.i18n._templates import NUMBER, template_regex
 
 __all__ = [
     "LANGUAGES",
+    "NUMBER",
     "Catalogue",
     "CatalogueError",
     "catalogue",
@@ -33,5 +37,6 @@ __all__ = [
     "format_number",
     "language_name",
     "pick_language",
+    "template_regex",
     "user_language",
 ]

@@ -151,7 +151,7 @@ def _events_table(page: Page, events: Sequence[ScoredEvent]) -> str:
     for n, e in enumerate(sorted(events, key=lambda e: e.event.t_s), start=1):
         kind, what = _what(page, e)
         doubt = page.raw("ev_doubt", doubt=page.doubt(e.event.doubt)) if e.event.doubt else ""
-        evidence = " ".join(x for x in (e.evidence, doubt and f"({doubt})") if x)
+        evidence = " ".join(x for x in (page.evidence(e.evidence), doubt and f"({doubt})") if x)
         cls = ' class="doubt"' if is_doubtful(e, page.doubtful_below) else ""
         rows.append(
             f'<tr{cls}><td class="num">{n}</td><td class="num">{page.num(e.event.t_s, 3)}</td>'
@@ -249,7 +249,8 @@ def _result(page: Page, m: MatchSummary) -> str:
 
 def _match_panel(page: Page, m: MatchSummary) -> str:
     vs = page.raw("versus").join(m.players)
-    lines = [f"<p><strong>{escape(m.discipline)}: {escape(vs)}</strong></p>",
+    game = page.word("discipline", m.discipline)
+    lines = [f"<p><strong>{escape(game)}: {escape(vs)}</strong></p>",
              f"<p>{page.t('result', result=_result(page, m))}</p>"]  # fmt: skip
     if m.lag:
         lines.append(f"<p>{page.t('lag', reason=m.lag)}</p>")

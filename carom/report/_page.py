@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from calibration import TableGeometry
 from carom.i18n import catalogue, format_number
+from carom.report._evidence import evidence_code
 from referee import (
     BALL_FIELDS,
     BALL_KINDS,
@@ -37,7 +38,7 @@ from referee import (
     review_code,
 )
 
-_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 __all__ = [
     "Page",
@@ -103,7 +104,28 @@ class Page:
         if self.lang == "en":
             return text
         name, fields = review_code("doubt", doubt_code(text))
-        return self.raw(f"doubt_{name}", **self._coded(fields))
+        said = self._coded(fields)
+        if name == "low_confidence":  # its text is a contact's evidence
+            said["text"] = self.evidence(fields["text"])
+        return self.raw(f"doubt_{name}", **said)
+
+    def evidence(self, text: str) -> str:
+        """A contact's evidence (vision's English line) in the language (not escaped).
+
+        Keyed where it is a line the finders write (:mod:`._evidence`), or a doubt; else
+        as it is.
+        """
+        if self.lang == "en" or not text:
+            return text
+        code = evidence_code(text)
+        if code is None:
+            name, fields = review_code("doubt", doubt_code(text))
+            return text if name == "text" else self.raw(f"doubt_{name}", **self._coded(fields))
+        key, fields = code
+        said = self._coded({k: v for k, v in fields.items() if k != "evidence"})
+        if "evidence" in fields:
+            said["evidence"] = self.evidence(fields["evidence"])
+        return self.raw(f"evidence_{key}", **said)
 
     def _known(self, part: Reason) -> bool:
         """The catalogue has words for ``part``, and for the review codes and parts in it."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from carom.i18n import template_regex
 from carom.live import ACCOUNT_ENGLISH, Account
-from carom.web._templates import template_regex
 
 __all__ = ["PAUSE_ENGLISH", "account_doc", "held_paused", "paused_parts"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from carom.web._templates import template_regex
+from carom.i18n import template_regex
 
 __all__ = ["REFUSAL_ENGLISH", "refusal_parts"]
 

@@ -29,12 +29,17 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from calibration import TableGeometry
+from carom.report._evidence import evidence_code
+from carom.report._page import Page
 from carom.synth_check import ClipCheck, check_clip
+from referee import MATCH_TABLE, doubt_code
 
 FIXTURES = Path(__file__).parent / "fixtures" / "independent"
 NAMES = ("pt0001", "pt0002", "pt0011", "pt0034", "pt0044", "pt0053", "pt0056", "pt0112", "pt1307")
@@ -80,3 +85,23 @@ def test_a_ball_crawling_back_off_a_cushion_is_said_to_stop_where_it_stops(
         assert math.dist(xy, stopped[str(ball)]["xy_mm"]) < 1.5, (ball, xy)
     s = check.positions.summary()
     assert s["rest_median_mm"] <= 2.0 and s["rest_max_mm"] <= 5.0, s
+
+
+def test_every_evidence_the_finders_write_is_keyed_for_the_report(
+    checks: dict[str, ClipCheck],
+) -> None:
+    """Each event's evidence line on these clips reads into its ``evidence_<key>`` (or is a
+    doubt the report says by its code), so a Korean report says none of it in English."""
+    page = Page("ko", TableGeometry(MATCH_TABLE), 0.5)
+    keys = set()
+    for check in checks.values():
+        for analyzed, _ in check.run.shots:
+            for scored in analyzed.scored:
+                code = evidence_code(scored.evidence)
+                if code is None:
+                    assert doubt_code(scored.evidence) != f"text:{scored.evidence}", scored
+                else:
+                    keys.add(code[0])
+                said = page.evidence(scored.evidence)
+                assert not re.search(r"\b(bounce|impulse|noise|cushion|path|gap)\b", said), said
+    assert {"bounce", "impulse_rest"} <= keys and len(keys) >= 4, keys

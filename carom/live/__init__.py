@@ -5,7 +5,7 @@ sink is fed from (write-ahead journal, resume after a crash), a person's calls a
 exports. The camera side is :mod:`carom.live.loop`.
 """
 
-from carom.live._account import ACCOUNT_ENGLISH, Account
+from carom.live._account import ACCOUNT_ENGLISH, LAG_FAULT_ENGLISH, Account, lag_account
 from carom.live._calls import (
     HELP,
     CallParseError,
@@ -44,6 +44,7 @@ __all__ = [
     "ACCOUNT_ENGLISH",
     "CSV_COLUMNS",
     "HELP",
+    "LAG_FAULT_ENGLISH",
     "Account",
     "CallParseError",
     "DecisionKind",
@@ -70,6 +71,7 @@ __all__ = [
     "corrections_in_effect",
     "csv_columns",
     "csv_text",
+    "lag_account",
     "parse_line",
     "repair",
     "result_row",

@@ -23,6 +23,7 @@ from calibration import TableGeometry
 from carom.i18n import LANGUAGES
 from carom.report._annotate_words import VideoWords
 from carom.report._diagram import diagram_svg, is_doubtful
+from carom.report._match_lines import audit_words, lag_words
 from carom.report._page import (
     Page,
     average_text,
@@ -253,7 +254,8 @@ def _match_panel(page: Page, m: MatchSummary) -> str:
     lines = [f"<p><strong>{escape(game)}: {escape(vs)}</strong></p>",
              f"<p>{page.t('result', result=_result(page, m))}</p>"]  # fmt: skip
     if m.lag:
-        lines.append(f"<p>{page.t('lag', reason=m.lag)}</p>")
+        said = m.lag if m.lag_result is None else lag_words(page, m.lag_result)
+        lines.append(f"<p>{page.t('lag', reason=said)}</p>")
     keys = ("col_score", "col_innings", "col_average", "col_high_run", "col_sets")
     head = f"<th>{page.t('col_player')}</th>" + "".join(
         f'<th class="num">{page.t(k)}</th>' for k in keys
@@ -268,6 +270,7 @@ def _match_panel(page: Page, m: MatchSummary) -> str:
     lines.append(f'<div class="scroll"><table class="players"><thead><tr>{head}</tr></thead>'
                  f"<tbody>{''.join(rows)}</tbody></table></div>")  # fmt: skip
     for version, shots, action, detail in m.audit:
+        action, detail = audit_words(page, action, detail)
         said = page.t("audit", version=version, shots=shots, action=action, detail=detail)
         lines.append(f'<p class="note">{said}</p>')
     return (

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from carom.match import ScoreRun
-from referee import ShotRecord, match_stats
+from referee import LagResult, ShotRecord, match_stats
 
 __all__ = ["MatchSummary", "PlayerLine", "inning_points", "match_summary", "points_plot",
            "runs_plot"]  # fmt: skip
@@ -49,7 +49,8 @@ class MatchSummary:
         lines: One per player, same order.
         winner: Who won; ``None`` while in progress or drawn.
         draw: The match ended drawn; ``tied``: who shares it (empty: everyone).
-        lag: The lag's reason (the referee's words), if a lag was judged.
+        lag: The lag's reason (the referee's words), if a lag was judged; ``lag_result``
+            the result itself (the report says it in its language).
         audit: The corrections a person made: (version, shots played, action, detail).
     """
 
@@ -60,6 +61,7 @@ class MatchSummary:
     draw: bool = False
     tied: tuple[str, ...] = ()
     lag: str | None = None
+    lag_result: LagResult | None = None
     audit: tuple[tuple[int, int, str, str], ...] = ()
 
 
@@ -77,7 +79,7 @@ def match_summary(run: ScoreRun) -> MatchSummary:
     return MatchSummary(
         discipline=str(state.config.discipline), players=tuple(state.config.players),
         lines=lines, winner=state.winner, draw=state.draw, tied=tuple(state.tied),
-        lag=None if run.lag is None else run.lag.reason, audit=audit,
+        lag=None if run.lag is None else run.lag.reason, lag_result=run.lag, audit=audit,
     )  # fmt: skip
 
 

@@ -24,19 +24,21 @@ from carom.i18n._language import (
     user_language,
 )
 from carom.i18n._locale_format import format_date, format_number
-from carom.i18n._templates import NUMBER, template_regex
+from carom.i18n._templates import NUMBER, TemplateReader, template_fields, template_regex
 
 __all__ = [
     "LANGUAGES",
     "NUMBER",
     "Catalogue",
     "CatalogueError",
+    "TemplateReader",
     "catalogue",
     "environment_language",
     "format_date",
     "format_number",
     "language_name",
     "pick_language",
+    "template_fields",
     "template_regex",
     "user_language",
 ]

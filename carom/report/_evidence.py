@@ -11,7 +11,7 @@ finders by running them.
 
 from __future__ import annotations
 
-from carom.i18n import template_regex
+from carom.i18n import TemplateReader
 
 __all__ = ["EVIDENCE_ENGLISH", "evidence_code"]
 
@@ -55,13 +55,9 @@ EVIDENCE_ENGLISH: dict[str, str] = {
 }
 #: Fields that hold names or a line of their own, not numbers.
 _WORDS = ("ball", "other", "cushion", "evidence")
-_REGEXES = {key: template_regex(t, _WORDS) for key, t in EVIDENCE_ENGLISH.items()}
+_READER = TemplateReader(EVIDENCE_ENGLISH, _WORDS)
 
 
 def evidence_code(text: str) -> tuple[str, dict[str, str]] | None:
     """``(key, fields)`` of an evidence line the finders write; None for any other."""
-    for key, regex in _REGEXES.items():
-        found = regex.fullmatch(text)
-        if found is not None:
-            return key, found.groupdict()
-    return None
+    return _READER.read(text)

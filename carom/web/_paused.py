@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from carom.i18n import template_regex
+from carom.i18n import TemplateReader
 from carom.live import ACCOUNT_ENGLISH, Account
 
 __all__ = ["PAUSE_ENGLISH", "account_doc", "held_paused", "paused_parts"]
@@ -29,18 +29,13 @@ PAUSE_ENGLISH: dict[str, str] = {
         "camera moved: the table moved {shift_px} px in the picture ({du_px}, {dv_px})" + _MOVED
     ),
 }
-_REGEXES = {key: template_regex(template) for key, template in PAUSE_ENGLISH.items()}
+_READER = TemplateReader(PAUSE_ENGLISH)
 
 
 def paused_parts(why: str | None) -> dict[str, Any] | None:
     """``{"key", "fields"}`` for a known pause sentence; None for none or another one."""
-    if not why:
-        return None
-    for key, regex in _REGEXES.items():
-        found = regex.fullmatch(why)
-        if found is not None:
-            return {"key": key, "fields": found.groupdict()}
-    return None
+    code = _READER.read(why) if why else None
+    return None if code is None else {"key": code[0], "fields": code[1]}
 
 
 def account_doc(account: Account) -> dict[str, Any]:

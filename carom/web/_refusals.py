@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from carom.i18n import template_regex
+from carom.i18n import TemplateReader
 
 __all__ = ["REFUSAL_ENGLISH", "refusal_parts"]
 
@@ -54,13 +54,10 @@ REFUSAL_ENGLISH: dict[str, str] = {
 }
 #: Fields that hold words, not numbers.
 _TEXT = ("decision", "reason", "phase", "player")
-_REGEXES = {key: template_regex(t, _TEXT) for key, t in REFUSAL_ENGLISH.items()}
+_READER = TemplateReader(REFUSAL_ENGLISH, _TEXT)
 
 
 def refusal_parts(detail: str) -> dict[str, Any] | None:
     """``{"key", "fields"}`` for a refusal a person meets; None for any other sentence."""
-    for key, regex in _REGEXES.items():
-        found = regex.fullmatch(detail)
-        if found is not None:
-            return {"key": key, "fields": found.groupdict()}
-    return None
+    code = _READER.read(detail)
+    return None if code is None else {"key": code[0], "fields": code[1]}

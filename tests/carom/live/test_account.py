@@ -10,14 +10,13 @@ catalogue with the same fields.
 from __future__ import annotations
 
 import re
-import string
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from carom.i18n import LANGUAGES, catalogue
+from carom.i18n import LANGUAGES, catalogue, template_fields
 from carom.live import (
     ACCOUNT_ENGLISH,
     Account,
@@ -53,10 +52,6 @@ from referee import (
 from tests.carom.live.shotpool import NOW, example_inputs, example_setup
 
 
-def _fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
 def test_every_account_has_words_in_every_web_catalogue_with_its_fields() -> None:
     web = catalogue("web")
     for key, english in LAG_FAULT_ENGLISH.items():
@@ -66,7 +61,7 @@ def test_every_account_has_words_in_every_web_catalogue_with_its_fields() -> Non
         assert web.text("en", f"what.{key}") == english
         for lang in LANGUAGES:
             said = web.messages[lang][f"what.{key}"]
-            assert _fields(said) == _fields(english), (lang, key)
+            assert template_fields(said) == template_fields(english), (lang, key)
 
 
 def _old_shot_line(record: ShotRecord) -> str:

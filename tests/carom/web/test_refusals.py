@@ -8,22 +8,17 @@ the catalogues have words for each key with the same fields.
 
 from __future__ import annotations
 
-import string
 from pathlib import Path
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from carom.i18n import LANGUAGES, catalogue
+from carom.i18n import LANGUAGES, catalogue, template_fields
 from carom.live import ReviewPending
 from carom.web._refusals import REFUSAL_ENGLISH, refusal_parts
 from tests.carom.live.shotpool import analyzed, golden_shots
 from tests.carom.web._web import AUTH, client, feed_until_review, new_match, table
-
-
-def _fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 def test_every_refusal_has_words_in_every_web_catalogue() -> None:
@@ -31,7 +26,9 @@ def test_every_refusal_has_words_in_every_web_catalogue() -> None:
     for key, english in REFUSAL_ENGLISH.items():
         assert web.text("en", f"refusal.{key}") == english
         for lang in LANGUAGES:
-            assert _fields(web.messages[lang][f"refusal.{key}"]) == _fields(english), (lang, key)
+            assert template_fields(web.messages[lang][f"refusal.{key}"]) == template_fields(
+                english
+            ), (lang, key)
 
 
 def _refused(c: Any, path: str, body: Any, key: str) -> dict[str, Any]:

@@ -152,6 +152,7 @@ def test_a_refused_call_in_the_page_s_language(pages: Pages, fed: RunningServer)
     for lang in ("ko", "en"):
         page = pages.open(f"/console?lang={lang}")
         _settle(page, "console")
+        page.wait_for_function("() => !!Carom.token()")  # the first console asks for it
         status, english, said = page.evaluate(ask)
         assert status == 409 and english == "reject: no shot waits for review; nothing to decide"
         if lang == "en":

@@ -3,11 +3,12 @@
 A call that does not fit the match (undo with nothing to undo, a foul called after a
 time-out, a correction that would take a player below zero, a new match while one is
 played) is refused with status 409 and an English sentence in ``detail``, written by
-the journal machine, the referee, the shot clock or the web table. :func:`refusal_parts` reads each
-sentence a person at the console or the wizard can meet into its ``refusal.<key>``
-message and fields; the error body carries it as ``detail_parts`` beside ``detail``,
-and the pages say it with ``Carom.fmt.refusal``. Any other sentence is None (shown as
-it is). Tests hold the templates to their writers by making each refusal happen.
+the journal machine, the referee, the shot clock or the web table.
+:func:`refusal_parts` reads each sentence a person at the console or the wizard can
+meet into its ``refusal.<key>`` message and fields; the error body carries it as
+``detail_parts`` beside ``detail``, and the pages say it with ``Carom.fmt.refusal``.
+Any other sentence is None (shown as it is). Tests hold the templates to their
+writers by making each refusal happen.
 """
 
 from __future__ import annotations

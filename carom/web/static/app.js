@@ -394,7 +394,7 @@
       const fields = { ...(p.fields || {}) };
       if (fields.phase) fields.phase = t("phase." + fields.phase);
       if (fields.decision) fields.decision = t("refusal.decision_" + fields.decision);
-      for (const name of ["n", "limit", "points", "id"]) {
+      for (const name of ["n", "limit", "points"]) {
         if (name in fields) fields[name] = fmt.int(Number(fields[name]));
       }
       return t("refusal." + p.key, fields);
@@ -415,7 +415,7 @@
     },
     // What the last change was (state.what_parts: carom/live/_account.py) in the page's
     // language, or null where the page has no words for one of its keys (the server's
-    // English is shown then). A field given only in words (a lag's faults) stays so.
+    // English is shown then). A field given only in words (a correction's note) stays so.
     account(p) {
       if (!p || typeof p !== "object" || !(("what." + p.key) in i18n.messages)) return null;
       const f = p.fields || {};

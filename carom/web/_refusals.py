@@ -3,7 +3,8 @@
 A call that does not fit the match (undo with nothing to undo, a foul called after a
 time-out, a correction that would take a player below zero, a new match while one is
 played) is refused with status 409 and an English sentence in ``detail``, written by
-the journal machine, the referee, the shot clock or the web table.
+the journal machine, the referee, the shot clock or the web table; a missing or wrong
+admin token with 401, and its back-off with 429 (the guard).
 :func:`refusal_parts` reads each sentence a person at the console or the wizard can
 meet into its ``refusal.<key>`` message and fields; the error body carries it as
 ``detail_parts`` beside ``detail``, and the pages say it with ``Carom.fmt.refusal``.
@@ -52,9 +53,21 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "match_over": "the match is over: no more shots (undo to reopen it)",
     "no_camera": "no camera: start carom serve with --camera SRC to calibrate",
     "nothing_to_save": "nothing to save: refit first (POST /api/calibration/fit)",
+    # The admin token (401) and its back-off (429): carom/web/_guard.py.
+    "token_missing": (
+        "this needs the admin token: send Authorization: Bearer <token> "
+        "(printed by carom serve at its first start)"
+    ),
+    "token_wrong": (
+        "wrong admin token; use the one carom serve printed (or restart it with --new-token)"
+    ),
+    "token_blocked": "too many wrong admin tokens from this address; try again in {wait_s} s",
+    "token_checking": "a token check from this address is still running; try again in 1 s",
+    "token_busy": "the server is busy checking tokens; try again",
 }
 #: Fields that hold words, not numbers.
 _TEXT = ("decision", "reason", "phase", "player")
+# (``wait_s`` is a number; the token messages' ``<token>`` and ``1 s`` are literal.)
 _READER = TemplateReader(REFUSAL_ENGLISH, _TEXT)
 
 

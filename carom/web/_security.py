@@ -28,6 +28,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from carom.web._guard import Guard
+from carom.web._refusals import refusal_parts
 
 __all__ = ["ADMIN_KEY", "PAGE_POLICY", "SVG_POLICY", "AdminGate", "SecurityHeaders"]
 
@@ -65,7 +66,8 @@ class AdminGate:
             scope.setdefault("state", {})[ADMIN_KEY] = True
             await self.app(scope, receive, send)
             return
-        body = json.dumps({"detail": refusal.detail}).encode()
+        doc = {"detail": refusal.detail, "detail_parts": refusal_parts(refusal.detail)}
+        body = json.dumps(doc).encode()
         headers = [(k.lower().encode(), v.encode()) for k, v in refusal.headers().items()]
         headers += [(b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode())]  # fmt: skip

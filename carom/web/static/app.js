@@ -67,9 +67,10 @@
     try { data = text ? JSON.parse(text) : null; } catch (err) { data = null; }
     if (!response.ok) {
       const detail = data && data.detail ? data.detail : `${response.status} ${response.statusText}`;
-      if (response.status === 401) { tokenDialog(detail); }
-      throw new ApiError(response.status, typeof detail === "string" ? detail : JSON.stringify(detail),
+      const err = new ApiError(response.status, typeof detail === "string" ? detail : JSON.stringify(detail),
         data && data.detail_parts);
+      if (response.status === 401) { tokenDialog(fmt.refusal(err)); }
+      throw err;
     }
     return data;
   }
@@ -394,7 +395,7 @@
       const fields = { ...(p.fields || {}) };
       if (fields.phase) fields.phase = t("phase." + fields.phase);
       if (fields.decision) fields.decision = t("refusal.decision_" + fields.decision);
-      for (const name of ["n", "limit", "points"]) {
+      for (const name of ["n", "limit", "points", "wait_s"]) {
         if (name in fields) fields[name] = fmt.int(Number(fields[name]));
       }
       return t("refusal." + p.key, fields);

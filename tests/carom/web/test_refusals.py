@@ -1,9 +1,11 @@
 """A refused call's reason, keyed for the pages: each template held to its writer.
 
-Every refusal a person at the console or the wizard meets is made to happen through the
-real API (or, for the camera's shot while one waits for review, the table), and its 409
-body must carry ``detail_parts`` with its key and the fields read back from the English;
-the catalogues have words for each key with the same fields.
+The refusals a person at the console or the wizard meets are made to happen through the
+real API (or, for the camera's shot while one waits for review, the table), and each
+409, 401 or 429 body must carry ``detail_parts`` with its key and the fields read back
+from the English; the catalogues have words for every key with the same fields. (The
+few no test can provoke cheaply, the camera pipeline's and a guard busy with other
+clients, are copied from their writers.)
 """
 
 from __future__ import annotations
@@ -92,3 +94,20 @@ def test_any_name_reads_back(player: str, points: int) -> None:
 def test_another_sentence_is_not_keyed() -> None:
     assert refusal_parts("the video ended") is None
     assert refusal_parts("nothing to undo, really") is None
+
+
+def test_the_admin_token_s_refusals_are_keyed(tmp_path: Path) -> None:
+    """No token and a wrong one (401), then the back-off (429) after wrong ones in a row:
+    each answer carries its key, so the token dialog says why in the page's language."""
+    with client(tmp_path) as c:
+        r = c.post("/api/calls", json={"kind": "undo"})
+        assert r.status_code == 401 and r.json()["detail_parts"]["key"] == "token_missing"
+        wrong = {"Authorization": "Bearer not-the-token-0123456789"}
+        keys = []
+        for _ in range(30):
+            r = c.post("/api/calls", json={"kind": "undo"}, headers=wrong)
+            keys.append(r.json()["detail_parts"]["key"])
+            if r.status_code == 429:
+                break
+        assert keys[0] == "token_wrong" and keys[-1] == "token_blocked", keys
+        assert r.json()["detail_parts"]["fields"]["wait_s"] == r.headers["Retry-After"]

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from carom.board import board_warning_parts
 from carom.i18n import catalogue
@@ -88,8 +89,15 @@ def _steps(fed: RunningServer) -> Iterator[None]:
 
 
 def _newest(page: Any, want: str) -> None:
+    """Wait until the log's newest line is ``want``; else say what the log shows."""
     newest = "const li = document.querySelector('#log li'); return li && li.textContent === want;"
-    page.wait_for_function("want => { " + newest + " }", arg=want)
+    try:
+        page.wait_for_function("want => { " + newest + " }", arg=want, timeout=30_000)
+    except PlaywrightTimeout:
+        shown = page.evaluate(
+            "() => [...document.querySelectorAll('#log li')].map(li => li.textContent)"
+        )
+        raise AssertionError(f"log shows {shown[:3]}, not {want!r}") from None
 
 
 def test_the_console_s_log_in_the_page_s_language(pages: Pages, fed: RunningServer) -> None:

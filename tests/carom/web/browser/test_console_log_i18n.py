@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -65,6 +66,15 @@ def _state(fed: RunningServer) -> dict[str, Any]:
     return state
 
 
+def _published(fed: RunningServer, what: str) -> None:
+    """Wait until the STATE says ``what``: a change made on the session directly (not
+    through the table, which waits for its publisher) is published a moment later."""
+    deadline = time.monotonic() + 10.0
+    while _state(fed)["what"] != what:
+        assert time.monotonic() < deadline, f"never published: {what!r}"
+        time.sleep(0.02)
+
+
 def _steps(fed: RunningServer) -> Iterator[None]:
     """Each change to the match, one at a time (the caller checks the log after each)."""
     table = fed.app.state.table
@@ -78,11 +88,11 @@ def _steps(fed: RunningServer) -> Iterator[None]:
     for call in calls:
         _post(fed.url, "/api/calls", call)
         yield
-    table.session.set_paused(CAMERA_LOST, now_iso=now_iso())
+    _published(fed, table.session.set_paused(CAMERA_LOST, now_iso=now_iso()).what)
     yield
     table.submit_shot(example_inputs()[FED + 1])
     yield
-    table.session.set_paused(None, now_iso=now_iso())
+    _published(fed, table.session.set_paused(None, now_iso=now_iso()).what)
     yield
     _post(fed.url, "/api/calls", {"kind": "decision", "decision": "accept"})
     yield

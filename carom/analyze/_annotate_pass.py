@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from carom.analyze._options import AnalyzeRun
+from carom.analyze._run_notes import RunNote
 from carom.report import AnnotatedWriter, BallPx, VideoWords, pick_glyphs
 from referee import Ball, new_match
 from vision import ScoredEvent, TrackStep, open_source
@@ -104,8 +105,8 @@ def annotate_video(
     k_event = k_score = 0
     words = VideoWords(run.options.lang)
     glyphs, missing = pick_glyphs([*(text for _, text in scores), *words.texts()])
-    if missing is not None:
-        run.notes.append(missing)
+    if missing:
+        run.note(RunNote.of("font_missing", letters=missing[:12]))
     with AnnotatedWriter(path, source.size_px, source.fps, calib, bitrate_bps=rate,
                          words=words, glyphs=glyphs) as writer:  # fmt: skip
         for frame in source:

@@ -3,11 +3,12 @@
 A run's notes (``AnalyzeRun.notes``) are English lines: the terminal, ``--json``'s
 ``notes`` and the batch index show them as they are. The ones this layer writes about
 the match (no lag seen, a lag not judged, a stroke after the match's end, ``--first``
-contradicted by the video) are also kept as keyed phrases (:class:`RunNote`), so that
-the report says them in its language (``run_note_<key>`` of the report catalogue,
-whose English is :data:`RUN_NOTE_ENGLISH`; ball names from ``ball_<name>``). Notes
-from elsewhere (the ball detector, a shot that could not be judged, an incomplete
-annotated video) stay English.
+contradicted by the video, letters the annotated video has no font for) are also kept
+as keyed phrases (:class:`RunNote`), so that the report says them in its language
+(``run_note_<key>`` of the report catalogue, whose English is
+:data:`RUN_NOTE_ENGLISH`; ball names from ``ball_<name>``). Notes from elsewhere (the
+ball detector, a shot that could not be judged, an incomplete annotated video) stay
+English.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ RUN_NOTE_ENGLISH: Mapping[str, str] = {
     ),
     "lag_not_judged": "a lag was seen, but {player} was set to break: lag not judged",
     "after_end": "shot {shot}: played after the match ended; not judged",
+    "font_missing": (
+        "annotated video: no font here has the letters {letters}, so they cannot be drawn; "
+        "install one (e.g. fonts-noto-cjk) or set CAROM_FONT=/path/to/font.ttf"
+    ),
     "first_contradicted": (
         "--first contradicts the video (the video shows {player}'s {ball} played first, not "
         "{expected}'s {other}): following the video; use --first {player}"

@@ -7,7 +7,7 @@ Hershey font (the video as before, to the pixel); else it looks for a TrueType f
 that has every character (``CAROM_FONT``, then fontconfig's ``fc-list``), or the fewest
 fonts that have them together (the usual Windows and macOS fonts among them), and draws
 with Pillow, each character in the first font that has it. Characters no font has are
-named in one line for the user, with the way out.
+returned, and ``carom analyze`` names them in a note with the way out.
 
 Both draw white text from a baseline; sizes follow OpenCV's ``scale`` (capitals about
 22 px at scale 1), so the labels' layout (:mod:`._annotate_labels`) is the same.
@@ -233,22 +233,18 @@ def fonts_for(chars: str) -> tuple[list[Path], str]:
     return chosen, "".join(sorted(todo))
 
 
-def pick_glyphs(texts: Iterable[str]) -> tuple[Glyphs, str | None]:
-    """The glyphs for ``texts``, and a line for the user when some cannot be drawn.
+def pick_glyphs(texts: Iterable[str]) -> tuple[Glyphs, str]:
+    """The glyphs for ``texts``, and the letters none of them can draw ("" for none).
 
-    All ASCII: :class:`HersheyGlyphs`, no line. Else :class:`FontGlyphs` with fonts
-    that have every character; with some missing, the line names them and the way
-    out (those show as the font's empty box); with no font at all, Hershey and the line.
+    All ASCII: :class:`HersheyGlyphs`. Else :class:`FontGlyphs` with fonts that have
+    every character; letters no font has are returned (they show as the font's empty
+    box; the caller tells the user, ``carom analyze`` in a note); with no font at all,
+    Hershey (``?`` for each such letter).
     """
     chars = "".join(sorted({c for t in texts for c in t if not c.isspace()}))
     if chars.isascii():
-        return HersheyGlyphs(), None
+        return HersheyGlyphs(), ""
     fonts, missing = fonts_for(chars)
-    line = None
-    if missing or not fonts:
-        wide = missing or "".join(c for c in chars if not c.isascii())
-        line = (
-            f"annotated video: no font has {wide[:12]!r}, so those letters cannot be drawn; "
-            "install one (e.g. fonts-noto-cjk) or set CAROM_FONT=/path/to/font.ttf"
-        )
-    return (FontGlyphs(fonts) if fonts else HersheyGlyphs()), line
+    if not fonts:
+        return HersheyGlyphs(), "".join(c for c in chars if not c.isascii())
+    return FontGlyphs(fonts), missing

@@ -16,6 +16,7 @@ NOTES = [
     RunNote.of("lag_not_judged", player="Ana"),
     RunNote.of("after_end", shot="1234"),
     RunNote.of("first_contradicted", player="Ben", ball="yellow", expected="Ana", other="white"),
+    RunNote.of("font_missing", letters="김민수"),
 ]
 
 
@@ -43,6 +44,7 @@ def test_each_note_is_said_in_the_language_with_its_balls_and_numbers(lang: str)
     assert "1234" in said[2]  # a shot's number is its name: written as the card says it
     assert cat.text(lang, "ball_yellow") in said[3] and cat.text(lang, "ball_white") in said[3]
     assert "--first Ben" in said[3] and "Ana" in said[1]
+    assert "김민수" in said[4] and "CAROM_FONT" in said[4] and "no font" not in said[4]
 
 
 def test_english_is_the_note_itself() -> None:

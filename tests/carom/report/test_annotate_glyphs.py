@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from carom.analyze._report import note_in
+from carom.analyze._run_notes import RunNote
 from carom.i18n import LANGUAGES, catalogue
 from carom.report import FontGlyphs, HersheyGlyphs, VideoWords, pick_glyphs
 from carom.report import _annotate_glyphs as glyphs_module
@@ -49,7 +51,7 @@ def _events() -> list[ScoredEvent]:
 
 def test_ascii_keeps_opencv_s_font_and_english_words_are_the_old_labels() -> None:
     glyphs, missing = pick_glyphs(["Ana 3 : 1 Ben", *VideoWords("en").texts()])
-    assert isinstance(glyphs, HersheyGlyphs) and missing is None
+    assert isinstance(glyphs, HersheyGlyphs) and missing == ""
     words = VideoWords("en")
     assert [words.event(e) for e in _events()] == [
         "white-red", "cushion left", "call touch", "center pin down", "red off table",
@@ -60,7 +62,7 @@ def test_ascii_keeps_opencv_s_font_and_english_words_are_the_old_labels() -> Non
 
 def test_a_korean_name_is_drawn_letter_by_letter() -> None:
     glyphs, missing = pick_glyphs([f"{NAME} 0 : 0 Ben"])
-    assert missing is None, "this machine needs a font with Hangul (fonts-nanum, fonts-noto-cjk)"
+    assert not missing, "this machine needs a font with Hangul (fonts-nanum, fonts-noto-cjk)"
     assert isinstance(glyphs, FontGlyphs)
     letters = []
     for ch in NAME:
@@ -79,7 +81,7 @@ def test_a_korean_name_is_drawn_letter_by_letter() -> None:
 def test_every_language_s_words_stay_on_their_plates(lang: str) -> None:
     words = VideoWords(lang)
     glyphs, missing = pick_glyphs([f"{NAME} 12 : 3 Ben", *words.texts()])
-    assert missing is None
+    assert not missing
     texts = [words.event(e) for e in _events()] + [words.ball(b) for b in Ball] + [NAME]
     if lang != "en":
         said = catalogue("report").text(lang, "video_cushion", cushion=catalogue(
@@ -98,20 +100,25 @@ def test_every_language_s_words_stay_on_their_plates(lang: str) -> None:
 
 
 def test_letters_no_font_has_are_named_with_the_way_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Latin-only font given: the names' Hangul is said missing; no font at all: OpenCV's
-    font and the same line (the video is written either way)."""
+    """A Latin-only font given: the name's Hangul is returned as missing; no font at all:
+    OpenCV's font and the same letters (the video is written either way). ``carom
+    analyze``'s note names them and the way out, in the report's language too."""
     fonts = glyphs_module._fontconfig("Ana")
     latin = [p for p in fonts if not any(glyphs_module._covers(p, c) for c in NAME)]
     assert latin, f"this test needs a font without Hangul among {fonts}"
     monkeypatch.setenv("CAROM_FONT", str(latin[0]))
     monkeypatch.setattr(glyphs_module, "_fontconfig", lambda chars: [])
     monkeypatch.setattr(glyphs_module, "_KNOWN_FONTS", ())
-    glyphs, line = pick_glyphs([f"{NAME} 0 : 0 Ben"])
+    glyphs, missing = pick_glyphs([f"{NAME} 0 : 0 Ben"])
     assert isinstance(glyphs, FontGlyphs) and glyphs.paths == (latin[0],)
-    assert line is not None and NAME in line and "CAROM_FONT" in line
+    assert missing == "".join(sorted(NAME))
     monkeypatch.delenv("CAROM_FONT")
-    glyphs, line = pick_glyphs([f"{NAME} 0 : 0 Ben"])
-    assert isinstance(glyphs, HersheyGlyphs) and line is not None and NAME in line
+    glyphs, missing = pick_glyphs([f"{NAME} 0 : 0 Ben"])
+    assert isinstance(glyphs, HersheyGlyphs) and missing == "".join(sorted(NAME))
+    note = RunNote.of("font_missing", letters=missing)
+    assert NAME[0] in note.english() and "CAROM_FONT" in note.english()
+    korean = note_in("ko", note)
+    assert "CAROM_FONT" in korean and NAME in korean and "no font" not in korean
 
 
 def test_carom_font_is_tried_first(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,8 +134,8 @@ def test_a_name_in_two_scripts_takes_a_font_for_each() -> None:
     """Turkish letters and Hangul in one video: no font here has both, so two are used,
     each letter drawn from one that has it (no empty boxes)."""
     text = f"{NAME} 0 : 0 Işıl Çağrı"
-    glyphs, line = pick_glyphs([text])
-    assert line is None and isinstance(glyphs, FontGlyphs)
+    glyphs, missing = pick_glyphs([text])
+    assert not missing and isinstance(glyphs, FontGlyphs)
     for ch in set(text) - {" "}:
         assert any(glyphs_module._covers(p, ch) for p in glyphs.paths), ch
     img = np.zeros((80, 800, 3), np.uint8)

@@ -107,7 +107,7 @@ def _render(path: Path, background: tuple[int, int, int], lang: str = "en") -> n
     score = "Ana 0 : 0 Ben" if lang == "en" else "김민수 0 : 0 Ben"
     words = VideoWords(lang)
     glyphs, missing = pick_glyphs([score, *words.texts()])
-    assert missing is None, missing
+    assert not missing, missing
     img = np.empty((720, 1280, 3), np.uint8)
     img[:] = background
     for ball, (u, v) in CLUSTER.items():

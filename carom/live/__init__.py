@@ -5,7 +5,13 @@ sink is fed from (write-ahead journal, resume after a crash), a person's calls a
 exports. The camera side is :mod:`carom.live.loop`.
 """
 
-from carom.live._account import ACCOUNT_ENGLISH, LAG_FAULT_ENGLISH, Account, lag_account
+from carom.live._account import (
+    ACCOUNT_ENGLISH,
+    LAG_FAULT_ENGLISH,
+    Account,
+    correction_account,
+    lag_account,
+)
 from carom.live._calls import (
     HELP,
     CallParseError,
@@ -68,6 +74,7 @@ __all__ = [
     "StoreHealth",
     "TimeoutCall",
     "UndoCall",
+    "correction_account",
     "corrections_in_effect",
     "csv_columns",
     "csv_text",

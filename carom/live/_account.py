@@ -12,11 +12,13 @@ A lag's faults come as keys too (``fault_keys``, :data:`LAG_FAULT_ENGLISH`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee import Correction, CorrectionKind, LagResult, ShotRecord, reason_json
+from carom.i18n import NUMBER
+from referee import LagResult, ShotRecord, reason_json
 
 __all__ = [
     "ACCOUNT_ENGLISH",
@@ -126,18 +128,35 @@ def shot_account(record: ShotRecord) -> Account:
     })  # fmt: skip
 
 
-def correction_account(correction: Correction, detail: str) -> Account:
-    """A correction's detail (the referee's audit) as its keyed form, else as it is."""
-    c, note = correction, correction.note or ""
-    key = {
-        CorrectionKind.POINTS: "correct_points",
-        CorrectionKind.TURN: "correct_turn",
-    }.get(c.kind, "correct_break")
-    keys = ("correct_turn", "correct_turn_back") if key == "correct_turn" else (key,)
-    for k in keys:
-        account = Account(k, {"player": c.player, "points": c.points, "note": note})
-        if account.english == detail:
-            return Account("correction", {"detail": account})
+#: A correction's detail as the referee writes it (``referee._match``), by account key,
+#: each with the person's note after it in brackets, if any.
+_CORRECTIONS = {
+    "correct_points": rf"(?P<points>{NUMBER}) points to (?P<player>.+?)",
+    "correct_turn_back": r"turn back to (?P<player>.+?): inning resumed",
+    "correct_turn": r"turn to (?P<player>.+?)",
+    "correct_break": r"break position for (?P<player>.+?)",
+}
+#: The audit's action of each kind of correction, and the forms its detail takes.
+_CORRECTION_KEYS = {
+    "correct points": ("correct_points",),
+    "correct turn": ("correct_turn_back", "correct_turn"),
+    "correct break_position": ("correct_break",),
+}
+
+
+def correction_account(action: str, detail: str) -> Account:
+    """A correction as the referee's audit says it (``action``, ``detail``), keyed.
+
+    Read back from the referee's forms (points, the turn, the turn back, the break
+    position, each with the person's note kept as written); any other as it is.
+    """
+    for key in _CORRECTION_KEYS.get(action, ()):
+        found = re.fullmatch(_CORRECTIONS[key] + r"(?: \((?P<note>.*)\))?", detail, re.DOTALL)
+        if found is not None:
+            fields: dict[str, Any] = {"player": found["player"], "note": found["note"] or ""}
+            if found.groupdict().get("points") is not None:
+                fields["points"] = int(found["points"])
+            return Account("correction", {"detail": Account(key, fields)})
     return Account("correction", {"detail": Account("correct_other", {"text": detail})})
 
 

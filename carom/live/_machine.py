@@ -215,7 +215,7 @@ class Machine:
             c = correction_from_json(payload["correction"])
             steps = [CorrectStep(c)]
             state, _ = self._simulate(steps)
-            said = correction_account(c, state.audit[-1].detail)
+            said = correction_account(state.audit[-1].action, state.audit[-1].detail)
             return self._plan(said, steps, action=self._action(said, steps))
         raise LiveError(f"journal: unknown call {call!r}; upgrade carom-referee")
 

@@ -156,9 +156,8 @@ _NAME = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), m
 
 @given(player=_NAME, points=st.integers(-50, 50).filter(bool), note=st.text(max_size=20))
 def test_any_points_correction_reads_into_its_key(player: str, points: int, note: str) -> None:
-    c = Correction(CorrectionKind.POINTS, player, points, note or None)
     detail = f"{points:+d} points to {player}" + (f" ({note})" if note else "")
-    said = correction_account(c, detail)
+    said = correction_account("correct points", detail)
     assert said.english == f"correction: {detail}"
     assert said.fields["detail"].key == "correct_points"
 

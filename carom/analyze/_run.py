@@ -76,7 +76,7 @@ def analyze_video(
     _prepare_folder(opts.out)
     run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
     log = frame_log if frame_log is not None else (FrameLog() if opts.annotate else None)
-    source = open_source(str(opts.video), deblock=not opts.fast_decode)
+    source = open_source(str(opts.video), deblock=not opts.fast_decode, beside_work=True)
     fps = source.fps
     try:
         frames = iter(source)

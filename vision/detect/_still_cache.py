@@ -15,6 +15,15 @@ frame's noise would undo that. Measured on the 1080p bench clip at rest: block
 changes are 8 levels at the median and 13 at the 90th percentile (render and encoder
 noise), so a settled ball at rest is refined again about one frame in ten.
 
+A low-bitrate stream re-quantises still blocks now and then: a block or two of a ball
+at rest change by 12-20 levels, and the ball was refined again for nothing (on the
+1.1 Mbit/s bench clip a quarter of all refinements, 98 % of them giving the same
+balls). So a box whose blocks changed by more, but by at most ``_NOISE_TOL``, still
+counts as the same when the change is no movement: the shift that best explains it
+(one Lucas-Kanade step on the block means: their gradients against their change, in
+pixels) is at most ``_SHIFT_TOL_PX``. A ball moved by 0.1 px reads as a shift of
+0.1-0.14 px, a block of noise barely moves it (``tests/vision/detect``).
+
 :class:`RepeatCache` is exact where :class:`StillCache` is tolerant: the refinement is a
 pure function of its input, and a low-bitrate stream repeats still blocks bit for bit
 (skipped macroblocks), so a blob whose input equals, byte for byte, the last one of
@@ -24,6 +33,7 @@ bench clips: a quarter of the refinements at 1.1 Mbit/s, none at 8.7 Mbit/s).
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,12 +50,17 @@ __all__ = ["RepeatCache", "StillCache"]
 T = TypeVar("T")
 Box = tuple[int, int, int, int]
 F32 = NDArray[np.float32]
+F64 = NDArray[np.float64]
 
 #: Largest change of a 4 x 4 block mean (grey levels, any channel) still called "same".
 _BLOCK_TOL = 12.0
 _BLOCK = 4
 _SETTLE = 3
 _REFRESH = 4
+#: Beyond ``_BLOCK_TOL``, a change up to this (grey levels) is tested for a movement.
+_NOISE_TOL = 24.0
+#: Largest shift (px) of the blocks, estimated from their change, still called "same".
+_SHIFT_TOL_PX = 0.08
 
 
 @dataclass(slots=True)
@@ -54,6 +69,9 @@ class _Entry(Generic[T]):
     result: T  # the mean of the refinements so far
     settled: int  # refinements in a row that agreed
     reused: int = 0  # frames given ``result`` since the last refinement
+    #: The blocks' gradients (2, n) per pixel and the inverse of their normal matrix
+    #: (2, 2), made when first needed (None: not yet; an empty array: no texture).
+    motion: tuple[F64, F64] | None = None
 
 
 class StillCache(Generic[T]):
@@ -83,7 +101,7 @@ class StillCache(Generic[T]):
             entry is None
             or entry.settled < _SETTLE
             or entry.reused >= _REFRESH - 1
-            or not _unchanged(entry.blocks, roi_bgr)
+            or not _unchanged(entry, roi_bgr)
         ):
             self.misses += 1
             return None
@@ -107,9 +125,43 @@ class StillCache(Generic[T]):
             self._entries.popitem(last=False)
 
 
-def _unchanged(blocks: F32, roi_bgr: U8) -> bool:
+def _unchanged(entry: _Entry[T], roi_bgr: U8) -> bool:
+    """True when ``roi_bgr`` shows the entry's pixels: the same, or moved by noise alone."""
     now = _blocks(roi_bgr)
-    return now.shape == blocks.shape and float(cv2.absdiff(blocks, now).max()) <= _BLOCK_TOL
+    if now.shape != entry.blocks.shape:
+        return False
+    change = cv2.subtract(now, entry.blocks)
+    worst = float(np.abs(change).max())
+    if worst <= _BLOCK_TOL:
+        return True
+    if worst > _NOISE_TOL:
+        return False
+    if entry.motion is None:
+        entry.motion = _motion(entry.blocks)
+    grads, inverse = entry.motion
+    if not inverse.size:
+        return False
+    du, dv = inverse @ (grads @ change.reshape(-1).astype(np.float64))
+    return math.hypot(du, dv) <= _SHIFT_TOL_PX
+
+
+def _motion(blocks: F32) -> tuple[F64, F64]:
+    """Gradients (2, n) of ``blocks`` (h, w, 3) per pixel and their inverse normal matrix.
+
+    A shift (du, dv) px of the picture changes the blocks by about -(gu du + gv dv);
+    the least-squares shift of a change c is then -(G G^T)^-1 G c (the sign is of no
+    matter here). Without texture (a flat box) the matrix is singular: empty arrays.
+    """
+    empty = np.empty(0)
+    if min(blocks.shape[:2]) < 3:
+        return empty, empty
+    gv, gu = np.gradient(blocks.astype(np.float64), axis=(0, 1))
+    grads = np.stack([gu.reshape(-1), gv.reshape(-1)]) / _BLOCK
+    normal = grads @ grads.T
+    if np.linalg.cond(normal) > 1e6:
+        return empty, empty
+    inverse: F64 = np.asarray(np.linalg.inv(normal), np.float64)
+    return grads, inverse
 
 
 def _blocks(roi_bgr: U8) -> F32:

@@ -126,6 +126,7 @@ def open_source(
     exact: bool = False,
     start_s: float = 0.0,
     sparse_after_idx: int | None = None,
+    beside_work: bool = False,
 ) -> FrameSource:
     """Open a video file, an image folder or glob, a camera or a stream URL.
 
@@ -145,6 +146,9 @@ def open_source(
         sparse_after_idx: After the frame of this index, a video file's frames that no
             other frame refers to are not decoded (see ``VideoFileSource``); other
             sources ignore it.
+        beside_work: True when the caller keeps a core busy with its own work (an
+            analysis): on a small machine a light video file is then decoded on one
+            thread (see ``VideoFileSource``); other sources ignore it.
 
     Raises:
         VideoError: The source is missing or cannot be opened; the message says which.
@@ -156,7 +160,12 @@ def open_source(
     if paths is not None:
         return ImageSource(paths, 30.0 if fps is None else fps, text, start_s)
     return VideoFileSource(
-        text, deblock=deblock, exact=exact, start_s=start_s, sparse_after_idx=sparse_after_idx
+        text,
+        deblock=deblock,
+        exact=exact,
+        start_s=start_s,
+        sparse_after_idx=sparse_after_idx,
+        beside_work=beside_work,
     )
 
 

@@ -11,6 +11,15 @@ Theory of operation.
   (measured at 1080p on 2 cores while the decoder threads run: 1.4 ms a frame, against
   4.2 ms for copying the I420 planes out and converting them with OpenCV, whose thread
   pool fights the decoder's threads).
+* Beside an analysis (``beside_work=True``: the caller's own thread keeps a core busy)
+  on a machine of at most ``ONE_THREAD_MAX_CORES`` cores, a light stream (at most
+  ``ONE_THREAD_MAX_BPP`` bits a pixel) is decoded on one thread instead: frame threads
+  cost a fifth more CPU (1080p, 1.1 Mbit/s: 6.9 s against 5.8 s a minute of video),
+  which the analysis, not the decoder, was short of. Measured with ``carom analyze``
+  of the 1080p60 bench clip on 2 cores, one thread against frame threads: 7.6 s
+  against 8.2-8.6 s at 1.1 Mbit/s (0.009 bits a pixel), 8.85 s against 9.0 s at 2.7
+  Mbit/s (0.022), 13.3-14.1 s against 12.3-12.7 s at 8.9 Mbit/s (0.072), where one
+  thread cannot keep up. Decoding alone keeps frame threads (it is faster with them).
 * Frames that no other frame refers to (most B-frames) are never deblocked: an error
   there cannot spread (it saved 2% of the decoding time on the 1080p bench clip; more
   on streams with more such frames). ``deblock=False`` skips the filter on every frame:
@@ -34,6 +43,7 @@ Theory of operation.
 from __future__ import annotations
 
 import math
+import os
 import statistics
 from collections import deque
 from collections.abc import Iterator
@@ -63,12 +73,29 @@ DROP_GAP = 1.5
 #: want a core, the analysis (the slower side) gets it, and the decoder takes what
 #: the analysis leaves (``ReadAhead``).
 DECODER_NICE = 10
+#: Beside an analysis on at most this many cores, a light stream is decoded on one thread.
+ONE_THREAD_MAX_CORES = 2
+#: Bits a pixel (bit rate / (width x height x frame rate)) at most for one thread.
+ONE_THREAD_MAX_BPP = 0.025
 #: A start later than this is sought to; earlier, the file is decoded from its start.
 SEEK_MIN_S = 0.5
 #: How far before the start the seek aims (the key frame before that is decoded from).
 SEEK_BEFORE_S = 0.5
 #: Frames this close before the start (seconds) count as at the start.
 START_TOLERANCE_S = 1e-6
+
+
+def _threads(stream: Any, container: Any) -> int:
+    """Decoding threads beside an analysis: 1 for a light stream on a small machine, else 0."""
+    if len(os.sched_getaffinity(0)) > ONE_THREAD_MAX_CORES:
+        return 0
+    ctx = stream.codec_context
+    rate = float(stream.average_rate or stream.guessed_rate or 0.0)
+    bits = stream.bit_rate or container.bit_rate or 0
+    pixels_s = float(ctx.width or 0) * float(ctx.height or 0) * rate
+    if not (bits > 0 and pixels_s > 0.0):
+        return 0  # not known: FFmpeg's threads, as decoding alone
+    return 1 if bits / pixels_s <= ONE_THREAD_MAX_BPP else 0
 
 
 def _av_error(path: Path, exc: Exception) -> VideoError:
@@ -88,6 +115,7 @@ class VideoFileSource:
         start_s: float = 0.0,
         check_length: bool = True,
         sparse_after_idx: int | None = None,
+        beside_work: bool = False,
     ) -> None:
         """Open ``path``; ``deblock=False`` skips H.264/HEVC's in-loop deblocking filter.
 
@@ -95,6 +123,9 @@ class VideoFileSource:
         ``check_length=False``: a file that ends before its index says just ends.
         ``sparse_after_idx``: after the frame of this index, frames no other frame
         refers to are not decoded (the module doc); None: every frame is.
+        ``beside_work=True``: the caller keeps a core busy with its own work (an
+        analysis), so a light stream on a small machine is decoded on one thread
+        (the module doc); ``decoder_threads`` says which was chosen (0: FFmpeg's).
 
         ``ahead`` frames are decoded ahead on a thread (:class:`ReadAhead`; 0: decode
         on the caller's thread), whose priority is ``DECODER_NICE`` below the caller's.
@@ -120,7 +151,11 @@ class VideoFileSource:
             self._container.close()
             raise VideoError(f"video {self.path}: has no video stream")
         self._stream: Any = self._container.streams.video[0]
-        self._stream.thread_type = "AUTO"
+        self.decoder_threads = _threads(self._stream, self._container) if beside_work else 0
+        if self.decoder_threads == 1:
+            self._stream.thread_count = 1
+        else:
+            self._stream.thread_type = "AUTO"
         skip = "default" if exact else "noref" if deblock else "all"
         self._stream.codec_context.options = {"skip_loop_filter": skip}
         rate = self._stream.average_rate or self._stream.guessed_rate or Fraction(30)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
 
 from vision._types import U8
-from vision.detect._still_cache import RepeatCache, StillCache
+from vision.detect._still_cache import _BLOCK_TOL, RepeatCache, StillCache, _blocks
 
 BOX = (10, 10, 30, 30)
 
@@ -82,3 +84,54 @@ def test_repeat_cache_gives_a_result_back_only_for_the_same_bytes() -> None:
     cache.put((3, 3, 4, 4), key, 2.0)  # two entries kept: the oldest goes
     assert cache.get(BOX, key) is None
     assert cache.hits == 1
+
+
+def _settled(cache: StillCache[float]) -> None:
+    for seed in range(3):
+        cache.put(BOX, _ball(40.0, 40.0, seed), 40.0)
+
+
+def _with_block(image: U8, row: int, col: int, levels: float) -> U8:
+    """``image`` with one 4 x 4 block brightened by ``levels`` (an encoder's re-quantising)."""
+    out = image.astype(np.float64)
+    out[row * 4 : row * 4 + 4, col * 4 : col * 4 + 4] += levels
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("row", "col"), [(10, 10), (5, 10), (10, 15), (14, 6)])
+def test_a_block_of_noise_beyond_the_tolerance_is_no_movement(row: int, col: int) -> None:
+    """One block 18 levels brighter, on the ball, its rim or the cloth: reused."""
+    cache: StillCache[float] = StillCache(_same, _mean)
+    _settled(cache)
+    noisy = _with_block(_ball(40.0, 40.0, 7), row, col, 18.0)
+    change = cv2.absdiff(_blocks(noisy), _blocks(_ball(40.0, 40.0, 0))).max()
+    assert change > _BLOCK_TOL  # the block test alone refined it again
+    assert cache.get(BOX, noisy) == 40.0
+
+
+@pytest.mark.parametrize("angle_deg", [0.0, 30.0, 45.0, 90.0, 200.0])
+def test_a_small_movement_is_seen_even_under_the_noise_tolerance(angle_deg: float) -> None:
+    """A ball moved 0.2-0.3 px changes its rim blocks 13-20 levels: refined again."""
+    cache: StillCache[float] = StillCache(_same, _mean)
+    _settled(cache)
+    for step in (0.2, 0.3, 0.5):
+        a = math.radians(angle_deg)
+        moved = _ball(40.0 + step * math.cos(a), 40.0 + step * math.sin(a), 7)
+        change = cv2.absdiff(_blocks(moved), _blocks(_ball(40.0, 40.0, 0))).max()
+        if change > _BLOCK_TOL:  # what the block test alone would also refine
+            assert cache.get(BOX, moved) is None, step
+
+
+def test_a_change_beyond_the_noise_tolerance_is_refined_again() -> None:
+    cache: StillCache[float] = StillCache(_same, _mean)
+    _settled(cache)
+    assert cache.get(BOX, _with_block(_ball(40.0, 40.0, 7), 2, 3, 30.0)) is None
+
+
+def test_a_flat_box_has_no_movement_to_measure_and_is_refined_again() -> None:
+    cache: StillCache[float] = StillCache(_same, _mean)
+    flat = np.full((80, 80, 3), 120, np.uint8)
+    for _ in range(3):
+        cache.put(BOX, flat, 1.0)
+    assert cache.get(BOX, flat) == 1.0
+    assert cache.get(BOX, _with_block(flat, 3, 3, 18.0)) is None

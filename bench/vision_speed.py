@@ -7,7 +7,9 @@ Three clips of the three-cushion sample sequence at 1920x1080, 60 fps (3393 fram
 * ``mid``: capped to 20 MB (``--max-mb 20``, about 2.7 Mbit/s, 0.022 bit per pixel);
 * ``low``: capped to 8 MB (``--max-mb 8``, about 1.1 Mbit/s, 0.009 bit per pixel,
   as low as the bundled sample clips): the decoder has less to do, so the analysis
-  weighs more against it.
+  weighs more against it;
+* ``low-long``: the ``low`` clip five times in a row (282.8 s, its packets copied):
+  a recording of a few minutes, over which analyze's fixed start weighs a fifth as much.
 
 For each clip, ``--repeat`` times, back to back and each in a fresh process (its own
 peak memory): a decode alone (every frame through the project's frame source, as
@@ -55,6 +57,8 @@ RESULTS = ROOT / "bench" / "results"
 PY = sys.executable
 #: Clip kinds: ``carom synth`` options beyond the size and rate.
 CLIPS: dict[str, list[str]] = {"typical": [], "mid": ["--max-mb", "20"], "low": ["--max-mb", "8"]}
+#: Longer clips: a clip of the kind given, played that many times in a row (no re-encoding).
+LONG: dict[str, tuple[str, int]] = {"low-long": ("low", 5)}
 TARGET_REALTIME = 2.0
 TARGET_OVER_DECODE = 1.8
 
@@ -95,12 +99,36 @@ def render_clip(kind: str = "typical") -> Path:
     """The 1080p60 three-cushion clip of ``kind`` (see the module doc), rendered once."""
     out = CACHE / f"speed_{kind}"
     clip = out / "three-cushion-match.mp4"
-    if not clip.exists():
+    if kind in LONG and not clip.exists():
+        short, times = LONG[kind]
+        out.mkdir(parents=True, exist_ok=True)
+        _repeat(render_clip(short), times, clip)
+    elif not clip.exists():
         out.mkdir(parents=True, exist_ok=True)
         cmd = [PY, "-m", "carom", "synth", "three-cushion-match", "--width", "1920",
                "--height", "1080", "--fps", "60", *CLIPS[kind], "--out", str(out)]  # fmt: skip
         subprocess.run(cmd, check=True, cwd=ROOT)
     return clip
+
+
+def _repeat(clip: Path, times: int, out: Path) -> None:
+    """``clip``'s video ``times`` over in one file: its packets copied, their times shifted."""
+    import av
+
+    with av.open(str(clip)) as src, av.open(str(out), "w") as dst:
+        stream = src.streams.video[0]
+        copy = dst.add_stream_from_template(stream)
+        shift, end = 0, 0
+        for _ in range(times):
+            src.seek(0, stream=stream)
+            for packet in src.demux(stream):
+                if packet.dts is None:
+                    continue  # the demuxer's flush packet
+                end = max(end, shift + int(packet.pts) + int(packet.duration))
+                packet.pts, packet.dts = packet.pts + shift, packet.dts + shift
+                packet.stream = copy
+                dst.mux(packet)
+            shift = end
 
 
 def _child(code: str, tree: Path, *args: str) -> str:
@@ -210,7 +238,7 @@ def main() -> None:
     """Measure and write the results."""
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--clips", default="typical,mid,low", help="comma-separated: typical, mid, low"
+        "--clips", default="typical,mid,low", help="comma-separated: typical, mid, low, low-long"
     )
     parser.add_argument("--repeat", type=int, default=5, help="rounds per clip")
     parser.add_argument("--baseline", type=Path, help="another source tree to time alongside")
@@ -236,7 +264,8 @@ def main() -> None:
         for i in range(args.repeat):
             rounds.append(one_round(clip, args.baseline))
             print(f"{kind} round {i + 1}/{args.repeat}: {json.dumps(rounds[-1])}", file=sys.stderr)
-        result["clips"][kind] = {"clip": _rel(clip), "options": CLIPS[kind],
+        options = CLIPS[kind] if kind in CLIPS else [f"{LONG[kind][0]} x {LONG[kind][1]}"]
+        result["clips"][kind] = {"clip": _rel(clip), "options": options,
                                  "bitrate_mbps": _bitrate(clip), **summary(rounds),
                                  "rounds": rounds}  # fmt: skip
     result["baseline"] = str(args.baseline) if args.baseline else None

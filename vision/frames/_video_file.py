@@ -85,6 +85,27 @@ SEEK_BEFORE_S = 0.5
 START_TOLERANCE_S = 1e-6
 
 
+def _open(path: Path) -> tuple[Any, Any]:
+    """The container of the video file ``path`` and its video stream."""
+    try:
+        container = av.open(str(path))
+    except (av.FFmpegError, UnicodeDecodeError, ValueError) as exc:
+        raise VideoError(f"video {path}: not a readable video ({exc})") from None
+    if not container.streams.video:
+        container.close()
+        raise VideoError(f"video {path}: has no video stream")
+    return container, container.streams.video[0]
+
+
+def _set_up(stream: Any, threads: int, skip_loop_filter: str) -> None:
+    """One decoding thread (``threads`` 1) or FFmpeg's frame threads; the deblocking skipped."""
+    if threads == 1:
+        stream.thread_count = 1
+    else:
+        stream.thread_type = "AUTO"
+    stream.codec_context.options = {"skip_loop_filter": skip_loop_filter}
+
+
 def _threads(stream: Any, container: Any) -> int:
     """Decoding threads beside an analysis: 1 for a light stream on a small machine, else 0."""
     if len(os.sched_getaffinity(0)) > ONE_THREAD_MAX_CORES:
@@ -143,21 +164,10 @@ class VideoFileSource:
         self.check_length = check_length
         self.sparse_after_idx = sparse_after_idx
         self._sparse = False
-        try:
-            self._container: Any = av.open(str(self.path))
-        except (av.FFmpegError, UnicodeDecodeError, ValueError) as exc:
-            raise VideoError(f"video {self.path}: not a readable video ({exc})") from None
-        if not self._container.streams.video:
-            self._container.close()
-            raise VideoError(f"video {self.path}: has no video stream")
-        self._stream: Any = self._container.streams.video[0]
+        self._container, self._stream = _open(self.path)
         self.decoder_threads = _threads(self._stream, self._container) if beside_work else 0
-        if self.decoder_threads == 1:
-            self._stream.thread_count = 1
-        else:
-            self._stream.thread_type = "AUTO"
         skip = "default" if exact else "noref" if deblock else "all"
-        self._stream.codec_context.options = {"skip_loop_filter": skip}
+        _set_up(self._stream, self.decoder_threads, skip)
         rate = self._stream.average_rate or self._stream.guessed_rate or Fraction(30)
         self._fps = float(rate)
         ctx = self._stream.codec_context

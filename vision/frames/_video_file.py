@@ -108,7 +108,7 @@ def _set_up(stream: Any, threads: int, skip_loop_filter: str) -> None:
 
 def _threads(stream: Any, container: Any) -> int:
     """Decoding threads beside an analysis: 1 for a light stream on a small machine, else 0."""
-    if len(os.sched_getaffinity(0)) > ONE_THREAD_MAX_CORES:
+    if _cores() > ONE_THREAD_MAX_CORES:
         return 0
     ctx = stream.codec_context
     rate = float(stream.average_rate or stream.guessed_rate or 0.0)
@@ -117,6 +117,14 @@ def _threads(stream: Any, container: Any) -> int:
     if not (bits > 0 and pixels_s > 0.0):
         return 0  # not known: FFmpeg's threads, as decoding alone
     return 1 if bits / pixels_s <= ONE_THREAD_MAX_BPP else 0
+
+
+def _cores() -> int:
+    """The cores this process may run on (all of the machine's where that is not known)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS and Windows have no affinity call
+        return os.cpu_count() or 1
 
 
 def _av_error(path: Path, exc: Exception) -> VideoError:

@@ -45,6 +45,17 @@ def test_decoding_alone_or_on_more_cores_keeps_ffmpeg_s_threads(
     assert VideoFileSource(LIGHT, beside_work=True).decoder_threads == 0
 
 
+def test_without_an_affinity_call_the_machine_s_cores_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """macOS and Windows: ``os.cpu_count``."""
+    monkeypatch.delattr(os, "sched_getaffinity")
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert VideoFileSource(LIGHT, beside_work=True).decoder_threads == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: 16)
+    assert VideoFileSource(LIGHT, beside_work=True).decoder_threads == 0
+
+
 def test_a_heavy_stream_keeps_ffmpeg_s_threads(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

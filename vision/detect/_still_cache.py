@@ -130,12 +130,12 @@ def _unchanged(entry: _Entry[T], roi_bgr: U8) -> bool:
     now = _blocks(roi_bgr)
     if now.shape != entry.blocks.shape:
         return False
-    change = cv2.subtract(now, entry.blocks)
-    worst = float(np.abs(change).max())
+    worst = float(cv2.absdiff(now, entry.blocks).max())
     if worst <= _BLOCK_TOL:
         return True
     if worst > _NOISE_TOL:
         return False
+    change = cv2.subtract(now, entry.blocks)
     if entry.motion is None:
         entry.motion = _motion(entry.blocks)
     grads, inverse = entry.motion

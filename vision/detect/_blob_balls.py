@@ -9,7 +9,11 @@ axis at the weighted median. A ball's mass stretched along one axis is a motion 
 the centroid is the mid-exposure position and, for a ball of variance ``r^2/4`` moving
 uniformly, the half length is ``sqrt(3 (l1 - l2))`` from the eigenvalues of the spread.
 Thin shapes (a cue) are dropped; a chalk line or the cue's ferrule against a ball is
-opened away before the ball is measured.
+opened away before the ball is measured. The wider opening for the ferrule is tried only
+on a ball in full colour with more than a ball's mass, stretched, and on one side: a
+ball far from the camera's foot is stretched too (seen obliquely, its image is an
+ellipse along the radius from there, with more area than the disc), but both ways, and
+opening it moved it up to 2.6 px outwards (its soft, shaded edge goes unevenly).
 """
 
 from __future__ import annotations
@@ -44,6 +48,10 @@ _LINE_WIDTH = 0.25  # openings (disc radius in ball radii): chalk lines, the cue
 _FERRULE_WIDTH = 0.55  # the cue's ferrule against a ball (tried on full-colour blobs)
 _ELONGATED = 0.35  # half-length beyond a disc's, in radii: a streak, or a ball and a line
 _ATTACHED_MASS = 1.1  # a ball with something of its colour against it, in balls
+#: ... and that something on one side: the share image's centroid this many radii off
+#: the ball's disc centre. A ball stretched both ways (seen obliquely far from the
+#: camera's foot, a radial ellipse) is not: opened, it moved up to 2.6 px (4 mm) outwards.
+_ONE_SIDED = 0.1
 _DISC_ITERATIONS = 4  # re-centrings on the disc that drop a touching cue or chalk line
 
 
@@ -74,7 +82,7 @@ def ball_or_streak(
     sharp_colour = peak > _SHARP_PEAK
     if any(f.streak_px.any() for f in found):
         widths = (_LINE_WIDTH, _FERRULE_WIDTH) if sharp_colour else (_LINE_WIDTH,)
-    elif sharp_colour and len(found) == 1 and _attached(mass, r, moments):
+    elif sharp_colour and len(found) == 1 and _attached(mass, r, moments, found[0].uv_px - origin):
         widths = (_FERRULE_WIDTH,)
     else:
         return found
@@ -88,17 +96,20 @@ def ball_or_streak(
     return found
 
 
-def _attached(mass: F32, r: float, moments: Moments | None) -> bool:
+def _attached(mass: F32, r: float, moments: Moments | None, disc_centre: F64) -> bool:
     """True when a share image (h, w) holds something of the ball's colour against it.
 
-    That is more mass than a ball, and longer than a disc of radius ``r`` px (a
-    slightly blurred ball is as long, but keeps a ball's mass). ``moments``: the
-    image's (:func:`_moments`).
+    That is more mass than a ball, longer than a disc of radius ``r`` px (a slightly
+    blurred ball is as long, but keeps a ball's mass), and on one side of the ball:
+    the centroid lies ``_ONE_SIDED`` radii off ``disc_centre`` (2,), the centre found
+    on the ball's disc. ``moments``: the image's (:func:`_moments`).
     """
     if moments is None or float(mass.sum()) < _ATTACHED_MASS * math.pi * r * r:
         return False
     l2, l1, _ = _eig2(moments[1])
-    return math.sqrt(max(3.0 * (l1 - l2), 0.0)) > _ELONGATED * r
+    if math.sqrt(max(3.0 * (l1 - l2), 0.0)) <= _ELONGATED * r:
+        return False
+    return float(np.hypot(*(moments[0] - disc_centre))) > _ONE_SIDED * r
 
 
 def _open_lines(mass: F32, r: float, width: float = 0.25) -> F32:

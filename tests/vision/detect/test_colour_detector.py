@@ -432,6 +432,30 @@ def test_a_white_ball_in_a_dim_corner_is_centred_on_its_shaded_side_too(
         assert err_px < 0.5, f"{ball} off by {err_px:.2f} px"
 
 
+@pytest.mark.parametrize(
+    ("height_m", "tilt_deg", "light", "place"),
+    [(2.2, 0.0, 0.5, "corners"), (2.2, 0.0, 1.0, "rails"), (2.3, -7.6, 1.0, "rails"),
+     (2.3, 7.6, 0.5, "corners")],
+)  # fmt: skip
+def test_a_ball_seen_obliquely_near_the_rails_is_not_pulled_outwards(
+    height_m: float, tilt_deg: float, light: float, place: str
+) -> None:
+    # Rendered, 1080p, a low camera (2.2-2.3 m) fitting the table: far from the camera's
+    # foot a ball's image is an ellipse stretched radially, with more mass than a disc.
+    # It was taken for a ball with the cue's ferrule against it and opened: the soft
+    # shaded edge moved the red and the yellow 1-2.6 px (up to 4 mm) outwards (the worst
+    # resting errors of the independent set's tuning part: pt0065, pt0301, pt0044).
+    settings = CameraSettings(width_px=1920, height_px=1080, height_m=height_m, tilt_deg=tilt_deg)
+    where = {
+        "corners": {Ball.RED: (63.0, 229.0), Ball.WHITE: (2780.0, 1300.0),
+                    Ball.YELLOW: (150.0, 1250.0)},
+        "rails": {Ball.RED: (2700.0, 130.0), Ball.WHITE: (1400.0, 60.0),
+                  Ball.YELLOW: (1422.0, 711.0)},
+    }[place]  # fmt: skip
+    for ball, err_px in _still_errors_px(settings.camera(Table()), light, where).items():
+        assert err_px < 0.5, f"{ball} off by {err_px:.2f} px"
+
+
 @pytest.mark.parametrize("gap_mm", [0.0, 1.0])
 @pytest.mark.parametrize("light", [0.5, 1.0])
 def test_a_white_touching_the_red_is_not_pulled_towards_it(gap_mm: float, light: float) -> None:

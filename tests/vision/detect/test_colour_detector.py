@@ -157,6 +157,30 @@ def test_cue_ferrule_against_a_resting_ball_leaves_its_centre(
     assert np.all(found.streak_px[0] == 0.0)
 
 
+@pytest.mark.parametrize("angle_deg", [20.0, 135.0])
+def test_a_wide_ferrule_against_a_ball_is_opened_away_on_its_side(
+    detector: ColourDetector, angle_deg: float
+) -> None:
+    """A ferrule 0.9 ball radii wide, reaching 0.9 radii beyond the ball: not a streak but
+    a long ball, its mass on one side (the centroid a quarter radius off the disc's
+    centre). Opened away: within 0.4 px; left in, 0.5-0.6 px towards the cue."""
+    image = _cloth(6)
+    centre = np.array([350.3, 260.6])
+    r = _radius(*centre)
+    d = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
+    vv, uu = np.mgrid[0:H, 0:W]
+    along = (uu - centre[0]) * d[0] + (vv - centre[1]) * d[1]
+    across = -(uu - centre[0]) * d[1] + (vv - centre[1]) * d[0]
+    shaft = (np.abs(across) < 0.45 * r) & (along > r - 1.0)
+    image[shaft & (along < 1.9 * r)] = COLOURS[Ball.WHITE] * 0.97  # the ferrule
+    image[shaft & (along >= 1.9 * r) & (along < 9.0 * r)] = (90.0, 170.0, 215.0)  # wood
+    _paint(image, _coverage([tuple(centre)], r, (H, W)), COLOURS[Ball.WHITE])
+    found = detector.detect(_u8(image))
+    assert found.ball == (Ball.WHITE,)
+    assert np.hypot(*(found.uv_px[0] - centre)) < 0.4
+    assert np.all(found.streak_px[0] == 0.0)
+
+
 def test_touching_balls_are_split(detector: ColourDetector) -> None:
     image = _cloth(4)
     r = _radius(300.0, 250.0)

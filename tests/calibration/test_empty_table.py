@@ -17,7 +17,7 @@ from calibration import (
     calibrate_frame,
     empty_table,
 )
-from calibration._empty_table import MOVE_GROW, MOVE_LEVEL, _moved
+from calibration._empty_table import MOVE_GROW, MOVE_LEVEL, _moved, _rank_value
 from referee import MATCH_TABLE, Cushion
 from synth import CameraSettings, Renderer, RenderSettings, Scene, TableLook
 
@@ -155,3 +155,21 @@ def test_what_moved_is_widened_as_a_dilation_of_the_whole_picture(
     grow = max(round(MOVE_GROW * 640), 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
     assert np.array_equal(_moved(before, after), cv2.dilate(mask, kernel).astype(bool))
+
+
+@given(
+    st.integers(1, 7),
+    st.integers(3, 9),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.0, 1.0),
+)
+def test_the_rank_shared_out_to_threads_is_the_sorted_value(
+    height: int, n: int, seed: int, where: float
+) -> None:
+    """Any height (one row, fewer rows than threads, odd), any count, any rank: the
+    value of that rank in each pixel's sorted values."""
+    rng = np.random.default_rng(seed)
+    frames = [rng.integers(0, 256, (height, 5, 3), dtype=np.uint8) for _ in range(n)]
+    rank = min(int(where * n), n - 1)
+    want = np.sort(np.stack(frames), axis=0)[rank]
+    assert np.array_equal(_rank_value(frames, rank), want)

@@ -134,12 +134,10 @@ def test_streak_gives_mid_exposure_centre_and_direction(
     assert found.score[0] < 0.8
 
 
-@pytest.mark.parametrize("angle_deg", [20.0, 135.0, 250.0])
-def test_cue_ferrule_against_a_resting_ball_leaves_its_centre(
-    detector: ColourDetector, angle_deg: float
-) -> None:
-    """The cue's white ferrule (about 0.6 ball radii wide) touching the white at the
-    stroke: the ball is still where it was, not pulled towards the cue or a streak."""
+def _white_with_ferrule(angle_deg: float, half_width_r: float, reach_r: float) -> np.ndarray:
+    """A white at rest at (350.3, 260.6) with the cue against it along ``angle_deg``: its
+    white ferrule ``2 half_width_r`` ball radii wide up to ``reach_r`` radii from the
+    centre, then the wood."""
     image = _cloth(6)
     centre = np.array([350.3, 260.6])
     r = _radius(*centre)
@@ -147,13 +145,22 @@ def test_cue_ferrule_against_a_resting_ball_leaves_its_centre(
     vv, uu = np.mgrid[0:H, 0:W]
     along = (uu - centre[0]) * d[0] + (vv - centre[1]) * d[1]
     across = -(uu - centre[0]) * d[1] + (vv - centre[1]) * d[0]
-    shaft = (np.abs(across) < 0.35 * r) & (along > r - 1.0)
-    image[shaft & (along < 2.2 * r)] = COLOURS[Ball.WHITE] * 0.97  # the ferrule
-    image[shaft & (along >= 2.2 * r) & (along < 9.0 * r)] = (90.0, 170.0, 215.0)  # wood
+    shaft = (np.abs(across) < half_width_r * r) & (along > r - 1.0)
+    image[shaft & (along < reach_r * r)] = COLOURS[Ball.WHITE] * 0.97  # the ferrule
+    image[shaft & (along >= reach_r * r) & (along < 9.0 * r)] = (90.0, 170.0, 215.0)  # wood
     _paint(image, _coverage([tuple(centre)], r, (H, W)), COLOURS[Ball.WHITE])
-    found = detector.detect(_u8(image))
+    return _u8(image)
+
+
+@pytest.mark.parametrize("angle_deg", [20.0, 135.0, 250.0])
+def test_cue_ferrule_against_a_resting_ball_leaves_its_centre(
+    detector: ColourDetector, angle_deg: float
+) -> None:
+    """The cue's white ferrule (about 0.6 ball radii wide) touching the white at the
+    stroke: the ball is still where it was, not pulled towards the cue or a streak."""
+    found = detector.detect(_white_with_ferrule(angle_deg, 0.35, 2.2))
     assert found.ball == (Ball.WHITE,)
-    assert np.hypot(*(found.uv_px[0] - centre)) < 0.4
+    assert np.hypot(*(found.uv_px[0] - (350.3, 260.6))) < 0.4
     assert np.all(found.streak_px[0] == 0.0)
 
 
@@ -164,20 +171,9 @@ def test_a_wide_ferrule_against_a_ball_is_opened_away_on_its_side(
     """A ferrule 0.9 ball radii wide, reaching 0.9 radii beyond the ball: not a streak but
     a long ball, its mass on one side (the centroid a quarter radius off the disc's
     centre). Opened away: within 0.4 px; left in, 0.5-0.6 px towards the cue."""
-    image = _cloth(6)
-    centre = np.array([350.3, 260.6])
-    r = _radius(*centre)
-    d = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
-    vv, uu = np.mgrid[0:H, 0:W]
-    along = (uu - centre[0]) * d[0] + (vv - centre[1]) * d[1]
-    across = -(uu - centre[0]) * d[1] + (vv - centre[1]) * d[0]
-    shaft = (np.abs(across) < 0.45 * r) & (along > r - 1.0)
-    image[shaft & (along < 1.9 * r)] = COLOURS[Ball.WHITE] * 0.97  # the ferrule
-    image[shaft & (along >= 1.9 * r) & (along < 9.0 * r)] = (90.0, 170.0, 215.0)  # wood
-    _paint(image, _coverage([tuple(centre)], r, (H, W)), COLOURS[Ball.WHITE])
-    found = detector.detect(_u8(image))
+    found = detector.detect(_white_with_ferrule(angle_deg, 0.45, 1.9))
     assert found.ball == (Ball.WHITE,)
-    assert np.hypot(*(found.uv_px[0] - centre)) < 0.4
+    assert np.hypot(*(found.uv_px[0] - (350.3, 260.6))) < 0.4
     assert np.all(found.streak_px[0] == 0.0)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -62,6 +62,13 @@ def colour_classes(balls: tuple[Ball, ...]) -> tuple[Ball, ...]:
 
 
 _MIN_THRESHOLD = 18.0  # weighted-Lab units: lamp gradients and shadows stay below
+#: A pixel this much lighter than the cloth's lightest (its 99th percentile, balls and
+#: everything beyond ``threshold`` left out) is foreground too, whatever its distance:
+#: a white ball's fast streak on a grey cloth is only lighter (40-70 grey levels, under
+#: the 60 the distance needs); lamps make the cloth lighter by less (99th percentile
+#: at most 6.4 weighted units on the first frames of the independent set's tuning part).
+_BRIGHT_MARGIN = 5.0
+_MIN_BRIGHT = 9.0
 _MAD_K = 6.0
 _MATCH = 0.3  # foreground beyond this many robust sigmas of the cloth
 #: BGR -> a linear stand-in for weighted Lab (0.3 luma, scaled B - luma, R - luma) for
@@ -95,6 +102,18 @@ def _centre_spread(pixels: NDArray[np.float32]) -> tuple[F64, float]:
     return centre, max(_MIN_THRESHOLD, _MAD_K * 1.4826 * float(np.median(dist)))
 
 
+def _bright_limit(lightness: NDArray[np.float32], near_cloth: B1) -> float:
+    """How much lighter than the cloth's median a pixel is foreground at any distance.
+
+    ``lightness`` (n,) is the pixels' lightness over the cloth's (the weighted L or the
+    opponent luma, cloth-centred); ``near_cloth`` (n,) those within the threshold.
+    """
+    cloth = lightness[near_cloth]
+    if len(cloth) == 0:
+        return math.inf
+    return max(_MIN_BRIGHT, float(np.percentile(cloth, 99.0)) + _BRIGHT_MARGIN)
+
+
 def _to_weighted(lab: tuple[float, float, float]) -> F64:
     return np.array([L_WEIGHT * lab[0], lab[1], lab[2]])
 
@@ -110,6 +129,9 @@ class ColourModel:
         prototypes: (k, 3) ball colours, weighted Lab.
         coarse: (3, 4) float32 BGR -> opponent colour minus the cloth's (affine).
         coarse_threshold: Foreground distance in the opponent space.
+        bright: Weighted lightness over the cloth's beyond which a pixel is foreground
+            at any distance (a white's faint streak on a grey cloth).
+        coarse_bright: The same in the opponent space (its first, luma component).
     """
 
     cloth: F64
@@ -118,6 +140,8 @@ class ColourModel:
     prototypes: F64
     coarse: F32
     coarse_threshold: float
+    bright: float = math.inf
+    coarse_bright: float = math.inf
     # float32 copies for the per-pixel work (made once, not per blob).
     _cloth32: F32 = field(init=False, repr=False, compare=False)
     _dirs32: F32 = field(init=False, repr=False, compare=False)
@@ -154,18 +178,29 @@ class ColourModel:
         missing = [b for b in balls if b not in prototypes]
         if missing:
             raise VisionError(f"colour model: no colour known for ball {missing[0]}")
-        cloth, threshold = _centre_spread(weighted_lab(image_bgr)[surface])
+        lab = weighted_lab(image_bgr)[surface]
+        cloth, threshold = _centre_spread(lab)
         opp = image_bgr[surface].astype(np.float32) @ _OPPONENT.T
         opp_cloth, opp_threshold = _centre_spread(opp)
         coarse = np.c_[_OPPONENT, -opp_cloth].astype(np.float32)
         protos = np.array([_to_weighted(prototypes[b]) for b in balls])
-        return cls(cloth, threshold, tuple(balls), protos, coarse, opp_threshold)
+        lab -= cloth.astype(np.float32)
+        opp -= opp_cloth.astype(np.float32)
+        bright = _bright_limit(lab[:, 0], (lab * lab).sum(axis=1) <= threshold**2)
+        coarse_bright = _bright_limit(opp[:, 0], (opp * opp).sum(axis=1) <= opp_threshold**2)
+        return cls(
+            cloth, threshold, tuple(balls), protos, coarse, opp_threshold, bright, coarse_bright
+        )
 
     def foreground(self, image_bgr: U8) -> B1:
         """Pixels (h, w) of a BGR image far from the cloth, by the coarse colour distance."""
         diff = cv2.transform(image_bgr.astype(np.float32), self.coarse)
+        return self._far(diff)
+
+    def _far(self, diff: NDArray[Any]) -> B1:
+        """Pixels (h, w) whose opponent colour minus the cloth's, ``diff`` (h, w, 3), is far."""
         d2 = cv2.transform(cv2.multiply(diff, diff), np.ones((1, 3), np.float32))
-        out: B1 = d2 > self.coarse_threshold**2
+        out: B1 = (d2 > self.coarse_threshold**2) | (diff[..., 0] > self.coarse_bright)
         return out
 
     def foreground_yuv(self, image_yuv: U8) -> B1:
@@ -176,17 +211,13 @@ class ColourModel:
         than 255) or round it (a pixel within a grey level of the threshold).
         """
         diff = cv2.transform(image_yuv.astype(np.float32), self._coarse_yuv)
-        d2 = cv2.transform(cv2.multiply(diff, diff), np.ones((1, 3), np.float32))
-        out: B1 = d2 > self.coarse_threshold**2
-        return out
+        return self._far(diff)
 
     def with_prototype(self, ball: Ball, colour: F64) -> ColourModel:
         """A copy with the prototype of ``ball`` replaced by ``colour`` (3,) weighted Lab."""
         protos = self.prototypes.copy()
         protos[self.balls.index(ball)] = colour
-        return ColourModel(
-            self.cloth, self.threshold, self.balls, protos, self.coarse, self.coarse_threshold
-        )
+        return replace(self, prototypes=protos)
 
     def peak_share(self, pixels: F32, alpha: F32, k: int) -> float:
         """How fully pixels (n, 3) weighted Lab show ball ``k``: 0..1, or -1 if off-colour.
@@ -239,7 +270,8 @@ class ColourModel:
         # term is the same for every line, so only the second decides the nearest.
         label = _first_min(a * (a * dd - 2.0 * dots))
         sq = diff * diff
-        label[sq[:, 0] + sq[:, 1] + sq[:, 2] <= self.threshold**2] = -1
+        near = sq[:, 0] + sq[:, 1] + sq[:, 2] <= self.threshold**2
+        label[near & (diff[:, 0] <= self.bright)] = -1
         return label, alpha
 
 

@@ -222,6 +222,10 @@ def test_a_stroke_whose_cue_ball_was_unseen_until_it_struck_is_no_lag() -> None:
         # for a second at 30 fps: foot, right and head. The way that skips the foot
         # passes 6 mm from the rest: the foot comes as a doubtful contact.
         (70, 30.0, 1.0, (Cushion.FOOT, Cushion.RIGHT, Cushion.HEAD), 0.05),
+        # pt0035: the white, struck at 7.5 m/s, loses a third of its speed in its
+        # bounce off the right cushion 0.128 s later and is first seen 5 ms after it
+        # (at 30 fps): slowing evenly to the speed seen, it would have left at 11 m/s.
+        (35, 30.0, 0.129, (Cushion.RIGHT,), 0.01),
     ],
 )
 def test_the_cushions_of_a_cue_ball_unseen_from_its_rest_are_traced_back(

@@ -6,7 +6,9 @@ because the lamps make the cloth brighter under them and balls cast dark shadows
 change L far more than the cloth's hue. The cloth is the median of the playing surface's
 pixels with a robust spread (MAD), so a blue, green or sand cloth, lit well or badly, is
 learned from one frame. A pixel is foreground when it is far from the cloth (beyond
-``threshold``); its class is the ball whose cloth-to-ball colour line passes nearest.
+``threshold``), or lighter than the cloth's lightest by a margin (``bright``: a white's
+fast streak on a grey cloth differs from it in lightness alone, and too little for the
+distance); its class is the ball whose cloth-to-ball colour line passes nearest.
 The ball's share of an anti-aliased or blurred pixel is the projection of its colour on
 the line from the cloth to the ball's prototype (colours mix about linearly), so
 centroids weighted by that share are sub-pixel accurate and blur keeps the ball's mass.

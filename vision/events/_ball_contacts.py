@@ -11,7 +11,9 @@ velocity change of either ball, projected on that line, must exceed the noise. A
 that was at rest gives a second time: where its post-contact path leaves its rest
 position (it is the sharpest evidence of a thin kiss); the two are weighed by the
 squares of the closing speed and the set-off speed; when both were at rest (a third
-ball set one off an instant before), the later start alone. In a slow push the gap
+ball set one off an instant before), the later start alone; when the resting ball stood
+on for frames after the approach paths touched (a pass a hair apart, then back off a
+cushion into it), its set-off alone (:mod:`vision.events._late_set_off`). In a slow push the gap
 reaches zero long before its minimum, so the first samples at the touch are tried
 first.
 A contact read off a path that an earlier contact of the same ball had already bent
@@ -34,6 +36,7 @@ from calibration import TableGeometry
 from referee import Ball, BallContact
 from vision._types import ScoredEvent
 from vision.events._cushion_contacts import Tolerances, valley_starts
+from vision.events._late_set_off import late_set_off
 from vision.events._path_fit import PathFit, Samples, first_crossing
 
 __all__ = ["CUSHION_E", "ball_contacts", "reflect_at_noses"]
@@ -265,6 +268,10 @@ def _contact(
     push = _push(sa, sb, t_c, axis, tol)
     if push is None:
         return None
+    late = late_set_off((sa, sb), fits, t_c, geometry.radius_mm, tol)
+    if late is not None and (push_late := _push(sa, sb, late.t_s, late.axis, tol)) is not None:
+        v_off = float(np.linalg.norm(late.post.velocity(late.post.t_lo_s)))
+        return _score(sa, sb, balls, (late.t_s,) * 3, (push_late, late.gap_mm, v_off), tol)
     v_rel = abs(float((fits[1].velocity(t_c) - fits[0].velocity(t_c)) @ axis))
     # A ball at rest before gives a second time, where it started. Both at rest before:
     # one was set off by a third ball first and then struck the other, which starts at

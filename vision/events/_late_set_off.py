@@ -1,0 +1,102 @@
+"""A ball at rest that stood on after the approach fits touched: the contact is its set-off.
+
+Theory of operation. A ball at rest that is touched moves off at once, so its set-off
+is the sharpest time of the contact. The ball contact finder times a contact where the
+two balls' approach paths come ``2R`` apart; when a ball rolls past a resting one a
+hair apart and comes back to it (off a cushion a few mm away, or running along it), the
+approach paths touch at the pass, frames before the real contact, and the resting ball
+is set off only later. Timed at the pass, the contact can land before the cushion that
+came first and turn a point into a miss.
+
+:func:`late_set_off` finds that case: one ball at rest before the found time, still
+within ``max(2 mm, 6 sigma)`` of its rest for its next samples, then leaving it on a
+path that, traced back, left the rest position more than two frames after the found
+time, with the other ball within touch at that moment. The contact is then timed at the
+set-off. Anything else (the ball left at the found time, or nothing was near when it
+left) is left to the finder's own time.
+
+Set on the tuning part of the independent set only (``docs/independent-events.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.events._cushion_contacts import Tolerances
+from vision.events._path_fit import PathFit, Samples
+
+__all__ = ["LateStart", "late_set_off"]
+
+F64 = NDArray[np.float64]
+
+#: The set-off must come at least this many frames after the found time.
+_LATE_FRAMES = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class LateStart:
+    """A resting ball's set-off after the found time: the contact re-timed.
+
+    Args:
+        t_s: when the resting ball left its rest position.
+        post: the resting ball's path after it left.
+        axis: (2,) unit vector of the line of centres then, from the first ball to the second.
+        gap_mm: surface gap of the two balls then, from their samples.
+    """
+
+    t_s: float
+    post: PathFit
+    axis: F64
+    gap_mm: float
+
+
+def late_set_off(
+    samples: tuple[Samples, Samples],
+    approach: tuple[PathFit, PathFit],
+    t_c: float,
+    radius_mm: float,
+    tol: Tolerances,
+) -> LateStart | None:
+    """The contact re-timed at a resting ball's late set-off (module docstring), or None.
+
+    ``approach``: both balls' paths fitted before ``t_c``, the time the finder found.
+    """
+    resting = [
+        k for k, f in enumerate(approach) if np.linalg.norm(f.velocity(f.t_hi_s)) <= tol.speed_mm_s
+    ]
+    if len(resting) != 1:
+        return None  # both moving: no set-off; both resting: the finder weighs the starts
+    k = resting[0]
+    left = _left_rest(samples[k], approach[k], t_c, tol)
+    if left is None or left[0] - t_c < _LATE_FRAMES * tol.dt_s:
+        return None
+    t_s, post = left
+    xy_a, xy_b = (s.at(np.array([t_s]))[0] for s in samples)
+    dist = float(np.linalg.norm(xy_b - xy_a))
+    gap = dist - 2.0 * radius_mm
+    if gap > tol.touch_mm:
+        return None  # nothing near when it left: not this contact's doing
+    return LateStart(t_s, post, (xy_b - xy_a) / max(dist, 1e-9), gap)
+
+
+def _left_rest(
+    s: Samples, pre: PathFit, t_c: float, tol: Tolerances
+) -> tuple[float, PathFit] | None:
+    """When the ball at rest before ``t_c`` left its rest position, and its path after."""
+    i = s.index_before(t_c)
+    rest = pre.at(pre.t_hi_s)[0]
+    away = np.linalg.norm(s.xy_mm[i + 1 :] - rest, axis=1) > max(2.0, 6.0 * tol.noise_mm)
+    if not away.any():
+        return None
+    m = i + 1 + int(np.argmax(away))
+    post = s.fit_after(m)
+    if post is None or post.n < 2:
+        return None
+    v = post.velocity(post.t_lo_s)
+    speed2 = float(v @ v)
+    if speed2 < tol.speed_mm_s**2:
+        return None
+    return float(post.t_lo_s - ((post.at(post.t_lo_s)[0] - rest) @ v) / speed2), post

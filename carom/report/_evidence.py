@@ -29,6 +29,9 @@ EVIDENCE_ENGLISH: dict[str, str] = {
     "kiss_bounce": (
         "path after the ball contact fits a bounce off the {cushion} cushion, not a straight run"
     ),
+    "kiss_pushed": (
+        "struck from rest towards the {cushion} cushion a few mm away: there within the frame"
+    ),
     "came_back": (
         "{ball} came back along the line of centres ({v} mm/s after): "
         "{other} returned off the {cushion} cushion into it"

@@ -36,7 +36,7 @@ from calibration import TableGeometry
 from referee import Ball, BallContact
 from vision._types import ScoredEvent
 from vision.events._cushion_contacts import Tolerances, valley_starts
-from vision.events._late_set_off import late_set_off
+from vision.events._late_set_off import late_set_off, struck_before
 from vision.events._path_fit import PathFit, Samples, first_crossing
 
 __all__ = ["CUSHION_E", "ball_contacts", "reflect_at_noses"]
@@ -220,10 +220,13 @@ def _solve(
 
     The last sample before the contact is ``i0 - 1`` (usual), ``i0`` (the closest
     sample was still on the way in) or ``i0 - 2`` (it came after the contact): the
-    first whose fits reach ``2R`` strictly after it and by the next sample is used.
+    first whose fits reach ``2R`` strictly after it and by the next sample is used;
+    ``i0 - 2`` before ``i0`` when one ball stood still and sample ``i0`` shows it struck
+    (pt0226: a cue ball off a cushion a frame before, its fit through ``i0`` bent).
     """
     fallback = None
-    for j in (i0 - 1, i0, i0 - 2):
+    late = i0 > 0 and struck_before((sa, sb), float(grid[i0 - 1]), float(grid[i0]), tol)
+    for j in (i0 - 1, i0 - 2, i0) if late else (i0 - 1, i0, i0 - 2):
         if j < 0 or j + 1 >= len(grid) or (j == i0 and gap[i0] <= tol.touch_mm):
             continue
         fits = _pre_fits(sa, sb, float(grid[j]))
@@ -268,11 +271,13 @@ def _contact(
     push = _push(sa, sb, t_c, axis, tol)
     if push is None:
         return None
-    late = late_set_off((sa, sb), fits, t_c, geometry.radius_mm, tol)
+    v_rel = abs(float((fits[1].velocity(t_c) - fits[0].velocity(t_c)) @ axis))
+    late = (
+        None if v_rel >= _GRAZE_MM_S else late_set_off((sa, sb), fits, t_c, geometry.radius_mm, tol)
+    )
     if late is not None and (push_late := _push(sa, sb, late.t_s, late.axis, tol)) is not None:
         v_off = float(np.linalg.norm(late.post.velocity(late.post.t_lo_s)))
         return _score(sa, sb, balls, (late.t_s,) * 3, (push_late, late.gap_mm, v_off), tol)
-    v_rel = abs(float((fits[1].velocity(t_c) - fits[0].velocity(t_c)) @ axis))
     # A ball at rest before gives a second time, where it started. Both at rest before:
     # one was set off by a third ball first and then struck the other, which starts at
     # the contact: the later start is the contact.

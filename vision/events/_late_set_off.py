@@ -12,8 +12,11 @@ came first and turn a point into a miss.
 within ``max(2 mm, 6 sigma)`` of its rest for its next samples, then leaving it on a
 path that, traced back, left the rest position more than two frames after the found
 time, with the other ball within touch at that moment. The contact is then timed at the
-set-off. Anything else (the ball left at the found time, or nothing was near when it
-left) is left to the finder's own time.
+set-off. The finder asks only where the approach paths met closing at under 100 mm/s
+along the line of centres (a pass or a graze): a touch closing faster sets the resting
+ball off at once, and a later set-off is a second contact, not this one. Anything else
+(the ball left at the found time, or nothing was near when it left) is left to the
+finder's own time.
 
 Set on the tuning part of the independent set only (``docs/independent-events.md``).
 """
@@ -28,7 +31,7 @@ from numpy.typing import NDArray
 from vision.events._cushion_contacts import Tolerances
 from vision.events._path_fit import PathFit, Samples
 
-__all__ = ["LateStart", "late_set_off"]
+__all__ = ["LateStart", "late_set_off", "struck_before"]
 
 F64 = NDArray[np.float64]
 
@@ -80,6 +83,36 @@ def late_set_off(
     if gap > tol.touch_mm:
         return None  # nothing near when it left: not this contact's doing
     return LateStart(t_s, post, (xy_b - xy_a) / max(dist, 1e-9), gap)
+
+
+def struck_before(
+    samples: tuple[Samples, Samples], t_before: float, t_s: float, tol: Tolerances
+) -> bool:
+    """True if one ball stood still at ``t_before``, the other moving, and it left by ``t_s``.
+
+    Both seen there. If this pair's contact set it off, it came before ``t_s``, and the
+    finder reads the approach from the samples before rather than through ``t_s`` (a
+    third ball may have set it off instead: that reading stays the last resort). Both
+    at rest: one may have been set off by a third ball.
+    """
+    rests = [_rest_at(s, t_before, t_s, tol) for s in samples]
+    if sum(r is not None for r in rests) != 1:
+        return False
+    k = 0 if rests[0] is not None else 1
+    moved = samples[k].at(np.array([t_s]))[0] - rests[k]
+    return bool(np.linalg.norm(moved) > max(2.0, 6.0 * tol.noise_mm))
+
+
+def _rest_at(s: Samples, t_before: float, t_s: float, tol: Tolerances) -> F64 | None:
+    """Where the ball stood at ``t_before``, seen then and at ``t_s``; None if it moved."""
+    i, k = s.index_before(t_before), s.index_before(t_s)
+    if i < 0 or not (s.seen[i] and s.seen[k]):
+        return None  # a ball unseen next to either is no evidence (held where it hid)
+    pre = s.fit_before(i)
+    if pre is None or np.linalg.norm(pre.velocity(pre.t_hi_s)) > tol.speed_mm_s:
+        return None
+    out: F64 = pre.at(pre.t_hi_s)[0]
+    return out
 
 
 def _left_rest(

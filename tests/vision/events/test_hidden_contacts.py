@@ -31,6 +31,13 @@ situations the independent benchmark found the extractor blind to
 * a ball struck in a corner cluster that strikes a third ball 11 ms later: its path
   before that contact spans the one before, so it is timed from the paths after
   (pt0275; the path before put it 10-36 ms late);
+* a cue ball off a cushion strikes a ball at rest 20 ms later, a frame after the
+  bounce; the struck ball strikes a third 1.3 ms later: read through the first sample
+  after the contact (the struck ball already off its rest), the approach put the first
+  contact 13-17 ms late, after the second (pt0226);
+* a ball at rest 5 mm from a cushion, struck into it, touches it 4.8 ms later and
+  strikes a third ball 7.8 ms after that, all within a frame: its path after the
+  second kiss says nothing of the first's speed, the kick does (pt0302);
 * a ball at rest near a cushion, struck into it, comes back off it into its striker
   9-15 ms later, within the frame: one valley of the pair's gap, two contacts
   (pt0110, pt0118, pt0178, pt0211); a struck ball that bounces off a cushion and does
@@ -341,3 +348,35 @@ def test_a_struck_ball_off_a_cushion_that_does_not_come_back_gives_no_second_con
         truth = [e for e in replay.events if isinstance(e, BallContact)]
         kisses = [s for s in found if isinstance(s.event, BallContact)]
         assert len(kisses) <= len(truth)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("fps", [50.0, 60.0])
+def test_a_ball_struck_before_the_sample_that_shows_it_moved_is_timed_before_it(
+    fps: float, seed: int
+) -> None:
+    replay, found = _found(226, fps, seed)
+    first, second = [e for e in replay.events if isinstance(e, BallContact)][:2]
+    assert set(first.balls) == {Ball.WHITE, Ball.YELLOW} and 0 < second.t_s - first.t_s < 0.002
+    bounce = max(
+        e.t_s for e in replay.events if isinstance(e, CushionContact) and e.t_s < first.t_s
+    )
+    assert 0.015 < first.t_s - bounce < 0.025  # the white off a cushion a frame before
+    (hit,) = _near(found, first, 0.002)
+    assert hit.confidence == 1.0
+    for other in _near(found, second, 0.002):  # found or not, never before the first
+        assert other.event.t_s > hit.event.t_s
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("fps", [50.0, 60.0])
+def test_a_ball_struck_into_a_cushion_and_a_third_ball_within_a_frame_touched_the_cushion(
+    fps: float, seed: int
+) -> None:
+    replay, found = _found(302, fps, seed)
+    kisses = [e for e in replay.events if isinstance(e, BallContact)]
+    rail = next(e for e in replay.events if isinstance(e, CushionContact) and e.ball is Ball.WHITE)
+    assert kisses[0].t_s < rail.t_s < kisses[1].t_s < kisses[0].t_s + 1.0 / fps
+    (hit,) = _near(found, rail, 0.003)
+    assert hit.confidence < 1.0  # read off the kick, not seen
+    assert abs(hit.event.t_s - rail.t_s) <= max(hit.event.t_err_s, 0.002)

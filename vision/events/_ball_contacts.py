@@ -12,10 +12,11 @@ that was at rest gives a second time: where its post-contact path leaves its res
 position (it is the sharpest evidence of a thin kiss); the two are weighed by the
 squares of the closing speed and the set-off speed; when both were at rest (a third
 ball set one off an instant before), the later start alone; when the resting ball stood
-on for frames after the approach paths touched (a pass a hair apart, then back off a
-cushion into it), its set-off alone (:mod:`vision.events._late_set_off`). In a slow push the gap
-reaches zero long before its minimum, so the first samples at the touch are tried
-first.
+on for frames after the approach paths met closing at under 100 mm/s (a pass a hair
+apart, then back off a cushion into it), its set-off alone
+(:mod:`vision.events._late_set_off`). In a slow push the gap reaches zero long before
+its minimum, so the first samples at the touch are tried first; samples that already
+show a ball struck from rest are tried last (:func:`_solve`).
 A contact read off a path that an earlier contact of the same ball had already bent
 (two contacts in one frame) is timed again from the paths after, or dropped when
 those never meet (:func:`_without_stale`).
@@ -36,7 +37,7 @@ from calibration import TableGeometry
 from referee import Ball, BallContact
 from vision._types import ScoredEvent
 from vision.events._cushion_contacts import Tolerances, valley_starts
-from vision.events._late_set_off import late_set_off, struck_before
+from vision.events._late_set_off import late_set_off, struck_at
 from vision.events._path_fit import PathFit, Samples, first_crossing
 
 __all__ = ["CUSHION_E", "ball_contacts", "reflect_at_noses"]
@@ -221,12 +222,14 @@ def _solve(
     The last sample before the contact is ``i0 - 1`` (usual), ``i0`` (the closest
     sample was still on the way in) or ``i0 - 2`` (it came after the contact): the
     first whose fits reach ``2R`` strictly after it and by the next sample is used;
-    ``i0 - 2`` before ``i0`` when one ball stood still and sample ``i0`` shows it struck
-    (pt0226: a cue ball off a cushion a frame before, its fit through ``i0`` bent).
+    samples that already show one ball struck from rest come last (tuning pt0226: a cue
+    ball off a cushion a frame before, its fit through ``i0`` bent; pt0338: the struck
+    ball's first moved sample at ``i0 - 1``, the contact timed after it).
     """
     fallback = None
-    late = i0 > 0 and struck_before((sa, sb), float(grid[i0 - 1]), float(grid[i0]), tol)
-    for j in (i0 - 1, i0 - 2, i0) if late else (i0 - 1, i0, i0 - 2):
+    m = struck_at((sa, sb), grid, i0, tol)  # samples from m on came after the contact
+    order = (i0 - 1, i0, i0 - 2)
+    for j in [j for j in order if j < m] + [j for j in order if j >= m]:
         if j < 0 or j + 1 >= len(grid) or (j == i0 and gap[i0] <= tol.touch_mm):
             continue
         fits = _pre_fits(sa, sb, float(grid[j]))

@@ -18,6 +18,11 @@ ball off at once, and a later set-off is a second contact, not this one. Anythin
 (the ball left at the found time, or nothing was near when it left) is left to the
 finder's own time.
 
+The same evidence, a ball seen at rest at one sample and off its rest at the next while
+the other ball moved (:func:`struck_before`, :func:`struck_at`), tells the finder that
+the contact came before that sample: it fits the approach from the samples before
+first (tuning pt0226, pt0338).
+
 Set on the tuning part of the independent set only (``docs/independent-events.md``).
 """
 
@@ -31,7 +36,7 @@ from numpy.typing import NDArray
 from vision.events._cushion_contacts import Tolerances
 from vision.events._path_fit import PathFit, Samples
 
-__all__ = ["LateStart", "late_set_off", "struck_before"]
+__all__ = ["LateStart", "late_set_off", "struck_at", "struck_before"]
 
 F64 = NDArray[np.float64]
 
@@ -83,6 +88,17 @@ def late_set_off(
     if gap > tol.touch_mm:
         return None  # nothing near when it left: not this contact's doing
     return LateStart(t_s, post, (xy_b - xy_a) / max(dist, 1e-9), gap)
+
+
+def struck_at(samples: tuple[Samples, Samples], grid: F64, i0: int, tol: Tolerances) -> int:
+    """The first of ``grid``'s indices ``i0 - 1``, ``i0`` that shows a ball struck from rest.
+
+    :func:`struck_before` between it and the one before; ``len(grid)`` if neither does.
+    """
+    for j in (i0 - 1, i0):
+        if j >= 1 and struck_before(samples, float(grid[j - 1]), float(grid[j]), tol):
+            return j
+    return len(grid)
 
 
 def struck_before(

@@ -38,6 +38,10 @@ situations the independent benchmark found the extractor blind to
 * a ball at rest 5 mm from a cushion, struck into it, touches it 4.8 ms later and
   strikes a third ball 7.8 ms after that, all within a frame: its path after the
   second kiss says nothing of the first's speed, the kick does (pt0302);
+* a ball at rest 13 mm from a cushion, struck into it at 1.6 m/s: its first sample
+  after the contact shows it already moved, and after the bounce it is slower than
+  the kick made it; timed after that sample, the contact left no room for the
+  cushion, which came 11 ms late or not at all (pt0338);
 * a ball at rest near a cushion, struck into it, comes back off it into its striker
   9-15 ms later, within the frame: one valley of the pair's gap, two contacts
   (pt0110, pt0118, pt0178, pt0211); a struck ball that bounces off a cushion and does
@@ -380,3 +384,17 @@ def test_a_ball_struck_into_a_cushion_and_a_third_ball_within_a_frame_touched_th
     (hit,) = _near(found, rail, 0.003)
     assert hit.confidence < 1.0  # read off the kick, not seen
     assert abs(hit.event.t_s - rail.t_s) <= max(hit.event.t_err_s, 0.002)
+
+
+@pytest.mark.parametrize(("fps", "seed"), [(50.0, 0), (50.0, 1), (50.0, 2), (60.0, 1)])
+def test_a_ball_struck_into_a_cushion_13_mm_away_touched_it_within_the_frame(
+    fps: float, seed: int
+) -> None:
+    replay, found = _found(338, fps, seed)
+    kiss, back = [e for e in replay.events if isinstance(e, BallContact)][:2]
+    rail = next(e for e in replay.events if isinstance(e, CushionContact))
+    assert kiss.t_s < rail.t_s < back.t_s < kiss.t_s + 0.02  # then back into the yellow
+    (hit,) = _near(found, rail, 0.004)
+    assert abs(hit.event.t_s - rail.t_s) <= hit.event.t_err_s
+    assert "struck from rest towards the foot cushion" in hit.evidence
+    assert _near(found, back, 0.004)  # the second kiss, read off the white's rebound

@@ -10,8 +10,12 @@ a few milliseconds more than ``color`` on the frames that need it and nothing on
 others; every ``rescan_every`` frames, while a ball was never seen (or not for long),
 one scan of the whole table, and one when a ball last seen slow has been missing for
 two frames (struck from rest into a streak too faint for colour and already out of
-its window). If the network fails mid-match, ``auto`` carries on with the colour
-detector alone (and says so in ``notes``).
+its window), or one last seen fast (it may have turned at a kiss). A ball missing for
+fewer than ``_FAINT_FRAMES`` frames is looked for in a faint streak of its colour that
+leads from where it was last seen (:mod:`vision.detect._faint_streak`: at 30 fps a
+ball struck at 6-8 m/s is too faint for the colour detector and the network alike);
+that search needs no network. If the network fails mid-match, ``auto`` carries on
+with the colour detector alone (and says so in ``notes``).
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ from numpy.typing import NDArray
 from referee import Ball
 from vision._types import Detections
 from vision.detect._ball_network import Peak, ort_errors
+from vision.detect._blob_balls import Found
 from vision.detect._colour_detector import ColourDetector
 from vision.detect._detector import DetectorCapabilities, Pixels
+from vision.detect._faint_streak import MAX_STEP_RADII, faint_streak
 from vision.detect._inference import InferenceDevice
 from vision.detect._learned_detector import MIN_PEAK, LearnedDetector
 from vision.detect._network_crops import CLASSES
@@ -43,6 +49,8 @@ _MOVING_PX = 1.0  # last step, px per frame: below it the ball was at rest
 _MAX_REACH_RADII = 9.0
 _STRUCK_GROWTH = 4.0  # radii a frame the window round a ball gone from rest grows
 _STRUCK_SCAN_AGE = 2  # a ball gone from rest this many frames: the whole table is scanned
+_FAST_RADII = 2.0  # a ball lost at this many radii a frame is scanned for too
+_FAINT_FRAMES = 3  # a ball missing for fewer frames is looked for in a faint streak
 
 #: (ball, centre px, reach px, index of the unsure colour detection or None, where the
 #: ball rested if it was at rest when last seen, else None)
@@ -94,6 +102,7 @@ class AutoDetector:
             found = self._ask(image_bgr, found, asks)
         if self.learned is not None and self._lost(found):
             found = self._scan(image_bgr, found)
+        found = self._faint(image_bgr, found)
         self._remember(found)
         return found
 
@@ -112,13 +121,18 @@ class AutoDetector:
         return any(b not in self.memory or self.memory[b].age >= _MEMORY_FRAMES for b in missing)
 
     def _struck_away(self, seen: _Seen | None) -> bool:
-        """A ball last seen slow (under half a radius a frame), now unseen for a while.
+        """A ball last seen slow (under half a radius a frame) or fast, now unseen a while.
 
-        Exactly ``_STRUCK_SCAN_AGE`` frames: one scan per disappearance.
+        Slow: struck from rest, too hard for its window. Fast (``_FAST_RADII`` a frame
+        or more, as a faint streak is): it may have turned at a kiss or a cushion far
+        from where it was heading (tuning pt0029: the white at 7 m/s, 30 fps, kissed
+        the yellow between two frames). Exactly ``_STRUCK_SCAN_AGE`` frames: one scan
+        per disappearance.
         """
         if seen is None or seen.age != _STRUCK_SCAN_AGE or self.learned is None:
             return False
-        return float(np.hypot(*seen.velocity_px)) < 0.5 * self._radius(seen.uv_px)
+        speed, r = float(np.hypot(*seen.velocity_px)), self._radius(seen.uv_px)
+        return speed < 0.5 * r or speed >= _FAST_RADII * r
 
     def _radius(self, uv_px: F64) -> float:
         return float(self.learned.radius_px(uv_px[None])[0]) if self.learned else 10.0
@@ -138,6 +152,34 @@ class AutoDetector:
         lost = [b for b in self.balls if b in CLASSES and b not in found.ball]
         asks: list[_Ask] = [(b, np.zeros(2), np.inf, None, None) for b in lost]
         return _merge(found, asks, [peaks] * len(lost), self.learned)
+
+    def _faint(self, image_bgr: Pixels, found: Detections) -> Detections:
+        """A ball missing for under ``_FAINT_FRAMES`` frames, in a faint streak if it is one.
+
+        (:mod:`vision.detect._faint_streak`: too fast for colour and network alike.)
+        """
+        extra: list[Found] = []
+        for ball in self.balls:
+            seen = self.memory.get(ball)
+            if ball in found.ball or seen is None or seen.age >= _FAINT_FRAMES:
+                continue
+            r = self.colour.radius_at(seen.uv_px)
+            reach = (seen.age + 1) * MAX_STEP_RADII * r
+            others = np.array([*found.uv_px, *(f.uv_px for f in extra)]).reshape(-1, 2)
+            streak = faint_streak(
+                self.colour.model, image_bgr, ball, (seen.uv_px, r, reach), others
+            )
+            if streak is not None:
+                extra.append(streak)
+        if not extra:
+            return found
+        return Detections(
+            np.array([*found.uv_px, *(f.uv_px for f in extra)]),
+            (*found.ball, *(f.ball for f in extra)),
+            np.array([*found.score, *(f.score for f in extra)]),
+            np.array([*found.radius_px, *(f.radius_px for f in extra)]),
+            np.array([*found.streak_px, *(f.streak_px for f in extra)]),
+        )
 
     def _unsure(self, found: Detections) -> list[_Ask]:
         """(ball, centre, reach, colour detection index or None) for each unsure ball."""

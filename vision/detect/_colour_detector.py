@@ -181,6 +181,15 @@ class ColourDetector:
             found += self._search(image_bgr, box)
         return _pack([f for f in found if _within(f.uv_px, near, reach)])
 
+    def radius_at(self, uv_px: F64) -> float:
+        """The expected ball radius (px) at ``uv_px`` (2,); the largest off the table."""
+        hs, ws = self.surface_small.shape
+        u, v = (float(uv_px[0]) + 0.5) / self.scale, (float(uv_px[1]) + 0.5) / self.scale
+        if not (math.isfinite(u) and math.isfinite(v)):
+            return self.max_radius_px
+        r = float(self.radius_small[min(max(int(v), 0), hs - 1), min(max(int(u), 0), ws - 1)])
+        return r if math.isfinite(r) else self.max_radius_px
+
     def _windows(self, near: F64, reach: F64) -> list[tuple[int, int, int, int]]:
         """Disjoint boxes (x0, y0, x1, y1) on the shrunk image covering every window."""
         # Plain floats: for three balls numpy's call overhead is most of the cost.

@@ -161,6 +161,23 @@ def _plausible_pace(way: WayBack, left: tuple[F64, float], post: PathFit) -> boo
     return keeps is not None and v_end / keeps ** (len(legs) - 1) <= _MAX_STRUCK_MM_S
 
 
+def _left_by(
+    way: WayBack, left: tuple[F64, float], post: PathFit, window_s: tuple[float, float]
+) -> tuple[F64, float]:
+    """``left`` (its rest, when it left it), later if the way asks and the window allows.
+
+    Unseen at the stroke (under the cue), a ball may have left its rest up to the end
+    of ``window_s``: as late as its mean speed on the way needs to be the speed it was
+    seen at (it slowed on the way; tuning pt0070 at 30 fps: last seen still a frame
+    before its stroke, seen again three frames on at 5.2 m/s: left half a frame after
+    its last still sample, it ran the way at 4.5 m/s).
+    """
+    along, _ = _along(way, left, post)
+    v_end = float(np.linalg.norm(post.velocity(post.t_lo_s)))
+    t_need = post.t_lo_s - float(along[-1]) / max(v_end, 1e-9)
+    return left[0], min(max(left[1], t_need), window_s[1], post.t_lo_s - 1e-3)
+
+
 def _bounce_keeps(legs_mm: F64, span_s: float, v_end: float) -> float | None:
     """The share of its speed a ball kept in each bounce to run ``legs_mm`` in ``span_s``.
 
@@ -250,7 +267,9 @@ def _unseen_way(
         )
         share = back_miss(at_first, way.v_first_mm_s, rest) / max(length, 1.0)
         n = len(way.bounces)
-        if share > _UNSEEN_SLACK or not _plausible_pace(way, left, post):
+        if share > _UNSEEN_SLACK or not _plausible_pace(
+            way, _left_by(way, left, post, window_s), post
+        ):
             continue
         if share < best.get(n, (math.inf,))[0]:
             best[n] = (share, way)

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from calibration import TableGeometry
-from referee import Ball, CushionContact, Event
+from referee import Ball, Cushion, CushionContact, Event
 from synth import IndependentReplay
 from tests.vision.events.pooltool_motion import NOISE_MM, independent_set, tuning_replays
 from vision import BallTrack, extract_events
@@ -101,3 +101,32 @@ def test_most_cushions_of_a_cue_ball_unseen_from_its_stroke_are_traced_back(fps:
     assert tally.found / tally.cushions >= 0.6, f"{tally.found} of {tally.cushions}"
     assert len(tally.made_up) <= 0.07 * tally.cases, tally.made_up
     assert tally.flagged <= 0.12 * tally.cases
+
+
+#: The white of tuning pt0070 (30 fps) as the tracker gave it in its rendered clip
+#: (frames 48-55, mm): unseen from a frame before its stroke (frame 45, under the cue)
+#: until it came back off the foot cushion, seen again three frames on at 5.2 m/s.
+_PT0070_WHITE_MM = [
+    (2413.74, 647.97), (2250.97, 715.33), (2095.74, 781.71), (1941.33, 846.77),
+    (1793.15, 910.36), (1645.75, 972.37), (1499.13, 1033.67), (1356.76, 1094.91),
+]  # fmt: skip
+
+
+def test_a_cue_ball_unseen_from_before_its_stroke_left_as_late_as_its_pace_asks() -> None:
+    # Left half a frame after its last still frame, it would have run its way at 4.5
+    # m/s and been seen at 5.2: too slow for the way, so the way was refused. It was
+    # struck at 1.500 s, touched the foot cushion at 1.515 s.
+    t = np.arange(38, 56) / 30.0
+    rest = np.array([2710.45, 469.57])
+    xy = np.vstack([np.tile(rest, (10, 1)), np.array(_PT0070_WHITE_MM)])
+    seen = np.ones(len(t), bool)
+    seen[7:10] = False  # frames 45-47: held at its rest, unseen
+    still = {Ball.YELLOW: (1304.23, 1034.94), Ball.RED: (41.33, 314.54)}
+    tracks = {Ball.WHITE: BallTrack(t, xy, seen, np.full(len(t), -1, np.int64))}
+    tracks |= {b: BallTrack.from_samples(t, np.tile(p, (len(t), 1))) for b, p in still.items()}
+    found = extract_events(tracks, TableGeometry(independent_set().table))
+    foot = [s for s in found if isinstance(s.event, CushionContact) and s.event.ball == Ball.WHITE
+            and s.event.cushion == Cushion.FOOT and s.event.t_s < 1.6]  # fmt: skip
+    assert len(foot) == 1, found
+    assert abs(foot[0].event.t_s - 1.5154) <= max(foot[0].event.t_err_s, 0.015)
+    assert foot[0].event.doubt is None

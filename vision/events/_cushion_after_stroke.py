@@ -175,7 +175,7 @@ def _left_by(
     along, _ = _along(way, left, post)
     v_end = float(np.linalg.norm(post.velocity(post.t_lo_s)))
     t_need = post.t_lo_s - float(along[-1]) / max(v_end, 1e-9)
-    return left[0], min(max(left[1], t_need), window_s[1], post.t_lo_s - 1e-3)
+    return left[0], max(left[1], min(t_need, window_s[1], post.t_lo_s - 1e-3))
 
 
 def _bounce_keeps(legs_mm: F64, span_s: float, v_end: float) -> float | None:

@@ -23,6 +23,7 @@ from synth import CameraSettings, LookSettings, Renderer
 from vision.detect._auto_detector import AutoDetector
 from vision.detect._colour_detector import ColourDetector
 from vision.detect._faint_streak import faint_streak
+from vision.detect._make_detector import make_detector
 
 _REST = {Ball.YELLOW: (700.0, 65.0), Ball.RED: (30.0, 740.0)}
 _WHITE_MM = (1090.0, 570.0)
@@ -117,3 +118,28 @@ def test_auto_keeps_a_white_struck_away_in_its_faint_streak() -> None:
         assert found.ball.count(Ball.WHITE) == 1
         uv = found.uv_px[found.ball.index(Ball.WHITE)]
         assert float(np.hypot(*(uv - np.array(truth_px[Ball.WHITE])))) < 5.0
+
+
+@pytest.mark.parametrize(("radii_a_frame", "scanned"), [(0.2, True), (1.0, False), (3.0, True)])
+def test_auto_scans_the_table_for_a_ball_lost_from_rest_or_fast_not_at_a_roll(
+    radii_a_frame: float, scanned: bool
+) -> None:
+    # Gone for two frames: struck from rest (out of its window at once), or seen fast
+    # (a faint streak; it may have turned at a kiss), the network scans the table once.
+    clip = _clip(7000.0, -132.0, 6)
+    still, truth_px = clip[0]
+    table = Table()
+    calibration = Calibration(TableGeometry(table), _CAMERA.camera(table), "2026-12-05")
+    auto = make_detector("auto", calibration, still, (Ball.WHITE, Ball.YELLOW, Ball.RED))
+    assert isinstance(auto, AutoDetector) and auto.learned is not None
+    assert Ball.WHITE in auto.detect(still).ball
+    gone = still.copy()  # the white taken off the cloth
+    u, v = (round(c) for c in truth_px[Ball.WHITE])
+    cloth = np.median(still[v - 40 : v - 25, u - 40 : u + 40].reshape(-1, 3), axis=0)
+    gone[v - 16 : v + 17, u - 16 : u + 17] = cloth.astype(np.uint8)
+    seen = auto.memory[Ball.WHITE]
+    seen.velocity_px = np.array([radii_a_frame * auto.colour.radius_at(seen.uv_px), 0.0])
+    seen.age = 2
+    scans = auto.scans
+    assert Ball.WHITE not in auto.detect(gone).ball
+    assert (auto.scans == scans + 1) is scanned

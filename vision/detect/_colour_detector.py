@@ -7,10 +7,12 @@ expected ball radius in pixels is made by projecting a ball at every place of th
 
 :meth:`ColourDetector.detect` shrinks the frame (``scale`` 2..4, nearest pixel), marks the
 pixels far from the cloth inside the surface (a linear colour distance) and labels the
-blobs. A blob much smaller than a ball (a reflection, a chalk speck) or much bigger (a
-hand, an arm) is dropped. Each remaining blob is cut out of the full-resolution frame
-with a margin; there every pixel gets the nearest ball class and its share of that
-ball's colour, and per class the share image becomes balls
+blobs. A blob much smaller than a ball (a reflection, a chalk speck) is dropped; one much
+bigger (a hand, an arm) is dropped too, but for the ball-sized pieces joined to it by a
+neck narrower than a ball (a ball under the cue: :mod:`vision.detect._blob_split`),
+which are looked at as blobs of their own. Each remaining blob is cut out of the
+full-resolution frame with a margin; there every pixel gets the nearest ball class and
+its share of that ball's colour, and per class the share image becomes balls
 (:mod:`vision.detect._blob_refinement`, then :mod:`vision.detect._blob_balls`: a sharp
 ball, a streak, or two touching balls).
 
@@ -42,6 +44,7 @@ from referee import Ball
 from vision._types import U8, Detections, VisionError
 from vision.detect._blob_balls import Found, mean_balls, same_balls
 from vision.detect._blob_refinement import balls_in_blob
+from vision.detect._blob_split import ball_pieces
 from vision.detect._colour_model import ColourModel
 from vision.detect._detector import DetectorCapabilities, Pixels
 from vision.detect._still_cache import RepeatCache, StillCache
@@ -60,6 +63,10 @@ _OUTSIDE = 0.15  # a blob with more of its area than this beyond the cushion nos
 #: Score factor of balls in a blob reaching the outer edge of the search band: it goes
 #: on beyond the table (a hand, a cuff, the cue), so a ball there is likely one of them.
 _REACHING = 0.5
+#: Least score of a ball in a piece of a blob too big for balls: on the independent set's
+#: tuning part, balls scored 0.64 or more there; pieces of a hand, the cue or a sleeve
+#: over the rail 0.22-0.48, a white cuff on the cloth 0.76 (left to the tracker).
+_PIECE = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,35 +252,81 @@ class ColourDetector:
         return self.model.foreground(_shrink(image, s, box))
 
     def _blob(self, image_bgr: Pixels, contour: NDArray[Any]) -> list[Found]:
-        """The balls of one blob outline (shrunk-image coordinates), if it may hold any."""
+        """The balls of one blob outline (shrunk-image coordinates), if it may hold any.
+
+        A blob too big for balls, or reaching in over the cushions, is a hand, an arm
+        or the cue: only the ball-sized pieces joined to it by a narrow neck are looked
+        at (:meth:`_pieces`).
+        """
         s = self.scale
         x, y, bw, bh = cv2.boundingRect(contour)
         r = float(self.radius_small[y + bh // 2, x + bw // 2])
-        ball_area = math.pi * (r / s) ** 2
-        if not (
-            math.isfinite(r)
-            and min(bw, bh) >= r / s
-            and _MIN_BLOB * ball_area <= bw * bh <= 4.0 * _MAX_BLOB * ball_area
-        ):
-            return []  # a line (cushion shadow, cue), a speck, an arm, or off the table
+        ball_area = math.pi * ((r if math.isfinite(r) else self.max_radius_px) / s) ** 2
+        if not (min(bw, bh) >= math.sqrt(ball_area / math.pi) and _MIN_BLOB * ball_area <= bw * bh):
+            return []  # a line (cushion shadow, cue), a speck
+        big = not math.isfinite(r) or bw * bh > 4.0 * _MAX_BLOB * ball_area
         hs, ws = self.surface_small.shape
         x0, y0 = max(x - 2, 0), max(y - 2, 0)
         x1, y1 = min(x + bw + 2, ws), min(y + bh + 2, hs)
         blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.drawContours(blob, [contour], 0, 1, cv2.FILLED, offset=(-x0, -y0))
+        if big or not self._fits(blob, (x0, y0), ball_area):
+            return self._pieces(image_bgr, blob, (x0, y0), ball_area)
+        if cv2.countNonZero(blob) < _MIN_BLOB * ball_area:
+            return []  # a speck
+        grown = np.asarray(cv2.dilate(blob, self._kernel5), np.uint8)
+        return self._refine(image_bgr, blob, grown, (x0, y0, x1, y1), r)
+
+    def _fits(self, blob: U8, origin: tuple[int, int], ball_area: float) -> bool:
+        """False for a ``blob`` too big for balls or reaching in over the cushions."""
+        x0, y0 = origin
+        h, w = blob.shape
         area = int(cv2.countNonZero(blob))
-        inside = int(np.count_nonzero(blob & self.surface_small[y0:y1, x0:x1]))
-        if not (_MIN_BLOB <= area / ball_area <= _MAX_BLOB) or area - inside > _OUTSIDE * inside:
-            return []  # a speck, a hand, or something reaching in over the cushions
+        inside = int(np.count_nonzero(blob & self.surface_small[y0 : y0 + h, x0 : x0 + w]))
+        return area <= _MAX_BLOB * ball_area and area - inside <= _OUTSIDE * inside
+
+    def _pieces(
+        self, image_bgr: Pixels, blob: U8, origin: tuple[int, int], ball_area: float
+    ) -> list[Found]:
+        """Balls of the ball-sized pieces of a big ``blob`` whose corner is ``origin``.
+
+        Each piece is refined as a blob of its own, but its gate keeps out the rest of
+        the big blob (a hand beside a ball pulled its centre 4 px towards it). Its balls
+        need a score of ``_PIECE``, which is then halved as at the rim: the network is
+        asked about them.
+        """
+        found: list[Found] = []
+        hs, ws = blob.shape
+        searched = self.search_small[origin[1] : origin[1] + hs, origin[0] : origin[0] + ws]
+        for piece in ball_pieces(blob, searched.view(np.uint8), math.sqrt(ball_area / math.pi)):
+            px, py, pw, ph = cv2.boundingRect(piece)
+            bx0, by0 = max(px - 2, 0), max(py - 2, 0)
+            bx1, by1 = min(px + pw + 2, ws), min(py + ph + 2, hs)
+            own = np.ascontiguousarray(piece[by0:by1, bx0:bx1])
+            x0, y0 = origin[0] + bx0, origin[1] + by0
+            r = float(self.radius_small[y0 + (by1 - by0) // 2, x0 + (bx1 - bx0) // 2])
+            if not (math.isfinite(r) and self._fits(own, (x0, y0), ball_area)):
+                continue
+            rest = blob[by0:by1, bx0:bx1] & (1 - own)
+            grown = np.asarray(cv2.dilate(own, self._kernel5), np.uint8) & (1 - rest)
+            box = (x0, y0, x0 + bx1 - bx0, y0 + by1 - by0)
+            balls = self._refine(image_bgr, own, grown, box, r)
+            found += [replace(f, score=f.score * _REACHING) for f in balls if f.score >= _PIECE]
+        return found
+
+    def _refine(
+        self, image_bgr: Pixels, blob: U8, grown: U8, box: tuple[int, int, int, int], r: float
+    ) -> list[Found]:
+        """The balls of ``blob`` (its ``box`` on the shrunk image) looked for in ``grown``."""
+        s = self.scale
+        x0, y0, x1, y1 = box
         roi = image_bgr[y0 * s : y1 * s, x0 * s : x1 * s]
-        box = (x0, y0, x1, y1)
         if (kept := self.still.get(box, roi)) is not None:
             return kept
         # The refinement is a function of these bytes alone: the same bytes, its result.
-        key = (roi.tobytes(), blob.tobytes(), struct.pack("d", r))
+        key = (roi.tobytes(), grown.tobytes(), struct.pack("d", r))
         found = self.repeats.get(box, key)
         if found is None:
-            grown = cv2.dilate(blob, self._kernel5)
             gate = cv2.resize(grown, None, fx=s, fy=s, interpolation=cv2.INTER_NEAREST)
             gate = gate[: roi.shape[0], : roi.shape[1]]
             found = balls_in_blob(self.model, roi, gate, (x0 * s, y0 * s), r)

@@ -21,8 +21,7 @@ import pytest
 
 from calibration import Calibration, TableGeometry
 from referee import Ball, Table
-from synth import CameraSettings, LookSettings, Renderer
-from synth._scene import PlayerStroke
+from synth import CameraSettings, LookSettings, PlayerStroke, Renderer
 from vision.detect._blob_split import ball_pieces
 from vision.detect._colour_detector import ColourDetector
 

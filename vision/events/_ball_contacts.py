@@ -3,7 +3,8 @@
 Theory of operation. For each pair the surface gap ``D(t) = |p_a - p_b| - 2R`` is
 sampled on the union of both balls' sample times (a resting ball holds still between
 rare samples). Valleys of ``D`` that may reach zero between samples are candidates
-(:func:`vision.events._cushion_contacts.valley_starts`, same hysteresis as cushions). The contact
+(:func:`vision.events._cushion_contacts.valley_starts`, same hysteresis as cushions), and
+so are approaches cut short within a frame (:mod:`vision.events._cut_short`). The contact
 time is where the two pre-contact fits (straight lines, reflected at a cushion nose
 so a cushion just before the kiss does not spoil them) come ``2R`` apart. A candidate
 is a contact only if the balls exchanged an impulse along their line of centres: the
@@ -17,9 +18,9 @@ apart, then back off a cushion into it), its set-off alone
 (:mod:`vision.events._late_set_off`). In a slow push the gap reaches zero long before
 its minimum, so the first samples at the touch are tried first; samples that already
 show a ball struck from rest are tried last (:func:`_solve`).
-A contact read off a path that an earlier contact of the same ball had already bent
-(two contacts in one frame) is timed again from the paths after, or dropped when
-those never meet (:func:`_without_stale`).
+A contact read off a path that an earlier contact of the same ball (with a third ball,
+or with the same one over a frame before) had bent is timed again from the paths
+after, or dropped when those never meet (:func:`_without_stale`).
 
 Thresholds were tuned on the simulator, the ``three_cushion_match`` clip and the
 tuning part of the independent set only (``docs/independent-events.md``).
@@ -37,6 +38,7 @@ from calibration import TableGeometry
 from referee import Ball, BallContact
 from vision._types import ScoredEvent
 from vision.events._cushion_contacts import Tolerances, valley_starts
+from vision.events._cut_short import cut_short
 from vision.events._late_set_off import late_set_off, struck_at
 from vision.events._path_fit import PathFit, Samples, first_crossing
 
@@ -67,10 +69,11 @@ def _without_stale(
     """``found``, each contact read off a path an earlier contact had bent timed anew or dropped.
 
     The pair-wise finder extrapolates each ball's path before the contact from its last
-    three samples. When the ball met a third ball among or after those samples (two
-    contacts in one frame: a ball at rest a few mm from the one struck), that path is
-    no longer where the ball went: it may run on into a ball the struck one set off,
-    and a contact it does meet is mistimed. The paths after a real contact, traced
+    three samples. When the ball met a third ball among or after those samples (a ball
+    at rest a few mm from the one struck), or the same ball over a frame before (a
+    full hit cut short, the striker following on: tuning pt0167), that path is no
+    longer where the ball went: it may run on into a ball the struck one set off, and
+    a contact it does meet is mistimed. The paths after a real contact, traced
     back, come ``2R`` apart at it: the contact is timed there, after the bending one;
     a contact whose paths after never meet is dropped, and the set-off it seemed to
     explain is traced to its striker by :mod:`vision.events._set_offs`.
@@ -89,14 +92,14 @@ def _without_stale(
 
 
 def _bent_at(s: Samples, ball: Ball, ev: BallContact, kept: list[ScoredEvent]) -> float | None:
-    """When ``ball`` last met another ball within the samples its path before ``ev`` spans."""
+    """When ``ball`` last met a ball within the samples its path before ``ev`` spans."""
     t_first = float(s.t_s[max(s.index_before(ev.t_s) - 2, 0)])
     times = [
         k.event.t_s
         for k in kept
         if isinstance(k.event, BallContact)
         and ball in k.event.balls
-        and set(k.event.balls) != set(ev.balls)
+        and (set(k.event.balls) != set(ev.balls) or ev.t_s - k.event.t_s > s.dt_s)
         and t_first < k.event.t_s < ev.t_s
     ]
     return max(times, default=None)
@@ -174,14 +177,15 @@ def _pair(
         return []
     tol = replace(tol, dt_s=min(sa.dt_s, sb.dt_s))
     grid = _union_grid(sa, sb)
-    two_r = 2.0 * geometry.radius_mm
-    gap = np.linalg.norm(sa.at(grid) - sb.at(grid), axis=1) - two_r
+    xy_a, xy_b = sa.at(grid), sb.at(grid)
+    gap = np.linalg.norm(xy_a - xy_b, axis=1) - 2.0 * geometry.radius_mm
     out: list[ScoredEvent] = []
     last = 0
-    for minima in valley_starts(gap, grid, tol.hysteresis_mm):
-        # A slow approach (a push, or two balls the detector pulls together) reaches
-        # the touch long before the valley's minimum: the first samples at the touch
-        # are tried first.
+    valleys = valley_starts(gap, grid, tol.hysteresis_mm)
+    stalls = cut_short(xy_a, xy_b, grid, geometry.radius_mm, tol.touch_mm, valleys)
+    for minima in sorted([*valleys, *([i] for i in stalls)]):
+        # A slow approach (a push, or two balls the detector pulls together) reaches the
+        # touch long before the valley's minimum: the first samples there are tried first.
         entry = [j for j in range(last, minima[0]) if gap[j] <= 0.5 * tol.touch_mm][:2]
         last = minima[-1] + 1
         if minima[0] == 0:

@@ -114,7 +114,7 @@ def kick_at(
     theirs = _state(samples[other], t_s, geometry, tol) if other in samples else None
     if mine is None or theirs is None:
         return None
-    tau = _touch_s(mine, theirs, 2.0 * geometry.radius_mm, 2.5 * tol.dt_s)
+    tau = _touch_s(mine, theirs, 2.0 * geometry.radius_mm, (2.5 * tol.dt_s, 0.5 * tol.dt_s))
     xy = mine[0] + mine[1] * tau
     line = xy - (theirs[0] + theirs[1] * tau)
     length = float(np.linalg.norm(line))
@@ -124,16 +124,20 @@ def kick_at(
 
 
 def _touch_s(
-    mine: tuple[F64, F64], theirs: tuple[F64, F64], two_r: float, within_s: float
+    mine: tuple[F64, F64], theirs: tuple[F64, F64], two_r: float, within_s: tuple[float, float]
 ) -> float:
     """Seconds from the contact's time to the balls' touch (0: as timed).
 
     Each ball is ``(xy_mm, v_mm_s)`` at the contact's time. With one at rest and the
     other running straight at it, the touch is where that path first comes within two
-    radii, if that is within ``within_s`` of the time: a contact timed a few ms late
-    puts the striker past it, and the line of centres there sends the kick astray
-    (tuning pt0029 at 30 fps: 7 ms late, the yellow sent 40 degrees off its way, its
-    cushion 8 mm away then timed after the sample that shows it back off it).
+    radii, if that is at most ``within_s[0]`` before the time or ``within_s[1]`` after
+    it: a contact timed a few ms late puts the striker past it, and the line of
+    centres there sends the kick astray (tuning pt0029 at 30 fps: 7 ms late, the yellow
+    sent 40 degrees off its way, its cushion 8 mm away then timed after the sample that
+    shows it back off it). Much later is a striker's path too slow, not a contact timed
+    early: one just set off from rest, fitted over its rest and one moved sample (tuning
+    pt0233: a touch 19 ms after the contact put the red's cushion, 7 ms after it,
+    before the kick).
     """
     rel_xy, rel_v = mine[0] - theirs[0], mine[1] - theirs[1]
     if np.any(mine[1]) == np.any(theirs[1]):
@@ -143,7 +147,7 @@ def _touch_s(
     if disc < 0.0:
         return 0.0  # the path passes wide: nothing better known
     tau = (-b - float(np.sqrt(disc))) / a
-    return tau if abs(tau) <= within_s else 0.0
+    return tau if -within_s[0] <= tau <= within_s[1] else 0.0
 
 
 def _next_kiss_s(found: Sequence[ScoredEvent], ball: Ball, t_s: float) -> float:

@@ -26,6 +26,7 @@ from vision._types import BallTrack, ScoredEvent
 from vision.events._ball_contacts import ball_contacts
 from vision.events._cushion_after_kiss import cushions_after_kisses
 from vision.events._cushion_after_stroke import cushions_after_strokes
+from vision.events._cushion_at_kiss import cushions_at_kisses
 from vision.events._cushion_before_kiss import cushions_before_kisses
 from vision.events._cushion_contacts import NORMALS, Tolerances, cushion_contacts, normal_gap
 from vision.events._cushion_in_gap import cushions_in_gaps
@@ -91,6 +92,7 @@ def extract_events(
         out += rails + leaving + _rail_before_off(s, ball, geometry, leaving + rails)
     out += cushions_before_kisses(samples, out, geometry, dt, tol.touch_mm)
     out += cushions_after_kisses(samples, out, geometry, tol)
+    out += cushions_at_kisses(samples, out, geometry, tol)
     out += cushions_after_strokes(samples, out, geometry, tol)
     out += cushions_in_gaps(samples, out, geometry, tol)
     out += kisses_after_rebounds(samples, out, geometry, tol)

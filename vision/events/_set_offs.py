@@ -13,8 +13,12 @@ through a cushion nose when the ball was first seen coming back from a cushion a
 cm away), and the striker is the ball whose path before (reflected at a nose when it
 bounced just before) lies at that point then; a striker last seen at rest (the
 stroke and the contact in one frame, or a cue ball too fast to be seen until after
-it struck) is placed there by its path after, traced back. When no path lies there
-and only one ball was unseen at the time, that ball is named with a doubt.
+it struck) is placed there by its path after, traced back; a striker itself set off
+from rest in the frame before, with one sample on its way, on the ray from its rest
+through that sample (:func:`_just_set_off`). When no path lies there and only one
+ball was unseen at the time, that ball is named with a doubt. A struck ball whose way
+out turns within its first frame (a third ball or a cushion a few mm on) is traced by
+its first step alone, timed at its last still sample with half a frame of error.
 
 Each such contact names the ball it set off (``ScoredEvent.struck``):
 :func:`cue_ball_behind` takes the striker of a first mover that was set off for the
@@ -46,6 +50,9 @@ F64 = NDArray[np.float64]
 _EXPLAINED_S = 0.05
 #: A striker unseen from its rest until this many frames after the contact is traced.
 _UNSEEN_FRAMES = 6
+#: A ball at rest seen this far (mm) away a frame later, then turned or stopped short
+#: (another ball or a cushion a few mm on), was set off in that frame (:func:`_set_offs`).
+_JUMP_MM = 10.0
 #: No struck ball runs faster than this (mm/s): the hardest break is about 12 m/s.
 _FASTEST_MM_S = 15000.0
 
@@ -59,15 +66,17 @@ def kisses_behind_set_offs(
     """Ball contacts behind set-offs from rest that no event in ``found`` explains."""
     out: list[ScoredEvent] = []
     for ball, s in samples.items():
-        for t_s, rest_xy, heading in _set_offs(s, geometry, tol):
+        for t_s, rest_xy, heading, jump in _set_offs(s, geometry, tol):
             if _explained(found, ball, t_s) or _explained(out, ball, t_s):
                 continue
             strike_xy = rest_xy - 2.0 * geometry.radius_mm * heading
             striker = _striker(samples, ball, t_s, strike_xy, geometry, tol)
             if striker is not None:
-                out.append(_event(ball, striker, t_s, tol))
-            elif _on_bed(strike_xy, geometry) and (
-                unseen := _unseen_striker(samples, ball, t_s, strike_xy)
+                out.append(_event(ball, striker, t_s, tol, jump=jump))
+            elif (
+                not jump
+                and _on_bed(strike_xy, geometry)
+                and (unseen := _unseen_striker(samples, ball, t_s, strike_xy))
             ):
                 out.append(_unseen_event(ball, unseen, t_s, tol))
     return out
@@ -107,12 +116,17 @@ def _unseen_event(ball: Ball, other: Ball, t_s: float, tol: Tolerances) -> Score
     return ScoredEvent(ev, 0.45, why, struck=ball)
 
 
-def _set_offs(s: Samples, geometry: TableGeometry, tol: Tolerances) -> list[tuple[float, F64, F64]]:
-    """``(t_s, rest_xy_mm, heading)`` of each start from rest of one ball.
+def _set_offs(
+    s: Samples, geometry: TableGeometry, tol: Tolerances
+) -> list[tuple[float, F64, F64, float]]:
+    """``(t_s, rest_xy_mm, heading, jump_mm)`` of each start from rest of one ball.
 
     Still: four samples within noise of the last (or a rest gap before it); then two
     samples each clearly farther away. The time is where the straight fit of the first
-    samples on the way comes closest to the resting centre.
+    samples on the way comes closest to the resting centre. ``jump_mm`` is 0 but for a
+    start cut short: a ball seen ``_JUMP_MM`` or more away one sample on, and no
+    farther the next (another ball or a cushion a few mm on stopped or turned it);
+    its heading is that first step, its time its last still sample.
     """
     out = []
     # Two noisy centres of a ball at rest lie sqrt(2) sigma apart per axis: 4.5 sigma is
@@ -124,26 +138,43 @@ def _set_offs(s: Samples, geometry: TableGeometry, tol: Tolerances) -> list[tupl
         if not (s.rests_after(i - 1) or (i >= 3 and _within(before, rest, still_mm))):
             continue
         d1, d2 = (float(np.linalg.norm(s.xy_mm[i + k] - rest)) for k in (1, 2))
+        if d1 >= _JUMP_MM and d1 - away_mm <= d2 < d1 + away_mm:
+            out.append((float(s.t_s[i]), rest, (s.xy_mm[i + 1] - rest) / d1, d1))
         if d1 < away_mm or d2 < d1 + away_mm:
             continue
-        post = s.fit_after(i + 1, 3)
-        if post is None or post.n < 2:
-            continue
-        v = post.velocity(post.t_lo_s)
-        speed = float(np.linalg.norm(v))
-        if speed < 4.0 * tol.speed_mm_s:
-            continue
-        t_s = float(post.t_lo_s - ((post.at(post.t_lo_s)[0] - rest) @ v) / speed**2)
-        heading = v / speed
-        miss = float(np.linalg.norm(post.at(t_s)[0] - rest))
-        if miss > _near_mm(speed, tol) or not _on_bed(
-            rest - 2.0 * geometry.radius_mm * heading, geometry
-        ):
-            folded = _via_nose(post, rest, (float(s.t_s[i]), post.t_lo_s), geometry, tol)
-            t_s, heading = folded if folded is not None else (t_s, heading)
-        if s.t_s[i] - 0.5 * tol.dt_s <= t_s < s.t_s[i + 1]:
-            out.append((max(t_s, float(s.t_s[i])), rest, heading))
+        start = _start(s, i, geometry, tol, 3) or _start(s, i, geometry, tol, 2)
+        if start is not None:
+            out.append((start[0], rest, start[1], 0.0))
     return out
+
+
+def _start(
+    s: Samples, i: int, geometry: TableGeometry, tol: Tolerances, k: int
+) -> tuple[float, F64] | None:
+    """When and which way the ball at rest at sample ``i`` left, from ``k`` samples after.
+
+    Two samples when three do not pass the rest: the third may come after a cushion a
+    few cm on (tuning pt0373: the red struck towards the head cushion 60 mm away).
+    """
+    rest = s.xy_mm[i]
+    post = s.fit_after(i + 1, k)
+    if post is None or post.n < 2:
+        return None
+    v = post.velocity(post.t_lo_s)
+    speed = float(np.linalg.norm(v))
+    if speed < 4.0 * tol.speed_mm_s:
+        return None
+    t_s = float(post.t_lo_s - ((post.at(post.t_lo_s)[0] - rest) @ v) / speed**2)
+    heading = v / speed
+    miss = float(np.linalg.norm(post.at(t_s)[0] - rest))
+    if miss > _near_mm(speed, tol) or not _on_bed(
+        rest - 2.0 * geometry.radius_mm * heading, geometry
+    ):
+        folded = _via_nose(post, rest, (float(s.t_s[i]), post.t_lo_s), geometry, tol)
+        t_s, heading = folded if folded is not None else (t_s, heading)
+    if not s.t_s[i] - 0.5 * tol.dt_s <= t_s < s.t_s[i + 1]:
+        return None
+    return max(t_s, float(s.t_s[i])), heading
 
 
 def _on_bed(xy: F64, geometry: TableGeometry, slack_mm: float = 5.0) -> bool:
@@ -208,17 +239,50 @@ def _striker(
     for other, s in samples.items():
         if other == ball:
             continue
-        place = _place_at(s, t_s, geometry, tol)
-        if place is None:
-            continue
-        xy, speed = place
-        miss = float(np.linalg.norm(xy - strike_xy))
-        # Extrapolated up to a frame (and maybe across a cushion) the path is good to a
-        # fraction of the distance covered in a frame.
-        allow = max(8.0, 4.0 * tol.noise_mm + 0.3 * speed * tol.dt_s)
-        if miss < allow and (best is None or miss < best[1]):
-            best = (other, miss)
+        for place in (_place_at(s, t_s, geometry, tol), _just_set_off(s, t_s, strike_xy, tol)):
+            if place is None:
+                continue
+            xy, speed = place
+            miss = float(np.linalg.norm(xy - strike_xy))
+            # Extrapolated up to a frame (and maybe across a cushion) the path is good to
+            # a fraction of the distance covered in a frame.
+            allow = max(8.0, 4.0 * tol.noise_mm + 0.3 * speed * tol.dt_s)
+            if miss < allow and (best is None or miss < best[1]):
+                best = (other, miss)
     return best
+
+
+def _just_set_off(
+    s: Samples, t_s: float, strike_xy: F64, tol: Tolerances
+) -> tuple[F64, float] | None:
+    """Where a ball set off from rest in the frame before ``t_s`` was nearest ``strike_xy``.
+
+    Still at sample ``i - 1``, moved at ``i`` (at or before ``t_s``): it ran on the ray
+    from its rest through sample ``i``, at a speed its samples do not give (a fit over
+    the rest and one moved sample is far too slow). The point of the ray nearest
+    ``strike_xy``, and the speed that takes the ball there at ``t_s``; None unless that
+    point lies ahead of sample ``i``, at a speed a ball can have, and with the start
+    after sample ``i - 1`` (tuning pt0373: the white struck by the yellow at rest 30 mm
+    from the red, the red struck 7 ms later, the white's one sample between 13 mm out).
+    """
+    i = s.index_before(t_s)
+    if i < 2 or s.t_s[i] - s.t_s[i - 1] > 1.5 * tol.dt_s or t_s - s.t_s[i] > tol.dt_s:
+        return None
+    rest, first = s.xy_mm[i - 1], s.xy_mm[i]
+    away = float(np.linalg.norm(first - rest))
+    still = s.rests_after(i - 2) or _step_mm(s, i - 2) < max(1.0, 4.5 * tol.noise_mm)
+    if not still or away < max(3.0, 6.0 * tol.noise_mm):
+        return None
+    ray = (first - rest) / away
+    along = float((strike_xy - rest) @ ray)
+    late_s = float(t_s - s.t_s[i])
+    if along <= away or late_s <= 0.0:
+        return None
+    speed = (along - away) / late_s
+    start_s = float(s.t_s[i]) - away / speed
+    if speed > _FASTEST_MM_S or start_s < s.t_s[i - 1] - 0.25 * tol.dt_s:
+        return None
+    return rest + along * ray, speed
 
 
 def _place_at(
@@ -276,12 +340,16 @@ def _step_mm(s: Samples, i: int) -> float:
     return float(np.linalg.norm(s.xy_mm[i + 1] - s.xy_mm[i]))
 
 
-def _event(ball: Ball, striker: tuple[Ball, float], t_s: float, tol: Tolerances) -> ScoredEvent:
+def _event(
+    ball: Ball, striker: tuple[Ball, float], t_s: float, tol: Tolerances, jump: float = 0.0
+) -> ScoredEvent:
     other, miss = striker
     balls = (other, ball) if other < ball else (ball, other)
     confidence = 0.8 if miss < max(4.0, 4.0 * tol.noise_mm) else 0.6
-    ev = BallContact(t_s=t_s, balls=balls, t_err_s=0.25 * tol.dt_s)
+    ev = BallContact(t_s=t_s, balls=balls, t_err_s=(0.5 if jump else 0.25) * tol.dt_s)
     why = f"{ball} set off from rest; {other}'s path {miss:.1f} mm from the striking point"
+    if jump:
+        why += f"; it went {jump:.0f} mm in a frame and turned: timed at its last still sample"
     return ScoredEvent(ev, confidence, why, struck=ball)
 
 

@@ -1,7 +1,8 @@
 """The renderer: frames an overhead camera would record of a moving scene.
 
 Theory of operation. Per camera, once: the viewing ray of every pixel (lens
-distortion included), the static table traced along those rays, lit, vignetted and
+distortion included), the static table traced along those rays (kept for the next
+renderer of the same camera and table: ``synth._static_table``), lit, vignetted and
 encoded to display values (BGR float32, 0..255), kept sharp and blurred by the optics,
 and a bank of sensor noise. Per frame: the frame starts as the blurred static image;
 each ball and pin is drawn in a small region of interest (ROI) only: the unblurred
@@ -27,7 +28,7 @@ from referee import Ball, Pin
 from synth._props import PlayerPose, draw_players, draw_score, player_pose
 from synth._scene import MotionSource, PinSource, PlayerStroke, Scene
 from synth._settings import RenderedFrame, RenderSettings
-from synth._shading import Lighting, background
+from synth._shading import Lighting
 from synth._sprites import (
     GAMMA,
     BallDraw,
@@ -38,6 +39,7 @@ from synth._sprites import (
     merge_boxes,
     paste,
 )
+from synth._static_table import StaticTable, static_table
 
 __all__ = ["RenderSettings", "RenderedFrame", "Renderer"]
 
@@ -64,10 +66,12 @@ class Renderer:
         self.scene = scene or Scene()
         self.settings = settings or RenderSettings()
         self.light = Lighting.of(self.scene)
-        self._origin = camera.position_mm
-        rays, vignette = self._make_rays()
-        self._rays, self._vignette = rays, vignette
-        self._bg = self._make_background()
+        look, lamps = self.scene.look, self.scene.lamps
+        static = static_table(camera, look, lamps, self.scene.ambient)  # kept: shared
+        self._rays = static.rays
+        vignette = 1.0 - self.settings.vignetting * (1.0 - static.cos_axis**4)
+        self._vignette: F32 = vignette.reshape(self._rays.shape[:2]).astype(np.float32)
+        self._bg = self._make_background(static)
         s = self.settings
         self._bg_blur: F32 = _optics(self._bg, s.optics_blur_px, s.sharpen)
         reach = 3.0 * s.optics_blur_px + (3.0 * _SHARPEN_PX if s.sharpen > 0 else 0.0)
@@ -89,50 +93,16 @@ class Renderer:
         """Middle of the exposure of frame ``frame_idx``, seconds."""
         return frame_idx / self.settings.fps
 
-    def _make_rays(self) -> tuple[F32, F32]:
-        w, h = self.size_px
-        u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
-        rays = self.camera.rays(np.stack([u.ravel(), v.ravel()], axis=1))
-        axis = self.camera.pose.rotation()[2] * np.array([1.0, 1.0, -1.0])
-        cos = np.clip(np.nan_to_num(rays @ axis, nan=0.0), 0.0, 1.0)
-        vignette = 1.0 - self.settings.vignetting * (1.0 - cos**4)
-        return rays.reshape(h, w, 3).astype(np.float32), vignette.reshape(h, w).astype(np.float32)
-
-    def _make_background(self) -> F32:
+    def _make_background(self, static: StaticTable) -> F32:
         """The static image (display BGR float32, h x w x 3); sets up the stage too."""
         w, h = self.size_px
-        rays = self._rays.reshape(-1, 3).astype(np.float64)
-        k = self.camera.intrinsics
-        px_rad = 2.0 / (k.fx_px + k.fy_px)  # the angle of one pixel near the axis
-        lin, hit = self._trace(rays, px_rad)
-        edges = np.flatnonzero(_edges(encode(lin).reshape(h, w, 3)))
-        uv = np.stack([edges % w, edges // w], axis=1).astype(np.float64)
-        fine = np.zeros((len(edges), 3))
-        for off in ((-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)):
-            sub_rays = np.nan_to_num(self.camera.rays(uv + np.array(off)))
-            fine += self._trace(sub_rays, px_rad / 2.0)[0] / 4.0
-        lin[edges] = fine  # 2x2 samples where the picture has an edge: anti-aliasing
         rng = np.random.default_rng([self.settings.seed, 1])
-        grain = 1.0 + self.settings.cloth_grain * rng.standard_normal(len(lin))
-        lin = lin * grain[:, None] * self._vignette.reshape(-1, 1)
+        grain = 1.0 + self.settings.cloth_grain * rng.standard_normal(len(static.lin))
+        lin = static.lin * grain[:, None] * self._vignette.reshape(-1, 1)
         bg = encode(lin).reshape(h, w, 3).astype(np.float32)
-        hit32 = hit.reshape(h, w, 3).astype(np.float32)
-        self._stage = Stage(self.camera, self.scene, self.light, self._rays, hit32,
+        self._stage = Stage(self.camera, self.scene, self.light, self._rays, static.hit,
                             self._vignette, bg)  # fmt: skip
         return bg
-
-    def _trace(self, rays: F64, px_rad: float) -> tuple[F64, F64]:
-        """Linear BGR (m, 3) and surface points (m, 3) of the static scene along rays.
-
-        ``px_rad``: the angle each ray stands for (thin marks are averaged over it).
-        """
-        lin, hit = np.zeros_like(rays), np.zeros_like(rays)
-        for start in range(0, len(rays), 65536):
-            part = slice(start, start + 65536)
-            lin[part], hit[part] = background(
-                self._origin, rays[part], self.scene, self.light, px_rad
-            )
-        return np.nan_to_num(lin), np.nan_to_num(hit)
 
     def _make_noise(self) -> list[F32]:
         s = self.settings
@@ -307,19 +277,6 @@ class Renderer:
         image += np.float32(0.5)
         np.clip(image, 0.0, 255.0, out=image)
         return image.astype(np.uint8)
-
-
-def _edges(display: F64) -> NDArray[np.bool_]:
-    """Pixels (h, w) that differ from a 4-neighbour by more than 4 display levels."""
-    diff = np.zeros(display.shape[:2])
-    dx = np.abs(np.diff(display, axis=1)).max(axis=2)
-    dy = np.abs(np.diff(display, axis=0)).max(axis=2)
-    diff[:, 1:] = np.maximum(diff[:, 1:], dx)
-    diff[:, :-1] = np.maximum(diff[:, :-1], dx)
-    diff[1:] = np.maximum(diff[1:], dy)
-    diff[:-1] = np.maximum(diff[:-1], dy)
-    out: NDArray[np.bool_] = diff > 4.0
-    return out
 
 
 def _hidden(player: tuple[Box, F32], uv: F64) -> bool:

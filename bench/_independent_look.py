@@ -89,6 +89,8 @@ def render_shot(
     """Render ``replay`` to ``video`` with its truth (``.json``) and shot log (``.shots.json``).
 
     The truth's ``extra`` holds the look and the motion's digest (:func:`motion_digest`).
+    One encoder thread: called in a fresh process, the same shot gives the same file
+    (``docs/synthetic.md``, "Bit for bit").
     """
     table = replay.table
     cam = _camera(look)
@@ -104,7 +106,7 @@ def render_shot(
     video.parent.mkdir(parents=True, exist_ok=True)
     render_clip(replay, cam.camera(table), video, duration_s=end, scene=style.scene(table),
                 settings=settings, strokes=replay.strokes, events=replay.events,
-                bitrate_bps=bitrate_bps,
+                bitrate_bps=bitrate_bps, encoder_threads=1,
                 extra=replay.extra() | {"look": look, "motion": motion_digest(replay)})  # fmt: skip
     video.with_name(video.stem + ".shots.json").write_text(
         json.dumps(replay.shot_log(), indent=1) + "\n"

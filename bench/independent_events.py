@@ -17,13 +17,16 @@ Shots run in a fixed, stratified order (round-robin over each shot's rarest tag,
 held-out and tuning alternating) so that ``--limit`` and ``--minutes`` cover every
 situation. Renders are kept in ``out/bench/independent/NAME/`` and reused while the
 look and motion are the same (``--rerender`` redoes them), so a rerun after a vision
-change only analyses. ``--merge`` keeps the rows of shots not run now.
+change only analyses. A shot is rendered in a fresh process with one encoder thread,
+so rendering it again gives the same file. ``--merge`` keeps the rows of shots not run
+now.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import subprocess
 import sys
 import time
@@ -87,7 +90,7 @@ def run_one(data_path: Path, shot_id: int, rerender: bool) -> dict[str, Any]:
     try:
         t0 = time.perf_counter()
         if rerender or not _kept(video, look, motion_digest(replay)):
-            render_shot(replay, look, video, seed=shot_id)
+            _render_fresh(data_path, shot_id, video)
         t1 = time.perf_counter()
         check = check_clip(video, folder / "analysis")
         seconds = {"render": t1 - t0, "analyze": time.perf_counter() - t1}
@@ -95,6 +98,27 @@ def run_one(data_path: Path, shot_id: int, rerender: bool) -> dict[str, Any]:
     except Exception as exc:  # a bench lists a failing shot and goes on
         traceback.print_exc()
         return error_row(replay, look, f"{type(exc).__name__}: {exc}")
+
+
+def _render_fresh(data_path: Path, shot_id: int, video: Path) -> None:
+    """Render one shot in a fresh process (``spawn``) with one encoder thread.
+
+    So its file does not depend on what the worker ran before (``docs/synthetic.md``,
+    "Bit for bit").
+    """
+    child = multiprocessing.get_context("spawn").Process(
+        target=_render_child, args=(str(data_path), shot_id, str(video))
+    )
+    child.start()
+    child.join()
+    if child.exitcode != 0:
+        raise RuntimeError(f"rendering shot {shot_id} failed (exit {child.exitcode}; see above)")
+
+
+def _render_child(data_path: str, shot_id: int, video: str) -> None:
+    data = load_independent_shots(Path(data_path))
+    replay = IndependentReplay(data.shot(shot_id), data.table)
+    render_shot(replay, draw_look(shot_id), Path(video), seed=shot_id)
 
 
 def _kept(video: Path, look: dict[str, Any], digest: str) -> bool:

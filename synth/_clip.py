@@ -43,6 +43,7 @@ def render_clip(
     verdicts: Sequence[Mapping[str, Any]] = (),
     codec: str = "h264",
     bitrate_bps: int | None = None,
+    encoder_threads: int = 0,
     truth_path: Path | None = None,
     extra: Mapping[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -55,6 +56,7 @@ def render_clip(
     into it as given: the exact contact times and the expected verdicts; ``lag`` is
     the truth of a lag the clip opens with (winner, reason, faults, events).
     ``progress(frames_done, n_frames)`` is called after every frame.
+    ``encoder_threads``: libx264's threads (:func:`vision.open_video`; 0 its own).
     """
     renderer = Renderer(camera, scene, settings)
     s = renderer.settings
@@ -63,7 +65,8 @@ def render_clip(
     n_frames = max(1, math.floor(duration_s * s.fps + 1e-9))
     bitrate = bitrate_bps if bitrate_bps is not None else default_bitrate(camera.size_px, s.fps)
     try:
-        sink = open_video(video_path, s.fps, camera.size_px, codec=codec, bitrate_bps=bitrate)
+        sink = open_video(video_path, s.fps, camera.size_px, codec=codec, bitrate_bps=bitrate,
+                          encoder_threads=encoder_threads)  # fmt: skip
     except VideoError as exc:  # a bad codec or size is a bad render request
         raise RenderError(str(exc)) from exc
     frames, render_s, encode_s = [], 0.0, 0.0

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +35,8 @@ def test_written_frames_read_back_at_their_size(tmp_path: Path, codec: str) -> N
         ({"codec": "divx"}, "codec: unknown 'divx'"),
         ({"bitrate_bps": 10}, "bitrate_bps must be 50000..200000000"),
         ({"size_px": (321, 180)}, "h264 needs an even frame size"),
+        ({"encoder_threads": 17}, "encoder_threads must be 0..16"),
+        ({"encoder_threads": -1}, "encoder_threads must be 0..16"),
     ],
 )
 def test_a_bad_request_is_refused_with_a_video_error(
@@ -65,3 +70,31 @@ def test_h264_holds_the_target_rate_and_puts_its_index_first(tmp_path: Path, bit
     assert len(list(open_source(path))) == 90
     head = path.read_bytes()
     assert 0 <= head.find(b"moov") < head.find(b"mdat")
+
+
+_ENCODE = """
+import sys
+from pathlib import Path
+from tests.vision.test_video_out import _noisy
+from vision import open_video
+sink = open_video(Path(sys.argv[1]), 30.0, (640, 360), bitrate_bps=400_000,
+                  encoder_threads=int(sys.argv[2]))
+for i in range(45):
+    sink.write(_noisy(i).copy())  # a fresh array each frame, freed after it is written
+sink.close()
+"""
+
+
+def test_one_encoder_thread_in_a_fresh_process_gives_the_same_file(tmp_path: Path) -> None:
+    """What the independent benchmark's renders rely on (docs/synthetic.md, "Bit for bit"):
+    the same frames, each encoded in a fresh process with one libx264 thread, give the
+    same bytes; the file's x264 settings say the threads asked for."""
+    root = Path(__file__).parents[2]
+    files = []
+    for k, threads in enumerate((1, 1, 2)):
+        files.append(tmp_path / f"{k}.mp4")
+        subprocess.run([sys.executable, "-c", _ENCODE, str(files[-1]), str(threads)],
+                       check=True, cwd=root, timeout=120)  # fmt: skip
+    assert files[0].read_bytes() == files[1].read_bytes()
+    said = [re.search(rb"threads=(\d+) lookahead_threads", f.read_bytes()) for f in files]
+    assert [m.group(1) if m else None for m in said] == [b"1", b"1", b"2"]

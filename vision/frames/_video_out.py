@@ -48,7 +48,9 @@ def default_bitrate(size_px: tuple[int, int], fps: float) -> int:
 
 
 class _AvWriter:
-    def __init__(self, path: Path, fps: float, size_px: tuple[int, int], bitrate: int) -> None:
+    def __init__(
+        self, path: Path, fps: float, size_px: tuple[int, int], bitrate: int, threads: int
+    ) -> None:
         try:
             import av
         except ImportError as exc:
@@ -71,6 +73,8 @@ class _AvWriter:
         # a burst of motion cannot stall a phone's stream.
         stream.options = {"preset": "veryfast", "maxrate": str(2 * bitrate),
                           "bufsize": str(4 * bitrate)}  # fmt: skip
+        if threads > 0:
+            stream.options = {**stream.options, "threads": str(threads)}
         self._stream, self._av, self._count = stream, av, 0
 
     def write(self, image: NDArray[np.uint8]) -> None:
@@ -107,6 +111,7 @@ def open_video(
     *,
     codec: str = "h264",
     bitrate_bps: int | None = None,
+    encoder_threads: int = 0,
 ) -> VideoSink:
     """Open a video file for writing.
 
@@ -119,6 +124,10 @@ def open_video(
             it downloads) or ``mp4v`` (OpenCV, quality chosen by OpenCV).
         bitrate_bps: Target mean bit rate; default :func:`default_bitrate`. To stay near
             a source's size, pass the source's rate (its size * 8 / duration).
+        encoder_threads: ``h264``'s libx264 threads, 0..16: 0 its own choice (the
+            fastest), 1 one thread. With its own threads libx264 encodes the same frames
+            to different files now and then; one thread in a fresh process gave the same
+            file each time (``docs/synthetic.md``, "Bit for bit").
     """
     if codec not in VIDEO_CODECS:
         raise VideoError(f"codec: unknown {codec!r} (expected one of: {', '.join(VIDEO_CODECS)})")
@@ -127,4 +136,6 @@ def open_video(
     bitrate = bitrate_bps if bitrate_bps is not None else default_bitrate(size_px, fps)
     if not 50_000 <= bitrate <= 200_000_000:
         raise VideoError(f"bitrate_bps must be 50000..200000000, got {bitrate}")
-    return _AvWriter(path, fps, size_px, bitrate)
+    if not 0 <= encoder_threads <= 16:
+        raise VideoError(f"encoder_threads must be 0..16, got {encoder_threads}")
+    return _AvWriter(path, fps, size_px, bitrate, encoder_threads)

@@ -14,7 +14,7 @@ from referee import Event
 from synth._render import Renderer, RenderSettings
 from synth._scene import MotionSource, PlayerStroke, RenderError, Scene
 from synth._truth import frame_json, truth_json, write_truth
-from vision import VideoError, default_bitrate, open_video
+from vision import VideoError, VideoSink, default_bitrate, open_video
 
 __all__ = ["Clip", "render_clip"]
 
@@ -64,11 +64,7 @@ def render_clip(
         raise RenderError(f"duration_s must be 0..3600, got {duration_s!r}")
     n_frames = max(1, math.floor(duration_s * s.fps + 1e-9))
     bitrate = bitrate_bps if bitrate_bps is not None else default_bitrate(camera.size_px, s.fps)
-    try:
-        sink = open_video(video_path, s.fps, camera.size_px, codec=codec, bitrate_bps=bitrate,
-                          encoder_threads=encoder_threads)  # fmt: skip
-    except VideoError as exc:  # a bad codec or size is a bad render request
-        raise RenderError(str(exc)) from exc
+    sink = _sink(video_path, s.fps, camera.size_px, (codec, bitrate, encoder_threads))
     frames, render_s, encode_s = [], 0.0, 0.0
     try:
         clock = time.perf_counter()
@@ -93,3 +89,16 @@ def render_clip(
     out = truth_path or video_path.with_suffix(".json")
     write_truth(out, truth)
     return Clip(video_path, out, n_frames, 1000 * render_s / n_frames, 1000 * encode_s / n_frames)
+
+
+def _sink(path: Path, fps: float, size_px: tuple[int, int], enc: tuple[str, int, int]) -> VideoSink:
+    """The video file, ``enc``: codec, bit rate and encoder threads (:func:`vision.open_video`).
+
+    A bad codec or size is a bad render request: :class:`RenderError`.
+    """
+    codec, bitrate, threads = enc
+    try:
+        return open_video(path, fps, size_px, codec=codec, bitrate_bps=bitrate,
+                          encoder_threads=threads)  # fmt: skip
+    except VideoError as exc:
+        raise RenderError(str(exc)) from exc

@@ -63,6 +63,7 @@ from vision.frames import (
     ImageSource,
     VideoFileSource,
     decode_only,
+    key_frame_times_s,
     open_source,
     read_frame,
 )
@@ -132,6 +133,7 @@ __all__ = [
     "inference_device",
     "is_lag",
     "is_placement",
+    "key_frame_times_s",
     "lag_of",
     "load_or_fallback",
     "make_detector",

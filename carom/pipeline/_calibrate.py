@@ -5,14 +5,19 @@ Theory of operation. One pass over the source gives two kinds of picture:
 1. **The empty table** (:class:`calibration.EmptyTableBuilder`): a frame every 0.25 s
    from 0.5 s on (the first key frame of a clip is often smeared), until 8 s of clear
    frames or 16 s of video, and their per-pixel median where nothing moves: balls,
-   cues and players that move do not hide the rails. After the last single frame
-   (below) the pass decodes only the frames other frames refer to (a sparse read,
-   ``vision.open_source``): it needs one frame in 15, and this saves a sixth to a
-   fifth of its decoding on 1080p60 clips. A camera is watched until the
-   view is clear (``say`` hears "waiting for a clear view of the table: 3 of 8 s"),
-   at most ``CAMERA_WAIT_S``.
-2. **Single frames** 30, 60, 120, 240 and 0 of a video, as before the median (the
-   newest frame of a camera).
+   cues and players that move do not hide the rails. A video's pass decodes only
+   some frames (a sparse read, ``vision.open_source``): when its key frames come at
+   most ``KEY_GAP_MAX_S`` apart (the median gap over those 16 s, read from the
+   packets: ``vision.key_frame_times_s``), the key frames alone, one taken every gap
+   (0.25 to 0.5 s); else the frames other frames refer to, one every 0.25 s. On the
+   1080p60 bench clip (a key frame every 0.32 s) the pass took 0.99 s before (every
+   frame up to frame 240, then the frames others refer to) and 0.44 s with its key
+   frames, the median 0.35 s and 0.29 s. A camera is watched until the view is
+   clear (``say`` hears "waiting for a clear view of the table: 3 of 8 s"), at most
+   ``CAMERA_WAIT_S``.
+2. **Single frames** 30, 60, 120, 240 and 0 of a video (the newest frame of a
+   camera), decoded only if the median gave no ``good`` fit (a second read of the
+   first 4 s).
 
 The median is fitted first; a ``good`` fit is kept. Else the single frames in turn, the
 first ``good`` kept; else the most confident fit (``doubtful`` before ``failed``).
@@ -24,6 +29,8 @@ fit's overlay is written as ``calibration_failed_overlay.png``, no calibration f
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 import shlex
 import time
@@ -46,10 +53,11 @@ from calibration import (
 )
 from hardware import is_camera_spec
 from referee import CaromError, Discipline, Table
-from vision import IMAGE_SUFFIXES, open_source
+from vision import IMAGE_SUFFIXES, VideoError, key_frame_times_s, open_source
 
 __all__ = [
     "CAMERA_WAIT_S",
+    "KEY_GAP_MAX_S",
     "WIZARD_URL",
     "best_calibration",
     "camera_calibration_path",
@@ -68,6 +76,9 @@ CAMERA_WAIT_S = 60.0
 _SINGLE_FRAMES = (30, 60, 120, 240)
 _SKIP_S = 0.5  # the first key frame of a clip is often smeared by the encoder
 _VIDEO_SPAN_S = 16.0  # a video is read at most this far for the empty table
+#: A video whose key frames come at most this far apart (median, s) gives the empty
+#: table from its key frames alone.
+KEY_GAP_MAX_S = 0.5
 _RANK = {Outcome.GOOD: 2, Outcome.DOUBTFUL: 1, Outcome.FAILED: 0}
 
 Say = Callable[[str], None]
@@ -260,40 +271,58 @@ def _calibration_frames(source: str, frame_30: Any | None, say: Say) -> Iterator
     if is_camera_spec(source):
         yield from _camera_frames(source, say)
         return
-    builder = EmptyTableBuilder()
-    singles = _video_pass(source, builder)
+    builder = _video_pass(source)
     if builder.n_frames:
         yield builder.build().image_bgr
+    yield from _single_frames(source, frame_30)
+
+
+def _video_pass(source: str) -> EmptyTableBuilder:
+    """The empty table's builder fed from the sparse read of ``source`` (module docstring)."""
+    try:
+        keys = key_frame_times_s(source, _VIDEO_SPAN_S)
+    except VideoError:
+        keys = ()  # image files, or no video: the read below says which
+    gaps = sorted(b - a for a, b in itertools.pairwise(keys))
+    gap_s = gaps[len(gaps) // 2] if len(gaps) >= 2 else math.inf
+    builder = EmptyTableBuilder()
+    if gap_s <= KEY_GAP_MAX_S:
+        builder = EmptyTableBuilder(every_s=max(gap_s, builder.every_s))
+    frames = open_source(source, sparse_after_idx=0, sparse_keys=gap_s <= KEY_GAP_MAX_S)
+    try:
+        for frame in frames:
+            # Only the frames the builder takes are converted to colour (a decoded
+            # frame's image_bgr is made on first use); it keeps them uncopied.
+            if frame.t_s >= _SKIP_S and builder.due(frame.t_s):
+                builder.offer(frame.image_bgr, frame.t_s, handed_over=True)
+            if builder.done or frame.t_s >= _VIDEO_SPAN_S:
+                break
+    finally:
+        frames.close()
+    return builder
+
+
+def _single_frames(source: str, frame_30: Any | None) -> Iterator[Any]:
+    """Frames 30, 60, 120, 240 and 0 of ``source``, decoded when the first is asked for.
+
+    ``frame_30``: frame 30 as the caller decoded it (or None), yielded without a read.
+    """
     if frame_30 is not None:
-        singles.pop(30, None)
         yield frame_30
-    for idx in (*_SINGLE_FRAMES, 0):
-        if idx in singles:
-            yield singles.pop(idx)
-
-
-def _video_pass(source: str, builder: EmptyTableBuilder) -> dict[int, Any]:
-    """Feed ``builder`` from ``source``; frames 0, 30, 60, 120 and 240 by index."""
-    wanted = {0, *_SINGLE_FRAMES}
+    wanted = {0, *_SINGLE_FRAMES} - ({30} if frame_30 is not None else set())
     singles: dict[int, Any] = {}
-    # After the last single frame, only the frames others refer to are decoded: the
-    # builder takes one every 0.25 s, and a third to a half of the decoding is saved.
-    frames = open_source(source, sparse_after_idx=max(wanted))
+    frames = open_source(source)
     try:
         for frame in frames:
             if frame.frame_idx in wanted:
                 singles[frame.frame_idx] = frame.image_bgr
-            # Only the frames the builder takes are converted to colour (a decoded
-            # frame's image_bgr is made on first use); it keeps them uncopied but
-            # the single frames, which building would overwrite.
-            if frame.t_s >= _SKIP_S and not builder.done and builder.due(frame.t_s):
-                builder.offer(frame.image_bgr, frame.t_s, handed_over=frame.frame_idx not in wanted)
-            enough = builder.done or frame.t_s >= _VIDEO_SPAN_S
-            if enough and frame.frame_idx >= max(wanted):
+            if frame.frame_idx >= max(wanted):
                 break
     finally:
         frames.close()
-    return singles
+    for idx in (*_SINGLE_FRAMES, 0):
+        if idx in singles:
+            yield singles[idx]
 
 
 def _camera_frames(source: str, say: Say) -> Iterator[Any]:

@@ -13,6 +13,7 @@ from vision.frames._sources import (
     ImageSource,
     VideoFileSource,
     decode_only,
+    key_frame_times_s,
     open_source,
     to_bgr,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "VideoFileSource",
     "YuvImage",
     "decode_only",
+    "key_frame_times_s",
     "open_source",
     "read_frame",
     "to_bgr",

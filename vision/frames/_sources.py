@@ -30,6 +30,7 @@ from vision.frames._video_file import (
     DECODER_NICE,
     START_TOLERANCE_S,
     VideoFileSource,
+    key_frame_times_s,
     to_bgr,
 )
 
@@ -41,6 +42,7 @@ __all__ = [
     "ImageSource",
     "VideoFileSource",
     "decode_only",
+    "key_frame_times_s",
     "open_source",
     "to_bgr",
 ]
@@ -126,6 +128,7 @@ def open_source(
     exact: bool = False,
     start_s: float = 0.0,
     sparse_after_idx: int | None = None,
+    sparse_keys: bool = False,
     beside_work: bool = False,
 ) -> FrameSource:
     """Open a video file, an image folder or glob, a camera or a stream URL.
@@ -146,6 +149,7 @@ def open_source(
         sparse_after_idx: After the frame of this index, a video file's frames that no
             other frame refers to are not decoded (see ``VideoFileSource``); other
             sources ignore it.
+        sparse_keys: True: after ``sparse_after_idx``, a video file's key frames only.
         beside_work: True when the caller keeps a core busy with its own work (an
             analysis): on a small machine a light video file is then decoded on one
             thread (see ``VideoFileSource``); other sources ignore it.
@@ -165,6 +169,7 @@ def open_source(
         exact=exact,
         start_s=start_s,
         sparse_after_idx=sparse_after_idx,
+        sparse_keys=sparse_keys,
         beside_work=beside_work,
     )
 

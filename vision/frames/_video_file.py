@@ -37,7 +37,12 @@ Theory of operation.
 * A read may be sparse after a frame index (``sparse_after_idx``, for sampling such
   as the calibration's empty table): after that frame, frames that no other frame
   refers to (most B-frames) are not decoded at all. Fewer frames come, each with its
-  true time and the index its time gives; no frames count as dropped after it.
+  true time and the index its time gives; no frames count as dropped after it. With
+  ``sparse_keys=True`` only key frames are decoded after it (a key frame every 0.3 s
+  of 1080p60: 29 frames of 10 s in 0.37 s, against 1.7 s for the frames others refer
+  to); :func:`key_frame_times_s` says from the packets alone how often they come.
+  Such a read does not tell a cut file (its last key frame may be seconds before
+  the end).
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ __all__ = [
     "DECODER_NICE",
     "START_TOLERANCE_S",
     "VideoFileSource",
+    "key_frame_times_s",
     "to_bgr",
 ]
 
@@ -144,6 +150,7 @@ class VideoFileSource:
         start_s: float = 0.0,
         check_length: bool = True,
         sparse_after_idx: int | None = None,
+        sparse_keys: bool = False,
         beside_work: bool = False,
     ) -> None:
         """Open ``path``; ``deblock=False`` skips H.264/HEVC's in-loop deblocking filter.
@@ -152,6 +159,7 @@ class VideoFileSource:
         ``check_length=False``: a file that ends before its index says just ends.
         ``sparse_after_idx``: after the frame of this index, frames no other frame
         refers to are not decoded (the module doc); None: every frame is.
+        ``sparse_keys=True``: after it, only key frames are decoded.
         ``beside_work=True``: the caller keeps a core busy with its own work (an
         analysis), so a light stream on a small machine is decoded on one thread
         (the module doc); ``decoder_threads`` says which was chosen (0: FFmpeg's).
@@ -171,6 +179,7 @@ class VideoFileSource:
         self.start_s = start_s
         self.check_length = check_length
         self.sparse_after_idx = sparse_after_idx
+        self.sparse_keys = sparse_keys
         self._sparse = False
         self._container, self._stream = _open(self.path)
         self.decoder_threads = _threads(self._stream, self._container) if beside_work else 0
@@ -232,7 +241,7 @@ class VideoFileSource:
         """After ``sparse_after_idx``, skip decoding the frames no other frame refers to."""
         last = self.sparse_after_idx
         if not self._sparse and last is not None and index >= last:
-            self._stream.codec_context.skip_frame = "NONREF"
+            self._stream.codec_context.skip_frame = "NONKEY" if self.sparse_keys else "NONREF"
             self._sparse = True
 
     def _seek_to_start(self) -> float | None:
@@ -284,7 +293,8 @@ class VideoFileSource:
         last frame's time (frames dropped on recording are no cut).
         """
         want = self.n_frames_expected
-        if not self.check_length:
+        # After a key-frame read went sparse its last frame may be seconds before the end.
+        if not self.check_length or (self._sparse and self.sparse_keys):
             return
         if self.frames_read == 0 and self.start_s > 0.0 and decoded > 0:
             raise VideoError(
@@ -311,6 +321,36 @@ class VideoFileSource:
         if self._reader is not None:
             self._reader.close()  # the reader may be inside the decoder right now
         self._container.close()
+
+
+def key_frame_times_s(path: str | Path, until_s: float) -> tuple[float, ...]:
+    """Times (s, from the first frame's) of ``path``'s key frames up to ``until_s``.
+
+    Read from the packets alone (nothing is decoded: a few milliseconds for 16 s of
+    1080p). A file with no times on its packets gives ().
+
+    Raises:
+        VideoError: ``path`` is missing or not a video (the message says which).
+    """
+    if not Path(path).is_file():
+        raise VideoError(f"video {path}: no such file; give the path of a video")
+    container, stream = _open(Path(path))
+    base = float(stream.time_base or 0.0)
+    times: list[float] = []
+    try:
+        for packet in container.demux(stream):
+            if packet.pts is None or packet.dts is None:
+                continue
+            if packet.dts * base - (times[0] if times else packet.pts * base) > until_s:
+                break  # decoding order: frames after this one are later still
+            if packet.is_keyframe:
+                times.append(packet.pts * base)
+    except av.FFmpegError as exc:
+        raise _av_error(Path(path), exc) from None
+    finally:
+        container.close()
+    first = times[0] if times else 0.0
+    return tuple(t - first for t in times if t - first <= until_s)
 
 
 def _header_span(container: Any, stream: Any) -> tuple[float | None, float]:

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Iterator
 from pathlib import Path
 
+import av
 import pytest
 
 from calibration import CalibrationError, CalibrationFailed, Outcome, save_calibration
@@ -19,6 +20,7 @@ from carom.pipeline import (
     camera_calibration_path,
     how_to_mark,
 )
+from carom.pipeline import _calibrate as calibrate_step
 from carom.web._routes_pages import PAGES
 from hardware import CameraFrame, CameraKind, register_camera
 from hardware.camera import _cameras as hardware_cameras
@@ -26,6 +28,7 @@ from referee import MATCH_TABLE, Ball, Discipline
 from tests.calibration.test_empty_table import clean_table, with_player
 from tests.carom.cli._no_table import floor, write_clip
 from tests.sample_truth import sample_truth
+from vision import FrameSource, open_source
 
 SAMPLE = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.mp4"
 
@@ -140,3 +143,56 @@ def test_a_camera_is_watched_until_the_view_is_clear(monkeypatch: pytest.MonkeyP
     assert waits[0] == "waiting for a clear view of the table: 0 of 8 s"
     assert waits[-1] == "waiting for a clear view of the table: 8 of 8 s"
     assert len(waits) == 9  # one line each time another clear second is in
+
+
+def _walked_clip(path: Path, gop: int) -> Path:
+    """12 s at 10 fps of the table, a player walking along it for the first 4 s;
+    a key frame every ``gop`` frames (no others: no scene cuts)."""
+    clean = clean_table()
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("libx264", rate=10)
+        stream.width, stream.height, stream.pix_fmt = clean.shape[1], clean.shape[0], "yuv420p"
+        stream.codec_context.gop_size = gop
+        stream.codec_context.options = {"sc_threshold": "0"}
+        for i in range(120):
+            image = with_player(clean, 100 + 20 * i) if i < 40 else clean
+            for packet in stream.encode(av.VideoFrame.from_ndarray(image, format="bgr24")):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+    return path
+
+
+@pytest.mark.parametrize(("gop", "keys"), [(3, True), (30, False)])
+def test_a_video_is_fitted_from_the_median_of_a_sparse_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gop: int, keys: bool
+) -> None:
+    """Key frames 0.3 s apart: the key frames alone; 3 s apart: the frames others refer
+    to. A good fit from the median reads nothing more (the single frames are not read)."""
+    reads: list[dict[str, object]] = []
+
+    def recorded(source: str, **kwargs: object) -> FrameSource:
+        reads.append(kwargs)
+        return open_source(source, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(calibrate_step, "open_source", recorded)
+    clip = _walked_clip(tmp_path / "walk.mp4", gop)
+    result = best_calibration(str(clip), MATCH_TABLE)
+    assert result.report.verdict is Outcome.GOOD
+    assert reads == [{"sparse_after_idx": 0, "sparse_keys": keys}]
+
+
+def test_the_single_frames_are_read_when_the_median_gives_no_good_fit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[dict[str, object]] = []
+
+    def recorded(source: str, **kwargs: object) -> FrameSource:
+        reads.append(kwargs)
+        return open_source(source, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(calibrate_step, "open_source", recorded)
+    clip = write_clip(tmp_path / "floor.mp4", floor())
+    with pytest.raises(CalibrationError):
+        best_calibration(str(clip), MATCH_TABLE)
+    assert reads == [{"sparse_after_idx": 0, "sparse_keys": False}, {}]

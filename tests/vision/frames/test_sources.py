@@ -18,6 +18,7 @@ from vision.frames._sources import (
     ImageSource,
     VideoFileSource,
     decode_only,
+    key_frame_times_s,
     open_source,
 )
 
@@ -246,6 +247,42 @@ def test_a_sparse_read_gives_some_of_a_whole_reads_frames_unchanged(
     assert 45 <= len(sparse) < len(whole)  # the encoder's B-frames are skipped
     assert source.dropped_frames == 0
     assert [f[0] for f in sparse] == sorted({f[0] for f in sparse})
+
+
+@pytest.mark.parametrize("ahead", [0, 16])
+def test_a_key_frame_read_gives_the_whole_reads_key_frames_and_no_cut_file(
+    tmp_path: Path, ahead: int
+) -> None:
+    """``sparse_keys``: after ``sparse_after_idx`` (and the few frames already in the
+    decoder) only the key frames come, as the whole read gives them; the frames after
+    the last key frame are no cut."""
+    path = tmp_path / "keys.mp4"
+    _write_video(path, [i * 1000 for i in range(99)], gop=15, moving=True)
+    with av.open(str(path)) as container:
+        keys = [i for i, f in enumerate(container.decode(video=0)) if f.key_frame]
+    assert keys[:3] == [0, 15, 30] and keys[-1] <= 90
+    whole = _seen(VideoFileSource(path, ahead=0))
+    source = VideoFileSource(path, ahead=ahead, sparse_after_idx=20, sparse_keys=True)
+    sparse = _seen(source)
+    assert sparse[:21] == whole[:21]
+    assert set(sparse) <= set(whole)
+    assert [f for f in sparse if f[0] >= 30] == [whole[i] for i in keys if i >= 30]
+
+
+def test_key_frame_times_come_from_the_packets(tmp_path: Path) -> None:
+    path = tmp_path / "keys.mp4"
+    _write_video(path, [3000 + i * 1000 for i in range(99)], gop=15, moving=True)
+    with av.open(str(path)) as container:
+        first = None
+        keys = []
+        for f in container.decode(video=0):
+            first = f.time if first is None else first
+            if f.key_frame:
+                keys.append(f.time - first)
+    assert key_frame_times_s(path, 10.0) == pytest.approx(keys)
+    assert key_frame_times_s(path, 1.0) == pytest.approx([t for t in keys if t <= 1.0])
+    with pytest.raises(VideoError, match="no such file"):
+        key_frame_times_s(tmp_path / "none.mp4", 1.0)
 
 
 def test_image_folders_ignore_a_sparse_read(tmp_path: Path) -> None:

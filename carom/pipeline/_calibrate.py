@@ -285,10 +285,11 @@ def _video_pass(source: str) -> EmptyTableBuilder:
         keys = ()  # image files, or no video: the read below says which
     gaps = sorted(b - a for a, b in itertools.pairwise(keys))
     gap_s = gaps[len(gaps) // 2] if len(gaps) >= 2 else math.inf
+    keys_only = gap_s <= KEY_GAP_MAX_S
     builder = EmptyTableBuilder()
-    if gap_s <= KEY_GAP_MAX_S:
+    if keys_only:  # one key frame every median gap, at least every_s apart
         builder = EmptyTableBuilder(every_s=max(gap_s, builder.every_s))
-    frames = open_source(source, sparse_after_idx=0, sparse_keys=gap_s <= KEY_GAP_MAX_S)
+    frames = open_source(source, sparse_after_idx=0, sparse_keys=keys_only)
     try:
         for frame in frames:
             # Only the frames the builder takes are converted to colour (a decoded

@@ -163,19 +163,25 @@ def _walked_clip(path: Path, gop: int) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("gop", "keys"), [(3, True), (30, False)])
-def test_a_video_is_fitted_from_the_median_of_a_sparse_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gop: int, keys: bool
-) -> None:
-    """Key frames 0.3 s apart: the key frames alone; 3 s apart: the frames others refer
-    to. A good fit from the median reads nothing more (the single frames are not read)."""
-    reads: list[dict[str, object]] = []
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """The keyword arguments of each ``open_source`` call the calibration step makes."""
+    seen: list[dict[str, object]] = []
 
     def recorded(source: str, **kwargs: object) -> FrameSource:
-        reads.append(kwargs)
+        seen.append(kwargs)
         return open_source(source, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(calibrate_step, "open_source", recorded)
+    return seen
+
+
+@pytest.mark.parametrize(("gop", "keys"), [(3, True), (30, False)])
+def test_a_video_is_fitted_from_the_median_of_a_sparse_read(
+    tmp_path: Path, reads: list[dict[str, object]], gop: int, keys: bool
+) -> None:
+    """Key frames 0.3 s apart: the key frames alone; 3 s apart: the frames others refer
+    to. A good fit from the median reads nothing more (the single frames are not read)."""
     clip = _walked_clip(tmp_path / "walk.mp4", gop)
     result = best_calibration(str(clip), MATCH_TABLE)
     assert result.report.verdict is Outcome.GOOD
@@ -183,15 +189,8 @@ def test_a_video_is_fitted_from_the_median_of_a_sparse_read(
 
 
 def test_the_single_frames_are_read_when_the_median_gives_no_good_fit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, reads: list[dict[str, object]]
 ) -> None:
-    reads: list[dict[str, object]] = []
-
-    def recorded(source: str, **kwargs: object) -> FrameSource:
-        reads.append(kwargs)
-        return open_source(source, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(calibrate_step, "open_source", recorded)
     clip = write_clip(tmp_path / "floor.mp4", floor())
     with pytest.raises(CalibrationError):
         best_calibration(str(clip), MATCH_TABLE)

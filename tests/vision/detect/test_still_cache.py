@@ -69,6 +69,18 @@ def test_every_fourth_frame_is_refined_again_and_averaged_in() -> None:
     assert cache.get(BOX, _ball(40.0, 40.0, 6)) == pytest.approx(40.04)
 
 
+def test_a_well_averaged_ball_is_refined_again_one_frame_in_sixteen() -> None:
+    cache: StillCache[float] = StillCache(_same, _mean)
+    asked = []
+    for frame in range(80):
+        image = _ball(40.0, 40.0, frame)
+        if cache.get(BOX, image) is None:
+            asked.append(frame)
+            cache.put(BOX, image, 40.0 + 0.01 * (frame % 3))
+    # three to settle, then one in four until the mean holds eight, then one in sixteen
+    assert asked == [0, 1, 2, 6, 10, 14, 18, 22, 38, 54, 70]
+
+
 def test_repeat_cache_gives_a_result_back_only_for_the_same_bytes() -> None:
     cache: RepeatCache[float] = RepeatCache(max_entries=2)
     image = _ball(40.0, 40.0, 0)

@@ -1,8 +1,10 @@
-"""The static table is traced once per camera and table, and frames do not depend on it.
+"""The static table is traced once per camera and table, the sensor noise made once per
+frame size and seed, and frames do not depend on either being kept.
 
 A renderer made after another of the same camera and table look takes its tracing
 (``synth._static_table``); its frames must be the very frames of a renderer that
 traced afresh, whatever the first renderer drew over its own copy of the background.
+Likewise the noise banks of a frame size and seed (``synth._render._noise_banks``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import pytest
 
 from calibration import Camera
 from referee import Ball
-from synth._render import Renderer, RenderSettings
+from synth._render import Renderer, RenderSettings, _noise_banks
 from synth._scene import PlayerStroke, Scene, TableLook
 from synth._static_table import KEPT, static_table
 from tests.synth.test_render import Motion, cam
@@ -59,3 +61,20 @@ def test_the_kept_arrays_are_read_only() -> None:
     for array in (kept.rays, kept.cos_axis, kept.lin, kept.hit):
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 0.0
+
+
+def test_kept_noise_banks_give_the_frames_of_fresh_ones() -> None:
+    camera, scene = cam(320, 180), Scene()
+    _noise_banks.cache_clear()
+    fresh = _frames(camera, scene, RenderSettings(seed=3, fps=30.0, players=True))
+    _frames(camera, scene, RenderSettings(seed=3, fps=30.0, players=False))  # the same banks
+    _frames(camera, scene, RenderSettings(seed=4, fps=30.0))  # another seed: made anew
+    info = _noise_banks.cache_info()
+    assert (info.hits, info.misses) == (1, 2)
+    _noise_banks.cache_clear()
+    _frames(camera, scene, RenderSettings(seed=3, fps=30.0, players=False))
+    kept = _frames(camera, scene, RenderSettings(seed=3, fps=30.0, players=True))
+    assert _noise_banks.cache_info().hits == 1
+    assert all(np.array_equal(a, b) for a, b in zip(fresh, kept, strict=True))
+    with pytest.raises(ValueError, match="read-only"):
+        _noise_banks((320, 180), 3)[0][0, 0, 0] = 0.0

@@ -13,6 +13,12 @@ like the optics and pasted back without its margin. Overlapping ROIs (touching b
 are merged and drawn together. Then the players and cue, the lamps' flicker, shot and
 read noise, quantization and an optional score graphic. A frame's time ``t_s`` is the
 middle of its exposure; everything is deterministic given the seed.
+
+What a frame draws again from the same numbers is kept from the frame before: each
+ball's sprite and shadow (a ball at rest), and each merged ROI's finished pixels (every
+ball in it at rest, its pins unmoved). The frames are bit for bit those drawn afresh
+(``tests/synth/test_kept_sprites.py``); the rendered clips of the test suite take about
+a quarter less time to draw.
 """
 
 from __future__ import annotations
@@ -80,6 +86,11 @@ class Renderer:
         self._margin = math.ceil(reach) + 1 if reach > 0 else 0
         self._noise = self._make_noise()
         self._pin_sprites: dict[tuple[float, ...], tuple[Box, F32] | None] = {}
+        # Per ball and kind, the last sprite or shadow and what it was drawn from.
+        self._ball_parts: dict[tuple[Ball, str], tuple[bytes, tuple[Box, F32] | None]] = {}
+        # The clusters' pixels of this frame and of the one before, by what made them.
+        self._clusters: dict[bytes, F32] = {}
+        self._last_clusters: dict[bytes, F32] = {}
 
     @property
     def stage(self) -> Stage:
@@ -159,7 +170,8 @@ class Renderer:
         pin_now = dict(pins.pins_mm(t)) if pins is not None else {}
         pin_draws = [PinDraw.make(self.stage, *state) for _, state in sorted(pin_now.items())]
         image = self._bg_blur.copy()
-        for box, balls, pin_list in self._clusters(draws, pin_draws):
+        self._last_clusters, self._clusters = self._clusters, {}
+        for box, balls, pin_list in self._group(draws, pin_draws):
             self._draw_cluster(image, box, balls, pin_list)
         player = None
         if poses:
@@ -197,7 +209,7 @@ class Renderer:
                 covered.add(ball)
         return RenderedFrame(i, t, image, balls_mm, balls_px, frozenset(covered), dict(pins))
 
-    def _clusters(
+    def _group(
         self, balls: list[BallDraw], pins: list[PinDraw]
     ) -> list[tuple[Box, list[BallDraw], list[PinDraw]]]:
         """Group the things to draw whose regions (with the blur margin) overlap."""
@@ -218,18 +230,40 @@ class Renderer:
     def _draw_cluster(
         self, image: F32, box: Box, balls: list[BallDraw], pins: list[PinDraw]
     ) -> None:
+        """The cluster's pixels into ``image``; the last frame's again if drawn alike.
+
+        A cluster drawn from the same numbers as in the frame before (balls at rest,
+        standing pins) has the same pixels: they are kept for one frame and reused.
+        """
+        made_of = b"".join(
+            [np.array(box, np.int64).tobytes()]
+            + [d.ball.encode() + d.sprite_inputs() + d.offsets_px.tobytes() for d in balls]
+            + [np.array(p.key()).tobytes() for p in pins]
+        )
+        roi = self._last_clusters.get(made_of)
+        if roi is None:
+            roi = self._cluster_pixels(box, balls, pins)
+        self._clusters[made_of] = roi
+        x0, y0, x1, y1 = box
+        w, h = self.size_px
+        m = self._margin
+        ix0, iy0 = (x0 + m if x0 > 0 else 0), (y0 + m if y0 > 0 else 0)
+        ix1, iy1 = (x1 - m if x1 < w else w), (y1 - m if y1 < h else h)
+        image[iy0:iy1, ix0:ix1] = roi[iy0 - y0 : iy1 - y0, ix0 - x0 : ix1 - x0]
+
+    def _cluster_pixels(self, box: Box, balls: list[BallDraw], pins: list[PinDraw]) -> F32:
         """Shadows, balls (far first) and pins on the sharp background, then the optics."""
         x0, y0, x1, y1 = box
         roi = self._bg[y0:y1, x0:x1].copy()
         if self.settings.shadows:
             light = np.ones((*roi.shape[:2], 1), np.float32)
             for draw in balls:
-                part = draw.shadow(self.stage)
+                part = self._ball_part(draw, "shadow")
                 if part is not None:
                     light *= 1.0 - draw.smear(part, box)
             roi *= np.clip(light, 0.0, 1.0) ** np.float32(GAMMA)
         for draw in sorted(balls, key=lambda d: -d.depth_mm):
-            part = draw.sprite(self.stage)
+            part = self._ball_part(draw, "sprite")
             if part is not None:
                 acc = draw.smear(part, box)
                 roi *= 1.0 - acc[..., 3:]
@@ -241,12 +275,26 @@ class Renderer:
             part = self._pin_sprites[key]
             if part is not None:
                 paste(roi, box, part)
-        roi = _optics(roi, self.settings.optics_blur_px, self.settings.sharpen)
-        w, h = self.size_px
-        m = self._margin
-        ix0, iy0 = (x0 + m if x0 > 0 else 0), (y0 + m if y0 > 0 else 0)
-        ix1, iy1 = (x1 - m if x1 < w else w), (y1 - m if y1 < h else h)
-        image[iy0:iy1, ix0:ix1] = roi[iy0 - y0 : iy1 - y0, ix0 - x0 : ix1 - x0]
+        out: F32 = _optics(roi, self.settings.optics_blur_px, self.settings.sharpen)
+        out.flags.writeable = False
+        return out
+
+    def _ball_part(self, draw: BallDraw, kind: str) -> tuple[Box, F32] | None:
+        """``draw``'s sprite or shadow; the last one again if drawn from the same numbers.
+
+        A ball at rest is shaded from the same centre, box and rotation frame after
+        frame: its sprite and shadow are kept (read-only) instead of shaded anew, the
+        very same pixels.
+        """
+        made_of = draw.sprite_inputs() if kind == "sprite" else draw.shadow_inputs()
+        kept = self._ball_parts.get((draw.ball, kind))
+        if kept is not None and kept[0] == made_of:
+            return kept[1]
+        part = draw.sprite(self.stage) if kind == "sprite" else draw.shadow(self.stage)
+        if part is not None:
+            part[1].flags.writeable = False
+        self._ball_parts[draw.ball, kind] = (made_of, part)
+        return part
 
     def _finish(self, image: F32, i: int, t: float) -> NDArray[np.uint8]:
         """Flicker, sensor noise and quantization: display float32 -> uint8 BGR."""

@@ -114,6 +114,17 @@ class BallDraw:
         out: F64 = np.r_[lo, self.box[2:] + off.max(axis=0) + grow]
         return out
 
+    def sprite_inputs(self) -> bytes:
+        """What :meth:`sprite` is made of besides the stage (equal bytes, equal sprite)."""
+        return b"".join(
+            (self.centre.tobytes(), self.rot.tobytes(), self.box.tobytes(),
+             np.float64(self.mm_per_px).tobytes())
+        )  # fmt: skip
+
+    def shadow_inputs(self) -> bytes:
+        """What :meth:`shadow` is made of besides the stage (equal bytes, equal shadow)."""
+        return self.centre.tobytes() + self.box.tobytes()
+
     def sprite(self, stage: Stage) -> tuple[Box, F32] | None:
         """Premultiplied display BGR + alpha (h, w, 4) of the ball at the reference."""
         box = stage.clip(self.box)

@@ -92,7 +92,12 @@ def pin_input(crops: NDArray[np.uint8] | F32, refs: NDArray[np.uint8] | F32) -> 
     Channels 0-2 the crop, 3-5 the same spot in the reference frame (pins up); each
     less its own per-channel median (the cloth), scaled by 1/64.
     """
-    out: F32 = np.ascontiguousarray(np.concatenate([_centred(crops), _centred(refs)], axis=1))
+    return _joined(crops, _centred(refs))
+
+
+def _joined(crops: NDArray[np.uint8] | F32, refs_centred: F32) -> F32:
+    """:func:`pin_input` with the reference half (n, 3, s, s) already centred."""
+    out: F32 = np.ascontiguousarray(np.concatenate([_centred(crops), refs_centred], axis=1))
     return out
 
 
@@ -136,9 +141,16 @@ class PinModel:
 
         ``refs``: the same spots in the reference frame, same shape.
         """
+        return self.standing_centred(crops, _centred(refs))
+
+    def standing_centred(self, crops: NDArray[np.uint8], refs_centred: F32) -> F32:
+        """:meth:`standing` with the references (n, 3, s, s) centred as the input wants.
+
+        A check's references never change: it centres them once (the same numbers).
+        """
         if len(crops) == 0:
             return np.zeros(0, np.float32)
-        out: F32 = self.session.run(None, {"crops": pin_input(crops, refs)})[0]
+        out: F32 = self.session.run(None, {"crops": _joined(crops, refs_centred)})[0]
         return out
 
 
@@ -151,6 +163,8 @@ class LearnedPinCheck(PinCheck):
         crop_spots_px: Per pin, the image (u, v) of its spot at ``PIN_Z_MM``.
         crop_radius_px: Per pin, the apparent ball radius there, px.
         ref_crops: Per pin, its crop (PIN_CROP, PIN_CROP, 3) in the learning frame.
+        ref_inputs: Per pin, that crop as the network's input wants it (3, PIN_CROP,
+            PIN_CROP): less its per-channel median, scaled (made once, not every frame).
         last_p: The last check's probabilities (pin -> 0..1), for diagnostics.
     """
 
@@ -158,6 +172,7 @@ class LearnedPinCheck(PinCheck):
     crop_spots_px: Mapping[Pin, tuple[float, float]] = field(default_factory=dict)
     crop_radius_px: Mapping[Pin, float] = field(default_factory=dict)
     ref_crops: Mapping[Pin, U8] = field(default_factory=dict)
+    ref_inputs: Mapping[Pin, F32] = field(default_factory=dict)
     last_p: dict[Pin, float] = field(default_factory=dict)
 
     @classmethod
@@ -179,9 +194,11 @@ class LearnedPinCheck(PinCheck):
         names = list(rule.spots_px)
         spots = {p: (float(u), float(v)) for p, (u, v) in zip(names, uv, strict=True)}
         radii = {p: float(r) for p, r in zip(names, radius, strict=True)}
-        refs = dict(zip(names, pin_crops(frame_bgr, uv, radius), strict=True))
+        crops = pin_crops(frame_bgr, uv, radius)
+        refs = dict(zip(names, crops, strict=True))
+        inputs = dict(zip(names, _centred(crops), strict=True))
         return cls(rule.spots_px, rule.reach_px, rule.ring_px, rule.threshold,
-                   rule.ball_radius_px, model, spots, radii, refs)  # fmt: skip
+                   rule.ball_radius_px, model, spots, radii, refs, inputs)  # fmt: skip
 
     def check(self, image_bgr: Pixels, detections: Detections | None = None) -> dict[Pin, bool]:
         """Per pin, True if standing; pins hidden by a detected ball are left out."""
@@ -190,8 +207,8 @@ class LearnedPinCheck(PinCheck):
         uv = np.array([self.crop_spots_px[p] for p in pins], np.float64).reshape(-1, 2)
         radius = np.array([self.crop_radius_px[p] for p in pins], np.float64)
         crops = pin_crops(image_bgr, uv, radius)
-        refs = np.array([self.ref_crops[p] for p in pins], np.uint8).reshape(crops.shape)
-        prob = self.model.standing(crops, refs)
+        refs = np.array([self.ref_inputs[p] for p in pins], np.float32)
+        prob = self.model.standing_centred(crops, refs.reshape(len(pins), 3, PIN_CROP, PIN_CROP))
         self.last_p.clear()
         self.last_p.update({p: float(q) for p, q in zip(pins, prob, strict=True)})
         return {p: bool(q > _STANDING) for p, q in zip(pins, prob, strict=True)}

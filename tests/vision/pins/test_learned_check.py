@@ -15,7 +15,14 @@ from referee import Ball, Discipline, Pin
 from synth import Renderer, RenderSettings, Scene, TableLook
 from vision import ModelError
 from vision.pins._contrast_check import PinCheck, _light_patch, _lightness
-from vision.pins._learned_check import PINS_MODEL_PATH, LearnedPinCheck, PinModel, make_pin_check
+from vision.pins._learned_check import (
+    PINS_MODEL_PATH,
+    LearnedPinCheck,
+    PinModel,
+    make_pin_check,
+    pin_crops,
+    pin_input,
+)
 
 F64 = np.ndarray
 
@@ -104,6 +111,25 @@ def test_shipped_model_judges_rendered_pins(renders) -> None:
                     assert got[pin], (pin, check.last_p)
         assert right >= 0.9 * total, (right, total)
         assert right >= rule_right
+
+
+def test_the_references_are_centred_once_as_the_network_input_centres_them(renders) -> None:
+    """The check keeps each reference crop in the input's form; every frame's
+    probabilities are those of the whole input made afresh from crops and references."""
+    calib, frames = renders[1]
+    check = make_pin_check("onnx", calib, frames[0], PINS)
+    assert isinstance(check, LearnedPinCheck) and check.model is not None
+    pins = list(check.spots_px)
+    refs = np.stack([check.ref_crops[p] for p in pins])
+    whole = pin_input(refs, refs)
+    for k, pin in enumerate(pins):
+        assert np.array_equal(check.ref_inputs[pin], whole[k, 3:])
+    for image in frames:
+        check.check(image)
+        uv = np.array([check.crop_spots_px[p] for p in pins])
+        crops = pin_crops(image, uv, np.array([check.crop_radius_px[p] for p in pins]))
+        afresh = check.model.standing(crops, refs)
+        assert [check.last_p[p] for p in pins] == afresh.tolist()
 
 
 def test_hidden_pins_are_left_out_as_by_the_rule(renders) -> None:

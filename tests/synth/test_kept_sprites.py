@@ -21,7 +21,8 @@ from synth._render import Renderer
 from synth._sprites import BallDraw
 
 
-def _frames(name: str, n_frames: int) -> list[np.ndarray]:
+def _renderer(name: str) -> tuple[Renderer, Any]:
+    """A 426x240, 30 fps renderer of clip ``name``'s table, and its motion."""
     motion = motion_for(name)
     table, discipline = motion.spec.table, motion.spec.discipline
     look = LookSettings()
@@ -30,6 +31,11 @@ def _frames(name: str, n_frames: int) -> list[np.ndarray]:
         look.scene(table, discipline),
         look.settings(30, 7, None),
     )
+    return renderer, motion
+
+
+def _frames(name: str, n_frames: int) -> list[np.ndarray]:
+    renderer, motion = _renderer(name)
     return [f.image for f in renderer.frames(motion, n_frames, _strokes(motion))]
 
 
@@ -79,15 +85,8 @@ def test_kept_sprites_and_regions_give_the_frames_drawn_afresh(
     assert counted.drawn["sprite"] >= 2 * n_frames
 
 
-def test_kept_sprites_are_read_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    motion = motion_for("3c-kiss")
-    look = LookSettings()
-    table = motion.spec.table
-    renderer = Renderer(
-        CameraSettings(width_px=426, height_px=240, fps=30).camera(table),
-        look.scene(table, None),
-        look.settings(30, 7, None),
-    )
+def test_kept_sprites_are_read_only() -> None:
+    renderer, motion = _renderer("3c-kiss")
     list(renderer.frames(motion, 3, _strokes(motion)))
     parts = [part for _, part in renderer._ball_parts.values() if part is not None]
     assert {Ball.WHITE, Ball.YELLOW, Ball.RED} <= {ball for ball, _ in renderer._ball_parts}

@@ -32,6 +32,9 @@ _REALTIME = (
     "carom/board/test_confirm.py",
 )
 
+#: Files elsewhere that mark some of their own tests ``realtime``.
+_MARKED_IN_FILE = ("test_readme_blocks.py", "carom/cli/test_score.py")
+
 #: Wall-clock tests that make their own load (a request flood beside a live match):
 #: marked ``alone`` too, and scripts/check runs them by themselves after the others.
 _ALONE = ("carom/web/test_auth_flood.py",)
@@ -68,6 +71,24 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A run of the wall-clock tests alone does not import the files that have none.
+
+    scripts/check runs them with ``-m "realtime and not alone"`` and ``-m alone`` beside
+    the main run; importing and collecting all ~4000 tests to deselect most took each of
+    those three processes about 4 CPU-s at the run's busiest start.
+    """
+    wanted = {"realtime and not alone": (*_REALTIME, *_MARKED_IN_FILE), "alone": _ALONE}
+    keep = wanted.get(config.option.markexpr)
+    here = Path(__file__).parent
+    if keep is None or collection_path.suffix != ".py" or not collection_path.is_relative_to(here):
+        return None
+    where = collection_path.relative_to(here).as_posix()
+    if where.endswith("conftest.py") or not Path(where).name.startswith("test_"):
+        return None
+    return not where.startswith(keep)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -74,21 +74,23 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """A run of the wall-clock tests alone does not import the files that have none.
+    """A run that selects by the wall-clock marks does not import the files it would deselect.
 
-    scripts/check runs them with ``-m "realtime and not alone"`` and ``-m alone`` beside
-    the main run; importing and collecting all ~4000 tests to deselect most took each of
-    those three processes about 4 CPU-s at the run's busiest start.
+    scripts/check runs ``-m "not realtime"`` (three workers) beside ``-m "realtime and not
+    alone"`` (two) and then ``-m alone``: each process imported and collected all ~4000
+    tests, about 4 CPU-s each at the run's busiest start, to deselect those of the others.
     """
-    wanted = {"realtime and not alone": (*_REALTIME, *_MARKED_IN_FILE), "alone": _ALONE}
-    keep = wanted.get(config.option.markexpr)
     here = Path(__file__).parent
-    if keep is None or collection_path.suffix != ".py" or not collection_path.is_relative_to(here):
+    markexpr = config.option.markexpr
+    if collection_path.suffix != ".py" or not collection_path.is_relative_to(here):
         return None
     where = collection_path.relative_to(here).as_posix()
     if where.endswith("conftest.py") or not Path(where).name.startswith("test_"):
         return None
-    return not where.startswith(keep)
+    if markexpr == "not realtime":  # every test of these files is marked realtime
+        return where.startswith(_REALTIME)
+    keep = {"realtime and not alone": (*_REALTIME, *_MARKED_IN_FILE), "alone": _ALONE}
+    return None if markexpr not in keep else not where.startswith(keep[markexpr])
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

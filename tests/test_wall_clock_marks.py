@@ -1,6 +1,6 @@
-"""The wall-clock runs of scripts/check import only the files conftest names: a file that
-marks its own tests ``realtime`` (or ``alone``) must be named there, else those tests
-would silently run in neither group."""
+"""scripts/check's runs import only the files their marks can select (conftest's lists): a
+file that marks its own tests ``realtime`` (or ``alone``) must be named there, else
+those tests would silently run in no group."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def _ignored(where: str, markexpr: str) -> bool | None:
     return conftest.pytest_ignore_collect(HERE / where, config)
 
 
-def test_a_file_outside_the_wall_clock_lists_is_not_imported_by_their_runs() -> None:
+def test_each_run_skips_only_the_files_whose_tests_it_would_deselect() -> None:
     clock, alone = "realtime and not alone", "alone"
     assert _ignored("vision/test_accuracy.py", clock) is True
     assert _ignored("carom/cli/test_score.py", clock) is False
@@ -42,4 +42,7 @@ def test_a_file_outside_the_wall_clock_lists_is_not_imported_by_their_runs() -> 
     assert _ignored("carom/web/conftest.py", clock) is None
     assert _ignored("carom/web/test_auth_flood.py", alone) is False
     assert _ignored("carom/web/browser/test_pages.py", alone) is True
-    assert _ignored("carom/web/browser/test_pages.py", "not realtime") is None
+    assert _ignored("carom/web/browser/test_pages.py", "not realtime") is True
+    assert _ignored("test_readme_blocks.py", "not realtime") is False
+    assert _ignored("carom/cli/test_score.py", "not realtime") is False
+    assert _ignored("carom/web/browser/test_pages.py", "realtime") is None

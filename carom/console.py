@@ -13,6 +13,10 @@ Warnings of the libraries underneath (numpy, PyAV, onnxruntime ... through Pytho
 sends them to the ``carom.warnings`` log at warning level, so ``--log-file`` keeps
 them, and onto stderr only with ``-v``. (OpenCV's and FFmpeg's own lines, written by C
 code, are silenced by ``carom.cli`` unless ``-vv``.)
+
+A remark that is neither a fault nor a result (where the network runs, a calibration
+only doubtful) goes through :func:`remark`: printed as :func:`say` prints, except under
+``-q`` (stderr gets errors only, :func:`set_quiet`), where only the log keeps it.
 """
 
 from __future__ import annotations
@@ -23,10 +27,33 @@ import warnings
 from pathlib import Path
 from typing import TextIO
 
-__all__ = ["SAID", "capture_warnings", "say", "show"]
+__all__ = ["SAID", "capture_warnings", "is_quiet", "remark", "say", "set_quiet", "show"]
 
 #: The attribute of a log record that :func:`say` has already printed.
 SAID = "carom_said"
+
+
+#: ``-q`` was given: remarks are logged, not printed (:func:`set_quiet`).
+_quiet = False
+
+
+def set_quiet(quiet: bool) -> None:
+    """``-q``: :func:`remark` logs its lines without printing them (the command line sets it)."""
+    global _quiet
+    _quiet = quiet
+
+
+def is_quiet() -> bool:
+    """Whether remarks are kept off stderr (``-q``)."""
+    return _quiet
+
+
+def remark(command: str, text: str, *, out: TextIO | None = None) -> None:
+    """:func:`say` a remark that ``-q`` keeps off stderr (still logged)."""
+    if _quiet:
+        logging.getLogger(f"carom.{command}").info("%s", text, extra={SAID: True})
+    else:
+        say(command, text, out=out)
 
 
 def say(command: str, text: str, *, out: TextIO | None = None, level: int = logging.INFO) -> None:

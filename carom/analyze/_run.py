@@ -19,6 +19,7 @@ from vision import (
     AnalyzedShot,
     Analyzer,
     Frame,
+    FrameSource,
     analyze_frames,
     open_source,
 )
@@ -35,11 +36,12 @@ Progress = Callable[[int, int | None, float], None]
 Stage = Callable[[str, int | None, float | None], None]
 
 
-def _prepare_folder(out: Path) -> None:
-    """The results folder, made if missing, without an earlier run's trajectories.
+def _prepare_folder(out: Path) -> list[Path]:
+    """The results folder, made if missing; the folders made now, deepest first.
 
     A file there, or no right to make it: one line (CaromError).
     """
+    made = [p for p in (out, *out.parents) if not p.exists()]
     try:
         out.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
@@ -48,8 +50,14 @@ def _prepare_folder(out: Path) -> None:
     except OSError as exc:
         raise CaromError(f"--out {out}: cannot make the results folder ({exc.strerror}); "
                          "give a folder you may write to") from None  # fmt: skip
-    for name in (JSON_NAME, CSV_NAME):
-        (out / name).unlink(missing_ok=True)
+    return made
+
+
+def _failed_start(made: list[Path]) -> None:
+    """A run that stopped before its calibration removes the (empty) folders it made."""
+    for folder in made:
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 def analyze_video(
@@ -65,18 +73,20 @@ def analyze_video(
     kept in ``run.error`` with everything analysed before them. ``frame_log`` collects
     every frame's tracked positions (the annotated video and accuracy checks use it).
     A doubtful calibration goes on: its line is a note and ``say`` hears it at once; a
-    failed one raises :class:`calibration.CalibrationFailed` before any shot. The
-    trajectories (``opts.trajectories``) are written once, when the analysis ends or
-    stops early; old ones in ``opts.out`` are removed first, so they never describe
-    another run's shots. ``stage`` hears each stage begin (:data:`Stage`); with
+    failed one raises :class:`calibration.CalibrationFailed` before any shot, and a
+    video that cannot be read raises too: either leaves ``opts.out`` as it was (no shot
+    log; a folder made for the run is removed again). The trajectories
+    (``opts.trajectories``) are written once, when the analysis ends or stops early; old
+    ones in ``opts.out`` are removed once the calibration is settled, so they never
+    describe another run's shots. ``stage`` hears each stage begin (:data:`Stage`); with
     ``--annotate`` the second pass counts the annotated frames, its seconds of video
     from the video's frame rate.
     """
     begin = stage or (lambda _name, _total, _fps: None)
-    _prepare_folder(opts.out)
+    made = _prepare_folder(opts.out)
     run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
     log = frame_log if frame_log is not None else (FrameLog() if opts.annotate else None)
-    source = open_source(str(opts.video), deblock=not opts.fast_decode, beside_work=True)
+    source = _open(opts, made)
     fps = source.fps
     try:
         frames = iter(source)
@@ -99,17 +109,34 @@ def analyze_video(
             _take(run, shot)
     except CaromError as exc:
         if run.calibration is None:
+            _failed_start(made)
             raise
         run.error = exc
     finally:
         source.close()
-        write_json_atomic(opts.out / "shots.json", shots_document(run))
-        if opts.trajectories:
-            write_trajectories(opts.out, shot_trajectories(run))
+        _write_logs(run)
     if opts.annotate and log is not None:
         begin("writing the annotated video", run.frames, fps)
         _annotate(run, log, progress, fps)
     return run
+
+
+def _open(opts: AnalyzeOptions, made: list[Path]) -> FrameSource:
+    """The video's frame source; one that cannot be opened removes the folders made."""
+    try:
+        return open_source(str(opts.video), deblock=not opts.fast_decode, beside_work=True)
+    except CaromError:
+        _failed_start(made)
+        raise
+
+
+def _write_logs(run: AnalyzeRun) -> None:
+    """The shot log and the trajectories, once a calibration let anything be refereed."""
+    if run.calibration is None:
+        return
+    write_json_atomic(run.options.out / "shots.json", shots_document(run))
+    if run.options.trajectories:
+        write_trajectories(run.options.out, shot_trajectories(run))
 
 
 def _first_second(frames: Iterator[Frame], opts: AnalyzeOptions) -> tuple[list[Frame], Frame, Any]:
@@ -138,12 +165,16 @@ def _calibration(
 ) -> Calibration:
     """The calibration: ``--calibration`` checked against frame ``frames[0]``, or a fit.
 
+    Once it is settled, an earlier run's trajectories in the folder are removed.
+
     ``frames[1]``: frame 30's pixels for the fit when decoded as it would be (or None).
     """
     opts, note = run.options, _noter(run, say)
     calib = calibration_for(opts, size_px, frames[1], note)
     if opts.calibration is not None:
         check_calibration_fits(calib, frames[0].image_bgr, opts.calibration, note)
+    for name in (JSON_NAME, CSV_NAME):  # an earlier run's: never beside this run's shots
+        (opts.out / name).unlink(missing_ok=True)
     return calib
 
 

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from carom.console import SAID, show
+from carom.console import SAID, is_quiet, show
 from carom.match import TABLE_PRESETS, add_match_options, parse_discipline, parse_table
 from carom.progress import Progress
 
@@ -132,8 +132,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _noted(bar: Progress, text: str) -> None:
-    """A remark while the analysis runs: above the progress line, and in the log."""
-    bar.say(f"carom: {text}")
+    """A remark while the analysis runs: above the progress line (not with ``-q``), logged."""
+    if not is_quiet():
+        bar.say(f"carom: {text}")
     logging.getLogger("carom.analyze").info("%s", text, extra={SAID: True})
 
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from carom.console import SAID, capture_warnings
+from carom.console import SAID, capture_warnings, set_quiet
 from referee import CaromError
 
 __all__ = [
@@ -130,6 +130,7 @@ def _setup_logging(args: argparse.Namespace) -> None:
     _log.propagate = False
     _log.setLevel(logging.DEBUG)
     level = logging.ERROR if args.quiet else (logging.WARNING, logging.INFO)[min(args.verbose, 1)]
+    set_quiet(args.quiet)
     if args.verbose >= 2:
         level = logging.DEBUG
     if level > logging.DEBUG:  # FFmpeg's and OpenCV's own chatter only at -vv: our line says it
@@ -178,6 +179,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"carom: internal error: {type(exc).__name__}: {exc}{where}; please report it",
               file=sys.stderr)  # fmt: skip
         return EXIT_INTERNAL
+    finally:
+        set_quiet(False)  # the command's own: not a later caller's in the same process
 
 
 def _run(args: argparse.Namespace) -> int:

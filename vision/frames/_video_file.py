@@ -96,10 +96,16 @@ def _open(path: Path) -> tuple[Any, Any]:
     try:
         container = av.open(str(path))
     except (av.FFmpegError, UnicodeDecodeError, ValueError) as exc:
-        raise VideoError(f"video {path}: not a readable video ({exc})") from None
+        why = exc.strerror if isinstance(exc, av.FFmpegError) and exc.strerror else exc
+        raise VideoError(f"video {path}: not a readable video ({why}); give a video file "
+                         "(MP4, MKV, AVI ...)") from None  # fmt: skip
     if not container.streams.video:
         container.close()
         raise VideoError(f"video {path}: has no video stream")
+    if container.format.name == "image2" or container.format.name.endswith("_pipe"):
+        container.close()
+        raise VideoError(f"video {path}: a still picture, not a video; give a video file "
+                         "(a folder or glob of pictures is read as a sequence)")  # fmt: skip
     return container, container.streams.video[0]
 
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TextIO
 
 from calibration import Calibration, DriftCheck, load_calibration
-from carom.console import say
+from carom.console import remark, say
 from carom.files import write_json_atomic
 from carom.live import (
     HELP,
@@ -280,7 +280,7 @@ class LiveRunner:
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
         analyzer = self.vision.build(self.calibration, learn, learn, self.capture_fps(), self._say)
         if (device := self.vision.device_line()) is not None:
-            self._say(device)
+            remark("live", device, out=self.out)
         self.analyzer, warmup, self._warmup = analyzer, self._warmup, []
         self.hold = ShotHold(self.calibration.geometry, self.stop_settings)
         self._catch_up_left = self.capture.status().queued + 1

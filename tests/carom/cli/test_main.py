@@ -18,6 +18,7 @@ from carom.cli._main import (
     status_of,
     version,
 )
+from carom.console import is_quiet
 from tests.carom.cli._in_process import carom_in_process
 
 ROOT = Path(__file__).parents[3]
@@ -86,9 +87,21 @@ def test_the_log_file_keeps_what_analyze_said_and_its_scoresheet(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     text = log.read_text()
     assert "INFO carom.analyze: ball detector: " in text
+    assert "carom: ball detector: " in done.stderr
     for line in done.stdout.splitlines():  # the scoresheet, "analysed ...", "wrote ..."
         assert line in text, line
     assert "INFO carom.analyze: wrote " in text
+
+
+def test_quiet_keeps_the_remarks_off_stderr_and_in_the_log(tmp_path: Path) -> None:
+    """``-q``: stderr gets errors only; where the network runs is still in the log file."""
+    log = tmp_path / "carom.log"
+    clip = ROOT / "examples" / "one_shot.mp4"
+    done = carom_in_process("-q", "--log-file", str(log), "analyze", str(clip), "--out",
+                            str(tmp_path), "--json")  # fmt: skip
+    assert done.returncode == 0 and done.stderr == ""
+    assert "INFO carom.analyze: ball detector: " in log.read_text()
+    assert not is_quiet()  # the command's setting ends with it
 
 
 def test_quiet_and_verbose_cannot_be_given_together() -> None:

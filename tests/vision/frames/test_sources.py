@@ -110,6 +110,11 @@ def test_non_video_and_missing_files(tmp_path: Path) -> None:
         list(open_source(str(text)))
     with pytest.raises(VideoError, match="no such file"):
         open_source(str(tmp_path / "missing.mp4"))
+    for suffix in (".png", ".jpg"):  # one picture is not a one-frame video
+        picture = tmp_path / f"table{suffix}"
+        assert cv2.imwrite(str(picture), np.full((30, 40, 3), 90, np.uint8))
+        with pytest.raises(VideoError, match="a still picture, not a video"):
+            open_source(str(picture))
 
 
 def test_image_folder_and_glob(tmp_path: Path) -> None:

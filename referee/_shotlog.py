@@ -71,9 +71,10 @@ def parse_shot_log(data: Any, discipline: Discipline | None = None) -> ShotLog:
 
     ``discipline`` overrides the document's own (``carom score --discipline``).
     """
+    if isinstance(data, dict) and data.get("format") != FORMAT:  # before its fields: the kind
+        got = "none" if "format" not in data else show(data["format"])
+        raise ShotLogError(f"format: expected {FORMAT!r}, got {got}: not a shot log")
     top = Obj(data, "", _TOP)
-    if top.get("format") != FORMAT:
-        raise ShotLogError(f"format: expected {FORMAT!r}, got {show(top.get('format'))}")
     chosen = discipline or ask_enum(Discipline, top.get("discipline"), "discipline")
     table = _table(top.get("table", {}))
     match = _match(Obj(top.get("match"), "match", _MATCH), chosen, table)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee import Discipline
+from referee import Discipline, ShotLogError
 
 if TYPE_CHECKING:
     from carom.match import ScoreRun
@@ -76,22 +76,11 @@ def run(args: argparse.Namespace) -> int:
     line on stderr after the scoresheet; 6 also when a log stopped early too).
     """
     from carom.cli._main import EXIT_DEVICE
-    from carom.match import score_file, standings_json, stopped_reason, write_score_json
+    from carom.match import standings_json, stopped_reason, write_score_json
     from carom.report import render_sheet
 
     discipline = Discipline(args.discipline) if args.discipline else None
-    unconfirmed: list[str] = []
-    if args.scoreboard:
-        from carom.board import replay_to_scoreboard
-
-        replays = [replay_to_scoreboard(p, args.scoreboard, delay_s=args.scoreboard_delay,
-                                        discipline=discipline, baud=args.scoreboard_baud,
-                                        confirm_s=args.scoreboard_confirm)
-                   for p in args.shots]  # fmt: skip
-        runs = [r.run for r in replays]
-        unconfirmed = [r.final.line for r in replays if not r.final.confirmed]
-    else:
-        runs = [score_file(path, discipline) for path in args.shots]
+    runs, unconfirmed = _scored(args, discipline)
     table = standings_json(runs) if len(runs) > 1 else None
     if args.json:  # written as it goes: a huge log never becomes one string
         write_score_json(runs, table, sys.stdout)
@@ -108,6 +97,33 @@ def run(args: argparse.Namespace) -> int:
         tell_board("score", line)
         status = EXIT_DEVICE
     return status
+
+
+def _scored(args: argparse.Namespace, discipline: Discipline | None) -> tuple[list[Any], list[str]]:
+    """Each log scored (and sent to ``--scoreboard``); the lines of finals never confirmed.
+
+    A log refused names its file first (a field alone, ``camera: unknown field``, names none).
+    """
+    from carom.board import replay_to_scoreboard
+    from carom.match import score_file
+
+    runs, unconfirmed = [], []
+    for path in args.shots:
+        try:
+            if not args.scoreboard:
+                runs.append(score_file(path, discipline))
+                continue
+            replay = replay_to_scoreboard(path, args.scoreboard, delay_s=args.scoreboard_delay,
+                                          discipline=discipline, baud=args.scoreboard_baud,
+                                          confirm_s=args.scoreboard_confirm)  # fmt: skip
+        except ShotLogError as exc:
+            raise (
+                exc if str(exc).startswith(str(path)) else ShotLogError(f"{path}: {exc}")
+            ) from None
+        runs.append(replay.run)
+        if not replay.final.confirmed:
+            unconfirmed.append(replay.final.line)
+    return runs, unconfirmed
 
 
 def _standings_text(paths: list[Path], runs: list[ScoreRun], table: list[dict[str, Any]]) -> str:

@@ -474,6 +474,15 @@ MALFORMED: list[tuple[str, tuple[str | int, ...], Any, str, bool]] = [
     ("not an object", WHOLE, [], "document", True),
     ("missing format", ("format",), DELETE, "format", True),
     ("wrong format version", ("format",), "carom-shots/2", "format", True),
+    # Another kind of file: its kind is named, not the first of its fields a log lacks.
+    (
+        "another kind of file",
+        WHOLE,
+        {"format": "carom-synth-truth/1", "camera": {}},
+        "format",
+        True,
+    ),
+    ("no format, other fields", WHOLE, {"balkline_47_2.json": {}}, "format", True),
     ("unknown discipline", ("discipline",), "snooker", "discipline", True),
     ("discipline in capitals", ("discipline",), "Three-Cushion", "discipline", True),
     ("unknown top-level field", ("speed",), 1, "speed", True),

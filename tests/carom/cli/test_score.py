@@ -69,6 +69,13 @@ def _one_line_error(out: subprocess.CompletedProcess[str], status: int = 2) -> s
     return lines[0]
 
 
+def test_a_file_that_is_no_shot_log_is_named_with_its_kind() -> None:
+    truth = ROOT / "sample_videos" / "three_cushion_match.json"  # beside its .shots.json
+    line = _one_line_error(carom_in_process("score", str(truth)))
+    assert line == (f"carom: {truth}: format: expected 'carom-shots/1', got "
+                    "'carom-synth-truth/1': not a shot log")  # fmt: skip
+
+
 def test_malformed_log_gives_one_line_error_naming_the_field(tmp_path: Path) -> None:
     doc = json.loads(EXAMPLE.read_text())
     doc["shots"][3]["events"][1]["cushion"] = "top"

@@ -54,12 +54,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def add_detector_option(p: argparse.ArgumentParser) -> None:
-    """``--detector color|onnx|auto`` (shared by analyze and live)."""
+    """``--detector color|onnx|auto`` (shared by analyze, live and batch; ``colour`` too)."""
     p.add_argument(
-        "--detector", choices=("color", "onnx", "auto"), default="auto",
-        help="ball detector: colour rules, the learned model, or the model only where "
-        "colour is unsure (default auto; see docs/detector.md)",
+        "--detector", choices=("color", "onnx", "auto"), default="auto", type=_detector,
+        help="ball detector: colour rules (color or colour), the learned model, or the model "
+        "only where colour is unsure (default auto; see docs/detector.md)",
     )  # fmt: skip
+
+
+def _detector(name: str) -> str:
+    """The detector's name as given; ``colour``, as the help spells it, is ``color``."""
+    return "color" if name == "colour" else name
 
 
 def add_lang_option(p: argparse.ArgumentParser) -> None:
@@ -148,8 +153,8 @@ def _footer(result: AnalyzeRun, elapsed_s: float) -> None:
     wrote = [out / "shots.json", out / "shots.csv", out / "report.html"]
     if result.options.trajectories:
         wrote += [out / "trajectories.json", out / "trajectories.csv"]
-    if result.options.calibration is None:
-        wrote.append(out / "calibration.json")
+    if result.options.calibration is None:  # fitted here: the file and its overlay
+        wrote += [out / "calibration.json", out / "calibration_overlay.png"]
     if result.options.annotate:
         wrote.append(out / "annotated.mp4")
     show("analyze", "wrote " + ", ".join(str(p) for p in wrote))

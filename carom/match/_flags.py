@@ -47,8 +47,9 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--table", help="table preset (match, small, large, pyramid) or "
                    "LENGTHxWIDTH in mm (default match = 2840x1420)")  # fmt: skip
     p.add_argument("--players", nargs="+", metavar="A,B",
-                   help="the two players, comma-separated (A B works too); player 1 plays "
-                   "white, player 2 yellow (default A,B)")  # fmt: skip
+                   help="the players in order of play, 2 to 8, comma-separated (A B works "
+                   "too); with two, player 1 plays white, player 2 yellow; with more, the "
+                   "whites rotate (default A,B)")  # fmt: skip
     p.add_argument("--first", metavar="NAME",
                    help="the player who breaks (default: the lag; none seen: joined in "
                    "progress)")  # fmt: skip

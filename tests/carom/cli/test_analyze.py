@@ -86,6 +86,10 @@ def test_sample_with_no_other_argument_prints_the_scoresheet(
     assert "result:" in done.stdout and "x real time" in done.stdout
     for name in ("shots.json", "report.html", "calibration.json", "calibration_overlay.png"):
         assert (out / name).is_file(), name
+    (wrote,) = [line for line in done.stdout.splitlines() if line.startswith("wrote ")]
+    named = wrote.removeprefix("wrote ").split(", ")
+    assert {Path(n).name for n in named} == {p.name for p in out.iterdir()}  # each, and no other
+    assert all((out.parents[1] / n).is_file() for n in named)
 
 
 def test_shot_log_carries_the_truths_verdicts(

@@ -124,3 +124,15 @@ def test_the_exit_status_table_is_documented_where_the_help_points() -> None:
     for name in ("EXIT_INTERNAL", "EXIT_BAD_INPUT", "EXIT_DOUBTFUL", "EXIT_FAILED",
                  "EXIT_MEDIA", "EXIT_DEVICE", "EXIT_INTERRUPTED"):  # fmt: skip
         assert f"| {getattr(_main, name)} |" in doc, name
+
+
+@pytest.mark.parametrize("command", ["analyze", "live", "batch"])
+def test_the_colour_detector_is_taken_in_either_spelling(command: str) -> None:
+    """The help says "colour rules"; ``--detector colour`` is ``color``, a typo is refused."""
+    parse = _main._parser().parse_args
+    needed = {"analyze": ["x.mp4"], "live": ["--camera", "0"], "batch": ["x.mp4", "--out", "o"]}
+    where = needed[command]
+    for spelling in ("colour", "color"):
+        assert parse([command, *where, "--detector", spelling]).detector == "color"
+    with pytest.raises(SystemExit):
+        parse([command, *where, "--detector", "colr"])

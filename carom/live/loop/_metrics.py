@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from hardware import EventMessage, ScoreboardLink
+from hardware import EventMessage, LinkState, ScoreboardLink
 
 __all__ = ["BoardSink", "LiveMetrics", "MetricsSummary", "VerdictTiming"]
 
@@ -170,6 +170,7 @@ class BoardSink:
 
     def __init__(self, link: ScoreboardLink | None) -> None:
         self.link = link
+        self._said_down = False
         self._watch: queue.Queue[tuple[int, Callable[[float], None]] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._watcher, name="verdict timer", daemon=True)
         if link is not None:
@@ -192,6 +193,23 @@ class BoardSink:
             self.link.send_event(event)
         if on_written is not None:
             self._watch.put((before, on_written))
+
+    def news(self) -> list[str]:
+        """What the table must hear of the link: a port that does not open, and its opening.
+
+        The first is said once, at once (not first at the match's end).
+        """
+        if self.link is None:
+            return []
+        status = self.link.status()
+        if status.state is LinkState.DOWN and status.last_error and not self._said_down:
+            self._said_down = True
+            return [f"scoreboard: cannot reach {status.url} ({status.last_error}); the match "
+                    "goes on and the port is tried again until it opens"]  # fmt: skip
+        if status.state is LinkState.UP and self._said_down:
+            self._said_down = False
+            return [f"scoreboard: {status.url} is open again; the board gets the current state"]
+        return []
 
     def close(self, flush_s: float = 2.0) -> None:
         """Wait (at most ``flush_s``) for the board to have everything, then stop.

@@ -128,7 +128,7 @@ class LiveRunner:
         self.hold: ShotHold | None = None
         self._taken_mono_s = 0.0
         self._catch_up_left = 0  # frames queued while the table was learnt, to work off
-        self.view = BoardView(session, board, clock, metrics, config.players)
+        self.view, self._board = BoardView(session, board, clock, metrics, config.players), board
         self.referee = LiveReferee(session, clock, self.view, config.players, self._say)
         self._frame_observers: list[Callable[[Captured], None]] = []
         self._drift: DriftCheck | None = None
@@ -343,7 +343,7 @@ class LiveRunner:
         status = self.capture.status()
         if status.state is CaptureState.LOST and status.queued:
             return  # frames that came before the loss first: a busy loop judges their shot whole
-        for line in self._camera.update(status, time.monotonic()):
+        for line in [*self._camera.update(status, time.monotonic()), *self._board.news()]:
             self._say(line)
         lost = self._camera.lost
         if lost == self._lost:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -38,29 +37,32 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def make_samples(out_dir: Path, names: list[str] | None = None) -> dict[str, MadeClip]:
-    """Render every sample (or ``names``) into ``out_dir`` with a README and a manifest."""
+def make_samples(
+    out_dir: Path,
+    names: list[str] | None = None,
+    progress: Callable[[str, float], Callable[[int, int], None]] | None = None,
+    say: Callable[[str], None] | None = None,
+) -> dict[str, MadeClip]:
+    """Render every sample (or ``names``) into ``out_dir`` with a README and a manifest.
+
+    ``progress(name, fps)`` gives each sample's ``progress(frames done, frames)``; ``say``
+    hears a line a sample (and the stroke search's remarks). Both default to nothing.
+    """
     made: dict[str, MadeClip] = {}
+    tell = say or (lambda _line: None)
     for name in names or list(SAMPLES):
         sample = SAMPLES[name]
         started = time.monotonic()
-        seq = sequence(sample.sequence, lambda m: print(m, file=sys.stderr))
+        seq = sequence(sample.sequence, tell)
         made[name] = make_clip(
             name, seq, out_dir, sample.camera, sample.look, seed=sample.seed,
-            max_bytes=video_budget(seq, sample.camera.fps), progress=_progress(name),
+            max_bytes=video_budget(seq, sample.camera.fps),
+            progress=None if progress is None else progress(name, sample.camera.fps),
         )  # fmt: skip
-        print(f"{name}: {time.monotonic() - started:.0f} s", file=sys.stderr)
+        tell(f"{name}: {time.monotonic() - started:.0f} s")
     _write_manifest(out_dir)
     (out_dir / "README.md").write_text(readme(out_dir))
     return made
-
-
-def _progress(name: str) -> Callable[[int, int], None]:
-    def show(done: int, total: int) -> None:
-        if done == total or done % 150 == 0:
-            print(f"  {name}: frame {done}/{total}", file=sys.stderr, flush=True)
-
-    return show
 
 
 def _write_manifest(out_dir: Path) -> None:

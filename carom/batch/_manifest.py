@@ -62,8 +62,8 @@ def read_manifest(path: Path) -> Iterator[tuple[str, dict[str, str], str]]:
     rows = _csv_rows(raw, path) if path.suffix.lower() == ".csv" else _json_rows(raw, path)
     if not rows:
         raise ManifestError(f"{path}: the manifest lists no video; {_FIX}")
-    for i, row in enumerate(rows, start=1):
-        where = f"{path} row {i}"
+    for row, at in rows:
+        where = f"{path} {at}"
         fields = _fields(row, where)
         source = fields.pop("path", "")
         if not source:
@@ -80,24 +80,26 @@ def _read(path: Path) -> bytes:
         raise ManifestError(f"{path}: cannot read the manifest ({exc.strerror or exc})") from None
 
 
-def _csv_rows(raw: bytes, path: Path) -> list[Mapping[str, Any]]:
+def _csv_rows(raw: bytes, path: Path) -> list[tuple[Mapping[str, Any], str]]:
+    """Each row with where it is: ``line N``, the file's line (the header is line 1)."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ManifestError(f"{path}: not UTF-8 text; save the manifest as UTF-8 CSV") from None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
-        return [dict(r) for r in csv.DictReader(io.StringIO(text, newline=""))]
+        return [(dict(r), f"line {reader.line_num}") for r in reader]
     except csv.Error as exc:
         raise ManifestError(f"{path}: not a readable CSV ({exc}); {_FIX}") from None
 
 
-def _json_rows(raw: bytes, path: Path) -> list[Mapping[str, Any]]:
+def _json_rows(raw: bytes, path: Path) -> list[tuple[Mapping[str, Any], str]]:
     data = decode_document(raw, str(path), _LIMITS, ManifestError, _FIX)
     if isinstance(data, dict) and set(data) == {"videos"}:
         data = data["videos"]
     if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
         raise ManifestError(f'{path}: expected a list of objects (or {{"videos": [...]}}); {_FIX}')
-    return data
+    return [(row, f"video {i} of the list") for i, row in enumerate(data, start=1)]
 
 
 def _fields(row: Mapping[str, Any], where: str) -> dict[str, str]:

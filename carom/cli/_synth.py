@@ -75,7 +75,11 @@ def run(args: argparse.Namespace) -> int:
     if args.samples is not None:
         from synth import make_samples
 
-        make_samples(args.samples)
+        bar = Progress.for_terminal()
+        samples = make_samples(args.samples, progress=lambda name, fps: _rendering(bar, name, fps),
+                            say=lambda line: bar.say(f"carom synth: {line}"))  # fmt: skip
+        bar.clear()
+        print(f"wrote {len(samples)} samples, their README.md and manifest.json to {args.samples}")
         return 0
     if args.table_scene is not None:
         return _table_scene(args)

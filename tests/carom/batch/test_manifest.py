@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -60,22 +61,22 @@ def test_csv_rows_with_paths_resolved_against_the_manifest_s_folder(tmp_path: Pa
             str(base / "day1" / "a.mp4"),
             {"players": "Ana,Ben", "calibration": str(base / "cal" / "t1.json"),
              "match": str(base / "m.toml"), "name": "first"},
-            f"{manifest} row 1",
+            f"{manifest} line 2",
         ),
         (
             str(tmp_path / "abs.mp4"),
             {"players": "Cem Dan", "calibration": str(tmp_path / "c.json"),
              "discipline": "balkline-47-2"},
-            f"{manifest} row 2",
+            f"{manifest} line 3",
         ),
-        ("https://example.invalid/v/c.mp4", {}, f"{manifest} row 3"),
+        ("https://example.invalid/v/c.mp4", {}, f"{manifest} line 4"),
     ]  # fmt: skip
 
 
 def test_a_csv_with_a_byte_order_mark_and_spaces_in_the_header(tmp_path: Path) -> None:
     manifest = tmp_path / "m.csv"
     manifest.write_bytes("\ufeff path , target \r\na.mp4, 40 \r\n".encode())
-    assert rows_of(manifest) == [(str(tmp_path / "a.mp4"), {"target": "40"}, f"{manifest} row 1")]
+    assert rows_of(manifest) == [(str(tmp_path / "a.mp4"), {"target": "40"}, f"{manifest} line 2")]
 
 
 def test_json_list_and_videos_object_give_the_same_rows(tmp_path: Path) -> None:
@@ -93,7 +94,7 @@ def test_json_list_and_videos_object_give_the_same_rows(tmp_path: Path) -> None:
         rows = rows_of(manifest)
         assert [r[0] for r in rows] == [str(tmp_path / "a.mp4"), str(tmp_path / "b.mp4")]
         assert [r[1] for r in rows] == expected
-        assert [r[2] for r in rows] == [f"{manifest} row 1", f"{manifest} row 2"]
+        assert [r[2] for r in rows] == [f"{manifest} video {i} of the list" for i in (1, 2)]
 
 
 def test_hyphenated_columns_in_a_csv_header(tmp_path: Path) -> None:
@@ -116,12 +117,14 @@ def test_every_documented_column_is_accepted(tmp_path: Path) -> None:
 def test_an_unknown_column_names_the_row_and_the_column(tmp_path: Path) -> None:
     manifest = write_csv(tmp_path / "m.csv", "path,player\na.mp4,Ana\n")
     message = one_line_error(manifest)
-    assert message.startswith(f"{manifest} row 1: unknown column 'player'")
+    assert message.startswith(f"{manifest} line 2: unknown column 'player'")
 
 
 def test_a_csv_row_longer_than_the_header_is_refused(tmp_path: Path) -> None:
-    manifest = write_csv(tmp_path / "m.csv", "path\na.mp4\nb.mp4,extra\n")
-    assert one_line_error(manifest).startswith(f"{manifest} row 2: unknown column")
+    """Named by the file's line (the header is line 1), as an editor numbers it; a cell
+    over two lines counts both."""
+    manifest = write_csv(tmp_path / "m.csv", 'path,name\n"a\nb.mp4",x\nb.mp4,y,extra\n')
+    assert one_line_error(manifest).startswith(f"{manifest} line 4: unknown column")
 
 
 @pytest.mark.parametrize(
@@ -131,7 +134,7 @@ def test_a_csv_row_longer_than_the_header_is_refused(tmp_path: Path) -> None:
 )
 def test_a_row_without_path_names_the_row(tmp_path: Path, doc: list[dict[str, str]]) -> None:
     manifest = write_json(tmp_path / "m.json", doc)
-    assert one_line_error(manifest).startswith(f"{manifest} row 2: no path")
+    assert one_line_error(manifest).startswith(f"{manifest} video 2 of the list: no path")
 
 
 @pytest.mark.parametrize(
@@ -160,7 +163,9 @@ def test_json_of_another_shape_is_refused(tmp_path: Path, doc: Any) -> None:
 )
 def test_a_json_cell_that_is_not_text_names_the_row_and_column(tmp_path: Path, value: Any) -> None:
     manifest = write_json(tmp_path / "m.json", [{"path": "a.mp4", "target": value}])
-    assert one_line_error(manifest).startswith(f"{manifest} row 1: target: expected text")
+    assert one_line_error(manifest).startswith(
+        f"{manifest} video 1 of the list: target: expected text"
+    )
 
 
 def test_a_csv_not_in_utf8_is_refused(tmp_path: Path) -> None:
@@ -233,5 +238,5 @@ def test_any_csv_text_gives_rows_or_one_manifest_error(tmp_path: Path, text: str
     assert bool(entries) != bool(message)
     for entry in entries:
         assert entry.source
-        assert entry.where.startswith(f"{manifest} row ")
+        assert re.fullmatch(rf"{re.escape(str(manifest))} line ([2-9]|[1-9][0-9]+)", entry.where)
         assert set(entry.fields) <= set(COLUMNS) - {"path"}

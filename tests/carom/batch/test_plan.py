@@ -228,7 +228,7 @@ def test_a_manifest_row_with_bad_players_names_the_row(tmp_path: Path) -> None:
     with pytest.raises(CaromError) as err:
         plan(tmp_path / "out", m)
     message = str(err.value)
-    assert message.startswith(f"{m} row 2: --players")
+    assert message.startswith(f"{m} line 3: --players")
     assert "\n" not in message
 
 
@@ -244,7 +244,7 @@ def test_a_manifest_calibration_is_sent_as_its_bytes_and_a_missing_one_named(
     assert p.job is not None
     assert p.job.settings.calibration == ("t1.json", b'{"calibration": 1}')
     m.write_text("path,calibration\na.mp4,cal/none.json\n", encoding="utf-8")
-    with pytest.raises(CaromError, match=rf"^{m} row 1: --calibration .*none\.json: cannot read"):
+    with pytest.raises(CaromError, match=rf"^{m} line 2: --calibration .*none\.json: cannot read"):
         plan(tmp_path / "out", m)
 
 

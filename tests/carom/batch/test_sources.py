@@ -119,7 +119,8 @@ def test_a_csv_or_json_file_is_read_as_a_manifest(tmp_path: Path, suffix: str) -
     (entry,) = expand_sources([str(manifest)], tmp_path / "out")
     assert entry.source == str(tmp_path / "clips" / "a.mp4")
     assert entry.fields == {"players": "Ana,Ben"}
-    assert entry.where == f"{manifest} row 1"
+    at = "line 2" if suffix.lower() == ".csv" else "video 1 of the list"
+    assert entry.where == f"{manifest} {at}"
 
 
 def test_a_broken_manifest_is_a_carom_error_not_a_video(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from referee import ShotRecord, match_stats
 __all__ = ["render_sheet", "render_standings"]
 
 
-def _shot_line(r: ShotRecord, players: tuple[str, ...]) -> list[str]:
+def _shot_line(r: ShotRecord, players: tuple[str, ...], width: int) -> list[str]:
     v = r.verdict
     board = " : ".join(str(r.score_after[p]) for p in players)
     if v.points or v.penalty or v.opponent_points:
@@ -21,13 +21,15 @@ def _shot_line(r: ShotRecord, players: tuple[str, ...]) -> list[str]:
     else:
         pts = "0"
     turn = "  (turn passes)" if v.inning_ends else ""
-    lines = [f"{r.index:>4}  {r.player:<10} {r.inning:>6}  {pts:<12} {board:<11} {v.reason}{turn}"]
+    lines = [
+        f"{r.index:>4}  {r.player:<{width}} {r.inning:>6}  {pts:<12} {board:<11} {v.reason}{turn}"
+    ]
     indent = " " * 6
     if r.is_break or r.index == 0:
         lines.append(f"{indent}{r.break_why}")
     if v.review:
         lines.append(f"{indent}REVIEW: {v.review}")
-    lines.extend(f"{indent}re-spot {s.ball} on the {s.spot} spot" for s in v.respots)
+    lines.extend(f"{indent}re-spot {s.ball} {_on_spot(str(s.spot))}" for s in v.respots)
     if str(v.next_position) != "play_on":
         lines.append(f"{indent}next: {str(v.next_position).replace('_', ' ')}")
     lines.extend(f"{indent}{a}" for a in v.announcements)
@@ -43,9 +45,12 @@ def render_sheet(run: ScoreRun) -> str:
     out = [f"{cfg.discipline}: {' vs '.join(cfg.players)}"]
     if run.lag is not None:
         out.append(f"lag: {run.lag.reason}")
-    out.append(f"{'shot':>4}  {'player':<10} {'inning':>6}  {'points':<12} {'score':<11} verdict")
+    width = max(10, *map(len, cfg.players))  # long names keep the columns in line
+    out.append(
+        f"{'shot':>4}  {'player':<{width}} {'inning':>6}  {'points':<12} {'score':<11} verdict"
+    )
     for r in run.match.records:
-        out.extend(_shot_line(r, cfg.players))
+        out.extend(_shot_line(r, cfg.players, width))
     out.append("")
     result = "in progress"
     if state.winner:
@@ -54,14 +59,13 @@ def render_sheet(run: ScoreRun) -> str:
         shared = len(state.tied) < len(cfg.players)
         result = f"draw between {', '.join(state.tied)}" if state.tied and shared else "draw"
     out.append(f"result: {result}")
-    out.append(
-        f"{'player':<10} {'score':>6} {'innings':>8} {'average':>8} {'high run':>9} {'sets':>5}"
-    )
+    head = f"{'score':>6} {'innings':>8} {'average':>8} {'high run':>9} {'sets':>5}"
+    out.append(f"{'player':<{width}} {head}")
     stats = match_stats(state)
     for p in cfg.players:
         s = stats[p]
         out.append(
-            f"{p:<10} {state.board(p):>6} {s.innings:>8} {s.average:>8} {s.high_run:>9} "
+            f"{p:<{width}} {state.board(p):>6} {s.innings:>8} {s.average:>8} {s.high_run:>9} "
             f"{s.sets_won:>5}"
         )
     for a in state.audit:
@@ -72,10 +76,20 @@ def render_sheet(run: ScoreRun) -> str:
 def render_standings(rows: list[dict[str, object]]) -> str:
     """The event table printed after several matches (MP, GA, BA, HR)."""
     out = ["standings (match points, then general average, best average, high run):"]
-    out.append(f"{'#':>3} {'player':<10} {'MP':>3} {'matches':>8} {'GA':>7} {'BA':>7} {'HR':>4}")
+    width = max(10, *(len(str(r["player"])) for r in rows))
+    out.append(
+        f"{'#':>3} {'player':<{width}} {'MP':>3} {'matches':>8} {'GA':>7} {'BA':>7} {'HR':>4}"
+    )
     for r in rows:
         out.append(
-            f"{r['rank']:>3} {r['player']!s:<10} {r['match_points']:>3} {r['matches']:>8} "
+            f"{r['rank']:>3} {r['player']!s:<{width}} {r['match_points']:>3} {r['matches']:>8} "
             f"{r['general_average']!s:>7} {r['best_average']!s:>7} {r['high_run']:>4}"
         )
     return "\n".join(out)
+
+
+def _on_spot(spot: str) -> str:
+    """``on spot 3`` (the 7-pin table's numbered spots), else ``on the head spot``."""
+    if spot.startswith("spot") and spot[4:].isdigit():
+        return f"on spot {spot[4:]}"
+    return f"on the {spot.replace('_', ' ')} spot"

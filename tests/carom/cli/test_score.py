@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -272,3 +273,22 @@ def test_standings_name_the_unfinished_logs_they_leave_out() -> None:
     lines = done.stdout.splitlines()
     assert lines[-1] == f"standings count finished matches only; not finished: {unfinished}"
     assert [line.split()[1] for line in lines[-3:-1]] == ["Ana", "Ben"]  # the finished match
+
+
+def test_long_player_names_keep_the_sheet_s_columns_in_line(tmp_path: Path) -> None:
+    text = (
+        EXAMPLE.read_text().replace('"Ana"', '"Dick Jaspers"').replace('"Ben"', '"Marco Zanetti"')
+    )
+    log = tmp_path / "long.json"
+    log.write_text(text)
+    done = carom_in_process("score", str(log))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    (head,) = [line for line in lines if line.startswith("shot  player")]
+    inning = head.index("inning")
+    shots = [line for line in lines if re.match(r"^ +\d+  \S", line)]
+    assert len(shots) >= 5 and all(s[inning : inning + 6].strip().isdigit() for s in shots)
+    (table,) = [line for line in lines if line.startswith("player ") and "innings" in line]
+    score = table.index("score")
+    rows = [line for line in lines if line.startswith(("Dick Jaspers ", "Marco Zanetti "))]
+    assert len(rows) == 2 and all(r[score : score + 5].strip().isdigit() for r in rows)

@@ -143,7 +143,8 @@ STEPS: dict[str, Step | tuple[Step, ...]] = {
     "carom matches carom-live.db": Step(out=(r"A - B\s+1 - 2\s+4 shots\s+unfinished",)),
     "carom export carom-live.db --match 1 --json log.json --csv results.csv "
     "--shots-csv shots.csv": Step(
-        out=(r"match 1 is not finished",), files=("log.json", "results.csv", "shots.csv")),
+        out=(r"match 1 is not finished", r"^wrote match 1: log.json, results.csv, shots.csv$"),
+        files=("log.json", "results.csv", "shots.csv")),
     "carom score log.json": Step(out=_SCORES_3C),
     "carom matches carom-live.db --repair new.db": Step(
         out=(r"wrote new.db: 1 of 1 matches",), files=("new.db",)),
@@ -152,7 +153,8 @@ STEPS: dict[str, Step | tuple[Step, ...]] = {
         run_as="carom serve --camera sample_videos/three_cushion_match.mp4 --port 0",
         why="it serves until stopped: started, its pages fetched, stopped with Ctrl-C "
         "(SIGINT); --port 0 as port 8765 may be taken by another test",
-        out=(r"admin token: \S+", r"listening on http://127\.0\.0\.1:\d+/")),
+        out=(r"admin token: \S+",
+             r"listening on http://127\.0\.0\.1:\d+/ .*calibration wizard /wizard")),
     # -- Synthetic video
     "carom synth --list": Step(out=(r"^3c-third-cushion-late\b", r"^three-cushion-match")),
     "carom synth 3c-third-cushion-late --out out/ --fps 30 --k1 -0.2 --cloth green": Step(

@@ -125,6 +125,8 @@ def run_export(args: argparse.Namespace) -> int:
     wanted = (args.json, args.csv, args.shots_csv, args.trajectories, args.trajectories_csv)
     if all(w is None for w in wanted):
         print(json.dumps(doc, indent=1))
+    else:
+        print(f"wrote match {match_id}: " + ", ".join(str(w) for w in wanted if w is not None))
     if session.state.phase is not Phase.OVER:
         print(f"carom: note: match {match_id} is not finished; exported the score so far",
               file=sys.stderr)  # fmt: skip

@@ -183,7 +183,8 @@ def run(args: argparse.Namespace) -> int:
     if later is not None:  # before the address line, which tells a watcher it is up
         _say(later.replace("http://127.0.0.1:8765/", f"http://{host}:{port}/"))
     _say(f"listening on http://{host}:{port}/ (scoreboard /scoreboard, overlay /overlay, "
-         "console /console, history /history; Ctrl-C stops)")  # fmt: skip
+         "console /console, history /history, calibration wizard /wizard; "
+         "Ctrl-C stops)")  # fmt: skip
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops cleanly, then re-raises it
         serve_forever(app, sock)
     _say("stopped")

@@ -91,7 +91,9 @@ def test_cli_export_writes_json_and_appends_csv(
     out_json, out_csv = tmp_path / "m.json", tmp_path / "results.csv"
     for _ in range(2):
         assert main(["export", str(db), "--json", str(out_json), "--csv", str(out_csv)]) == 0
-    assert capsys.readouterr().err == ""
+    said = capsys.readouterr()
+    assert said.err == ""
+    assert said.out == f"wrote match {session.match_id}: {out_json}, {out_csv}\n" * 2
     assert json.loads(out_json.read_text()) == shot_log(session)
     rows = list(csv.DictReader(out_csv.read_text().splitlines()))
     assert len(rows) == 2 and rows[0] == result_row(session)

@@ -19,7 +19,7 @@ def test_export_writes_the_per_shot_csv_of_its_shot_log(
     session = _finished_match(db)  # with a foul call, an undo and a review on the way
     out = tmp_path / "shots.csv"
     assert main(["export", str(db), "--shots-csv", str(out)]) == 0
-    assert capsys.readouterr().out == ""  # a file asked for: the log is not printed
+    assert capsys.readouterr().out == f"wrote match 1: {out}\n"  # not the log: a file asked for
     rows = check_against_log(out.read_text(encoding="utf-8"), shot_log(session), "1")
     assert len(rows) == len(session.records)
     assert any("miscue" in r["fouls"] for r in rows)  # the call in effect is a foul

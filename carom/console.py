@@ -14,9 +14,10 @@ sends them to the ``carom.warnings`` log at warning level, so ``--log-file`` kee
 them, and onto stderr only with ``-v``. (OpenCV's and FFmpeg's own lines, written by C
 code, are silenced by ``carom.cli`` unless ``-vv``.)
 
-A remark that is neither a fault nor a result (where the network runs, a calibration
-only doubtful) goes through :func:`remark`: printed as :func:`say` prints, except under
-``-q`` (stderr gets errors only, :func:`set_quiet`), where only the log keeps it.
+A remark that is neither a fault nor a result (where the ball detector's network runs)
+goes through :func:`remark`: printed as :func:`say` prints, except under ``-q`` (stderr
+gets errors only, :func:`set_quiet`), where only the log keeps it; ``analyze`` keeps its
+remarks (a calibration only doubtful too) off stderr the same way (:func:`is_quiet`).
 """
 
 from __future__ import annotations

@@ -104,7 +104,6 @@ def _scored(args: argparse.Namespace, discipline: Discipline | None) -> tuple[li
 
     A log refused names its file first (a field alone, ``camera: unknown field``, names none).
     """
-    from carom.board import replay_to_scoreboard
     from carom.match import score_file
 
     runs, unconfirmed = [], []
@@ -113,6 +112,8 @@ def _scored(args: argparse.Namespace, discipline: Discipline | None) -> tuple[li
             if not args.scoreboard:
                 runs.append(score_file(path, discipline))
                 continue
+            from carom.board import replay_to_scoreboard  # pyserial: only for a board
+
             replay = replay_to_scoreboard(path, args.scoreboard, delay_s=args.scoreboard_delay,
                                           discipline=discipline, baud=args.scoreboard_baud,
                                           confirm_s=args.scoreboard_confirm)  # fmt: skip

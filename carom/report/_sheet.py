@@ -45,7 +45,7 @@ def render_sheet(run: ScoreRun) -> str:
     out = [f"{cfg.discipline}: {' vs '.join(cfg.players)}"]
     if run.lag is not None:
         out.append(f"lag: {run.lag.reason}")
-    width = max(10, *map(len, cfg.players))  # long names keep the columns in line
+    width = max([10, *map(len, cfg.players)])  # long names keep the columns in line
     out.append(
         f"{'shot':>4}  {'player':<{width}} {'inning':>6}  {'points':<12} {'score':<11} verdict"
     )
@@ -76,7 +76,7 @@ def render_sheet(run: ScoreRun) -> str:
 def render_standings(rows: list[dict[str, object]]) -> str:
     """The event table printed after several matches (MP, GA, BA, HR)."""
     out = ["standings (match points, then general average, best average, high run):"]
-    width = max(10, *(len(str(r["player"])) for r in rows))
+    width = max([10, *(len(str(r["player"])) for r in rows)])
     out.append(
         f"{'#':>3} {'player':<{width}} {'MP':>3} {'matches':>8} {'GA':>7} {'BA':>7} {'HR':>4}"
     )

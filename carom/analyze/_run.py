@@ -12,7 +12,7 @@ from carom.analyze._annotate_pass import FrameLog, annotate_video
 from carom.analyze._options import AnalyzeOptions, AnalyzeRun, calibration_for, match_config
 from carom.analyze._shot_log import judge_shot, shot_trajectories, shots_document
 from carom.files import write_json_atomic
-from carom.pipeline import VisionPipeline, check_calibration_fits
+from carom.pipeline import VisionPipeline, check_calibration_fits, table_size_line
 from carom.trajectories import CSV_NAME, JSON_NAME, write_trajectories
 from referee import CaromError, Match
 from vision import (
@@ -94,6 +94,7 @@ def analyze_video(
         total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
         begin("calibrating", None, None)
         run.calibration = _calibration(run, (learn, frame_30), source.size_px, say)
+        _check_table_size(run, warmup, say)
         pipeline = VisionPipeline.for_match(run.match.state.config, opts.detector)
         analyzer = _analyzer(run, run.calibration, pipeline, (learn, source.fps), say)
         begin("analysing", total, fps)
@@ -176,6 +177,26 @@ def _calibration(
     for name in (JSON_NAME, CSV_NAME):  # an earlier run's: never beside this run's shots
         (opts.out / name).unlink(missing_ok=True)
     return calib
+
+
+def _check_table_size(
+    run: AnalyzeRun, warmup: list[Frame], say: Callable[[str], None] | None
+) -> None:
+    """A note when the balls of the first second say the table is another size.
+
+    Read in the frame the table is learned from and every tenth before it (not the
+    first: often smeared by the encoder).
+    """
+    assert run.calibration is not None
+    images = [frame.image_bgr for frame in warmup[-1:0:-10]]
+    opts = run.options
+    flag = (
+        "--table, or the match file's table"
+        if opts.calibration is None
+        else (f"carom calibrate with --table, for {opts.calibration}")
+    )
+    if (line := table_size_line(run.calibration, images, flag)) is not None:
+        _noter(run, say)(line)
 
 
 def _analyzer(

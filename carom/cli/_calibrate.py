@@ -78,7 +78,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Find the table in SOURCE (a video file, an image or a camera index; "
         "from a video or a camera the empty table of several seconds of frames), fit the "
         "camera model, write the calibration file and an overlay image, and print the "
-        "quality report. Exit status 0: good; 3: doubtful (written: look at the overlay); "
+        "quality report. Exit status 0: good; 3: doubtful (written: look at the overlay; "
+        "or the balls say the table is another size); "
         "4: failed (no calibration file; the line says how to mark the corners).",
     )
     p.add_argument("source", help="video file, image file or camera index (0, 1, ...)")
@@ -132,14 +133,42 @@ def run(args: argparse.Namespace) -> int:
 
     save_result(result, args.out, overlay)
     print(f"wrote {args.out} and {overlay}")
+    from carom.cli._main import EXIT_DOUBTFUL
+
+    size = _table_size(args, result.calibration)
+    if size is not None:
+        print(f"carom: {size}", file=sys.stderr)
     if result.report.verdict is Outcome.DOUBTFUL:
-        from carom.cli._main import EXIT_DOUBTFUL
         from carom.pipeline import doubtful_line
 
         print(f"carom: {doubtful_line(result, overlay)}; if they do not, mark the corners "
               "with --corners or --interactive", file=sys.stderr)  # fmt: skip
         return EXIT_DOUBTFUL
-    return 0
+    return EXIT_DOUBTFUL if size is not None else 0
+
+
+def _table_size(args: argparse.Namespace, calib: Any) -> str | None:
+    """The table-size line (:func:`carom.pipeline.table_size_line`) for ``calib``, if any.
+
+    Read in the still image, or in frames 30, 20 and 10 of a video (the frame given
+    with ``--frame`` first); a camera is not read again for it.
+    """
+    from carom.pipeline import table_size_line
+    from hardware import is_camera_spec
+    from referee import CaromError
+    from vision import IMAGE_SUFFIXES, read_frame
+
+    if is_camera_spec(args.source):
+        return None
+    still = Path(args.source).suffix.lower() in IMAGE_SUFFIXES
+    wanted = [0] if still else list(dict.fromkeys([args.frame or 30, 30, 20, 10]))
+    images = []
+    for idx in wanted:
+        try:
+            images.append(read_frame(args.source, idx))
+        except CaromError:
+            continue  # a short video: the frames it has
+    return table_size_line(calib, images, "--table, then calibrate again")
 
 
 def _fit(args: argparse.Namespace, table: Table, diamonds: list[list[float]] | None) -> Any:

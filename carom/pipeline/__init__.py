@@ -17,10 +17,12 @@ from carom.pipeline._calibrate import (
     save_overlay,
 )
 from carom.pipeline._spec import Pipeline
+from carom.pipeline._table_size import SCALE_RANGE, table_size_line
 from carom.pipeline._vision import VisionPipeline, balls_on_table
 
 __all__ = [
     "CAMERA_WAIT_S",
+    "SCALE_RANGE",
     "WIZARD_URL",
     "Pipeline",
     "VisionPipeline",
@@ -33,4 +35,5 @@ __all__ = [
     "fit_calibration",
     "how_to_mark",
     "save_overlay",
+    "table_size_line",
 ]

@@ -10,6 +10,7 @@ decides (CUDA where there is a GPU, else the CPU; ``CAROM_ONNX_DEVICE``).
 
 from vision.detect._auto_detector import AutoDetector
 from vision.detect._ball_network import MODEL_PATH, BallModel, ModelError, Peak, ort_errors
+from vision.detect._ball_scale import BallScale, apparent_radius_px, ball_scale
 from vision.detect._colour_detector import ColourDetector
 from vision.detect._detector import Detector, DetectorCapabilities, Pixels
 from vision.detect._guided_search import Guide
@@ -36,6 +37,7 @@ __all__ = [
     "STRIDE",
     "AutoDetector",
     "BallModel",
+    "BallScale",
     "ColourDetector",
     "Detector",
     "DetectorCapabilities",
@@ -48,7 +50,9 @@ __all__ = [
     "Pixels",
     "ProviderChoice",
     "Roi",
+    "apparent_radius_px",
     "ball_radius_px",
+    "ball_scale",
     "choose_providers",
     "cut_roi",
     "device_setting",

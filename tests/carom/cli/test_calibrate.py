@@ -52,6 +52,19 @@ def test_marked_corners_fit_when_given(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["method"] == "manual"
 
 
+def test_a_table_size_the_balls_deny_is_written_and_exits_3(tmp_path: Path) -> None:
+    """The sample's match table calibrated as 2100 x 1050: the outline fits (a good
+    fit), but the balls look 0.74 times the size that table gives them."""
+    out = tmp_path / "cal.json"
+    done = _carom("calibrate", str(SAMPLE), "--out", str(out), "--frame", "30",
+                  "--table", "2100x1050")  # fmt: skip
+    assert done.returncode == 3, done.stderr
+    assert "verdict: good" in done.stdout and out.is_file()
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("carom: table size doubtful: the balls look 0.7"), line
+    assert "(match: 2840x1420" in line and "(--table, then calibrate again)" in line
+
+
 def failed_line(done: subprocess.CompletedProcess[str]) -> str:
     """The one stderr line of a failed calibration (exit status 4), no traceback."""
     assert done.returncode == 4, done.stderr

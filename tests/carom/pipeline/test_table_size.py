@@ -1,0 +1,60 @@
+"""The table's size checked against the balls: the line analyze and calibrate give.
+
+Real pixels: the bundled clip's first second, a match table, calibrated as the match
+table, as 2100 x 1050 and as 3300 x 1650.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration import calibrate_frame
+from carom.pipeline import SCALE_RANGE, table_size_line
+from referee import Table
+from vision import read_frame
+
+CLIP = Path(__file__).resolve().parents[3] / "examples" / "one_shot.mp4"
+
+
+@pytest.fixture(scope="module")
+def frames() -> list[np.ndarray]:
+    return [read_frame(str(CLIP), idx) for idx in (30, 20, 10)]
+
+
+def _line(frames: list[np.ndarray], table: Table) -> str | None:
+    calib = calibrate_frame(frames[0], table).calibration
+    return table_size_line(calib, frames, "--table")
+
+
+def test_the_right_size_says_nothing(frames: list[np.ndarray]) -> None:
+    assert _line(frames, Table()) is None
+
+
+def test_a_smaller_size_names_the_likely_one_and_the_presets_near_it(
+    frames: list[np.ndarray],
+) -> None:
+    line = _line(frames, Table(length_mm=2100.0, width_mm=1050.0))
+    assert line is not None
+    assert line.startswith("table size doubtful: the balls look 0.7")
+    assert "a 2100x1050 mm table" in line and "(9 ball images)" in line
+    length = float(line.split("likely about ")[1].split("x")[0])
+    assert length == pytest.approx(2840.0, rel=0.03)
+    assert "(match: 2840x1420" in line and "pyramid" not in line  # 68 mm balls
+    assert "give its size (--table)" in line
+
+
+def test_a_larger_size_says_the_balls_look_bigger(frames: list[np.ndarray]) -> None:
+    line = _line(frames, Table(length_mm=3300.0, width_mm=1650.0))
+    assert line is not None
+    ratio = float(line.split("the balls look ")[1].split(" times")[0])
+    assert ratio == pytest.approx(3300.0 / 2840.0, abs=0.03)
+    assert ratio > SCALE_RANGE[1]
+
+
+def test_frames_without_the_table_say_nothing(frames: list[np.ndarray]) -> None:
+    calib = calibrate_frame(frames[0], Table(length_mm=2100.0, width_mm=1050.0)).calibration
+    grey = np.full_like(frames[0], 128)
+    assert table_size_line(calib, [grey], "--table") is None

@@ -59,7 +59,7 @@ from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._referee import LiveReferee
 from carom.live.loop._settle import ShotHold
 from carom.match import ShotClock
-from carom.pipeline import VisionPipeline, check_calibration_fits
+from carom.pipeline import VisionPipeline, check_calibration_fits, table_size_line
 from carom.timestamps import now_iso
 from referee import CaromError, MatchConfig, Phase
 from vision import Analyzer, AnalyzerSettings, Frame, SegmentSettings, StopSettings
@@ -278,6 +278,9 @@ class LiveRunner:
             check_calibration_fits(calib, learn.image_bgr, self.calibration_path, self._say)
             self.calibration = calib
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
+        frames = [c.frame.image_bgr for c in self._warmup[-1:0:-10]]  # as carom analyze
+        if size := table_size_line(self.calibration, frames, "--table"):
+            self._say(size)
         analyzer = self.vision.build(self.calibration, learn, learn, self.capture_fps(), self._say)
         if (device := self.vision.device_line()) is not None:
             remark("live", device, out=self.out)

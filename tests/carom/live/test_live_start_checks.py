@@ -5,9 +5,26 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from calibration import Calibration, Distortion, load_calibration, save_calibration
+import pytest
+
+from calibration import (
+    Calibration,
+    Distortion,
+    calibrate_frame,
+    load_calibration,
+    save_calibration,
+)
 from carom.live import MatchStore
-from tests.carom.live._helpers import live_cmd, run_live, write_truth_calibration
+from referee import Table
+from tests.carom.live._helpers import (
+    SAMPLE,
+    carom_cmd,
+    live_cmd,
+    run_live,
+    write_truth_calibration,
+)
+from tests.readme_run import cut_clip
+from vision import read_frame
 
 
 def test_a_calibration_with_a_wrong_lens_stops_live_before_any_shot(tmp_path: Path) -> None:
@@ -26,3 +43,28 @@ def test_a_calibration_with_a_wrong_lens_stops_live_before_any_shot(tmp_path: Pa
         assert all(not store.journal(row.id) for row in store.matches())  # nothing scored
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("length_mm", [2840.0, 2100.0])
+def test_a_calibration_for_another_table_size_is_said_once_and_live_goes_on(
+    tmp_path: Path, length_mm: float
+) -> None:
+    """The sample's match table fitted as itself and as a 2100 x 1050 table: the outline
+    fits either, the balls only the first."""
+    clip = tmp_path / "first2s.mp4"
+    cut_clip(SAMPLE, clip, 2.0)
+    table = Table(length_mm=length_mm, width_mm=length_mm / 2.0)
+    save_calibration(
+        tmp_path / "cal.json", calibrate_frame(read_frame(str(clip), 30), table).calibration
+    )
+    done = run_live([*carom_cmd(), "live", "--camera", str(clip), "--calibration",
+                     str(tmp_path / "cal.json"), "--players", "A", "B", "--first", "A",
+                     "--db", str(tmp_path / "live.db"), "--pace", "0"])  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = [x for x in done.stderr.splitlines() if "table size doubtful" in x]
+    if length_mm == 2840.0:
+        assert said == []
+    else:
+        (line,) = said
+        assert "the balls look 0.7" in line and "a 2100x1050 mm table" in line, line
+        assert "(match: 2840x1420" in line and "give its size (--table)" in line

@@ -19,8 +19,9 @@ __all__ = ["SCALE_RANGE", "table_size_line"]
 #: Ball scales taken as the right table: the right size measures 1.00 to 1.01 on our
 #: renders and real frames; 2540 for 2840 gives 0.89, 2100 for 2840 0.74.
 SCALE_RANGE = (0.9, 1.11)
-#: A named size is suggested when its length is within this share of the implied one.
-_NEAR = 0.05
+#: A named size is suggested when its length is within this share of the one implied
+#: with its balls.
+_NEAR = 0.06
 
 
 def table_size_line(calib: Calibration, images_bgr: Sequence[Any], flag: str) -> str | None:
@@ -38,15 +39,18 @@ def table_size_line(calib: Calibration, images_bgr: Sequence[Any], flag: str) ->
         return None
     g = calib.geometry
     length, width = g.length_mm / scale.ratio, g.width_mm / scale.ratio
+    # A named size with other balls (the pyramid's 68 mm) implies its own length.
+    ball_mm = g.table.ball_diameter_mm
     named = [
         f"{name}: {p[0]:.0f}x{p[1]:.0f}"
         for name, p in TABLE_PRESETS.items()
-        if abs(p[0] - length) <= _NEAR * length and abs(p[2] - g.table.ball_diameter_mm) < 0.5
+        if abs(p[0] - length * p[2] / ball_mm) <= _NEAR * p[0]
     ]
     nearest = f" ({', '.join(named)})" if named else ""
     return (
         f"table size doubtful: the balls look {scale.ratio:.2f} times the size a "
         f"{g.length_mm:.0f}x{g.width_mm:.0f} mm table gives them ({scale.balls} ball images): "
-        f"the table is likely about {length:.0f}x{width:.0f} mm{nearest}; if so, give its "
-        f"size ({flag}): every position and distance in mm is off by that factor"
+        f"with {ball_mm:g} mm balls the table is about {length:.0f}x{width:.0f} mm{nearest}; "
+        f"check its size ({flag}): with the wrong one every position and distance in mm is "
+        "off by that factor"
     )

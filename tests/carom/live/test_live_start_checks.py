@@ -67,4 +67,4 @@ def test_a_calibration_for_another_table_size_is_said_once_and_live_goes_on(
     else:
         (line,) = said
         assert "the balls look 0.7" in line and "a 2100x1050 mm table" in line, line
-        assert "(match: 2840x1420" in line and "give its size (--table)" in line
+        assert "(match: 2840x1420" in line and "check its size (--table)" in line

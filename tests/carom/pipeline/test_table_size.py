@@ -1,7 +1,8 @@
 """The table's size checked against the balls: the line analyze and calibrate give.
 
 Real pixels: the bundled clip's first second, a match table, calibrated as the match
-table, as 2100 x 1050 and as 3300 x 1650.
+table, as 2100 x 1050 and as 3300 x 1650; the seven-pins clip's pyramid (68 mm balls)
+calibrated as a match table.
 """
 
 from __future__ import annotations
@@ -40,10 +41,10 @@ def test_a_smaller_size_names_the_likely_one_and_the_presets_near_it(
     assert line is not None
     assert line.startswith("table size doubtful: the balls look 0.7")
     assert "a 2100x1050 mm table" in line and "(9 ball images)" in line
-    length = float(line.split("likely about ")[1].split("x")[0])
+    length = float(line.split("with 61.5 mm balls the table is about ")[1].split("x")[0])
     assert length == pytest.approx(2840.0, rel=0.03)
     assert "(match: 2840x1420" in line and "pyramid" not in line  # 68 mm balls
-    assert "give its size (--table)" in line
+    assert "check its size (--table)" in line
 
 
 def test_a_larger_size_says_the_balls_look_bigger(frames: list[np.ndarray]) -> None:
@@ -58,3 +59,17 @@ def test_frames_without_the_table_say_nothing(frames: list[np.ndarray]) -> None:
     calib = calibrate_frame(frames[0], Table(length_mm=2100.0, width_mm=1050.0)).calibration
     grey = np.full_like(frames[0], 128)
     assert table_size_line(calib, [grey], "--table") is None
+
+
+def test_a_pyramid_taken_for_a_match_table_names_the_pyramid() -> None:
+    """68 mm balls on a 3550 mm table, given as the match table (61.5 mm balls): the
+    size implied with the match table's balls is no named size, with the pyramid's
+    balls it is the pyramid."""
+    clip = CLIP.parents[1] / "sample_videos" / "seven_pins_match.mp4"
+    frames = [read_frame(str(clip), idx) for idx in (30, 20, 10)]
+    line = _line(frames, Table())
+    assert line is not None
+    assert "with 61.5 mm balls the table is about 3" in line
+    assert "(pyramid: 3550x1775)" in line
+    pyramid = Table(length_mm=3550.0, width_mm=1775.0, ball_diameter_mm=68.0)
+    assert _line(frames, pyramid) is None

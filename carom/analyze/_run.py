@@ -94,7 +94,7 @@ def analyze_video(
         total = getattr(source, "n_frames_expected", 0) or None  # None: unknown (a camera)
         begin("calibrating", None, None)
         run.calibration = _calibration(run, (learn, frame_30), source.size_px, say)
-        _check_table_size(run, warmup, say)
+        _check_table_size(run, run.calibration, warmup, say)
         pipeline = VisionPipeline.for_match(run.match.state.config, opts.detector)
         analyzer = _analyzer(run, run.calibration, pipeline, (learn, source.fps), say)
         begin("analysing", total, fps)
@@ -180,22 +180,21 @@ def _calibration(
 
 
 def _check_table_size(
-    run: AnalyzeRun, warmup: list[Frame], say: Callable[[str], None] | None
+    run: AnalyzeRun, calib: Calibration, warmup: list[Frame], say: Callable[[str], None] | None
 ) -> None:
-    """A note when the balls of the first second say the table is another size.
+    """A note when the balls of the first second say the table is not ``calib``'s size.
 
     Read in the frame the table is learned from and every tenth before it (not the
     first: often smeared by the encoder).
     """
-    assert run.calibration is not None
     images = [frame.image_bgr for frame in warmup[-1:0:-10]]
-    opts = run.options
+    given = run.options.calibration
     flag = (
         "--table, or the match file's table"
-        if opts.calibration is None
-        else (f"carom calibrate with --table, for {opts.calibration}")
+        if given is None
+        else f"--table, and calibrate {given} again with it"
     )
-    if (line := table_size_line(run.calibration, images, flag)) is not None:
+    if (line := table_size_line(calib, images, flag)) is not None:
         _noter(run, say)(line)
 
 

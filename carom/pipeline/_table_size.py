@@ -16,8 +16,9 @@ from vision import VisionError, ball_scale
 
 __all__ = ["SCALE_RANGE", "table_size_line"]
 
-#: Ball scales taken as the right table: the right size measures 1.00 to 1.01 on our
-#: renders and real frames; 2540 for 2840 gives 0.89, 2100 for 2840 0.74.
+#: Ball scales taken as the right table: the right size measures 0.95 to 1.00 on our
+#: renders and 1.00 on real broadcast frames; 2540 for 2840 gives 0.89, 2100 for 2840
+#: 0.74 (docs/calibration.md).
 SCALE_RANGE = (0.9, 1.11)
 #: A named size is suggested when its length is within this share of the one implied
 #: with its balls.

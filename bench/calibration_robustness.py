@@ -61,7 +61,7 @@ SUCCESS_CORNER_PX = 10.0
 CACHE = Path(tempfile.gettempdir()) / "carom-calibration-scenes"
 
 
-def _synth_digest() -> str:
+def synth_digest() -> str:
     """A digest of the synth sources: a cached render is stale once they change."""
     h = hashlib.sha256()
     for path in sorted((ROOT / "synth").glob("*.py")):
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> None:
     """Run the cases in a pool, summarize, print and write the results."""
     args = _args(argv)
     categories = tuple(args.only or CALIBRATION_CATEGORIES)
-    digest = _synth_digest()
+    digest = synth_digest()
     cases = [(c, k, SIZE_PX, digest) for c in categories for k in range(args.seeds)]
     real_paths = [] if args.no_real else sorted(REAL.glob("*.jpg"))
     t0 = time.perf_counter()

@@ -33,7 +33,7 @@ __all__ = ["BallScale", "apparent_radius_px", "ball_scale"]
 
 F64 = NDArray[np.float64]
 
-#: Rays read from a ball's centre; at least this share must show its edge.
+#: Rays read from a ball's centre; at least ``_MIN_EDGES`` of them must show its edge.
 _RAYS = 32
 _MIN_EDGES = 8
 #: Colour difference (BGR levels) a ball's inside needs from the cloth to be read.

@@ -17,7 +17,12 @@ from carom.pipeline._calibrate import (
     save_overlay,
 )
 from carom.pipeline._spec import Pipeline
-from carom.pipeline._table_size import SCALE_RANGE, table_size_line
+from carom.pipeline._table_size import (
+    SCALE_RANGE,
+    TableSizeDoubt,
+    table_size_doubt,
+    table_size_line,
+)
 from carom.pipeline._vision import VisionPipeline, balls_on_table
 
 __all__ = [
@@ -25,6 +30,7 @@ __all__ = [
     "SCALE_RANGE",
     "WIZARD_URL",
     "Pipeline",
+    "TableSizeDoubt",
     "VisionPipeline",
     "balls_on_table",
     "best_calibration",
@@ -35,5 +41,6 @@ __all__ = [
     "fit_calibration",
     "how_to_mark",
     "save_overlay",
+    "table_size_doubt",
     "table_size_line",
 ]

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from carom.web._models import FitIn
 from carom.web._routes_api import Admin
-from carom.web._wizard import Wizard
+from carom.web._wizard import Wizard, size_doc
 from referee import CaromError
 
 __all__ = ["router"]
@@ -55,7 +55,12 @@ def save(wizard: WizardDep, request: Request) -> dict[str, Any]:
 
     The path is the server's ``--calibration`` file, else the one kept for its camera
     (``DB-calibration/camera-SRC.json``), where ``carom live --camera SRC`` finds it.
+    ``table_size``: the balls' doubt about the table's size (null when none), also said
+    in the server's log.
     """
-    path = wizard.save()
+    path, doubt = wizard.save()
     request.app.state.say(f"calibration saved by the wizard: {path}")
-    return {"saved": True, "path": str(path)}
+    if doubt is not None:
+        request.app.state.say(doubt.line("start carom serve with the right --table, or the "
+                                         "match file's table, and calibrate again"))  # fmt: skip
+    return {"saved": True, "path": str(path), "table_size": size_doc(doubt)}

@@ -11,6 +11,12 @@ answers the fitted points and, per diamond, how far the fit lands from the mark.
 ``--calibration`` file, else the one kept for its camera beside the database, where
 ``carom live --camera SRC`` finds it). When the automatic fit fails (no table found),
 the corners start a tenth inside the frame and ``note`` says to drag them.
+
+Every calibration shown (and each refit) is checked against the balls in the frame
+(:func:`carom.pipeline.table_size_doubt`): the cloth's outline fits a table of any
+size, the balls' apparent size does not. ``table_size`` gives the figures when they
+say the server's table (``--table``, or the match file's) is not the one in the
+picture, the page says it in its language, and a save logs the line; else it is null.
 """
 
 from __future__ import annotations
@@ -31,11 +37,12 @@ from calibration import (
     load_calibration,
     save_calibration,
 )
+from carom.pipeline import TableSizeDoubt, table_size_doubt
 from carom.web._table import ConflictError
 from referee import Table
 from vision import read_frame
 
-__all__ = ["Wizard"]
+__all__ = ["Wizard", "size_doc"]
 
 _FRAME_IDX = 30
 
@@ -51,6 +58,8 @@ class Wizard:
         self._shown: Calibration | None = None
         self._note: str | None = None
         self._fitted: Calibration | None = None
+        self._shown_doubt: TableSizeDoubt | None = None
+        self._fitted_doubt: TableSizeDoubt | None = None
 
     def _need_camera(self) -> None:
         if self.camera is None or self.path is None:
@@ -84,7 +93,7 @@ class Wizard:
         """
         image = self.frame()
         with self._lock:
-            shown, note = self._shown, self._note
+            shown, note, doubt = self._shown, self._note, self._shown_doubt
         if shown is None:
             assert self.path is not None
             h, w = image.shape[:2]
@@ -92,10 +101,11 @@ class Wizard:
                 shown = load_calibration(self.path, expect_size_px=(w, h))
             else:
                 shown, note = _automatic(image, self.table)
+            doubt = table_size_doubt(shown, [image])
             with self._lock:
-                self._shown, self._note = shown, note
+                self._shown, self._note, self._shown_doubt = shown, note, doubt
         rms = shown.residuals.get("rms_px")
-        doc = _doc(shown, image, [], None if rms is None else float(rms))
+        doc = _doc(shown, image, [], None if rms is None else float(rms), doubt)
         return doc | ({"note": note} if note else {})
 
     def fit(self, corners_px: Sequence[Sequence[float]],
@@ -116,14 +126,15 @@ class Wizard:
         marks = [[float(c[0]), float(c[1])] for c in corners_px]
         result = calibrate_frame(image, self.table, corners=marks, diamonds=rows)
         calib = result.calibration
+        doubt = table_size_doubt(calib, [image])
         with self._lock:
-            self._fitted = calib
+            self._fitted, self._fitted_doubt = calib, doubt
         marked = np.asarray([r[1:] for r in rows], dtype=np.float64).reshape(-1, 2)
         ids = [int(r[0]) for r in rows]
         projected = calib.camera.project(calib.geometry.diamonds_xyz_mm()[ids]) if ids else marked
         residuals = [float(d) for d in np.hypot(*(projected - marked).T)] if ids else []
         rms = float(np.sqrt(np.mean(np.square(residuals)))) if residuals else None
-        return _doc(calib, image, residuals, rms if rms is not None else _rms(calib))
+        return _doc(calib, image, residuals, rms if rms is not None else _rms(calib), doubt)
 
     def _with_unmarked(self, rows: list[list[float]]) -> list[list[float]]:
         """Rows [index, u, v] for all diamonds: the marked ones, else the shown fit's."""
@@ -135,19 +146,19 @@ class Wizard:
         marked = {int(r[0]): r for r in rows}
         return [marked.get(i, [float(i), float(u), float(v)]) for i, (u, v) in enumerate(seen)]
 
-    def save(self) -> Path:
-        """Write the last refit to the server's calibration file."""
+    def save(self) -> tuple[Path, TableSizeDoubt | None]:
+        """Write the last refit to the server's calibration file; the file, the size doubt."""
         self._need_camera()
         with self._lock:
-            fitted = self._fitted
+            fitted, doubt = self._fitted, self._fitted_doubt
         if fitted is None:
             raise ConflictError("nothing to save: refit first (POST /api/calibration/fit)")
         assert self.path is not None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         save_calibration(self.path, fitted)
         with self._lock:
-            self._shown, self._note = fitted, None
-        return self.path
+            self._shown, self._note, self._shown_doubt = fitted, None, doubt
+        return self.path, doubt
 
 
 def _automatic(image: np.ndarray, table: Table) -> tuple[Calibration, str | None]:
@@ -167,7 +178,7 @@ def _rms(calib: Calibration) -> float | None:
 
 
 def _doc(calib: Calibration, image: np.ndarray, residuals: list[float],
-         rms_px: float | None) -> dict[str, Any]:  # fmt: skip
+         rms_px: float | None, doubt: TableSizeDoubt | None) -> dict[str, Any]:  # fmt: skip
     geometry: TableGeometry = calib.geometry
     corners = calib.camera.project(geometry.corners_xyz_mm(0.0))  # where cloth meets cushion
     diamonds = calib.camera.project(geometry.diamonds_xyz_mm())
@@ -177,7 +188,20 @@ def _doc(calib: Calibration, image: np.ndarray, residuals: list[float],
         "corners_px": _round(_as_seen(corners)), "diamonds_px": _round(diamonds),
         "residuals_px": [round(r, 2) for r in residuals],
         "rms_px": None if rms_px is None else round(rms_px, 3),
-        "method": str(calib.method),
+        "method": str(calib.method), "table_size": size_doc(doubt),
+    }  # fmt: skip
+
+
+def size_doc(doubt: TableSizeDoubt | None) -> dict[str, Any] | None:
+    """The table-size doubt as the API answers it (mm rounded to whole), or None."""
+    if doubt is None:
+        return None
+    return {
+        "ratio": round(doubt.ratio, 3), "balls": doubt.balls, "ball_mm": doubt.ball_mm,
+        "given_mm": [round(v) for v in doubt.given_mm],
+        "implied_mm": [round(v) for v in doubt.implied_mm],
+        "named": [{"name": n, "length_mm": round(length), "width_mm": round(width)}
+                  for n, length, width in doubt.named],
     }  # fmt: skip
 
 

@@ -142,6 +142,19 @@
     draw();
   }
 
+  // The balls' doubt about the table's size (the server's table_size), in the page's
+  // language; "" when the size fits or could not be measured.
+  function sizeDoubt(fit) {
+    const d = fit.table_size;
+    if (!d) return "";
+    const size = (mm) => fmt.int(mm[0]) + " × " + fmt.int(mm[1]);
+    const said = t("wiz.table_size", { ratio: fmt.num(d.ratio, 2), given: size(d.given_mm),
+      implied: size(d.implied_mm) });
+    if (!d.named.length) return said;
+    const sizes = d.named.map((n) => n.name + ": " + size([n.length_mm, n.width_mm])).join(", ");
+    return said + " · " + t("wiz.table_size_named", { sizes });
+  }
+
   async function load() {
     status(t("wiz.loading"));
     try {
@@ -155,7 +168,8 @@
       $("frame").src = (fit.image_url || "/api/calibration/frame.jpg") + "?t=" + Date.now();
       showFit(fit);
       $("save").disabled = true; // the server saves the last refit: there is none yet
-      status(fit.note || t("wiz.drag_hint"), fit.note ? "error" : "");
+      const doubt = sizeDoubt(fit);
+      status(fit.note || doubt || t("wiz.drag_hint"), fit.note || doubt ? "error" : "");
     } catch (err) {
       status(t("wiz.calibration_error", { why: Carom.fmt.refusal(err) }), "error");
       $("stage").classList.add("hidden"); // no frame to show: no empty picture either
@@ -185,7 +199,8 @@
       showFit(fit);
       $("save").disabled = false;
       const rms = typeof fit.rms_px === "number" ? t("wiz.rms", { px: fmt.num(fit.rms_px, 2) }) : t("wiz.no_marks");
-      status(t("wiz.refitted", { rms }), "ok");
+      const doubt = sizeDoubt(fit);
+      status(t("wiz.refitted", { rms }) + (doubt ? " · " + doubt : ""), doubt ? "error" : "ok");
     } catch (err) {
       status(t("wiz.fit_error", { why: Carom.fmt.refusal(err) }), "error");
     }

@@ -53,7 +53,7 @@ def test_a_failed_fit_leaves_the_wizard_whose_save_live_finds(tmp_path: Path) ->
                         headers=auth, timeout=60)  # fmt: skip
         assert r.status_code == 200, r.text
         r = httpx2.post(url + "/api/calibration/save", headers=auth)
-        assert r.json() == {"saved": True, "path": str(saved)}
+        assert r.json() == {"saved": True, "path": str(saved), "table_size": None}
     finally:
         code, err = _stop(proc)
     assert code == 0, err

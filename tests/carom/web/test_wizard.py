@@ -1,4 +1,5 @@
-"""The calibration wizard's API on the sample's real frame and its true camera."""
+"""The calibration wizard's API on the sample's real frame and its true camera, and the
+balls' check of the table's size (a match table served as 2100 x 1050)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ import json
 from pathlib import Path
 
 import numpy as np
+from fastapi.testclient import TestClient
 
+from carom.web import WebSettings, create_app
+from referee import Table
 from tests.carom.live._helpers import write_truth_calibration
-from tests.carom.web._web import AUTH, client
+from tests.carom.web._web import AUTH, TOKEN, client
 from tests.carom.web.test_camera import first_seconds
 
 
@@ -19,6 +23,7 @@ def test_the_wizard_shows_refits_and_saves_only_to_the_servers_file(tmp_path: Pa
     with client(tmp_path, camera=str(clip), calibration=calibration) as c:
         shown = c.get("/api/calibration").json()
         assert (shown["width"], shown["height"]) == (1280, 720)
+        assert shown["table_size"] is None  # the balls agree with the match table
         corners = np.asarray(shown["corners_px"])
         assert corners.shape == (4, 2) and len(shown["diamonds_px"]) == 24
         tl, tr, br, bl = corners
@@ -33,6 +38,7 @@ def test_the_wizard_shows_refits_and_saves_only_to_the_servers_file(tmp_path: Pa
         refit = fit.json()
         # the 8 marked and the 16 others where the shown calibration puts them
         assert len(refit["residuals_px"]) == 24 and refit["rms_px"] < 2.0
+        assert refit["table_size"] is None
         assert np.abs(np.asarray(refit["corners_px"]) - corners).max() < 3.0
         assert calibration.read_bytes() == before  # a refit writes nothing
         # one diamond dragged 8 px: a refit (not "no camera"), that diamond off by ~8 px
@@ -45,7 +51,8 @@ def test_the_wizard_shows_refits_and_saves_only_to_the_servers_file(tmp_path: Pa
         bad = {"corners_px": [[0, 0], [1, 0], [1, 1]]}
         assert c.post("/api/calibration/fit", json=bad, headers=AUTH).status_code == 422
         answer = c.post("/api/calibration/save", headers=AUTH).json()
-        assert answer == {"saved": True, "path": str(calibration)}  # the page shows where
+        # the page shows where
+        assert answer == {"saved": True, "path": str(calibration), "table_size": None}
         saved = json.loads(calibration.read_text())
         assert saved != json.loads(before) and "camera" in json.dumps(saved)
 
@@ -55,3 +62,30 @@ def test_without_a_camera_the_wizard_says_how_to_get_one(tmp_path: Path) -> None
         r = c.get("/api/calibration")
         assert r.status_code == 409 and "--camera" in r.json()["detail"]
         assert c.post("/api/calibration/save", headers=AUTH).status_code == 409
+
+
+def test_a_table_size_the_balls_deny_is_shown_with_every_fit_and_said_on_save(
+    tmp_path: Path,
+) -> None:
+    """The sample's match table served as 2100 x 1050: the cloth's outline fits it (the
+    camera moved closer), the balls look 0.74 times the size it gives them."""
+    clip = first_seconds(tmp_path / "clip.mp4", end_s=1.5)
+    said: list[str] = []
+    settings = WebSettings(db=tmp_path / "web.db", token=TOKEN, camera=str(clip),
+                           calibration=tmp_path / "calibration.json",
+                           table=Table(length_mm=2100.0, width_mm=1050.0))  # fmt: skip
+    with TestClient(create_app(settings, say=said.append)) as c:
+        shown = c.get("/api/calibration").json()
+        size = shown["table_size"]
+        assert 0.70 <= size["ratio"] <= 0.78 and size["balls"] >= 3, size
+        assert size["given_mm"] == [2100, 1050] and size["ball_mm"] == 61.5
+        assert abs(size["implied_mm"][0] - 2840) <= 0.04 * 2840, size
+        assert {"name": "match", "length_mm": 2840, "width_mm": 1420} in size["named"]
+        body = {"corners_px": shown["corners_px"], "diamonds_px": None}
+        refit = c.post("/api/calibration/fit", json=body, headers=AUTH).json()
+        assert refit["table_size"]["given_mm"] == [2100, 1050]
+        answer = c.post("/api/calibration/save", headers=AUTH).json()
+        assert answer["saved"] is True and answer["table_size"] == refit["table_size"]
+    line = next(text for text in said if text.startswith("table size doubtful"))
+    assert "2100x1050 mm table" in line and "(match: 2840x1420" in line
+    assert "start carom serve with the right --table" in line

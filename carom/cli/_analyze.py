@@ -103,11 +103,33 @@ def _options(args: argparse.Namespace) -> Any:
     )  # fmt: skip
 
 
+def _not_a_folder_of_videos(video: Path) -> None:
+    """A folder holding videos is for ``carom batch``, not a sequence of pictures.
+
+    Raises:
+        CaromError: one line naming the videos and the batch command.
+    """
+    if not video.is_dir():
+        return
+    from carom.batch import VIDEO_SUFFIXES
+    from referee import CaromError
+
+    found = sorted(p.name for p in video.iterdir() if p.suffix.lower() in VIDEO_SUFFIXES)
+    if found:
+        shown = ", ".join(found[:3]) + (" ..." if len(found) > 3 else "")
+        raise CaromError(
+            f"{video}: a folder with {len(found)} video file(s) ({shown}); carom analyze "
+            f"takes one video (or a folder of pictures, read as one); to referee every video "
+            f"in it: carom batch {video} --out DIR"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom analyze``; raises CaromError on bad input before any shot."""
     from carom.analyze import analyze_video, summary_json, write_html
     from carom.report import render_sheet
 
+    _not_a_folder_of_videos(args.video)
     opts = _options(args)
     bar = Progress.for_terminal(quiet=args.json)
     started = time.monotonic()

@@ -248,6 +248,10 @@ def test_a_cut_mp4_without_its_index_is_one_clear_line(tmp_path: Path) -> None:
             [str(SAMPLES.parent / "examples" / "table.jpg"), "--out", "o"],
             "a still picture, not a video; give a video file",
         ),
+        (
+            [str(SAMPLES.parent / "examples")],  # a folder holding a video: carom batch's
+            "a folder with 1 video file(s) (one_shot.mp4); carom analyze takes one video",
+        ),
         ([str(SAMPLE), "--table", "huge"], "--table"),
         ([str(SAMPLE), "--discipline", "snooker"], "--discipline"),
         ([str(SAMPLE), "--players", "A"], "--players"),

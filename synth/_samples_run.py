@@ -116,5 +116,9 @@ def readme(out_dir: Path) -> str:
             "| --- | --- | --- | --- | --- | --- |",
             *rows,
             "",
+            "Each truth file's verdicts are what the referee gives today, every field (reasons,",
+            "breaks, notes): `tests/synth/test_samples.py` plays each sequence again and",
+            "compares, and this README with what `carom synth --samples` writes.",
+            "",
         ]
     )

@@ -10,8 +10,10 @@ from typing import Any
 import cv2
 import pytest
 
+from referee import record_json
 from synth._make import shot_log
 from synth._samples import SAMPLES, sequence
+from synth._samples_run import readme as samples_readme
 
 FOLDER = Path(__file__).parents[2] / "sample_videos"
 
@@ -29,6 +31,7 @@ def test_every_sample_is_there_within_budget_and_in_the_readme() -> None:
         total += sum(sizes)
         assert f"`{name}`" in readme
     assert total <= 20_000_000
+    assert readme == samples_readme(FOLDER)  # what carom synth --samples writes, no hand edits
 
 
 @pytest.mark.parametrize("name", list(SAMPLES))
@@ -57,10 +60,14 @@ def _close(a: Any, b: Any, where: str = "") -> None:
 
 
 @pytest.mark.parametrize("name", list(SAMPLES))
-def test_sample_shot_log_is_what_the_code_plays(name: str) -> None:
+def test_sample_shot_log_and_verdicts_are_what_the_code_plays(name: str) -> None:
+    """The shot log and the truth file's verdicts (every field: reasons, breaks, notes)."""
+    played = sequence(SAMPLES[name].sequence)
     committed = json.loads((FOLDER / f"{name}.shots.json").read_text())
-    fresh = json.loads(json.dumps(shot_log(sequence(SAMPLES[name].sequence))))
-    _close(fresh, committed, name)
+    _close(json.loads(json.dumps(shot_log(played))), committed, name)
+    verdicts = json.loads((FOLDER / f"{name}.json").read_text())["verdicts"]
+    fresh = json.loads(json.dumps([record_json(p.record) for p in played.played]))
+    _close(fresh, verdicts, f"{name}.json verdicts")
 
 
 def test_hard_sample_has_the_players_arm_over_a_ball() -> None:

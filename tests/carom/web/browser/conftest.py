@@ -25,7 +25,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pytest
 
@@ -173,6 +173,21 @@ def start_server(work: Path, *args: str, calibration: Path | None = None) -> Ser
         time.sleep(0.1)
     server.stop()
     pytest.fail(f"carom serve did not answer in 30 s: {server.tail()}", pytrace=False)
+
+
+class _Stoppable(Protocol):
+    def stop(self) -> None: ...
+
+
+_S = TypeVar("_S", bound=_Stoppable)
+
+
+def stopped_after(server: _S) -> Iterator[_S]:
+    """A module fixture's body: ``yield from stopped_after(server)`` stops it after."""
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 _LISTENING = re.compile(r"listening on (http://[\w.:\[\]-]+?)/?[\s(]")

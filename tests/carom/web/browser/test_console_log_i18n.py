@@ -35,7 +35,7 @@ from referee import LagResult
 from tests.carom.board.test_confirm import _status
 from tests.carom.i18n.account_said import account_in, board_warning_in
 from tests.carom.live.shotpool import example_inputs
-from tests.carom.web.browser.conftest import Pages
+from tests.carom.web.browser.conftest import Pages, stopped_after
 from tests.carom.web.browser.test_pages_i18n import FED, _post, _serve_fed, _settle
 
 #: Words of the server's English lines that must not be left on a translated page.
@@ -48,11 +48,7 @@ LETTERS = {"ko": "[가-힣]", "tr": "[ğışçöüİ]"}
 
 @pytest.fixture(scope="module")
 def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    srv = _serve_fed(tmp_path_factory.mktemp("log"))
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from stopped_after(_serve_fed(tmp_path_factory.mktemp("log")))
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import pytest
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
 from referee import parse_shot_log
 from tests.carom.live.shotpool import analyzed
-from tests.carom.web.browser.conftest import TOKEN, Pages, shot
+from tests.carom.web.browser.conftest import TOKEN, Pages, shot, stopped_after
 
 THREE = Path(__file__).parents[4] / "examples" / "three_players_match.json"
 NAMES = ["Ana", "Ben", "Cleo"]
@@ -31,10 +31,7 @@ def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     )  # fmt: skip
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 201
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from stopped_after(srv)
 
 
 @pytest.fixture(scope="module")

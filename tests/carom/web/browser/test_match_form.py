@@ -14,18 +14,14 @@ import pytest
 
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
 from referee import Ball
-from tests.carom.web.browser.conftest import TOKEN, Pages, shot
+from tests.carom.web.browser.conftest import TOKEN, Pages, shot, stopped_after
 
 
 @pytest.fixture(scope="module")
 def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """The app in-process over a real socket, no match and no camera."""
     app = create_app(WebSettings(db=tmp_path_factory.mktemp("form") / "web.db", token=TOKEN))
-    srv = serve_in_thread(app)
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from stopped_after(serve_in_thread(app))
 
 
 @pytest.fixture(scope="module")

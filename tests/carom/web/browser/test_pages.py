@@ -35,7 +35,15 @@ from calibration import Calibration, Camera, TableGeometry, save_calibration
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
 from referee import Table
 from tests.carom.live.shotpool import example_inputs
-from tests.carom.web.browser.conftest import SAMPLES, TOKEN, Pages, Server, shot, start_server
+from tests.carom.web.browser.conftest import (
+    SAMPLES,
+    TOKEN,
+    Pages,
+    Server,
+    shot,
+    start_server,
+    stopped_after,
+)
 
 CLIP = SAMPLES / "five_pins_match.mp4"
 SHOT_TIMEOUT_S = 60.0  # alone: ~13 s of processing to the first shot, ~25 s to the review
@@ -55,22 +63,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The live server: ``carom serve`` on the five-pins clip."""
     work = tmp_path_factory.mktemp("serve")
     calibration = write_truth_calibration(work / "calibration.json")
-    srv = start_server(work, "--camera", str(CLIP), "--pace", "0", calibration=calibration)
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from stopped_after(
+        start_server(work, "--camera", str(CLIP), "--pace", "0", calibration=calibration)
+    )
 
 
 @pytest.fixture(scope="module")
 def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """The fed server: the app in-process, no camera."""
     app = create_app(WebSettings(db=tmp_path_factory.mktemp("web") / "web.db", token=TOKEN))
-    srv = serve_in_thread(app)
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from stopped_after(serve_in_thread(app))
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,7 @@ from tests.carom.i18n.said import said_in
 from tests.carom.live.shotpool import example_inputs
 from tests.carom.report.test_announcements import VERDICTS as ANNOUNCING
 from tests.carom.report.test_rules_and_notes import RECORDS as RULED
-from tests.carom.web.browser.conftest import ARTIFACTS, REPO, TOKEN, Pages
+from tests.carom.web.browser.conftest import ARTIFACTS, REPO, TOKEN, Pages, stopped_after
 from tests.carom.web.browser.test_pages import CLIP, write_truth_calibration
 from tests.referee.golden import SHOTS_DIR, run_golden
 
@@ -93,11 +93,7 @@ def _serve_fed(folder: Path) -> RunningServer:
 @pytest.fixture(scope="module")
 def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """The example match on the table, its first shots played (no review waiting)."""
-    srv = _serve_fed(tmp_path_factory.mktemp("i18n"))
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from stopped_after(_serve_fed(tmp_path_factory.mktemp("i18n")))
 
 
 @pytest.fixture(scope="module")
@@ -291,11 +287,7 @@ def camera_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningS
     settings = WebSettings(
         db=work / "web.db", token=TOKEN, camera=str(CLIP), calibration=calibration
     )
-    srv = serve_in_thread(create_app(settings, say=lambda text: None))
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from stopped_after(serve_in_thread(create_app(settings, say=lambda text: None)))
 
 
 def test_the_wizard_asks_for_the_token_at_the_first_refit(

@@ -10,7 +10,7 @@ import pytest
 
 from carom.web import RunningServer, WebSettings, create_app, serve_in_thread
 from referee import Table
-from tests.carom.web.browser.conftest import TOKEN, Pages, shot
+from tests.carom.web.browser.conftest import TOKEN, Pages, shot, stopped_after
 from tests.carom.web.test_camera import first_seconds
 
 
@@ -22,11 +22,7 @@ def wrong_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningSer
                            camera=str(first_seconds(work / "clip.mp4", end_s=1.5)),
                            calibration=work / "calibration.json",
                            table=Table(length_mm=2100.0, width_mm=1050.0))  # fmt: skip
-    srv = serve_in_thread(create_app(settings))
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from stopped_after(serve_in_thread(create_app(settings)))
 
 
 @pytest.fixture(scope="module")

@@ -40,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     cam = p.add_argument_group("camera")
     cam.add_argument("--width", type=int, default=1280, help="image width, px (1280)")
     cam.add_argument("--height", type=int, default=720, help="image height, px (720)")
-    cam.add_argument("--fps", type=float, default=30.0, help="30, 50, 60 or 120 (30)")
+    cam.add_argument("--fps", type=float, default=30.0, help="24, 25, 30, 50, 60, 100 or 120 (30)")
     cam.add_argument("--camera-height", type=float, default=2.8, help="above the cloth, m (2.8)")
     cam.add_argument("--fov", type=float, default=0.0, help="horizontal FOV, deg (0: fit table)")
     cam.add_argument("--tilt", type=float, default=0.0, help="tilt from vertical, deg")

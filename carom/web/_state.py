@@ -1,7 +1,8 @@
 """The STATE document every page and overlay shows (see ``docs/web.md``).
 
 Pure functions from the live session's values to JSON-ready dicts; the shape is the
-contract with the pages (``out/web_contract.md``), so a change here is a change there.
+contract with the pages (``carom/web/static/``) and with docs/web.md's STATE, so a change here
+is a change there.
 """
 
 from __future__ import annotations

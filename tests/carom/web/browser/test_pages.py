@@ -13,7 +13,7 @@ referee's decision reaches the scoreboard.
 
 Fed: while the pipeline works through the video, the fed tests run on the real app
 in-process (uvicorn over real HTTP, the real SQLite store), fed the example match's
-analysed shots as the camera would (W1's recipe in ``out/web_contract.md``; shot 7 is
+analysed shots as the camera would (through the camera rig's hooks; shot 7 is
 doubtful and held for review): every other decision path through the console (accept,
 undo bringing the review back, points by hand, corrections, a refused call), then the
 example plays to its end and the history page shows the finished match.

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 
 from calibration import CalibrationError
 from hardware import is_camera_spec
+from vision._types import VideoError
 from vision.frames._sources import IMAGE_SUFFIXES, open_source
 
 __all__ = ["read_frame"]
@@ -31,26 +32,33 @@ def read_frame(spec: str, frame_idx: int = 0) -> NDArray[np.uint8]:
     Returns (h, w, 3) BGR uint8.
 
     Raises:
-        CalibrationError: no such file, or the source has no frame ``frame_idx``.
-        VideoError: the source cannot be opened or decoded.
+        VideoError: no such file, an image that cannot be read, or a source that cannot
+            be opened or decoded (unreadable media: exit status 5, as for a video).
+        CalibrationError: the source has no frame ``frame_idx`` (a bad ``--frame``).
     """
     live = is_camera_spec(spec)
     path = Path(spec)
     if not live and path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
         image = cv2.imread(str(path))
         if image is None:
-            raise CalibrationError(f"{spec}: cannot be read as an image")
+            raise VideoError(f"{spec}: cannot be read as an image; give a PNG or JPEG picture")
         return np.asarray(image, dtype=np.uint8)
     if not live and not path.exists() and not any(c in spec for c in "*?["):
-        raise CalibrationError(f"{spec}: no such file; give a video, an image or a camera index")
+        raise VideoError(f"{spec}: no such file; give a video, an image or a camera index")
     wanted = 0 if live else frame_idx
     source = open_source(spec, exact=True)
+    seen = 0
     try:
         for frame in source:
             if frame.frame_idx == wanted:
                 return np.asarray(frame.image_bgr, dtype=np.uint8)
             if frame.frame_idx > wanted:
                 break
+            seen += 1
     finally:
         source.close()
+    if seen:
+        raise CalibrationError(
+            f"{spec}: no frame {frame_idx}: it has {seen} frames; pick one of 0 to {seen - 1}"
+        )
     raise CalibrationError(f"{spec}: no frame {frame_idx} could be read (not a video or image?)")

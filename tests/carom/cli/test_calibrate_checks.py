@@ -58,3 +58,24 @@ def test_a_missing_output_folder_is_made(tmp_path: Path) -> None:
     done = _carom("calibrate", str(SAMPLE), "--frame", "30", "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert out.exists() and (out.parent / "c_overlay.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "said"),
+    [
+        ("missing.png", None, "missing.png: no such file; give a video, an image or a camera"),
+        ("missing.mp4", None, "missing.mp4: no such file; give the path of a video"),
+        ("broken.png", b"not a picture", "broken.png: cannot be read as an image; give a PNG"),
+        ("text.mp4", b"not a video", "text.mp4: not a readable video"),
+    ],
+)
+def test_a_picture_or_video_that_cannot_be_read_is_unreadable_media(
+    tmp_path: Path, name: str, content: bytes | None, said: str
+) -> None:
+    """Exit status 5 (docs/exit-status.md) for a picture as for a video, one line."""
+    if content is not None:
+        (tmp_path / name).write_bytes(content)
+    done = _carom("calibrate", str(tmp_path / name), "--out", str(tmp_path / "c.json"))
+    assert done.returncode == 5, done.stderr
+    assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr and not (tmp_path / "c.json").exists()

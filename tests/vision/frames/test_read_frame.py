@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from calibration import CalibrationError
-from vision import read_frame
+from vision import VideoError, read_frame
 
 SAMPLE = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.mp4"
 
@@ -31,14 +31,17 @@ def test_a_still_image_is_read_as_it_is(tmp_path: Path) -> None:
     assert np.array_equal(read_frame(str(tmp_path / "still.png"), 5), image)
 
 
-def test_no_such_file_is_a_clear_error() -> None:
-    with pytest.raises(CalibrationError, match="no such file"):
+def test_no_such_file_and_a_broken_image_are_unreadable_media(tmp_path: Path) -> None:
+    with pytest.raises(VideoError, match="no such file"):
         read_frame("/no/such.mp4")
+    (tmp_path / "broken.png").write_bytes(b"not a picture")
+    with pytest.raises(VideoError, match="cannot be read as an image"):
+        read_frame(str(tmp_path / "broken.png"))
 
 
 def test_a_frame_past_the_end_is_a_clear_error(tmp_path: Path) -> None:
     for i in range(2):  # an image folder: a source as a video is, two frames long
         cv2.imwrite(str(tmp_path / f"f{i}.png"), np.zeros((30, 40, 3), np.uint8))
     assert read_frame(str(tmp_path), 1).shape == (30, 40, 3)
-    with pytest.raises(CalibrationError, match="no frame 2 could be read"):
+    with pytest.raises(CalibrationError, match="no frame 2: it has 2 frames; pick one of 0 to 1"):
         read_frame(str(tmp_path), 2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import signal
 import sys
 import threading
@@ -16,6 +17,9 @@ from hardware import Faults, ScoreboardEmulator
 from referee import CaromError
 
 __all__ = ["add_parser", "fault_values", "parse_faults", "run_emulator"]
+
+#: The bus's broadcast address (docs/scoreboard-protocol.md): never a board's own.
+_BROADCAST = 0xFF
 
 #: Each fault: (what its value means, whether a value is allowed).
 _FAULTS: dict[str, tuple[str, Callable[[float], bool]]] = {
@@ -35,19 +39,91 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--pty", action="store_true", help="open a pty and print its path (default)")
-    where.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead")
+    where.add_argument(
+        "--tcp", type=_port, metavar="PORT",
+        help="listen on 127.0.0.1:PORT instead (0..65535; 0: a free one)",
+    )  # fmt: skip
     p.add_argument(
         "--link", type=Path, metavar="PATH",
-        help="also make PATH a symlink to the pty (a stable URL across restarts)",
+        help="also make PATH a symlink to the pty (a stable URL across restarts); "
+        "nothing but an earlier symlink may be there",
     )  # fmt: skip
-    p.add_argument("--addr", type=lambda t: int(t, 0), default=0, help="bus address (default 0)")
+    p.add_argument("--addr", type=_address, default=0, metavar="N",
+                   help="bus address 0..254, decimal or 0x hex (default 0)")  # fmt: skip
     p.add_argument(
         "--fault", action="append", default=[], type=_fault_option, metavar="NAME=VALUE[,...]",
         help="drop=P, corrupt=P (per-byte probability 0..1), delay-ack=S (inf: never), "
         "reboot=EVERY_S, vanish=EVERY_S (the port closes and a new one opens 1 s later); "
         "several in one option (drop=0.02,corrupt=0.01) or in several options",
     )  # fmt: skip
-    p.add_argument("--seconds", type=float, default=math.inf, help="quit after this long")
+    p.add_argument("--seconds", type=_seconds, default=math.inf, metavar="S",
+                   help="quit after S seconds (>= 0; default: at Ctrl-C)")  # fmt: skip
+
+
+def _port(text: str) -> int:
+    """``--tcp``: a TCP port, 0..65535 (0: the system picks a free one)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: use a port 0..65535 (0: a free one)")
+    return value
+
+
+def _address(text: str) -> int:
+    """``--addr``: a board's bus address, decimal or ``0x`` hex; FF is the broadcast one."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        value = -1
+    if not 0 <= value < _BROADCAST:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: use a bus address 0..254, decimal or hex 0x00..0xFE "
+            "(0xFF is the broadcast address, never a board's)"
+        )
+    return value
+
+
+def _seconds(text: str) -> float:
+    """``--seconds``: a finite time >= 0 (NaN, inf and negatives are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: use seconds >= 0 (leave it out to run until Ctrl-C)"
+        )
+    return value
+
+
+def _check_link(link: Path) -> None:
+    """Refuse a ``--link`` path the emulator cannot make, or would destroy (before it opens).
+
+    Only a symlink (an earlier emulator's, left by a crash) is replaced; a file or a
+    folder there is the user's. A probe symlink beside it shows the folder takes one.
+
+    Raises:
+        CaromError: what is wrong with the path, and the way out.
+    """
+    try:
+        if link.is_symlink():
+            return
+        if link.exists():
+            what = "a folder" if link.is_dir() else "a file"
+            raise CaromError(
+                f"--link {link}: {what} is there, not a symlink; the emulator would replace "
+                "it: give a path where nothing is (or an earlier emulator's symlink)"
+            )
+        probe = link.with_name(f".{link.name}.{os.getpid()}.probe")
+        probe.symlink_to(os.devnull)
+    except OSError as exc:  # no such folder, not a folder, not writable, not searchable
+        raise CaromError(
+            f"--link {link}: cannot make a symlink there ({exc.strerror}); "
+            "give a path in a folder you can write"
+        ) from None
+    probe.unlink(missing_ok=True)
 
 
 def fault_values(text: str) -> dict[str, float]:
@@ -119,6 +195,8 @@ def run_emulator(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """
     out = out or sys.stdout
     faults, reboot_s, vanish_s = parse_faults(args.fault)
+    if args.link is not None and args.tcp is None:
+        _check_link(args.link)
     stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         return _run(args, faults, (reboot_s, vanish_s), out, stop)

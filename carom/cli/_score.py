@@ -14,7 +14,17 @@ from referee import Discipline, ShotLogError
 if TYPE_CHECKING:
     from carom.match import ScoreRun
 
-__all__ = ["add_confirm_option", "add_parser", "run", "tell_board"]
+__all__ = [
+    "BOARD_URL_SCHEMES",
+    "add_confirm_option",
+    "add_parser",
+    "board_url",
+    "run",
+    "tell_board",
+]
+
+#: The URL schemes pyserial's ``serial_for_url`` opens (its ``serial.urlhandler``).
+BOARD_URL_SCHEMES = ("socket", "rfc2217", "loop", "spy", "hwgrep", "alt", "cp2110")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,14 +41,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     score.add_argument("--json", action="store_true", help="print a machine-readable document")
     score.add_argument(
-        "--scoreboard", metavar="URL",
+        "--scoreboard", metavar="URL", type=board_url,
         help="also show the match on a scoreboard, shot by shot (pty path, /dev/ttyUSB0, "
         "socket://host:port)",
     )  # fmt: skip
     score.add_argument("--scoreboard-baud", type=int, default=19200, choices=[19200, 9600],
                        help="serial speed of the board (19200 8N1)")  # fmt: skip
-    score.add_argument("--scoreboard-delay", type=float, default=0.5, metavar="S",
-                       help="seconds between shots on the scoreboard (0.5)")  # fmt: skip
+    score.add_argument("--scoreboard-delay", type=_delay_seconds, default=0.5, metavar="S",
+                       help="seconds between shots on the scoreboard, 0 to 60 (0.5)")  # fmt: skip
     add_confirm_option(score)
 
 
@@ -59,13 +69,37 @@ def tell_board(command: str, line: str) -> None:
     logging.getLogger(f"carom.{command}").error("%s", line, extra={SAID: True})
 
 
+def board_url(text: str) -> str:
+    """``--scoreboard URL``: a device path, or a URL of a scheme the board link opens.
+
+    The link (pyserial's ``serial_for_url``) takes ``SCHEME://`` only for its own
+    schemes; any other would fail as a device (status 6) on every retry.
+    """
+    scheme, sep, _ = text.partition("://")
+    if sep and scheme.lower() not in BOARD_URL_SCHEMES:
+        forms = ", ".join(f"{s}://" for s in BOARD_URL_SCHEMES[1:])
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: {scheme}:// is no scoreboard port; use a device path (/dev/ttyUSB0, "
+            f"a pty) or socket://host:port (the link also opens {forms})"
+        )
+    return text
+
+
 def _confirm_seconds(text: str) -> float:
+    return _seconds_upto(text, 600.0)
+
+
+def _delay_seconds(text: str) -> float:
+    return _seconds_upto(text, 60.0)
+
+
+def _seconds_upto(text: str, most: float) -> float:
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not 0.0 <= value <= 600.0:
-        raise argparse.ArgumentTypeError(f"{text!r}: use seconds from 0 to 600")
+    if not 0.0 <= value <= most:
+        raise argparse.ArgumentTypeError(f"{text!r}: use seconds from 0 to {most:g}")
     return value
 
 

@@ -80,6 +80,8 @@ class _PtyTransport:
     """The master side of a fresh pty; the host opens the slave path (or ``link``)."""
 
     def __init__(self, link: Path | None) -> None:
+        if link is not None and link.exists() and not link.is_symlink():  # the user's: kept
+            raise ScoreboardError(f"{link}: not a symlink; give a path where nothing is")
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)  # no echo or CR/LF mangling before the host configures it
         os.set_blocking(self._master, False)
@@ -199,7 +201,11 @@ class ScoreboardEmulator:
     def open_pty(
         cls, *, link: Path | None = None, addr: int = 0, faults: Faults | None = None
     ) -> ScoreboardEmulator:
-        """A started board on a new pty; ``link`` is a symlink re-pointed at its slave."""
+        """A started board on a new pty; ``link`` is a symlink re-pointed at its slave.
+
+        Raises:
+            ScoreboardError: something other than a symlink is at ``link`` (never replaced).
+        """
         return cls(_PtyTransport(link), addr=addr, faults=faults).start()
 
     @classmethod

@@ -11,7 +11,7 @@ from calibration import Calibration
 from carom.analyze._annotate_pass import FrameLog, annotate_video
 from carom.analyze._options import AnalyzeOptions, AnalyzeRun, calibration_for, match_config
 from carom.analyze._shot_log import judge_shot, shot_trajectories, shots_document
-from carom.files import write_json_atomic
+from carom.files import cannot_write_in, write_json_atomic
 from carom.pipeline import VisionPipeline, check_calibration_fits, table_size_line
 from carom.trajectories import CSV_NAME, JSON_NAME, write_trajectories
 from referee import CaromError, Match
@@ -34,6 +34,9 @@ Progress = Callable[[int, int | None, float], None]
 #: begins ("calibrating", "analysing", "writing the annotated video"); the progress
 #: calls that follow count its frames from 0.
 Stage = Callable[[str, int | None, float | None], None]
+#: What ``carom analyze`` writes beside ``shots.json``: an earlier run's are removed once
+#: this run's calibration is settled (``shots.json`` itself is rewritten as shots end).
+_EARLIER_RUN = (JSON_NAME, CSV_NAME, "report.html", "shots.csv", "annotated.mp4")
 
 
 def _prepare_folder(out: Path) -> list[Path]:
@@ -50,6 +53,10 @@ def _prepare_folder(out: Path) -> list[Path]:
     except OSError as exc:
         raise CaromError(f"--out {out}: cannot make the results folder ({exc.strerror}); "
                          "give a folder you may write to") from None  # fmt: skip
+    if (why := cannot_write_in(out)) is not None:
+        _failed_start(made)
+        raise CaromError(f"--out {out}: cannot write the results there ({why}); "
+                         "give a folder you may write to")  # fmt: skip
     return made
 
 
@@ -166,7 +173,9 @@ def _calibration(
 ) -> Calibration:
     """The calibration: ``--calibration`` checked against frame ``frames[0]``, or a fit.
 
-    Once it is settled, an earlier run's trajectories in the folder are removed.
+    Once it is settled, an earlier run's files in the folder are removed (its
+    trajectories, report, shot CSV and annotated video): an interrupted run leaves its
+    own shot log of the shots complete so far, never another run's report beside it.
 
     ``frames[1]``: frame 30's pixels for the fit when decoded as it would be (or None).
     """
@@ -174,7 +183,7 @@ def _calibration(
     calib = calibration_for(opts, size_px, frames[1], note)
     if opts.calibration is not None:
         check_calibration_fits(calib, frames[0].image_bgr, opts.calibration, note)
-    for name in (JSON_NAME, CSV_NAME):  # an earlier run's: never beside this run's shots
+    for name in _EARLIER_RUN:  # never beside this run's shots, even if it is interrupted
         (opts.out / name).unlink(missing_ok=True)
     return calib
 

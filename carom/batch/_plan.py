@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from calibration import load_calibration
 from carom.batch._fetch import display_name, is_url
 from carom.batch._folders import PARTIAL, finished_key, read_marker
 from carom.batch._index import INDEX, IndexEntry, PreviousIndex
@@ -24,7 +25,8 @@ from carom.batch._jobs import AnalysisSettings, JobStatus, VideoJob
 from carom.batch._key import file_sha256, job_key, options_digest
 from carom.batch._sources import SourceEntry
 from carom.i18n import user_language
-from carom.match import match_from_args
+from carom.match import MatchFile, match_from_args
+from carom.pipeline import check_calibration_table
 from referee import CaromError
 
 __all__ = ["PlannedVideo", "plan_batch"]
@@ -121,7 +123,7 @@ def _settings(base: argparse.Namespace, src: SourceEntry) -> AnalysisSettings:
             setattr(args, name, value)
     try:
         match = match_from_args(args)
-        calibration = _calibration(args.calibration)
+        calibration = _calibration(args.calibration, match)
     except CaromError as exc:
         raise CaromError(f"{src.where}: {exc}" if src.where else str(exc)) from None
     return AnalysisSettings(
@@ -131,18 +133,25 @@ def _settings(base: argparse.Namespace, src: SourceEntry) -> AnalysisSettings:
     )  # fmt: skip
 
 
-def _calibration(path: Path | None) -> tuple[str, bytes] | None:
-    """The calibration file's name and bytes (the workers may not see this machine's files)."""
+def _calibration(path: Path | None, match: MatchFile) -> tuple[str, bytes] | None:
+    """The calibration file's name and bytes (the workers may not see this machine's files).
+
+    Read and checked here, before any work: a file that is no calibration, or one of
+    another table than the match's, is the command's one line (exit status 2), not a
+    failure of every video naming the workers' copy.
+    """
     if path is None:
         return None
     try:
         if path.stat().st_size > _CALIBRATION_MAX_BYTES:
             raise CaromError(f"--calibration {path}: more than 1 MB, not a calibration file; "
                              "give the file carom calibrate wrote")  # fmt: skip
-        return path.name, path.read_bytes()
+        data = path.read_bytes()
     except OSError as exc:
         raise CaromError(f"--calibration {path}: cannot read it ({exc.strerror or exc}); "
                          "check the path") from None  # fmt: skip
+    check_calibration_table(load_calibration(path), match.config(camera=True).table, path)
+    return path.name, data
 
 
 def _hash(entry: IndexEntry, path: Path, previous: PreviousIndex) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from carom.cli._analyze import add_detector_option, add_lang_option
+from carom.cli._outputs import check_out_folder
 from carom.match import add_match_options
 
 __all__ = ["add_parser", "run"]
@@ -101,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         from referee import CaromError
 
         raise CaromError(f"--out {out}: is a file; give a folder for the batch (made if missing)")
+    check_out_folder(out, "--out")
     plans = plan_batch(expand_sources(args.sources, out), args, out, read_previous(out), version())
     jobs = [p for p in plans if p.job is not None]
     engine = _engine(args, len(jobs))

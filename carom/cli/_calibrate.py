@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from carom.cli._outputs import check_output
 from carom.progress import Progress
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from referee import Table
 
 
-__all__ = ["add_parser", "check_output", "frame_index", "progress_say", "run", "square_mm"]
+__all__ = ["add_parser", "frame_index", "progress_say", "run", "square_mm"]
 
 
 def frame_index(text: str) -> int:
@@ -45,29 +46,6 @@ def square_mm(text: str) -> float:
     if not (math.isfinite(value) and 1.0 <= value <= 500.0):
         raise argparse.ArgumentTypeError(f"expected a square side of 1 to 500 mm, got {text!r}")
     return value
-
-
-def check_output(path: Path, option: str) -> None:
-    """Refuse, before any work, an output file ``path`` that could not be written.
-
-    Its folder is made if missing; a folder at ``path``, a file where a folder should
-    be, or a folder we may not write to is one line naming ``option``.
-
-    Raises:
-        CaromError: the line.
-    """
-    from referee import CaromError
-
-    if path.is_dir():
-        raise CaromError(f"{option} {path}: is a folder; give a file name")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        why = "a file is in the way" if isinstance(exc, FileExistsError) else exc.strerror
-        raise CaromError(f"{option} {path}: cannot make its folder ({why}); "
-                         "give a path you may write to") from None  # fmt: skip
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise CaromError(f"{option} {path}: not writable; give a path you may write to")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

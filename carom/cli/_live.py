@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from carom.cli._score import add_confirm_option, tell_board
+from carom.cli._outputs import check_output
+from carom.cli._score import add_confirm_option, board_url, tell_board
 from carom.console import say, show
 
 # The live shot segmenter: a shot ends after 0.15 s without a ball moving 2 mm in 0.1 s
@@ -52,7 +53,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     from carom.match import add_match_options
 
     add_match_options(p)
-    p.add_argument("--scoreboard", metavar="URL", help="scoreboard port (pty path, "
+    p.add_argument("--scoreboard", metavar="URL", type=board_url, help="scoreboard port (pty path, "
                    "/dev/ttyUSB0, socket://host:port)")  # fmt: skip
     p.add_argument("--scoreboard-baud", type=int, default=19200, choices=[19200, 9600])
     add_confirm_option(p)  # --scoreboard-confirm S: the final state's retries
@@ -146,6 +147,19 @@ def _check_inputs(args: argparse.Namespace) -> None:
         VideoFileSource(args.camera).close()
     if not 0.0 <= args.pace <= 100.0:
         raise CaromError(f"--pace {args.pace}: use 0 (as fast as processed) up to 100")
+    _check_periods(args)
+    if args.metrics is not None:
+        check_output(args.metrics, "--metrics")  # not after the match was played
+
+
+def _check_periods(args: argparse.Namespace) -> None:
+    """``--status-every`` and ``--drift-every``: finite seconds in their ranges."""
+    from referee import CaromError
+
+    if not 0.5 <= args.status_every <= 3600.0:
+        raise CaromError(f"--status-every {args.status_every}: use 0.5 to 3600 seconds")
+    if not 0.0 <= args.drift_every <= 86400.0:
+        raise CaromError(f"--drift-every {args.drift_every}: use 0 (off) to 86400 seconds")
 
 
 def _segment(args: argparse.Namespace) -> Any:
@@ -276,14 +290,17 @@ def _calibration(args: argparse.Namespace, config: Any) -> Path:
     """
     from calibration import load_calibration
     from carom.cli._calibrate import progress_say
-    from carom.pipeline import camera_calibration_path, fit_calibration
+    from carom.pipeline import camera_calibration_path, check_calibration_table, fit_calibration
     from carom.progress import Progress
 
     if args.calibration is not None:
-        return Path(args.calibration)
+        path = Path(args.calibration)
+        check_calibration_table(load_calibration(path), config.table, path)
+        return path
     path = camera_calibration_path(args.db, args.camera)
     if path.exists():
-        load_calibration(path)  # a damaged file fails now, in one line
+        # A damaged file, or one of another table, fails now, in one line.
+        check_calibration_table(load_calibration(path), config.table, path, "the saved calibration")
         _say(f"using the calibration saved for {args.camera}: {path}")
         return path
     _say(f"no calibration for {args.camera} yet: fitting one from it")

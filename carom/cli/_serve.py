@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from carom.cli._analyze import language_arg
+from carom.cli._outputs import check_output
 from carom.console import say
 
 if TYPE_CHECKING:
@@ -166,6 +167,10 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0.0 <= args.pace <= 100.0:
         raise CaromError(f"--pace {args.pace}: use 0 (as fast as processed) up to 100")
+    if not 0.0 <= args.drift_every <= 86400.0:
+        raise CaromError(f"--drift-every {args.drift_every}: use 0 (off) to 86400 seconds")
+    if args.token_file is not None:
+        check_output(args.token_file, "--token-file")  # before a token is made and kept
     match = match_from_args(args)  # a bad --match or flag fails now, in one line
     if args.camera is not None and is_file_source(args.camera):
         VideoFileSource(args.camera).close()  # a missing file fails now, in one line

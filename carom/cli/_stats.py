@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from carom.cli._outputs import check_out_folder
+
 __all__ = ["add_parser", "run"]
 
 
@@ -57,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
         write_stats_html,
     )
 
-    season = collect_stats(args.paths)
     folder = out_folder(args.paths, args.out)
+    check_out_folder(folder, "--out" if args.out is not None else "the output folder")
+    season = collect_stats(args.paths)
     written = write_stats_csv(season, folder)
     written.append(folder / "stats.html")
     write_stats_html(season, written[-1])

@@ -34,6 +34,9 @@ __all__ = [
     "table_of",
 ]
 
+#: A number in a flag: no more digits than a match file or a shot log may hold
+#: (docs/match-file.md), so that what analyze writes, carom score reads.
+_MAX_DIGITS = 30
 _START_FLAGS = ("start_score", "start_innings", "start_shooter", "start_run",
                 "start_breaker", "start_set", "start_sets_won", "start_break")  # fmt: skip
 
@@ -131,6 +134,8 @@ def parse_scores(text: str, flag: str, players: tuple[str, ...]) -> dict[str, in
     for part in text.split(","):
         name, eq, value = part.partition("=")
         name = name.strip()
+        if eq and _digits(value) and len(value.strip()) > _MAX_DIGITS:
+            raise MatchFileError(f"{flag}: {name}'s number has more than {_MAX_DIGITS} digits")
         if not eq or not _digits(value):
             raise MatchFileError(f"{flag}: expected NAME=N,NAME=N like "
                                  f"{players[0]}=12,{players[1]}=7, got {text!r}")  # fmt: skip
@@ -146,6 +151,8 @@ def _digits(text: str) -> bool:
 
 
 def _number(text: str, flag: str, lo: int) -> int:
+    if _digits(text) and len(text.strip()) > _MAX_DIGITS:
+        raise MatchFileError(f"{flag}: more than {_MAX_DIGITS} digits; give a whole number >= {lo}")
     if not _digits(text) or int(text) < lo:
         raise MatchFileError(f"{flag}: expected a whole number >= {lo}, got {text!r}")
     return int(text)
@@ -186,5 +193,7 @@ def _start(args: argparse.Namespace, match: MatchFile) -> StartState:
     if args.start_set is not None:
         changes["set_index"] = _number(args.start_set, "--start-set", 1) - 1
     if args.start_break is not None:
+        if args.start_break not in ("yes", "no"):  # a manifest's field is no argparse choice
+            raise MatchFileError(f"--start-break: expected yes or no, got {args.start_break!r}")
         changes["next_break"] = args.start_break == "yes"
     return replace(start, **changes)

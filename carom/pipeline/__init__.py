@@ -16,7 +16,7 @@ from carom.pipeline._calibrate import (
     how_to_mark,
     save_overlay,
 )
-from carom.pipeline._spec import Pipeline
+from carom.pipeline._spec import Pipeline, check_calibration_table
 from carom.pipeline._table_size import (
     SCALE_RANGE,
     TableSizeDoubt,
@@ -36,6 +36,7 @@ __all__ = [
     "best_calibration",
     "camera_calibration_path",
     "check_calibration_fits",
+    "check_calibration_table",
     "doubtful_line",
     "failed_line",
     "fit_calibration",

@@ -1,6 +1,6 @@
 """One description of how a video becomes a judged match, the same for every front end.
 
-``carom analyze``, ``carom live``, ``carom serve``, ``carom synth --check`` (through
+``carom analyze``, ``carom live``, ``carom serve``, the accuracy checks (through
 analyze) and the batch runner describe their work as a :class:`Pipeline`: the frame
 source, the match set-up (a match file with the flags over it), the calibration (a
 file, or fitted from the source) and the detector. From it come the referee's
@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from calibration import Calibration, load_calibration
+from calibration import Calibration, CalibrationError, load_calibration
 from carom.match import MatchFile
 from carom.pipeline._calibrate import fit_calibration
 from carom.pipeline._vision import VisionPipeline
-from referee import MatchConfig
+from referee import MatchConfig, Table
 from vision import AnalyzerSettings
 
-__all__ = ["Pipeline"]
+__all__ = ["Pipeline", "check_calibration_table"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,7 +70,32 @@ class Pipeline:
         failed (the message gives the commands to mark the corners), and
         :class:`calibration.CalibrationError` for a bad calibration file.
         """
-        if self.calibration is not None:
-            return load_calibration(self.calibration, expect_size_px=size_px)
         config = self.config()
+        if self.calibration is not None:
+            calib = load_calibration(self.calibration, expect_size_px=size_px)
+            check_calibration_table(calib, config.table, self.calibration)
+            return calib
         return fit_calibration(self.source, config.table, config.discipline, out, frame_30, say=say)
+
+
+def check_calibration_table(
+    calib: Calibration, table: Table, path: Path, what: str = "--calibration"
+) -> None:
+    """A calibration file must be of the match's table: its size maps every position.
+
+    ``what`` names the file in the line (the option that gave it, or how it was found).
+
+    Raises:
+        CalibrationError: made for a table of another size (one line: both sizes and
+            the way out). Positions would be mapped onto the calibration's table while
+            the referee judges on the match's (a ball 2400 mm along a 2100 mm table).
+    """
+    made = calib.geometry.table
+    if abs(made.length_mm - table.length_mm) <= 1.0 and abs(made.width_mm - table.width_mm) <= 1.0:
+        return
+    size = f"{made.length_mm:g}x{made.width_mm:g}"
+    raise CalibrationError(
+        f"{what} {path}: made for a {size} mm table, but the match is set up for "
+        f"{table.length_mm:g}x{table.width_mm:g} (--table, the match file or the default); "
+        f"give --table {size} or calibrate again for this table"
+    )

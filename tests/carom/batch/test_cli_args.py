@@ -21,9 +21,17 @@ def _batch(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         (["--ray", "videos", "b.mp4", "--out", "o"], "--ray videos: not a Ray address"),
         (["missing.mp4", "--out", "o"], "missing.mp4: no such file or folder"),
         (["a.mp4", "--out", "afile"], "--out afile: is a file"),
+        (["a.mp4", "--out", "afile/o"], "--out afile/o: afile is a file, not a folder"),
+        (["a.mp4", "--out", "/proc/o"], "--out /proc/o: cannot write there ("),
         (["'*.nothing'", "--out", "o"], "the pattern matches no file"),
         (["a.mp4", "--out", "o", "--players", "Ana"], "--players: expected 2 to"),
         (["a.mp4", "--out", "o", "--calibration", "none.json"], "--calibration none.json"),
+        # Checked before any work, naming the user's file (it failed every video, exit 5,
+        # naming the workers' copy).
+        (
+            ["a.mp4", "--out", "o", "--calibration", "bad.json"],
+            "calibration file bad.json: not a carom-calibration/1 file",
+        ),
     ],
 )
 def test_a_bad_command_line_is_one_line_and_status_2_and_nothing_is_written(
@@ -32,6 +40,7 @@ def test_a_bad_command_line_is_one_line_and_status_2_and_nothing_is_written(
     (tmp_path / "a.mp4").write_bytes(b"not a video")
     (tmp_path / "b.mp4").write_bytes(b"not a video either")
     (tmp_path / "afile").write_text("x")
+    (tmp_path / "bad.json").write_text('{"a": 1}')
     done = _batch(*[a.strip("'") for a in args], cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and says in done.stderr, done.stderr

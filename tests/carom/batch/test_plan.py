@@ -4,19 +4,44 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 from pathlib import Path
 
 import pytest
 
 import carom.batch._key
+from calibration import Calibration, Camera, TableGeometry, save_calibration
 from carom.batch import JobStatus, PlannedVideo, VideoResult, expand_sources, plan_batch
 from carom.batch._folders import install
 from carom.batch._index import PreviousIndex, read_previous, write_index
 from carom.cli import _batch
-from referee import CaromError
+from referee import CaromError, Table
+
+SAMPLES = Path(__file__).parents[3] / "sample_videos"
 
 VERSION = "0.0-test"
+
+
+def calibration_file(path: Path, created: str = "2026-12-06") -> Path:
+    """A calibration of the match table (the bundled sample's camera) at ``path``."""
+    truth = json.loads((SAMPLES / "three_cushion_match.json").read_text())
+    camera = Camera.from_dict(truth["camera"])
+    save_calibration(path, Calibration(TableGeometry(Table()), camera, created))
+    return path
+
+
+def test_a_calibration_file_of_another_table_or_none_at_all_is_refused_at_once(
+    tmp_path: Path,
+) -> None:
+    """Before any work, naming the user's file (each video failed, naming a copy)."""
+    a = video(tmp_path / "a.mp4", b"x")
+    cal = calibration_file(tmp_path / "cal.json")
+    with pytest.raises(CaromError, match=r"made for a 2840x1420 mm table, .* for 2100x1050"):
+        plan(tmp_path / "out", a, options=("--calibration", str(cal), "--table", "2100x1050"))
+    cal.write_text('{"a": 1}')
+    with pytest.raises(CaromError, match=r"calibration file .*cal\.json: not a carom-calibration"):
+        plan(tmp_path / "out", a, options=("--calibration", str(cal)))
 
 
 def batch_args(*argv: str) -> argparse.Namespace:
@@ -237,12 +262,12 @@ def test_a_manifest_calibration_is_sent_as_its_bytes_and_a_missing_one_named(
 ) -> None:
     video(tmp_path / "a.mp4", b"x")
     (tmp_path / "cal").mkdir()
-    (tmp_path / "cal" / "t1.json").write_bytes(b'{"calibration": 1}')
+    calibration_file(tmp_path / "cal" / "t1.json")
     m = tmp_path / "m.csv"
     m.write_text("path,calibration\na.mp4,cal/t1.json\n", encoding="utf-8")
     (p,) = plan(tmp_path / "out", m)
     assert p.job is not None
-    assert p.job.settings.calibration == ("t1.json", b'{"calibration": 1}')
+    assert p.job.settings.calibration == ("t1.json", (tmp_path / "cal" / "t1.json").read_bytes())
     m.write_text("path,calibration\na.mp4,cal/none.json\n", encoding="utf-8")
     with pytest.raises(CaromError, match=rf"^{m} line 2: --calibration .*none\.json: cannot read"):
         plan(tmp_path / "out", m)
@@ -250,10 +275,9 @@ def test_a_manifest_calibration_is_sent_as_its_bytes_and_a_missing_one_named(
 
 def test_a_calibration_with_other_contents_is_another_key(tmp_path: Path) -> None:
     a = video(tmp_path / "a.mp4", b"x")
-    cal = tmp_path / "cal.json"
-    cal.write_bytes(b"one")
+    cal = calibration_file(tmp_path / "cal.json", "2026-12-01")
     (first,) = plan(tmp_path / "out", a, options=("--calibration", str(cal)))
-    cal.write_bytes(b"two")
+    calibration_file(cal, "2026-12-02")
     (second,) = plan(tmp_path / "out", a, options=("--calibration", str(cal)))
     assert first.entry.key != second.entry.key
 
@@ -306,3 +330,18 @@ def test_the_hashing_callback_hears_each_video(tmp_path: Path) -> None:
     plan_batch(expand_sources(args.sources, out), args, out, PreviousIndex(), VERSION,
                lambda done, total: heard.append((done, total)))  # fmt: skip
     assert heard == [(1, 2), (2, 2)]
+
+
+@pytest.mark.parametrize("cell", ["maybe", "true", "1"])
+def test_a_start_break_that_is_not_yes_or_no_is_refused_with_its_row(
+    tmp_path: Path, cell: str
+) -> None:
+    """It was read as "no": the match began without the break it was told of."""
+    video(tmp_path / "a.mp4", b"x")
+    m = tmp_path / "m.csv"
+    m.write_text(f'path,players,start_break\na.mp4,"Ana,Ben",{cell}\n', encoding="utf-8")
+    with pytest.raises(CaromError, match=rf"^{m} line 2: --start-break: expected yes or no, got"):
+        plan(tmp_path / "out", m)
+    m.write_text('path,players,start_break\na.mp4,"Ana,Ben",yes\n', encoding="utf-8")
+    (p,) = plan(tmp_path / "out", m)
+    assert p.job is not None

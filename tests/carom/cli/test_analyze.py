@@ -5,8 +5,10 @@ from __future__ import annotations
 import html.parser
 import json
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -257,6 +259,8 @@ def test_a_cut_mp4_without_its_index_is_one_clear_line(tmp_path: Path) -> None:
         ([str(SAMPLE), "--players", "A"], "--players"),
         ([str(SAMPLE), "--calibration", "WRONGSIZE"], "1280x720"),
         ([str(SAMPLE), "--out", "NOTVIDEO"], "is a file, not a folder"),
+        # A folder no file can be made in (os.access says yes to root there): before any work.
+        ([str(SAMPLE), "--out", "/proc"], "--out /proc: cannot write the results there ("),
     ],
 )
 def test_bad_input_is_one_clear_line(args: list[str], needle: str, tmp_path: Path) -> None:
@@ -273,6 +277,25 @@ def test_bad_input_is_one_clear_line(args: list[str], needle: str, tmp_path: Pat
     line = _one_line_error(done, status=5 if media else 2)
     assert needle in line
     assert not (tmp_path / "o").exists() and not (tmp_path / "carom-analysis").exists()
+
+
+def test_a_calibration_of_another_table_than_the_match_s_is_refused(tmp_path: Path) -> None:
+    """Positions mapped onto the calibration's table, judged on the match's: refused."""
+    from calibration import Calibration, Camera, TableGeometry, save_calibration
+    from referee import Table
+
+    truth = json.loads((SAMPLES / "three_cushion_match.json").read_text())
+    cal = tmp_path / "match-table.json"
+    camera = Camera.from_dict(truth["camera"])
+    save_calibration(cal, Calibration(TableGeometry(Table()), camera, "2026-12-06"))
+    done = carom_in_process("analyze", str(SAMPLE), "--calibration", str(cal), "--table",
+                            "2100x1050", "--out", "o", cwd=tmp_path)  # fmt: skip
+    line = _one_line_error(done, status=2)
+    assert line.endswith(
+        "made for a 2840x1420 mm table, but the match is set up for 2100x1050 (--table, the "
+        "match file or the default); give --table 2840x1420 or calibrate again for this table"
+    )
+    assert not (tmp_path / "o").exists()
 
 
 def _write_wrong_size_calibration(path: Path, truth: dict[str, object]) -> None:
@@ -317,3 +340,29 @@ def test_a_failed_start_leaves_an_earlier_run_s_folder_as_it_was(tmp_path: Path)
         (out / name).write_bytes(data)
     assert "calibration failed" in failed_line(_carom("analyze", str(clip), "--out", str(out)))
     assert {p.name: p.read_bytes() for p in out.iterdir()} == earlier
+
+
+def test_ctrl_c_leaves_this_run_s_shots_and_no_earlier_run_s_report(
+    analysed: tuple[subprocess.CompletedProcess[str], Path], tmp_path: Path
+) -> None:
+    """An earlier complete run's folder, analysed again and interrupted mid-way.
+
+    The earlier report and shot CSV (4 shots) stayed beside an emptied shot log: the
+    folder now says one thing, this run's shots so far.
+    """
+    out = tmp_path / "run"
+    shutil.copytree(analysed[1], out)
+    exe = shutil.which("carom", path=str(Path(sys.executable).parent))
+    cmd = [exe] if exe else [sys.executable, "-m", "carom"]
+    proc = subprocess.Popen([*cmd, "analyze", str(SAMPLE), "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.monotonic() + 120.0
+    while (out / "trajectories.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.005)  # removed once the calibration is settled
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.strip().endswith("carom: interrupted") and "Traceback" not in err
+    assert not any((out / n).exists() for n in ("report.html", "shots.csv", "annotated.mp4"))
+    doc = json.loads((out / "shots.json").read_text())
+    assert len(doc["shots"]) < 4  # this run's, complete so far; the earlier run had 4

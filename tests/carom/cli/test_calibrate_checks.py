@@ -51,6 +51,15 @@ def test_outputs_that_cannot_be_written_are_refused_before_the_fit(tmp_path: Pat
     assert done.returncode == 2
     assert f"--overlay {tmp_path}: is a folder; give a file name" in done.stderr
     assert not (tmp_path / "c.json").exists()
+    # A folder where no file can be made (os.access says yes to root in /proc): the
+    # calibration file of an earlier fit stays as it was.
+    (tmp_path / "c.json").write_text("an earlier fit\n")
+    done = _carom("calibrate", str(SAMPLE), "--out", str(tmp_path / "c.json"),
+                  "--overlay", "/proc/overlay.png")  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("carom: --overlay /proc/overlay.png: not writable (")
+    assert (tmp_path / "c.json").read_text() == "an earlier fit\n"
+    assert "verdict" not in done.stdout  # refused before fitting
 
 
 def test_a_missing_output_folder_is_made(tmp_path: Path) -> None:

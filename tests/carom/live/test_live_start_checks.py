@@ -57,9 +57,11 @@ def test_a_calibration_for_another_table_size_is_said_once_and_live_goes_on(
     save_calibration(
         tmp_path / "cal.json", calibrate_frame(read_frame(str(clip), 30), table).calibration
     )
+    size = f"{length_mm:g}x{length_mm / 2.0:g}"  # the match is set up for the same table
     done = run_live([*carom_cmd(), "live", "--camera", str(clip), "--calibration",
                      str(tmp_path / "cal.json"), "--players", "A", "B", "--first", "A",
-                     "--db", str(tmp_path / "live.db"), "--pace", "0"])  # fmt: skip
+                     "--table", size, "--db", str(tmp_path / "live.db"),
+                     "--pace", "0"])  # fmt: skip
     assert done.returncode == 0, done.stderr
     said = [x for x in done.stderr.splitlines() if "table size doubtful" in x]
     if length_mm == 2840.0:
@@ -68,3 +70,41 @@ def test_a_calibration_for_another_table_size_is_said_once_and_live_goes_on(
         (line,) = said
         assert "the balls look 0.7" in line and "a 2100x1050 mm table" in line, line
         assert "(match: 2840x1420" in line and "check its size (--table)" in line
+
+
+def test_a_calibration_of_another_table_than_the_match_s_stops_live_at_start(
+    tmp_path: Path,
+) -> None:
+    """Positions would be mapped onto one table and judged on another: refused at once."""
+    calibration = write_truth_calibration(tmp_path / "truth.json")  # the 2840 x 1420 table
+    db = tmp_path / "live.db"
+    done = run_live(live_cmd(calibration, db, None, "--pace", "0", "--table", "2100x1050"))
+    assert done.returncode == 2, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if x.startswith("carom: ")]
+    assert line == (
+        f"carom: --calibration {calibration}: made for a 2840x1420 mm table, but the match is "
+        "set up for 2100x1050 (--table, the match file or the default); give --table "
+        "2840x1420 or calibrate again for this table"
+    )
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (("--status-every", "-1"), "--status-every -1.0: use 0.5 to 3600 seconds"),
+        (("--drift-every", "-5"), "--drift-every -5.0: use 0 (off) to 86400 seconds"),
+        (("--metrics", "/proc/m.json"), "--metrics /proc/m.json: not writable ("),
+    ],
+)
+def test_bad_periods_and_an_unwritable_metrics_file_stop_live_at_start(
+    tmp_path: Path, extra: tuple[str, ...], says: str
+) -> None:
+    """Not after the match: a metrics path failed only when the match was over."""
+    calibration = write_truth_calibration(tmp_path / "truth.json")
+    db = tmp_path / "live.db"
+    done = run_live(live_cmd(calibration, db, None, "--pace", "0", *extra))
+    assert done.returncode == 2, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if x.startswith("carom: ")]
+    assert says in line and "Traceback" not in done.stderr
+    assert not db.exists()  # no match was begun

@@ -342,6 +342,12 @@ def test_flags_override_the_file_and_join_a_match_in_progress(tmp_path: Path) ->
         (["--start-set", "0"], "--start-set: expected a whole number >= 1"),
         (["--start-shooter", "Zed"], "--start-shooter: 'Zed' is not one of the players"),
         (["--start-run", "2"], "start: a run under way needs the shooter (from the flags)"),
+        # Past a match file's and a shot log's 30 digits (what analyze writes, score reads);
+        # 5,000 digits were Python's own limit, an internal error.
+        (["--target", "1" + "0" * 5000], "--target: more than 30 digits; give a whole number"),
+        (["--target", "A=1" + "0" * 30 + ",B=3"], "--target: A's number has more than 30"),
+        (["--start-score", "A=" + "9" * 31], "--start-score: A's number has more than 30 digits"),
+        (["--start-set", "1" * 31], "--start-set: more than 30 digits; give a whole number >= 1"),
     ],
 )
 def test_each_bad_flag_is_one_line_naming_it(argv: list[str], start: str) -> None:

@@ -58,3 +58,15 @@ def test_an_empty_folder_is_a_one_line_error(tmp_path: Path) -> None:
         carom_stats(tmp_path)
     assert "\n" not in str(caught.value)
     assert not any(tmp_path.iterdir())  # nothing written
+
+
+def test_an_output_folder_that_cannot_be_written_is_refused_before_the_work(
+    tmp_path: Path,
+) -> None:
+    write_season(tmp_path / "season")
+    with pytest.raises(CaromError, match=r"^--out /proc: cannot write there \(") as caught:
+        carom_stats(tmp_path / "season", "--out", "/proc")
+    assert "\n" not in str(caught.value)
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(CaromError, match="afile is a file, not a folder"):
+        carom_stats(tmp_path / "season", "--out", tmp_path / "afile" / "stats")

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import secrets
+import stat
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from carom.files import cannot_write_in
+
+if TYPE_CHECKING:
+    from carom.live import LiveError, LiveSession
+    from carom.trajectories import Trajectories
 
 __all__ = ["add_parsers", "run_export", "run_matches"]
 
@@ -80,21 +91,11 @@ def run_matches(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Export one match of DB."""
-    from carom.live import (
-        LiveError,
-        LiveSession,
-        MatchStore,
-        corrections_in_effect,
-        result_row,
-        shot_log,
-        trajectories,
-        write_csv,
-    )
-    from carom.report import write_shot_csv
-    from carom.trajectories import write_trajectories_csv, write_trajectories_json
-    from referee import Phase
+    """Export one match of DB: every file asked for, or none (nothing is changed)."""
+    from carom.live import LiveError, LiveSession, MatchStore, shot_log, trajectories
 
+    outs = _outputs(args)
+    _check_outputs(outs, args.db)
     with MatchStore(args.db, create=False, strict=True) as store:
         match_id = args.match
         if match_id is None:
@@ -105,28 +106,27 @@ def run_export(args: argparse.Namespace) -> int:
         session = LiveSession.load(store, match_id)
         tracks = trajectories(session) if args.trajectories or args.trajectories_csv else None
     doc = shot_log(session)
-    try:
-        if args.json is not None:
-            _write_json(args.json, doc)
-        if args.csv is not None:
-            write_csv(args.csv, [result_row(session)])
-        if args.shots_csv is not None:
-            write_shot_csv(args.shots_csv, doc, str(match_id))
-        if tracks is not None and args.trajectories is not None:
-            write_trajectories_json(args.trajectories, tracks)
-        if tracks is not None and args.trajectories_csv is not None:
-            write_trajectories_csv(args.trajectories_csv, tracks)
-    except OSError as exc:
-        raise LiveError(f"cannot write the export ({exc.strerror}: {exc.filename})") from None
+    _write_all(outs, _writers(args.csv, session, doc, tracks, str(match_id)))
+    _say_what_was_done(outs, session, doc, tracks, match_id)
+    return 0
+
+
+def _say_what_was_done(
+    outs: list[_Out], session: LiveSession, doc: dict[str, Any], tracks: Trajectories | None,
+    match_id: int,
+) -> None:  # fmt: skip
+    """The shot log (no file asked for) or the files written on stdout; notes on stderr."""
+    from carom.live import corrections_in_effect
+    from referee import Phase
+
     if tracks is not None and len(tracks.shots) < len(doc["shots"]):
         print(f"carom: note: {len(doc['shots']) - len(tracks.shots)} of {len(doc['shots'])} "
               "shots have no kept trajectories (recorded before they were kept); left out",
               file=sys.stderr)  # fmt: skip
-    wanted = (args.json, args.csv, args.shots_csv, args.trajectories, args.trajectories_csv)
-    if all(w is None for w in wanted):
+    if not outs:
         print(json.dumps(doc, indent=1))
     else:
-        print(f"wrote match {match_id}: " + ", ".join(str(w) for w in wanted if w is not None))
+        print(f"wrote match {match_id}: " + ", ".join(str(o.path) for o in outs))
     if session.state.phase is not Phase.OVER:
         print(f"carom: note: match {match_id} is not finished; exported the score so far",
               file=sys.stderr)  # fmt: skip
@@ -134,7 +134,6 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"carom: note: match {match_id} has {len(corrections)} referee correction(s) that "
               "carom-shots/1 cannot hold; carom score on the export will differ by them",
               file=sys.stderr)  # fmt: skip
-    return 0
 
 
 def _repair(db: Path, new: Path) -> int:
@@ -150,8 +149,172 @@ def _repair(db: Path, new: Path) -> int:
     return 0
 
 
-def _write_json(path: Path, doc: Any) -> None:
-    """Write JSON so that a reader never sees half a file."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+# --- the files: checked before the work, written all or none ---
+
+#: The options that name an export file, in the order they are written and named.
+_OPTIONS = ("json", "csv", "shots_csv", "trajectories", "trajectories_csv")
+#: SQLite's files beside a database (its journal in WAL or rollback mode).
+_DB_SIDECARS = ("-wal", "-shm", "-journal")
+
+
+@dataclass(frozen=True)
+class _Out:
+    """One export file: its option, the path as given, and the file it names."""
+
+    option: str
+    path: Path
+    target: Path  # a symlink's file: the link stays
+
+
+def _outputs(args: argparse.Namespace) -> list[_Out]:
+    """The export files asked for, in :data:`_OPTIONS` order."""
+    outs = []
+    for name in _OPTIONS:
+        path: Path | None = getattr(args, name)
+        if path is not None:
+            option = "--" + name.replace("_", "-")
+            outs.append(_Out(option, path, Path(os.path.realpath(path))))
+    return outs
+
+
+def _check_outputs(outs: list[_Out], db: Path) -> None:
+    """Refuse, before any work, an export file that could not be written or must not be.
+
+    Raises:
+        LiveError: one line naming the option, the file and the way out.
+    """
+    from carom.live import LiveError
+
+    for i, out in enumerate(outs):
+        _check_output(out, db)
+        for other in outs[:i]:
+            if _same_file(out.target, other.target):
+                raise LiveError(f"{out.option} {out.path}: is also {other.option}; "
+                                "give each export its own file name")  # fmt: skip
+
+
+def _check_output(out: _Out, db: Path) -> None:
+    """One export file: not a folder, not the database, in a folder a file can be made in."""
+    from carom.live import LiveError
+
+    where = f"{out.option} {out.path}"
+    if out.target.is_dir():
+        raise LiveError(f"{where}: is a folder; give a file name")
+    if _same_file(out.target, db):
+        raise LiveError(f"{where}: is the match database; give another file name")
+    journals = [f.with_name(f.name + s) for f in (db, db.resolve()) for s in _DB_SIDECARS]
+    if any(_same_file(out.target, j) for j in journals):
+        raise LiveError(f"{where}: is a journal of the match database; give another file name")
+    if out.target.exists() and not out.target.is_file():
+        raise LiveError(f"{where}: is not a regular file; give a file name")
+    folder = out.target.parent
+    if not folder.is_dir():
+        raise LiveError(f"{where}: cannot write the export there (no folder {folder}); "
+                        "make it or give another path")  # fmt: skip
+    if (why := cannot_write_in(folder)) is not None:
+        raise LiveError(f"{where}: cannot write the export there ({why}); "
+                        "give a path you may write to")  # fmt: skip
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are one file (any spelling, link or hard link)."""
+    try:
+        return os.path.realpath(a) == os.path.realpath(b) or os.path.samefile(a, b)
+    except OSError:  # one of them does not exist
+        return False
+
+
+def _writers(
+    csv_path: Path | None, session: LiveSession, doc: dict[str, Any],
+    tracks: Trajectories | None, match: str,
+) -> dict[str, Callable[[Path], None]]:  # fmt: skip
+    """How each option writes its file, given the temporary file to write."""
+    from carom.live import result_row, write_csv
+    from carom.report import shot_csv_text
+    from carom.trajectories import write_trajectories_csv, write_trajectories_json
+
+    def text(make: Callable[[], str]) -> Callable[[Path], None]:
+        def write(tmp: Path) -> None:
+            tmp.write_text(make(), encoding="utf-8")
+
+        return write
+
+    writers = {
+        "--json": text(lambda: json.dumps(doc, indent=1) + "\n"),
+        "--shots-csv": text(lambda: shot_csv_text(doc, match)),
+    }
+    if csv_path is not None:
+        writers["--csv"] = lambda tmp: write_csv(csv_path, [result_row(session)], into=tmp)
+    if tracks is not None:
+        writers["--trajectories"] = lambda tmp: write_trajectories_json(tmp, tracks)
+        writers["--trajectories-csv"] = lambda tmp: write_trajectories_csv(tmp, tracks)
+    return writers
+
+
+def _write_all(outs: list[_Out], writers: dict[str, Callable[[Path], None]]) -> None:
+    """Write every file to a temporary file beside it, then rename them all into place.
+
+    A failure on any file removes the temporary files and changes no file.
+    """
+    staged: list[tuple[_Out, Path]] = []
+    try:
+        for out in outs:
+            staged.append((out, _stage(out, writers[out.option])))
+    except BaseException:
+        _remove([tmp for _, tmp in staged])
+        raise
+    _put_in_place(staged)
+
+
+def _stage(out: _Out, write: Callable[[Path], None]) -> Path:
+    """The temporary file beside ``out`` that ``write`` wrote (the file's mode kept)."""
+    from carom.live import LiveError
+
+    try:
+        tmp = out.target.with_name(f".{out.target.name}.{secrets.token_hex(4)}.tmp")
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except OSError as exc:
+        raise _cannot_write(out, exc, []) from None
+    try:
+        write(tmp)
+        if out.target.exists():
+            os.chmod(tmp, stat.S_IMODE(out.target.stat().st_mode))
+    except OSError as exc:
+        _remove([tmp])
+        raise _cannot_write(out, exc, []) from None
+    except LiveError as exc:  # the file --csv appends to is not one of results
+        _remove([tmp])
+        raise LiveError(f"{out.option} {exc}") from None
+    except BaseException:
+        _remove([tmp])
+        raise
+    return tmp
+
+
+def _put_in_place(staged: list[tuple[_Out, Path]]) -> None:
+    """Rename each temporary file over its file."""
+    done: list[Path] = []
+    for i, (out, tmp) in enumerate(staged):
+        try:
+            os.replace(tmp, out.target)
+        except OSError as exc:
+            _remove([t for _, t in staged[i:]])
+            raise _cannot_write(out, exc, done) from None
+        done.append(out.path)
+
+
+def _cannot_write(out: _Out, exc: OSError, done: list[Path]) -> LiveError:
+    """The line for a file that could not be written; which ones were (none, mostly)."""
+    from carom.live import LiveError
+
+    why = exc.strerror or type(exc).__name__
+    kept = f"only {', '.join(map(str, done))} written" if done else "no file was changed"
+    return LiveError(f"{out.option} {out.path}: cannot write the export ({why}); {kept}")
+
+
+def _remove(temporaries: list[Path]) -> None:
+    """Remove temporary files (and those a writer of ours made beside them), if there."""
+    for tmp in temporaries:
+        for path in (tmp, tmp.with_name(tmp.name + ".tmp")):
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)

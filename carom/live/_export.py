@@ -17,11 +17,14 @@ are: a negative number stays a number.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
+import os
+import shutil
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from carom.live._codec import config_doc, lag_json
 from carom.live._session import LiveSession
@@ -157,23 +160,77 @@ def csv_text(rows: list[dict[str, str]], *, header: bool = True) -> str:
     return out.getvalue().replace("\r\n", "\n")
 
 
-def write_csv(path: Path, rows: list[dict[str, str]]) -> None:
+def write_csv(path: Path, rows: list[dict[str, str]], *, into: Path | None = None) -> None:
     """Write ``rows``; a file that already starts with the same header gets them appended.
 
-    A file of results with another number of players (other columns) is refused.
+    A file of results with another number of players (other columns), or one that is
+    not UTF-8 text (not a CSV at all: a video, a spreadsheet), is refused and left as
+    it was. With ``into``, ``path`` is only read: the whole new file (``path``'s lines,
+    then ``rows``) is written to ``into``, which the caller renames over ``path``.
+
+    Raises:
+        LiveError: the file at ``path`` is not a CSV of the same results, or unreadable.
+        OSError: the file cannot be written.
     """
-    header = ",".join(_columns_of(rows))
-    if path.exists() and path.stat().st_size > 0:
-        first = path.read_text(encoding="utf-8").splitlines()[0]
-        if first != header:
-            raise LiveError(
-                f"{path}: has other columns than a carom result of {_players_in(rows)} "
-                "players; pass a new file"
-            )
-        with path.open("a", encoding="utf-8", newline="") as f:
-            f.write(csv_text(rows, header=False))
+    dest = path if into is None else into
+    if not _appends_to(path, rows):
+        dest.write_text(csv_text(rows), encoding="utf-8")
         return
-    path.write_text(csv_text(rows), encoding="utf-8")
+    if into is not None:
+        shutil.copyfile(path, into)
+    lead = "" if _ends_a_line(dest) else "\n"
+    with dest.open("a", encoding="utf-8", newline="") as f:
+        f.write(lead + csv_text(rows, header=False))
+
+
+def _appends_to(path: Path, rows: list[dict[str, str]]) -> bool:
+    """Whether ``path`` holds results to append ``rows`` to (False: no file, or empty)."""
+    try:
+        with path.open("rb") as f:
+            text = _utf8_text(f)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise LiveError(f"{path}: cannot read ({why}); give a new file name") from None
+    if text is None:
+        raise LiveError(f"{path}: not a CSV of carom results (not UTF-8 text); "
+                        "give a new file name or that CSV")  # fmt: skip
+    if not text:
+        return False
+    if text.removeprefix("\ufeff").partition("\n")[0].rstrip("\r") != ",".join(_columns_of(rows)):
+        raise LiveError(
+            f"{path}: has other columns than a carom result of {_players_in(rows)} "
+            "players; pass a new file"
+        )
+    return True
+
+
+def _utf8_text(f: BinaryIO) -> str | None:
+    """The file's first line (``""``: an empty file); None when it is not UTF-8 text.
+
+    Read to its end, a block at a time, and given up at the first byte that is not
+    text (a video is found out at its first block, not read whole).
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    first = ""
+    try:
+        while block := f.read(1 << 20):
+            if b"\0" in block:
+                return None
+            text = decoder.decode(block)
+            first = first if "\n" in first else first + text
+        first += decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return None
+    return first
+
+
+def _ends_a_line(path: Path) -> bool:
+    """Whether the (non-empty) file ends with a line end, so a row appended starts a line."""
+    with path.open("rb") as f:
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"
 
 
 def _columns_of(rows: list[dict[str, str]]) -> tuple[str, ...]:

@@ -105,7 +105,11 @@ def _json_rows(raw: bytes, path: Path) -> list[tuple[Mapping[str, Any], str]]:
 def _fields(row: Mapping[str, Any], where: str) -> dict[str, str]:
     fields: dict[str, str] = {}
     for key, value in row.items():
-        name = str(key or "").strip().replace("-", "_")
+        if key is None:  # csv.DictReader's key for the cells past the header's
+            extra = len(value)
+            raise ManifestError(f"{where}: more cells than the header has columns ({extra} "
+                                "too many); quote a cell that holds a comma")  # fmt: skip
+        name = str(key).strip().replace("-", "_")
         if name not in COLUMNS:
             raise ManifestError(f"{where}: unknown column {key!r}; the columns are "
                                 f"{', '.join(COLUMNS)}")  # fmt: skip

@@ -12,6 +12,7 @@ file's players in order. Each error is one line naming the flag and the fix.
 from __future__ import annotations
 
 import argparse
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,11 @@ def parse_players(words: list[str]) -> tuple[str, ...]:
             f"--players: expected 2 to {MAX_PLAYERS} different names in the order of play "
             f"like A,B or A,B,C (or A B C), got {given!r}"
         )
+    for name in names:
+        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
+            # A line break or a tab breaks every table printed (a joiner in a name is kept).
+            raise MatchFileError(f"--players: {name!r} holds a control character (a line "
+                                 "break, a tab); give the name on one line")  # fmt: skip
     return tuple(names)
 
 

@@ -178,6 +178,9 @@ class VideoFileSource:
         grey levels); ``deblock`` is then ignored (the deblocking filter: the module doc).
         """
         self.path = Path(path)
+        if self.path.is_dir():
+            raise VideoError(f"video {self.path}: a folder, not a video file; give the path "
+                             "of a video")  # fmt: skip
         if not self.path.is_file():
             raise VideoError(f"video {self.path}: no such file; give the path of a video")
         if not (math.isfinite(start_s) and start_s >= 0.0):

@@ -124,7 +124,10 @@ def test_a_csv_row_longer_than_the_header_is_refused(tmp_path: Path) -> None:
     """Named by the file's line (the header is line 1), as an editor numbers it; a cell
     over two lines counts both."""
     manifest = write_csv(tmp_path / "m.csv", 'path,name\n"a\nb.mp4",x\nb.mp4,y,extra\n')
-    assert one_line_error(manifest).startswith(f"{manifest} line 4: unknown column")
+    assert one_line_error(manifest) == (
+        f"{manifest} line 4: more cells than the header has columns (1 too many); "
+        "quote a cell that holds a comma"
+    )
 
 
 @pytest.mark.parametrize(

@@ -330,6 +330,8 @@ def test_flags_override_the_file_and_join_a_match_in_progress(tmp_path: Path) ->
         (["--players", ",".join("ABCDEFGHI")], "--players: expected 2 to 8 different names"),
         (["--players", "A,B", "C"], "--players: expected 2 to 8 different names"),
         (["--players", "A,A"], "--players: expected 2 to 8 different names"),
+        (["--players", "A\nB,C"], "--players: 'A\\nB' holds a control character (a line break"),
+        (["--players", "A\tB", "C"], "--players: 'A\\tB' holds a control character"),
         (["--first", "Zed"], "--first: 'Zed' is not one of the players A, B"),
         (["--target", "0"], "--target: expected a whole number >= 1"),
         (["--target", "A=40"], "--target: give every player"),
@@ -385,3 +387,11 @@ def test_three_players_rotate_the_white_and_the_dotted_white(tmp_path: Path) -> 
     assert two.config().cue_balls == {"X": Ball.WHITE, "Y": Ball.DOTTED}
     plain = parse_match_file({"players": ["Ana", "Ben", "Cleo"]})
     assert "cue_balls" not in match_file_doc(plain) and plain.balls == {Ball.WHITE, Ball.YELLOW}
+
+
+def test_names_in_any_script_are_kept_and_only_control_characters_refused() -> None:
+    """A joiner belongs to a name (Persian, Hindi, emoji); a line break or tab does not."""
+    names = ("Mehr\u200cdad", "Ana María", "Ünal")  # a zero-width non-joiner in the first
+    assert _flags("--players", ",".join(names)).players == names
+    with pytest.raises(MatchFileError, match="holds a control character"):
+        _flags("--players", "A\u2028B,C")  # a line separator

@@ -110,6 +110,8 @@ def test_non_video_and_missing_files(tmp_path: Path) -> None:
         list(open_source(str(text)))
     with pytest.raises(VideoError, match="no such file"):
         open_source(str(tmp_path / "missing.mp4"))
+    with pytest.raises(VideoError, match="a folder, not a video file; give the path of a video"):
+        VideoFileSource(tmp_path)  # as carom live --camera FOLDER opens it: not "no such file"
     for suffix in (".png", ".jpg"):  # one picture is not a one-frame video
         picture = tmp_path / f"table{suffix}"
         assert cv2.imwrite(str(picture), np.full((30, 40, 3), 90, np.uint8))

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from carom.cli._outputs import path_arg
 from carom.console import SAID, is_quiet, show
 from carom.match import TABLE_PRESETS, add_match_options, parse_discipline, parse_table
 from carom.progress import Progress
@@ -35,7 +36,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("video", type=Path, help="video file (MP4, MKV, AVI ...)")
     p.add_argument("--calibration", type=Path, help="calibration file from carom calibrate")
-    p.add_argument("--out", type=Path, help="output folder (default: carom-analysis/VIDEO-NAME)")
+    p.add_argument(
+        "--out", type=path_arg, help="output folder (default: carom-analysis/VIDEO-NAME)"
+    )
     p.add_argument("--annotate", action="store_true", help="also write an annotated MP4")
     p.add_argument(
         "--no-trajectories", dest="trajectories", action="store_false",

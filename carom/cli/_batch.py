@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from carom.cli._analyze import add_detector_option, add_lang_option
-from carom.cli._outputs import check_out_folder
+from carom.cli._outputs import check_out_folder, path_arg
 from carom.match import add_match_options
 
 __all__ = ["add_parser", "run"]
@@ -33,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="video files, folders, glob patterns (quoted), http(s) URLs, or a "
                    "manifest (.csv or .json: one video a row with its own players, "
                    "discipline, calibration ...; docs/batch.md)")  # fmt: skip
-    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="the batch folder")
+    p.add_argument("--out", type=path_arg, required=True, metavar="DIR", help="the batch folder")
     p.add_argument("--workers", type=_positive, default=os.cpu_count() or 1, metavar="N",
                    help="local worker processes, or Ray CPUs of a local Ray (default: the "
                    "number of cores)")  # fmt: skip

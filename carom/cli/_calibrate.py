@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from carom.cli._outputs import check_output
+from carom.cli._outputs import check_output, path_arg
 from carom.progress import Progress
 
 if TYPE_CHECKING:
@@ -61,7 +61,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "4: failed (no calibration file; the line says how to mark the corners).",
     )
     p.add_argument("source", help="video file, image file or camera index (0, 1, ...)")
-    p.add_argument("--out", type=Path, default=Path("calibration.json"), help="calibration file")
+    p.add_argument(
+        "--out", type=path_arg, default=Path("calibration.json"), help="calibration file"
+    )
     p.add_argument("--overlay", type=Path, help="overlay image (default: OUT with _overlay.png)")
     p.add_argument("--frame", type=frame_index, metavar="N",
                    help="fit this one frame of a video (default: the empty table from several "

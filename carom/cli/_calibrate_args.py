@@ -51,6 +51,11 @@ def parse_diamonds(text: str) -> list[list[float]]:
             raise CalibrationError(
                 f"--diamonds: expected 'i:u,v;j:u,v' (diamond index 0..23, pixels), got {item!r}"
             ) from None
+        if not 0 <= rows[-1][0] <= 23:  # bad input (status 2), not a failed fit (4)
+            raise CalibrationError(
+                f"--diamonds: {item!r}: index {rows[-1][0]:g} is not a diamond; use 0..23 "
+                "(0..8 left rail, 9..17 right, 18..20 head, 21..23 foot)"
+            )
     return rows
 
 

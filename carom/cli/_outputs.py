@@ -12,7 +12,7 @@ from pathlib import Path
 
 from carom.files import cannot_write_in
 
-__all__ = ["check_out_folder", "check_output"]
+__all__ = ["check_out_folder", "check_output", "path_arg"]
 
 
 def check_output(path: Path, option: str) -> None:
@@ -59,3 +59,15 @@ def check_out_folder(folder: Path, option: str) -> None:
     if (why := cannot_write_in(there)) is not None:
         raise CaromError(f"{option} {folder}: cannot write there ({why}); "
                          "give a folder you may write to")  # fmt: skip
+
+
+def path_arg(text: str) -> Path:
+    """An argparse ``type`` for an output path: an empty one (``--out ''``) is refused.
+
+    ``Path("")`` is the current folder: the results went there unasked.
+    """
+    import argparse
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a file or folder name")
+    return Path(text)

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from carom.cli._outputs import check_out_folder
+from carom.cli._outputs import check_out_folder, path_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -30,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     stats.add_argument(
         "--out",
-        type=Path,
+        type=path_arg,
         metavar="FOLDER",
         help="where stats-players.csv, stats-matches.csv and stats.html go "
         "(default: the first PATH if it is a folder, else the current folder)",

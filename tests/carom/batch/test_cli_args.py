@@ -49,7 +49,8 @@ def test_a_bad_command_line_is_one_line_and_status_2_and_nothing_is_written(
 
 @pytest.mark.parametrize(
     ("flag", "value"), [("--workers", "0"), ("--workers", "x"), ("--gpus-per-video", "2"),
-                        ("--gpus-per-video", "nan"), ("--ray-gpus", "-1"), ("--lang", "de")],
+                        ("--gpus-per-video", "nan"), ("--ray-gpus", "-1"), ("--lang", "de"),
+                        ("--out", "")],  # the current folder, unasked
 )  # fmt: skip
 def test_numbers_out_of_range_are_refused_by_the_parser(
     tmp_path: Path, flag: str, value: str

@@ -27,6 +27,10 @@ def _carom(*args: str) -> subprocess.CompletedProcess[str]:
         (["--square-mm", "-25"], "argument --square-mm: expected a square side of 1 to 500 mm"),
         (["--corners", "nan,1;2,3;4,5;6,7"], "--corners: pixel coordinates must be finite"),
         (["--corners", "1,1;2,3;4,5;6,7", "--diamonds", "0:-5,3"], "--diamonds: pixel coord"),
+        (
+            ["--corners", "1,1;2,3;4,5;6,7", "--diamonds", "99:1,2"],
+            "--diamonds: '99:1,2': index 99 is not a diamond; use 0..23",
+        ),  # was a failed fit, 4
     ],
 )
 def test_bad_numbers_are_refused_in_one_line(tmp_path: Path, args: list[str], said: str) -> None:
@@ -88,3 +92,14 @@ def test_a_picture_or_video_that_cannot_be_read_is_unreadable_media(
     assert done.returncode == 5, done.stderr
     assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr and not (tmp_path / "c.json").exists()
+
+
+@pytest.mark.parametrize("command", ["analyze", "calibrate", "stats"])
+def test_an_empty_out_is_refused_not_taken_for_the_current_folder(
+    tmp_path: Path, command: str
+) -> None:
+    done = subprocess.run([sys.executable, "-m", "carom", command, str(SAMPLE), "--out", ""],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)  # fmt: skip
+    assert done.returncode == 2
+    assert "argument --out: an empty path; give a file or folder name" in done.stderr
+    assert not any(tmp_path.iterdir())

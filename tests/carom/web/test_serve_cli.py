@@ -90,12 +90,31 @@ def test_bad_options_are_one_line_and_status_2(
             "cannot listen": ["serve", "--db", str(tmp_path / "a.db"), "--port", str(port)],
             "is a folder": ["serve", "--db", str(tmp_path), "--port", "0"],
             "needs --camera": ["serve", "--db", str(tmp_path / "b.db"), "--calibration", "x.json"],
-            "--drift-every -5.0: use 0": ["serve", "--db", str(tmp_path / "c.db"),
-                                         "--drift-every", "-5"],
-            "--token-file /proc/t: not writable": ["serve", "--db", str(tmp_path / "d.db"),
-                                                   "--token-file", "/proc/t", "--port", "0"],
-            "--token-file": ["serve", "--db", str(tmp_path / "e.db"), "--token-file",
-                             str(tmp_path), "--port", "0"],
+            "--drift-every -5.0: use 0": [
+                "serve",
+                "--db",
+                str(tmp_path / "c.db"),
+                "--drift-every",
+                "-5",
+            ],
+            "--token-file /proc/t: not writable": [
+                "serve",
+                "--db",
+                str(tmp_path / "d.db"),
+                "--token-file",
+                "/proc/t",
+                "--port",
+                "0",
+            ],
+            "--token-file": [
+                "serve",
+                "--db",
+                str(tmp_path / "e.db"),
+                "--token-file",
+                str(tmp_path),
+                "--port",
+                "0",
+            ],
         }
         for words, args in cases.items():
             assert main(args) == 2

@@ -1,10 +1,19 @@
-"""One call from a motion and a camera to a video file and its truth file."""
+"""One call from a motion and a camera to a video file and its truth file.
+
+:func:`whole_clip` gives a clip's files temporary names beside their own and moves them
+into place only when the render completed: a reader (or the next run) finds a clip's
+video, truth and shot log all of one render, or the earlier ones untouched.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import secrets
+import signal
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +25,7 @@ from synth._scene import MotionSource, PlayerStroke, RenderError, Scene
 from synth._truth import frame_json, truth_json, write_truth
 from vision import VideoError, VideoSink, default_bitrate, open_video
 
-__all__ = ["Clip", "render_clip"]
+__all__ = ["Clip", "ClipFiles", "render_clip", "whole_clip"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,14 +57,15 @@ def render_clip(
     extra: Mapping[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
     lag: Mapping[str, Any] | None = None,
+    video_name: str | None = None,
 ) -> Clip:
     """Render ``duration_s`` seconds of ``motion`` to ``video_path`` and a truth file.
 
-    The truth goes to ``truth_path`` (default: the video path with ``.json``); see
-    :mod:`synth._truth` for its format. ``events`` and ``verdicts`` are copied
-    into it as given: the exact contact times and the expected verdicts; ``lag`` is
-    the truth of a lag the clip opens with (winner, reason, faults, events).
-    ``progress(frames_done, n_frames)`` is called after every frame.
+    The truth (:mod:`synth._truth`) goes to ``truth_path`` (default: the video path with
+    ``.json``), naming the video ``video_name`` (default ``video_path``'s; a temporary's
+    final name, :func:`whole_clip`), with ``events`` and ``verdicts`` as given (the exact
+    contact times, the expected verdicts) and ``lag``, the truth of a lag the clip opens
+    with. ``progress(frames_done, n_frames)`` is called after every frame.
     ``encoder_threads``: libx264's threads (:func:`vision.open_video`; 0 its own).
     """
     renderer = Renderer(camera, scene, settings)
@@ -80,9 +90,9 @@ def render_clip(
     finally:
         sink.close()
     width, height = camera.size_px
-    video = {"file": video_path.name, "codec": codec, "bitrate_bps": bitrate if codec == "h264"
-             else None, "fps": s.fps, "width_px": width, "height_px": height,
-             "n_frames": n_frames}  # fmt: skip
+    video = {"file": video_name or video_path.name, "codec": codec,
+             "bitrate_bps": bitrate if codec == "h264" else None, "fps": s.fps,
+             "width_px": width, "height_px": height, "n_frames": n_frames}  # fmt: skip
     truth = truth_json(camera=camera, look=renderer.scene.look, settings=s, frames=frames,
                        video=video, events=events, verdicts=verdicts, extra=extra,
                        lag=lag)  # fmt: skip
@@ -102,3 +112,66 @@ def _sink(path: Path, fps: float, size_px: tuple[int, int], enc: tuple[str, int,
                           encoder_threads=threads)  # fmt: skip
     except VideoError as exc:
         raise RenderError(str(exc)) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class ClipFiles:
+    """A clip's files in ``folder``: ``STEM.mp4``, ``STEM.json`` (truth), ``STEM.shots.json``."""
+
+    folder: Path
+    stem: str
+
+    @property
+    def video(self) -> Path:
+        """The H.264 video."""
+        return self.folder / f"{self.stem}.mp4"
+
+    @property
+    def truth(self) -> Path:
+        """The truth file."""
+        return self.folder / f"{self.stem}.json"
+
+    @property
+    def shots(self) -> Path:
+        """The shot log (a clip of known events only)."""
+        return self.folder / f"{self.stem}.shots.json"
+
+    def all(self) -> tuple[Path, Path, Path]:
+        """The three paths, video first."""
+        return self.video, self.truth, self.shots
+
+
+@contextlib.contextmanager
+def whole_clip(folder: Path, stem: str) -> Iterator[ClipFiles]:
+    """Temporary names for the clip ``folder/STEM.*``, moved there when the block ends.
+
+    The block writes the files it yields (``.STEM.part-XXXXXXXX.mp4`` ...: hidden, in the
+    same folder, so the move is a rename); each one written then replaces its own. An
+    error or an interruption (Ctrl-C) in the block removes them instead, and the files
+    of an earlier render stay as they were.
+    """
+    part = ClipFiles(folder, f".{stem}.part-{secrets.token_hex(4)}")
+    try:
+        yield part
+        with _signals_held():  # the three renames are not split by a Ctrl-C
+            for src, dst in zip(part.all(), ClipFiles(folder, stem).all(), strict=True):
+                if src.exists():
+                    os.replace(src, dst)
+                else:  # this render has none (no shot log): an earlier one's is not its
+                    dst.unlink(missing_ok=True)
+    finally:
+        for path in part.all():
+            path.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block ends (where the system can hold them)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

@@ -21,7 +21,7 @@ from typing import Any
 
 from calibration import Camera, Distortion
 from referee import FORMAT, MATCH_TABLE, Discipline, Table, record_json
-from synth._clip import Clip, render_clip
+from synth._clip import Clip, ClipFiles, render_clip, whole_clip
 from synth._props import ScoreGraphic
 from synth._realdata import RecordedMotion, load_real_shots
 from synth._scenarios import scenario, scenario_names
@@ -165,7 +165,11 @@ def make_clip(
     max_bytes: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> MadeClip:
-    """Render ``motion`` to ``out_dir/NAME.mp4`` with its truth (and shot log)."""
+    """Render ``motion`` to ``out_dir/NAME.mp4`` with its truth (and shot log).
+
+    All or nothing (:func:`~synth._clip.whole_clip`): the files appear when the render
+    completed; an error or Ctrl-C leaves those of an earlier render as they were.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     table = motion.spec.table if isinstance(motion, Sequence) else MATCH_TABLE
     cam = camera.camera(table)
@@ -174,17 +178,22 @@ def make_clip(
     bitrate = None
     if max_bytes is not None:  # leave room for the container
         bitrate = int(0.92 * max_bytes * 8 / duration)
-    extra, shots_path = _extra(name, motion, out_dir)
-    clip = render_clip(
-        motion, cam, out_dir / f"{name}.mp4", duration_s=duration,
-        scene=look.scene(table, motion.spec.discipline if isinstance(motion, Sequence) else None),
-        settings=look.settings(camera.fps, seed, graphic), strokes=_strokes(motion),
-        events=motion.events if isinstance(motion, Sequence) else (),
-        verdicts=_verdicts(motion), bitrate_bps=bitrate, extra=extra, progress=progress,
-        lag=motion.lag.to_json() if isinstance(motion, Sequence) and motion.lag else None,
-    )  # fmt: skip
+    discipline = motion.spec.discipline if isinstance(motion, Sequence) else None
+    final = ClipFiles(out_dir, name)
+    with whole_clip(out_dir, name) as part:
+        extra = _extra(motion, part.shots, final.shots.name)
+        clip = render_clip(
+            motion, cam, part.video, duration_s=duration,
+            scene=look.scene(table, discipline),
+            settings=look.settings(camera.fps, seed, graphic), strokes=_strokes(motion),
+            events=motion.events if isinstance(motion, Sequence) else (),
+            verdicts=_verdicts(motion), bitrate_bps=bitrate, extra=extra, progress=progress,
+            lag=motion.lag.to_json() if isinstance(motion, Sequence) and motion.lag else None,
+            truth_path=part.truth, video_name=final.video.name,
+        )  # fmt: skip
     n = len(motion.motions) if isinstance(motion, Sequence) else 1
-    return MadeClip(clip, shots_path, duration, n)
+    clip = replace(clip, video_path=final.video, truth_path=final.truth)
+    return MadeClip(clip, final.shots if isinstance(motion, Sequence) else None, duration, n)
 
 
 class Replay:
@@ -207,11 +216,61 @@ class Replay:
 
 def replay(path: Path, index: int) -> Replay:
     """Shot ``index`` of a recording in the realdata layout, as a clip source."""
+    if (problem := _recording_problem(path)) is not None:
+        raise RenderError(f"{path}: {problem}")
     shots = load_real_shots(path)
     if not 0 <= index < len(shots):
-        raise RenderError(f"recorded shot index must be 0..{len(shots) - 1}, got {index}")
+        held = f"{len(shots)} shot" + ("s" if len(shots) > 1 else "")
+        raise RenderError(f"--shot {index}: the file holds {held}; give --shot 0..{len(shots) - 1}")
     shot = shots[index]
     return Replay(RecordedMotion(shot.tracks, cubic=True), shot.cue_ball)
+
+
+_LAYOUT = (
+    "a recording holds 'shots', each with 'shot_id', 'ball_order_in_source' (the cue ball "
+    "first) and 'balls' (white, yellow, red: 't_s', 'x_mm', 'y_mm'), the layout of "
+    "three_cushion_match_dev.json (docs/synthetic.md)"
+)
+_BALL_NAMES = ("white", "yellow", "red")
+
+
+def _recording_problem(path: Path) -> str | None:
+    """What keeps ``path`` from being a recording, and the way out (None: nothing found)."""
+    try:
+        doc = json.loads(path.read_text())
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror or exc}); check the path after --recorded"
+    except ValueError as exc:
+        return f"not JSON ({exc}); {_LAYOUT}"
+    shots = doc.get("shots") if isinstance(doc, dict) else None
+    if not isinstance(shots, list):
+        return f"no 'shots' list; {_LAYOUT}"
+    if not shots:
+        return f"the file holds no shots; {_LAYOUT}"
+    for i, shot in enumerate(shots):
+        if (problem := _shot_problem(shot)) is not None:
+            return f"shot {i} {problem}; {_LAYOUT}"
+    return None
+
+
+def _shot_problem(shot: object) -> str | None:
+    """What is missing from one shot of a recording (None: nothing)."""
+    if not isinstance(shot, dict):
+        return "is not an object"
+    for key in ("balls", "ball_order_in_source", "shot_id"):
+        if key not in shot:
+            return f"has no {key!r}"
+    order, balls = shot["ball_order_in_source"], shot["balls"]
+    if not (isinstance(order, list) and order and order[0] in _BALL_NAMES):
+        return "has no cue ball first in 'ball_order_in_source'"
+    if not (isinstance(balls, dict) and balls):
+        return "has no ball in 'balls'"
+    for name, ball in balls.items():
+        if name not in _BALL_NAMES:
+            return f"has an unknown ball {name!r}"
+        if not isinstance(ball, dict) or any(k not in ball for k in ("t_s", "x_mm", "y_mm")):
+            return f"has no 't_s', 'x_mm' and 'y_mm' for the {name} ball"
+    return None
 
 
 def _strokes(motion: Sequence | Replay) -> list[PlayerStroke]:
@@ -235,17 +294,14 @@ def _score_graphic(motion: Sequence) -> ScoreGraphic:
     return ScoreGraphic(players=("PLAYER A", "PLAYER B"), scores=tuple(rows), title=title)
 
 
-def _extra(
-    name: str, motion: Sequence | Replay, out_dir: Path
-) -> tuple[dict[str, Any], Path | None]:
+def _extra(motion: Sequence | Replay, log_path: Path, log_name: str) -> dict[str, Any]:
+    """The truth's ``extra``; a sequence's shot log is written to ``log_path`` (``log_name``)."""
     if isinstance(motion, Replay):
-        return {"source": "recorded", "events_known": False}, None
-    log = shot_log(motion)
-    path = out_dir / f"{name}.shots.json"
-    path.write_text(json.dumps(log, indent=1) + "\n")
+        return {"source": "recorded", "events_known": False}
+    log_path.write_text(json.dumps(shot_log(motion), indent=1) + "\n")
     extra = {
         "source": motion.spec.name, "description": motion.spec.description,
-        "discipline": str(motion.spec.discipline), "shot_log": path.name,
+        "discipline": str(motion.spec.discipline), "shot_log": log_name,
         "strokes": [
             {"t_s": p.t0_s, "cue_ball": str(p.sim.stroke.cue_ball),
              "speed_mps": p.sim.stroke.speed_mps,
@@ -254,7 +310,7 @@ def _extra(
             for p in motion.played
         ],
     }  # fmt: skip
-    return extra, path
+    return extra
 
 
 def shot_log(seq: Sequence) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +46,9 @@ def make_samples(
 ) -> dict[str, MadeClip]:
     """Render every sample (or ``names``) into ``out_dir`` with a README and a manifest.
 
+    Each sample's files appear whole (:func:`~synth._make.make_clip`), and the manifest
+    and README are rewritten after each: stopped half way (Ctrl-C), the folder holds the
+    samples done so far and the earlier files of the others, and says so.
     ``progress(name, fps)`` gives each sample's ``progress(frames done, frames)``; ``say``
     hears a line a sample (and the stroke search's remarks). Both default to nothing.
     """
@@ -59,18 +63,35 @@ def make_samples(
             max_bytes=video_budget(seq, sample.camera.fps),
             progress=None if progress is None else progress(name, sample.camera.fps),
         )  # fmt: skip
+        _write_index(out_dir)
         tell(f"{name}: {time.monotonic() - started:.0f} s")
-    _write_manifest(out_dir)
-    (out_dir / "README.md").write_text(readme(out_dir))
     return made
 
 
-def _write_manifest(out_dir: Path) -> None:
+def _write_index(out_dir: Path) -> None:
+    """The manifest and the README of the files there now, each replaced whole."""
+    _write_whole(out_dir / "manifest.json", json.dumps(_manifest(out_dir), indent=1) + "\n")
+    _write_whole(out_dir / "README.md", readme(out_dir))
+
+
+def _manifest(out_dir: Path) -> dict[str, dict[str, int | str]]:
+    """Size and SHA-256 of every video and JSON file (not hidden: a render's temporaries)."""
     files = sorted(
-        p for p in out_dir.iterdir() if p.suffix in (".mp4", ".json") and p.name != "manifest.json"
-    )
-    doc = {p.name: {"bytes": p.stat().st_size, "sha256": sha256(p)} for p in files}
-    (out_dir / "manifest.json").write_text(json.dumps(doc, indent=1) + "\n")
+        p for p in out_dir.iterdir()
+        if p.suffix in (".mp4", ".json") and p.name != "manifest.json"
+        and not p.name.startswith(".")
+    )  # fmt: skip
+    return {p.name: {"bytes": p.stat().st_size, "sha256": sha256(p)} for p in files}
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """``text`` to ``path`` by a rename: a reader never sees half of it."""
+    part = path.with_name(f".{path.name}.part")
+    try:
+        part.write_text(text)
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def _row(name: str, sample: Sample, out_dir: Path) -> str:

@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Callable
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from carom.files import cannot_write_in
 from carom.progress import Progress
+from referee import CaromError
 
 if TYPE_CHECKING:
     from synth import Replay, Sequence
 
 __all__ = ["add_parser", "run"]
+
+_OUT = Path("out/synth")
+
+
+def _whole(text: str) -> int:
+    """A whole number 0 or more (a seed, an index), else argparse's usage error."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"a whole number 0 or more, got {text!r}")
+    return int(text)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,14 +36,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="render synthetic overhead video with exact ground truth",
         description="Render NAME (a sample sequence or a scenario; --list shows them), a "
         "recorded shot (--recorded), or every bundled sample (--samples DIR) to an H.264 "
-        "MP4, a truth file (.json) and a shot log (.shots.json).",
+        "MP4, a truth file (.json) and a shot log (.shots.json). The files of a clip appear "
+        "when its render completed; Ctrl-C leaves earlier ones as they were.",
     )
     p.add_argument("name", nargs="?", help="sequence or scenario name")
     p.add_argument("--list", action="store_true", help="list the names and exit")
-    p.add_argument("--out", type=Path, default=Path("out/synth"), help="output folder")
-    p.add_argument("--samples", type=Path, metavar="DIR", help="regenerate every sample into DIR")
+    p.add_argument("--out", type=Path, help=f"output folder ({_OUT}; not with --samples)")
+    p.add_argument("--samples", type=Path, metavar="DIR",
+                   help="regenerate every sample into DIR (no NAME, --out)")  # fmt: skip
     p.add_argument("--recorded", type=Path, metavar="JSON", help="replay a recorded shot file")
-    p.add_argument("--shot", type=int, default=0, help="index of the recorded shot")
+    p.add_argument("--shot", type=_whole, default=0, help="index of the recorded shot")
     p.add_argument(
         "--table-scene", metavar="KIND",
         help="render one still frame of a table of KIND (match, pocket, small, oblique, wide, "
@@ -54,35 +69,95 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     look.add_argument("--noise", type=float, default=1.0, help="sensor noise scale (1 normal)")
     look.add_argument("--no-player", action="store_true", help="no arm and cue")
     look.add_argument("--score-graphic", action="store_true", help="broadcast score box")
-    p.add_argument("--seed", type=int, default=0, help="noise and player seed")
+    p.add_argument("--seed", type=_whole, default=0, help="noise and player seed, 0 or more")
     p.add_argument("--max-mb", type=float, default=0.0, help="cap the video size (bitrate)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``carom synth``; raises CaromError on bad input."""
-    # Imported here: the renderer is loaded only when ``carom synth`` runs.
-    from synth import (
-        CameraSettings,
-        LookSettings,
-        make_clip,
-        motion_for,
-        replay,
-    )
-
     if args.list:
         _list()
         return 0
-    if args.samples is not None:
-        from synth import make_samples
+    _check_sources(args)
+    with _sigterm_interrupts():
+        if args.samples is not None:
+            return _samples(args.samples)
+        if args.table_scene is not None:
+            return _table_scene(args, args.out or _OUT)
+        return _clip(args, args.out or _OUT)
 
-        bar = Progress.for_terminal()
-        samples = make_samples(args.samples, progress=lambda name, fps: _rendering(bar, name, fps),
-                            say=lambda line: bar.say(f"carom synth: {line}"))  # fmt: skip
-        bar.clear()
-        print(f"wrote {len(samples)} samples, their README.md and manifest.json to {args.samples}")
-        return 0
-    if args.table_scene is not None:
-        return _table_scene(args)
+
+def _check_sources(args: argparse.Namespace) -> None:
+    """One source: NAME, --recorded, --samples or --table-scene; --out not with --samples."""
+    sources = (("NAME", args.name), ("--recorded", args.recorded),
+               ("--samples", args.samples), ("--table-scene", args.table_scene))  # fmt: skip
+    given = [flag for flag, value in sources if value]
+    if not given:
+        raise CaromError("give a NAME (see --list), --recorded JSON, --samples DIR or "
+                         "--table-scene KIND")  # fmt: skip
+    if len(given) > 1:
+        raise CaromError(f"{' and '.join(given)}: give one of them (NAME, --recorded, "
+                         "--samples and --table-scene are each a render of their own)")  # fmt: skip
+    if args.samples is not None and args.out is not None:
+        raise CaromError("--out: not with --samples DIR (the samples go to DIR, each with "
+                         "its own camera); leave out one of them")  # fmt: skip
+
+
+def _writable_folder(option: str, folder: Path) -> None:
+    """Make ``folder`` if missing; one line (CaromError) if no file can be written there."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CaromError(f"{option} {folder}: is a file, not a folder; give a folder "
+                         "(it is made if missing)") from None  # fmt: skip
+    except OSError as exc:
+        raise CaromError(f"{option} {folder}: cannot make the folder ({exc.strerror}); "
+                         "give a folder you may write to") from None  # fmt: skip
+    if (why := cannot_write_in(folder)) is not None:
+        raise CaromError(f"{option} {folder}: cannot write there ({why}); "
+                         "give a folder you may write to")  # fmt: skip
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM (a service manager's stop, ``kill``) stops the render as Ctrl-C does.
+
+    So its files are removed as Ctrl-C's are (:func:`synth.make_clip`: all or nothing)
+    and the status is 130. Only the main thread may set a handler; elsewhere nothing
+    changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _samples(folder: Path) -> int:
+    """Regenerate every bundled sample into ``folder``."""
+    from synth import make_samples
+
+    _writable_folder("--samples", folder)
+    bar = Progress.for_terminal()
+    samples = make_samples(folder, progress=lambda name, fps: _rendering(bar, name, fps),
+                           say=lambda line: bar.say(f"carom synth: {line}"))  # fmt: skip
+    bar.clear()
+    print(f"wrote {len(samples)} samples, their README.md and manifest.json to {folder}")
+    return 0
+
+
+def _clip(args: argparse.Namespace, out: Path) -> int:
+    """Render NAME or a recorded shot to ``out``."""
+    # Imported here: the renderer is loaded only when ``carom synth`` runs.
+    from synth import CameraSettings, LookSettings, make_clip, motion_for, replay, source_names
+
     camera = CameraSettings(
         width_px=args.width, height_px=args.height, fps=args.fps, height_m=args.camera_height,
         hfov_deg=args.fov, tilt_deg=args.tilt, roll_deg=args.roll, yaw_deg=args.yaw,
@@ -92,17 +167,17 @@ def run(args: argparse.Namespace) -> int:
                         players=not args.no_player, score_graphic=args.score_graphic)  # fmt: skip
     motion: Sequence | Replay
     bar = Progress.for_terminal()
-    if args.recorded is not None:
-        motion, name = replay(args.recorded, args.shot), f"recorded_{args.shot}"
-    elif args.name:
-        motion, name = motion_for(args.name, bar.say), args.name
+    if args.recorded is None and args.name not in source_names():
+        motion_for(args.name)  # an unknown name: its line names the known ones
+    recorded = replay(args.recorded, args.shot) if args.recorded is not None else None
+    _writable_folder("--out", out)  # before the stroke search and the render
+    if recorded is not None:
+        motion, name = recorded, f"recorded_{args.shot}"
     else:
-        print("carom synth: give a NAME (see --list), --recorded JSON or --samples DIR",
-              file=sys.stderr)  # fmt: skip
-        return 2
+        motion, name = motion_for(args.name, bar.say), args.name
     max_bytes = int(args.max_mb * 1e6) if args.max_mb else None
     made = make_clip(
-        name, motion, args.out, camera, look, seed=args.seed, max_bytes=max_bytes,
+        name, motion, out, camera, look, seed=args.seed, max_bytes=max_bytes,
         progress=_rendering(bar, name, args.fps),
     )  # fmt: skip
     bar.clear()
@@ -138,7 +213,7 @@ def _rendering(bar: Progress, name: str, fps: float) -> Callable[[int, int], Non
     return show
 
 
-def _table_scene(args: argparse.Namespace) -> int:
+def _table_scene(args: argparse.Namespace, out: Path) -> int:
     """Write one rendered calibration frame and its truth (camera, corners)."""
     import cv2
 
@@ -148,9 +223,9 @@ def _table_scene(args: argparse.Namespace) -> int:
     if args.table_scene not in CALIBRATION_CATEGORIES:
         kinds = ", ".join(CALIBRATION_CATEGORIES)
         raise RenderError(f"--table-scene: unknown kind {args.table_scene!r} (one of: {kinds})")
+    _writable_folder("--out", out)
     scene = calibration_scene(args.table_scene, args.seed, (args.width, args.height))
-    args.out.mkdir(parents=True, exist_ok=True)
-    stem = args.out / f"table-{scene.category}-{scene.seed}"
+    stem = out / f"table-{scene.category}-{scene.seed}"
     if not cv2.imwrite(str(stem.with_suffix(".png")), scene.image_bgr):
         raise RenderError(f"{stem}.png: cannot write the picture (check the folder --out)")
     write_json_atomic(stem.with_suffix(".json"), {

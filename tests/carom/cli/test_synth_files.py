@@ -1,0 +1,195 @@
+"""``carom synth``'s files: whole or not at all, an output checked first, options that clash.
+
+A render writes its video, truth and shot log to temporary names and moves them into
+place when it completed: Ctrl-C or SIGTERM half way leaves an earlier render's files as
+they were (docs/synthetic.md, "Running it").
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from carom.files import cannot_write_in
+from tests.carom.cli._in_process import carom_in_process
+from tests.carom.cli.test_score import _carom, _one_line_error
+from tests.readme_run import ctrl_c_default
+
+SMALL = ("--width", "320", "--height", "240")
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file of ``folder`` (hidden ones too) by name, with its bytes."""
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def _wait_for_part(folder: Path, proc: subprocess.Popen[str], timeout_s: float) -> None:
+    """Until a render's temporary video is in ``folder``: the rendering has begun."""
+    deadline = time.monotonic() + timeout_s
+    while not any(folder.glob(".*.part-*.mp4")):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the render never began"
+        time.sleep(0.01)
+    time.sleep(0.3)  # some frames into the video
+
+
+@pytest.fixture
+def started() -> Iterator[list[subprocess.Popen[str]]]:
+    """The processes a test starts; one still running at its end is killed."""
+    procs: list[subprocess.Popen[str]] = []
+    yield procs
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+def _start(procs: list[subprocess.Popen[str]], *args: str) -> subprocess.Popen[str]:
+    """``carom ARGS`` as a terminal's foreground job (Ctrl-C not ignored)."""
+    proc = subprocess.Popen([sys.executable, "-m", "carom", *args], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=ctrl_c_default)  # fmt: skip
+    procs.append(proc)
+    return proc
+
+
+def test_ctrl_c_leaves_the_earlier_render_as_it_was(
+    tmp_path: Path, started: list[subprocess.Popen[str]]
+) -> None:
+    done = _carom("synth", "3c-point", "--out", str(tmp_path), *SMALL)
+    assert done.returncode == 0, done.stderr
+    before = _snapshot(tmp_path)
+    assert sorted(before) == ["3c-point.json", "3c-point.mp4", "3c-point.shots.json"]
+    proc = _start(started, "synth", "3c-point", "--out", str(tmp_path), *SMALL,
+                  "--fps", "60", "--seed", "7")  # fmt: skip
+    _wait_for_part(tmp_path, proc, timeout_s=60)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip() == "carom: interrupted"
+    assert _snapshot(tmp_path) == before  # no fragment, no temporary, the truth agrees
+
+
+def test_sigterm_during_samples_leaves_no_part_of_a_sample(
+    tmp_path: Path, started: list[subprocess.Popen[str]]
+) -> None:
+    out = tmp_path / "samples"
+    proc = _start(started, "synth", "--samples", str(out))
+    _wait_for_part(out, proc, timeout_s=240)  # after the first sample's stroke search
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "carom: interrupted" in err and "Traceback" not in err
+    assert list(out.iterdir()) == []  # no video without its truth, no manifest of it
+
+
+@pytest.fixture
+def read_only(tmp_path: Path) -> Path:
+    """A folder no file can be made in (for root, who may write anywhere: /sys)."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    if cannot_write_in(folder) is not None:
+        return folder
+    if cannot_write_in(Path("/sys")) is not None:
+        return Path("/sys")
+    pytest.skip("no read-only folder here")
+
+
+@pytest.mark.parametrize("option", ["--out", "--samples"])
+@pytest.mark.parametrize("kind", ["missing parent", "a file", "read-only"])
+def test_an_output_that_cannot_be_written_is_refused_before_rendering(
+    tmp_path: Path, read_only: Path, option: str, kind: str
+) -> None:
+    (tmp_path / "a-file").write_text("kept\n")
+    folder = {"missing parent": "/proc/x", "a file": str(tmp_path / "a-file"),
+              "read-only": str(read_only)}[kind]  # fmt: skip
+    name = ["3c-point"] if option == "--out" else []
+    line = _one_line_error(carom_in_process("synth", *name, option, folder, *SMALL))
+    why = {"missing parent": "cannot make the folder (No such file or directory)",
+           "a file": "is a file, not a folder",
+           "read-only": "cannot write there ("}[kind]  # fmt: skip
+    assert line.startswith(f"carom: {option} {folder}: {why}"), line
+    assert "give a folder" in line
+    assert (tmp_path / "a-file").read_text() == "kept\n"
+
+
+def test_the_process_refuses_an_unwritable_out_with_status_2() -> None:
+    line = _one_line_error(_carom("synth", "3c-point", "--out", "/proc/x", *SMALL))
+    assert line.startswith("carom: --out /proc/x: cannot make the folder")
+
+
+@pytest.mark.parametrize(("option", "value"), [("--seed", "-1"), ("--seed", "x"),
+                                               ("--shot", "-2")])  # fmt: skip
+def test_a_seed_or_shot_below_zero_is_refused_by_the_parser(option: str, value: str) -> None:
+    done = carom_in_process("synth", "3c-point", option, value, *SMALL)
+    assert done.returncode == 2
+    assert f"argument {option}: a whole number 0 or more, got {value!r}" in done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+_SHOT = {"shot_id": 1, "ball_order_in_source": ["white", "red", "yellow"],
+         "balls": {"white": {"t_s": [0.0, 1.0], "x_mm": [500, 900],
+                             "y_mm": [400, 400]}}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("doc", "extra", "says"),
+    [
+        ({"shots": [{}]}, [], "shot 0 has no 'balls'; a recording holds 'shots', each with"),
+        ({"shots": []}, [], "the file holds no shots; a recording holds"),
+        ([1, 2], [], "no 'shots' list; a recording holds"),
+        ({"shots": [_SHOT, {**_SHOT, "ball_order_in_source": []}]}, [],
+         "shot 1 has no cue ball first in 'ball_order_in_source'"),
+        ({"shots": [{**_SHOT, "balls": {"blue": {}}}]}, [], "shot 0 has an unknown ball 'blue'"),
+        ({"shots": [{**_SHOT, "balls": {"red": {"t_s": [0]}}}]}, [],
+         "shot 0 has no 't_s', 'x_mm' and 'y_mm' for the red ball"),
+        ({"shots": [_SHOT]}, ["--shot", "3"], "--shot 3: the file holds 1 shot; give --shot 0..0"),
+    ],
+)  # fmt: skip
+def test_a_recording_that_cannot_be_replayed_says_what_is_wrong(
+    tmp_path: Path, doc: object, extra: list[str], says: str
+) -> None:
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "out"
+    line = _one_line_error(carom_in_process("synth", "--recorded", str(path), *extra,
+                                            "--out", str(out), *SMALL))  # fmt: skip
+    assert line.startswith(f"carom: {path}: {says}") or line == f"carom: {says}", line
+    assert not out.exists()  # refused before the folder is made
+
+
+def test_a_good_recording_is_rendered(tmp_path: Path) -> None:
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps({"shots": [_SHOT]}))
+    done = carom_in_process("synth", "--recorded", str(path), "--out", str(tmp_path), *SMALL)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "rec.json",
+        "recorded_0.json",
+        "recorded_0.mp4",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["3c-point", "--samples", "S", "--out", "O"], "NAME and --samples: give one of them"),
+        (["3c-point", "--samples", "S"], "NAME and --samples: give one of them"),
+        (["--samples", "S", "--out", "O"], "--out: not with --samples DIR"),
+        (["3c-point", "--recorded", "R.json"], "NAME and --recorded: give one of them"),
+        (["--recorded", "R.json", "--table-scene", "match"], "--recorded and --table-scene"),
+        ([], "give a NAME (see --list), --recorded JSON, --samples DIR or --table-scene KIND"),
+    ],
+)  # fmt: skip
+def test_sources_that_clash_are_refused(tmp_path: Path, args: list[str], says: str) -> None:
+    line = _one_line_error(carom_in_process("synth", *args, cwd=tmp_path))
+    assert line.startswith(f"carom: {says}"), line
+    assert list(tmp_path.iterdir()) == []  # nothing rendered, no folder made

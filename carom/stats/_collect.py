@@ -46,7 +46,7 @@ def collect_stats(paths: Sequence[Path]) -> SeasonStats:
         try:
             matches.append(read_match(log))
         except (CaromError, OSError, ValueError) as exc:
-            skipped.append((log, _one_line(exc)))
+            skipped.append((log, _one_line(exc, log)))
     return SeasonStats(tuple(matches), rank_players(matches), tuple(sorted(skipped)))
 
 
@@ -150,6 +150,9 @@ def _log_shots(path: Path) -> tuple[dict[int, Shot] | None, int]:
     return out, len(shots)
 
 
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0]
+def _one_line(exc: BaseException, log: Path) -> str:
+    """The first line of ``exc``; the log's name, printed before it, not said twice."""
+    text = (str(exc).strip() or type(exc).__name__).splitlines()[0]
+    if text.startswith(f"{log}: "):
+        return text[len(f"{log}: ") :]
+    return text

@@ -184,13 +184,19 @@ def test_a_damaged_log_is_skipped_and_the_rest_counted(tmp_path: Path) -> None:
     broken.parent.mkdir()
     broken.write_text(paths[0].read_text()[:500], encoding="utf-8")
     wrong = write_log(tmp_path / "season" / "00-wrong" / "shots.json", {"format": "x"})
+    huge = tmp_path / "season" / "00-huge" / "shots.json"  # its reason began with its name
+    huge.parent.mkdir()
+    huge.write_text('{"format": "carom-shots/1", "n": 1' + "0" * 40 + "}", encoding="utf-8")
     write_log(tmp_path / "season" / ".trash" / "shots.json", {"format": "x"})
     season = collect_stats([tmp_path / "season"])
     assert [m.path for m in season.matches] == paths
-    assert [p for p, _ in season.skipped] == [broken, wrong]
+    assert [p for p, _ in season.skipped] == [broken, huge, wrong]
     reasons = [why for _, why in season.skipped]
     assert all(why and "\n" not in why for why in reasons)
-    assert "not valid JSON" in reasons[0] and "carom-shots/1" in reasons[1]
+    assert "not valid JSON" in reasons[0] and "carom-shots/1" in reasons[2]
+    assert reasons[1].startswith("a number has more than 30 digits"), reasons[1]
+    # The log's name is printed before its reason: a reason naming it too said it twice.
+    assert not any(why.startswith(str(path)) for path, why in season.skipped), reasons
 
 
 def test_an_empty_folder_is_one_line_error(tmp_path: Path) -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from synth import CameraSettings, LookSettings, make_clip, motion_for
+from synth import CameraSettings, LookSettings, MadeClip, make_clip, motion_for
 from synth._samples_run import _manifest
 
 CAMERA = CameraSettings(width_px=320, height_px=240)
@@ -29,12 +30,19 @@ def _stop_at(frame: int, exc: BaseException) -> Callable[[int, int], None]:
     return progress
 
 
-def test_the_files_name_each_other_by_their_own_names(tmp_path: Path) -> None:
-    made = make_clip("3c-point", motion_for("3c-point"), tmp_path, CAMERA, LookSettings())
-    assert sorted(p.name for p in tmp_path.iterdir()) == NAMES  # no temporary left
-    assert made.clip.video_path == tmp_path / "3c-point.mp4"
-    assert made.clip.truth_path == tmp_path / "3c-point.json"
-    assert made.shots_path == tmp_path / "3c-point.shots.json"
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> MadeClip:
+    """One complete render (the tests that stop one work on a copy of its folder)."""
+    out = tmp_path_factory.mktemp("made")
+    return make_clip("3c-point", motion_for("3c-point"), out, CAMERA, LookSettings())
+
+
+def test_the_files_name_each_other_by_their_own_names(made: MadeClip) -> None:
+    folder = made.clip.video_path.parent
+    assert sorted(p.name for p in folder.iterdir()) == NAMES  # no temporary left
+    assert made.clip.video_path == folder / "3c-point.mp4"
+    assert made.clip.truth_path == folder / "3c-point.json"
+    assert made.shots_path == folder / "3c-point.shots.json"
     truth = json.loads(made.clip.truth_path.read_text())
     assert truth["video"]["file"] == "3c-point.mp4"
     assert truth["extra"]["shot_log"] == "3c-point.shots.json"
@@ -43,15 +51,15 @@ def test_the_files_name_each_other_by_their_own_names(tmp_path: Path) -> None:
 @pytest.mark.parametrize("exc", [KeyboardInterrupt(), RuntimeError("disk gone")],
                          ids=["ctrl-c", "error"])  # fmt: skip
 def test_a_render_stopped_half_way_leaves_the_earlier_files(
-    tmp_path: Path, exc: BaseException
+    made: MadeClip, tmp_path: Path, exc: BaseException
 ) -> None:
-    motion = motion_for("3c-point")
-    make_clip("3c-point", motion, tmp_path, CAMERA, LookSettings())
-    before = _snapshot(tmp_path)
+    out = tmp_path / "out"
+    shutil.copytree(made.clip.video_path.parent, out)
+    before = _snapshot(out)
     with pytest.raises(type(exc)):
-        make_clip("3c-point", motion, tmp_path, CAMERA, LookSettings(), seed=9,
+        make_clip("3c-point", motion_for("3c-point"), out, CAMERA, LookSettings(), seed=9,
                   progress=_stop_at(20, exc))  # fmt: skip
-    assert _snapshot(tmp_path) == before
+    assert _snapshot(out) == before
 
 
 def test_a_first_render_stopped_half_way_leaves_nothing(tmp_path: Path) -> None:

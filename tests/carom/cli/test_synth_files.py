@@ -8,6 +8,7 @@ they were (docs/synthetic.md, "Running it").
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -60,34 +61,33 @@ def _start(procs: list[subprocess.Popen[str]], *args: str) -> subprocess.Popen[s
     return proc
 
 
-def test_ctrl_c_leaves_the_earlier_render_as_it_was(
-    tmp_path: Path, started: list[subprocess.Popen[str]]
-) -> None:
-    done = _carom("synth", "3c-point", "--out", str(tmp_path), *SMALL)
+@pytest.fixture(scope="module")
+def earlier(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding one complete render (each test works on a copy)."""
+    out = tmp_path_factory.mktemp("earlier")
+    done = _carom("synth", "3c-point", "--out", str(out), *SMALL)
     assert done.returncode == 0, done.stderr
-    before = _snapshot(tmp_path)
-    assert sorted(before) == ["3c-point.json", "3c-point.mp4", "3c-point.shots.json"]
-    proc = _start(started, "synth", "3c-point", "--out", str(tmp_path), *SMALL,
+    assert sorted(p.name for p in out.iterdir()) == [
+        "3c-point.json", "3c-point.mp4", "3c-point.shots.json"]  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_an_interrupted_render_leaves_the_earlier_render_as_it_was(
+    earlier: Path, tmp_path: Path, started: list[subprocess.Popen[str]], sig: signal.Signals
+) -> None:
+    """Ctrl-C, or a service manager's SIGTERM (a --samples run stops so too)."""
+    out = tmp_path / "out"
+    shutil.copytree(earlier, out)
+    before = _snapshot(out)
+    proc = _start(started, "synth", "3c-point", "--out", str(out), *SMALL,
                   "--fps", "60", "--seed", "7")  # fmt: skip
-    _wait_for_part(tmp_path, proc, timeout_s=60)
-    proc.send_signal(signal.SIGINT)
+    _wait_for_part(out, proc, timeout_s=60)
+    proc.send_signal(sig)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert err.strip() == "carom: interrupted"
-    assert _snapshot(tmp_path) == before  # no fragment, no temporary, the truth agrees
-
-
-def test_sigterm_during_samples_leaves_no_part_of_a_sample(
-    tmp_path: Path, started: list[subprocess.Popen[str]]
-) -> None:
-    out = tmp_path / "samples"
-    proc = _start(started, "synth", "--samples", str(out))
-    _wait_for_part(out, proc, timeout_s=240)  # after the first sample's stroke search
-    proc.send_signal(signal.SIGTERM)
-    _out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert "carom: interrupted" in err and "Traceback" not in err
-    assert list(out.iterdir()) == []  # no video without its truth, no manifest of it
+    assert _snapshot(out) == before  # no fragment, no temporary, the truth agrees
 
 
 @pytest.fixture

@@ -45,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--samples", type=Path, metavar="DIR",
                    help="regenerate every sample into DIR (no NAME, --out)")  # fmt: skip
     p.add_argument("--recorded", type=Path, metavar="JSON", help="replay a recorded shot file")
-    p.add_argument("--shot", type=_whole, default=0, help="index of the recorded shot")
+    p.add_argument("--shot", type=_whole, help="index of the recorded shot (0; with --recorded)")
     p.add_argument(
         "--table-scene", metavar="KIND",
         help="render one still frame of a table of KIND (match, pocket, small, oblique, wide, "
@@ -101,6 +101,9 @@ def _check_sources(args: argparse.Namespace) -> None:
     if args.samples is not None and args.out is not None:
         raise CaromError("--out: not with --samples DIR (the samples go to DIR, each with "
                          "its own camera); leave out one of them")  # fmt: skip
+    if args.shot is not None and args.recorded is None:
+        raise CaromError("--shot: only with --recorded JSON (the shot of a recording to "
+                         "render); leave it out")  # fmt: skip
 
 
 def _writable_folder(option: str, folder: Path) -> None:
@@ -169,10 +172,11 @@ def _clip(args: argparse.Namespace, out: Path) -> int:
     bar = Progress.for_terminal()
     if args.recorded is None and args.name not in source_names():
         motion_for(args.name)  # an unknown name: its line names the known ones
-    recorded = replay(args.recorded, args.shot) if args.recorded is not None else None
+    shot = args.shot or 0
+    recorded = replay(args.recorded, shot) if args.recorded is not None else None
     _writable_folder("--out", out)  # before the stroke search and the render
     if recorded is not None:
-        motion, name = recorded, f"recorded_{args.shot}"
+        motion, name = recorded, f"recorded_{shot}"
     else:
         motion, name = motion_for(args.name, bar.say), args.name
     max_bytes = int(args.max_mb * 1e6) if args.max_mb else None

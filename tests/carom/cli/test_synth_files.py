@@ -187,6 +187,7 @@ def test_a_good_recording_is_rendered(tmp_path: Path) -> None:
         (["3c-point", "--recorded", "R.json"], "NAME and --recorded: give one of them"),
         (["--recorded", "R.json", "--table-scene", "match"], "--recorded and --table-scene"),
         ([], "give a NAME (see --list), --recorded JSON, --samples DIR or --table-scene KIND"),
+        (["3c-point", "--shot", "0"], "--shot: only with --recorded JSON"),  # was ignored
     ],
 )  # fmt: skip
 def test_sources_that_clash_are_refused(tmp_path: Path, args: list[str], says: str) -> None:

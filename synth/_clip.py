@@ -145,10 +145,10 @@ class ClipFiles:
 def whole_clip(folder: Path, stem: str) -> Iterator[ClipFiles]:
     """Temporary names for the clip ``folder/STEM.*``, moved there when the block ends.
 
-    The block writes the files it yields (``.STEM.part-XXXXXXXX.mp4`` ...: hidden, in the
-    same folder, so the move is a rename); each one written then replaces its own. An
-    error or an interruption (Ctrl-C) in the block removes them instead, and the files
-    of an earlier render stay as they were.
+    The block writes the files it yields (``.STEM.part-<8 random hex digits>.mp4`` ...:
+    hidden, in the same folder, so the move is a rename); each one written then replaces
+    its own. An error or an interruption (Ctrl-C) in the block removes them instead, and
+    the files of an earlier render stay as they were.
     """
     part = ClipFiles(folder, f".{stem}.part-{secrets.token_hex(4)}")
     try:

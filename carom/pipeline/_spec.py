@@ -79,11 +79,19 @@ class Pipeline:
 
 
 def check_calibration_table(
-    calib: Calibration, table: Table, path: Path, what: str = "--calibration"
+    calib: Calibration,
+    table: Table,
+    path: Path,
+    what: str = "--calibration",
+    *,
+    set_by: str = "--table, the match file or the default",
+    fix: str = "give --table {size} or calibrate again for this table",
 ) -> None:
     """A calibration file must be of the match's table: its size maps every position.
 
-    ``what`` names the file in the line (the option that gave it, or how it was found).
+    ``what`` names the file in the line (the option that gave it, or how it was found);
+    ``set_by`` says where the match's table came from, ``fix`` the way out (``{size}``:
+    the calibration's table, ``LENGTHxWIDTH``).
 
     Raises:
         CalibrationError: made for a table of another size (one line: both sizes and
@@ -96,6 +104,5 @@ def check_calibration_table(
     size = f"{made.length_mm:g}x{made.width_mm:g}"
     raise CalibrationError(
         f"{what} {path}: made for a {size} mm table, but the match is set up for "
-        f"{table.length_mm:g}x{table.width_mm:g} (--table, the match file or the default); "
-        f"give --table {size} or calibrate again for this table"
+        f"{table.length_mm:g}x{table.width_mm:g} ({set_by}); {fix.format(size=size)}"
     )

@@ -35,10 +35,12 @@ from carom.live.loop import (
     LiveRunner,
 )
 from carom.match import ClockReading
+from carom.pipeline import check_calibration_table
 from carom.web._replay import REPLAY_FPS, ReplayBuffer
 from carom.web._state import ClockView, scoreboard_doc
 from hardware import LinkState, ScoreboardLink
-from referee import CaromError
+from calibration import load_calibration
+from referee import CaromError, Table
 
 __all__ = ["BoardWatch", "CameraRig", "ClockWatch"]
 
@@ -103,20 +105,39 @@ class CameraRig:
         """True while the pipeline's thread runs (a file source stops at its end)."""
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self, session: LiveSession, setup: Any, *, on_change: OnChange) -> None:
-        """Start the pipeline on ``session`` (a video file resumes after the last shot)."""
-        self.stop()
+    def check(self, table: Table) -> Path:
+        """The camera's calibration file, if there is one and it is of ``table``'s size.
+
+        Raises:
+            LiveError: no calibration (yet), or one unreadable or made for a table of
+                another size: positions would be mapped onto one table and judged on
+                the other.
+        """
         if self.calibration is None:
             raise LiveError("the camera has no calibration; restart with --calibration FILE")
         if not self.calibration.exists():
             raise LiveError(f"the camera has no calibration yet: mark the table's corners in "
                             f"the wizard (/wizard) and save ({self.calibration})")  # fmt: skip
+        try:
+            check_calibration_table(
+                load_calibration(self.calibration), table, self.calibration,
+                "the camera's calibration", set_by="the match's table",
+                fix='give the match "table": "{size}", or calibrate again in the wizard',
+            )  # fmt: skip
+        except CaromError as exc:
+            raise LiveError(str(exc)) from None
+        return self.calibration
+
+    def start(self, session: LiveSession, setup: Any, *, on_change: OnChange) -> None:
+        """Start the pipeline on ``session`` (a video file resumes after the last shot)."""
+        self.stop()
+        calibration = self.check(setup.config.table)
         start_s = session.resume_video_t_s or 0.0
         capture = Capture(self.source, CaptureSettings(pace=self.pace, start_s=start_s))
         self.replay = ReplayBuffer()
         session.subscribe(self.replay.on_update)  # before the board: the replay is ready
         runner = LiveRunner(
-            session, capture.start(), calibration_path=self.calibration, config=setup.config,
+            session, capture.start(), calibration_path=calibration, config=setup.config,
             board=BoardSink(None), clock=setup.clock(), metrics=LiveMetrics(),
             status_every_s=self.status_every_s, drift_every_s=self.drift_every_s,
         )  # fmt: skip

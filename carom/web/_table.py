@@ -158,6 +158,7 @@ class Table:
 
         Raises:
             ConflictError: a match is being played on the table.
+            LiveError: the camera has no calibration, or one of another table's size.
         """
         with self._lock:
             if self.rig is not None and not self.rig.can_start:
@@ -170,6 +171,7 @@ class Table:
                     "(POST /api/matches/close)"
                 )
             if self.rig is not None:
+                self.rig.check(setup.config.table)  # before a match is opened that cannot run
                 self.rig.stop()
             source = MANUAL_SOURCE if self.rig is None else self.rig.source
             session = LiveSession.open(

@@ -22,6 +22,17 @@ __all__ = ["add_parser", "run"]
 _OUT = Path("out/synth")
 
 
+#: The options of a clip's render (their ``dest``): camera, look, and the clip's own.
+_CAMERA = ("width", "height", "fps", "camera_height", "fov", "tilt", "roll", "yaw",
+           "k1", "k2", "k3", "p1", "p2")  # fmt: skip
+_LOOK = ("cloth", "light", "noise", "no_player", "score_graphic")
+_CLIP = ("seed", "max_mb")
+#: What each source ignores: the samples have their own cameras, looks and seeds; a
+#: table scene draws its camera and look from its kind and seed, at the size given.
+_IGNORED = {"--samples": (*_CAMERA, *_LOOK, *_CLIP),
+            "--table-scene": (*_CAMERA[2:], *_LOOK, "max_mb")}  # fmt: skip
+
+
 def _whole(text: str) -> int:
     """A whole number 0 or more (a seed, an index), else argparse's usage error."""
     if not text.isdigit():
@@ -71,6 +82,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     look.add_argument("--score-graphic", action="store_true", help="broadcast score box")
     p.add_argument("--seed", type=_whole, default=0, help="noise and player seed, 0 or more")
     p.add_argument("--max-mb", type=float, default=0.0, help="cap the video size (bitrate)")
+    # What a render of --samples or --table-scene would ignore, and their defaults.
+    p.set_defaults(render_defaults={d: p.get_default(d) for d in (*_CAMERA, *_LOOK, *_CLIP)})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,6 +117,24 @@ def _check_sources(args: argparse.Namespace) -> None:
     if args.shot is not None and args.recorded is None:
         raise CaromError("--shot: only with --recorded JSON (the shot of a recording to "
                          "render); leave it out")  # fmt: skip
+    _check_ignored(args)
+
+
+def _check_ignored(args: argparse.Namespace) -> None:
+    """A render option the source would ignore is refused, not dropped silently."""
+    source = "--samples" if args.samples is not None else "--table-scene"
+    if source == "--table-scene" and args.table_scene is None:
+        return
+    defaults = args.render_defaults
+    given = [f"--{d.replace('_', '-')}" for d in _IGNORED[source]
+             if getattr(args, d) != defaults[d]]  # fmt: skip
+    if given:
+        what = ("each sample has its own camera, look and seed, as its manifest says"
+                if source == "--samples" else
+                "a table scene's camera and look come from its KIND and --seed; only "
+                "--width and --height are taken")  # fmt: skip
+        raise CaromError(f"{', '.join(given)}: not with {source} ({what}); leave "
+                         f"{'it' if len(given) == 1 else 'them'} out")  # fmt: skip
 
 
 def _writable_folder(option: str, folder: Path) -> None:

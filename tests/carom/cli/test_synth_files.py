@@ -110,8 +110,8 @@ def test_an_output_that_cannot_be_written_is_refused_before_rendering(
     (tmp_path / "a-file").write_text("kept\n")
     folder = {"missing parent": "/proc/x", "a file": str(tmp_path / "a-file"),
               "read-only": str(read_only)}[kind]  # fmt: skip
-    name = ["3c-point"] if option == "--out" else []
-    line = _one_line_error(carom_in_process("synth", *name, option, folder, *SMALL))
+    clip = ["3c-point", *SMALL] if option == "--out" else []  # the samples have their own size
+    line = _one_line_error(carom_in_process("synth", *clip, option, folder))
     why = {"missing parent": "cannot make the folder (No such file or directory)",
            "a file": "is a file, not a folder",
            "read-only": "cannot write there ("}[kind]  # fmt: skip
@@ -187,6 +187,16 @@ def test_a_good_recording_is_rendered(tmp_path: Path) -> None:
         (["--recorded", "R.json", "--table-scene", "match"], "--recorded and --table-scene"),
         ([], "give a NAME (see --list), --recorded JSON, --samples DIR or --table-scene KIND"),
         (["3c-point", "--shot", "0"], "--shot: only with --recorded JSON"),  # was ignored
+        # options the source would ignore (they were dropped silently)
+        (["--samples", "S", "--fps", "60", "--cloth", "green"],
+         "--fps, --cloth: not with --samples (each sample has its own camera, look and "
+         "seed, as its manifest says); leave them out"),
+        (["--samples", "S", "--no-player"], "--no-player: not with --samples"),
+        (["--samples", "S", "--seed", "3"], "--seed: not with --samples"),
+        (["--table-scene", "match", "--tilt", "20"],
+         "--tilt: not with --table-scene (a table scene's camera and look come from its "
+         "KIND and --seed; only --width and --height are taken); leave it out"),
+        (["--table-scene", "match", "--max-mb", "5"], "--max-mb: not with --table-scene"),
     ],
 )  # fmt: skip
 def test_sources_that_clash_are_refused(tmp_path: Path, args: list[str], says: str) -> None:

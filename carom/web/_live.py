@@ -24,6 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration import load_calibration
 from carom.board import board_warning
 from carom.live import Account, LiveError, LiveSession, PersonCall, ReviewDecision
 from carom.live.loop import (
@@ -39,7 +40,6 @@ from carom.pipeline import check_calibration_table
 from carom.web._replay import REPLAY_FPS, ReplayBuffer
 from carom.web._state import ClockView, scoreboard_doc
 from hardware import LinkState, ScoreboardLink
-from calibration import load_calibration
 from referee import CaromError, Table
 
 __all__ = ["BoardWatch", "CameraRig", "ClockWatch"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,10 +11,29 @@ from numpy.typing import NDArray
 from referee import Ball
 from vision._types import VisionError
 
-__all__ = ["BallState", "TrackStep"]
+__all__ = ["LAG_MM", "BallState", "TrackStep", "reported_xy"]
 
 F64 = NDArray[np.float64]
 B1 = NDArray[np.bool_]
+
+#: A moving ball's estimate this far from its measurement lags a turn the motion model
+#: did not foresee (tuning shots of the independent set: 1 to 4 mm alike).
+LAG_MM = 2.0
+
+
+def reported_xy(estimate: tuple[float, float], measured: tuple[float, float] | None
+                ) -> tuple[float, float]:  # fmt: skip
+    """A moving ball's centre this frame: the filter's estimate, or the measurement where it lags.
+
+    The estimate smooths the measurements along the motion model. At a turn the model did
+    not foresee (a kick from a fast ball, a bounce just after one, a blurred streak it
+    trusts little) it lags the ball, up to 40 mm at 7 m/s on the independent set, and the
+    contacts found from the path came late or not at all; more than ``LAG_MM`` from the
+    measurement, the measurement itself is the sample.
+    """
+    if measured is None or math.dist(estimate, measured) <= LAG_MM:
+        return estimate
+    return measured
 
 
 @dataclass(frozen=True, slots=True)

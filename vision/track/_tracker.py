@@ -36,7 +36,7 @@ from vision._types import UNSEEN, BallTrack, Detections, TrackFlag, VisionError
 from vision.track._assignment import best_two, differs, passed_near, same_classes, swapped
 from vision.track._ball_filter import XY, BallFilter, collision
 from vision.track._measure import Measurement, measure
-from vision.track._steps import TrackStep
+from vision.track._steps import TrackStep, reported_xy
 
 __all__ = ["Tracker"]
 
@@ -354,6 +354,8 @@ class Tracker:
             xy = (math.nan, math.nan)
             if tr.filt is not None:
                 xy, speed[i], rest[i] = tr.filt.xy_mm, tr.filt.speed_mm_s, tr.filt.at_rest
+                if seen[i] and not rest[i] and tr.t_seen == t_s:
+                    xy = reported_xy(xy, tr.xy_seen)
             xys.append(xy)
             tr.frames.append(frame_idx)
             tr.times.append(t_s)

@@ -11,6 +11,11 @@ A failure is one of:
 * ``order``: two true contacts that share a ball, under 50 ms apart, both found, but
   found in the other order (the three-cushion call can hang on it).
 
+A true contact is *within a frame* when another true contact of one of its balls lies
+less than one frame interval from it: at most one sample falls between the two, so the
+path between them is not seen (the row counts them, and each miss says whether it was
+one).
+
 Each carries the shot time (s from the stroke), the situations of the shot within
 0.1 s that involve its balls, and the tracker's view of its balls over +-0.1 s: the
 largest error of the seen samples against the exact motion (mm) and how many samples
@@ -29,7 +34,7 @@ from carom.synth_check import ClipCheck
 from referee import BallContact, CushionContact, Event
 from synth import IndependentReplay
 
-__all__ = ["describe", "shot_row"]
+__all__ = ["describe", "error_row", "shot_row", "within_frame"]
 
 _TOL_S, _TIME_S, _NEAR_S = 0.05, 0.3, 0.1
 
@@ -120,9 +125,35 @@ def _evidence(check: ClipCheck, e: Event | None) -> str:
     return ""
 
 
-def failures(check: ClipCheck, replay: IndependentReplay) -> list[dict[str, Any]]:
-    """Every missed, false, mislabelled or mistimed event of the shot, with its context."""
+def within_frame(events: Iterable[Event], dt_s: float) -> list[Event]:
+    """The contacts less than ``dt_s`` from another contact that shares one of their balls."""
+    contacts = [e for e in events if isinstance(e, BallContact | CushionContact)]
+    return [
+        e
+        for e in contacts
+        if any(o is not e and _balls(o) & _balls(e) and abs(o.t_s - e.t_s) < dt_s for o in contacts)
+    ]
+
+
+def _crowded(check: ClipCheck, replay: IndependentReplay, dt_s: float) -> dict[str, int]:
+    """How many true contacts lie within a frame of another of their balls, and were found."""
+    close = within_frame(replay.events, dt_s)
+    missed = sum(1 for e in close if _is_missed(check, e))
+    return {"truth": len(close), "matched": len(close) - missed}
+
+
+def _is_missed(check: ClipCheck, e: Event) -> bool:
+    return any(describe(m) == describe(e) and abs(m.t_s - e.t_s) < 1e-6
+               for m in check.events.misses)  # fmt: skip
+
+
+def failures(check: ClipCheck, replay: IndependentReplay, dt_s: float) -> list[dict[str, Any]]:
+    """Every missed, false, mislabelled or mistimed event of the shot, with its context.
+
+    ``dt_s``: the clip's frame interval (a miss says whether it was within a frame).
+    """
     lead, out = replay.lead_s, []
+    close = within_frame(replay.events, dt_s)
     for kind, truth, found in _pair(check.events.misses, check.events.extras):
         e = truth or found
         assert e is not None
@@ -133,6 +164,7 @@ def failures(check: ClipCheck, replay: IndependentReplay) -> list[dict[str, Any]
             "dt_ms": round(1000 * (found.t_s - truth.t_s), 1) if truth and found else None,
             "near": _near(replay, e.t_s - lead, balls), "evidence": _evidence(check, found),
             **_tracking(check, replay, e.t_s, balls), **(_impact(replay, truth) if truth else {}),
+            "within_frame": truth is not None and any(truth == c for c in close),
         })  # fmt: skip
     return out + _swapped(check, replay)
 
@@ -242,7 +274,8 @@ def shot_row(
         "verdicts": [check.verdicts_agree, check.verdicts_total],
         "verdict_diffs": list(check.verdict_diffs),
         "error": None if check.run.error is None else str(check.run.error),
-        "failures": failures(check, replay), "flagged": flagged,
+        "within_frame": _crowded(check, replay, 1.0 / look["fps"]),
+        "failures": failures(check, replay, 1.0 / look["fps"]), "flagged": flagged,
         "seconds": {k: round(v, 1) for k, v in seconds.items()},
     }  # fmt: skip
 
@@ -260,6 +293,8 @@ def error_row(replay: IndependentReplay, look: dict[str, Any], message: str) -> 
     return {"id": shot.shot_id, "name": shot.name, "split": shot.split, "tags": list(shot.tags),
             "point": shot.point, "duration_s": round(shot.motion.duration_s, 3), "look": look,
             "truth": truth, "found": {"ball": 0, "cushion": 0},
+            "within_frame": {"truth": len(within_frame(shot.events, 1.0 / look["fps"])),
+                             "matched": 0},
             "matched": {"ball": 0, "cushion": 0}, "dt_ms": [], "verdicts": [0, 1],
             "verdict_diffs": [message], "error": message, "failures": [], "flagged": [],
             "seconds": {}}  # fmt: skip

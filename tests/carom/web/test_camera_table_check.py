@@ -1,9 +1,9 @@
 """A match put on a camera's table must be of the size the camera's calibration was made for.
 
-Positions are mapped onto the calibration's table and judged on the match's: a match on
-a 2100x1050 table refereed through a calibration of the 2840x1420 one put balls past
-the foot cushion. ``POST /api/matches`` refuses it (409, one line with both sizes and
-the way out) before a match is opened: the database is left as it was.
+Positions are mapped onto the calibration's table and judged on the match's (``carom
+analyze`` put a yellow ball 2400 mm along a 2100 mm table before it checked this).
+``POST /api/matches`` refuses such a match (409, one line with both sizes and the way
+out) before a match is opened: the database is left as it was.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 :func:`cannot_write_in` asks a folder, before any work, whether a file can be made in it:
 by making one (``os.access`` says yes to root everywhere, ``/proc`` included, and knows
-nothing of a read-only mount).
+nothing of a read-only mount). :func:`make_folder` makes a command's output folder with
+that check, one line naming the way out when it cannot.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["cannot_write_in", "write_json_atomic"]
+from referee import CaromError
+
+__all__ = ["cannot_write_in", "make_folder", "remove_empty", "write_json_atomic"]
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:
@@ -37,3 +40,36 @@ def cannot_write_in(folder: Path) -> str | None:
     os.close(fd)
     os.unlink(name)
     return None
+
+
+def make_folder(folder: Path, option: str, what: str = "") -> list[Path]:
+    """Make ``folder`` (given as ``option``) if missing; the folders made, deepest first.
+
+    ``what`` names what goes there in the messages ("the results"). A file in the way,
+    a folder that cannot be made or one no file can be written in: one line
+    (:class:`CaromError`) naming the way out; in the last case the folders made now are
+    removed again.
+    """
+    made = [p for p in (folder, *folder.parents) if not p.exists()]
+    for_what = f" for {what}" if what else ""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CaromError(f"{option} {folder}: is a file, not a folder; give a folder{for_what} "
+                         "(it is made if missing)") from None  # fmt: skip
+    except OSError as exc:
+        raise CaromError(f"{option} {folder}: cannot make the folder{for_what} "
+                         f"({exc.strerror}); give a folder you may write to") from None  # fmt: skip
+    if (why := cannot_write_in(folder)) is not None:
+        remove_empty(made)
+        there = f"{what} there" if what else "there"
+        raise CaromError(f"{option} {folder}: cannot write {there} ({why}); "
+                         "give a folder you may write to")  # fmt: skip
+    return made
+
+
+def remove_empty(folders: list[Path]) -> None:
+    """Remove those of ``folders`` (deepest first) that are empty folders."""
+    for folder in folders:
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()

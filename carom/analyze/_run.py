@@ -11,7 +11,7 @@ from calibration import Calibration
 from carom.analyze._annotate_pass import FrameLog, annotate_video
 from carom.analyze._options import AnalyzeOptions, AnalyzeRun, calibration_for, match_config
 from carom.analyze._shot_log import judge_shot, shot_trajectories, shots_document
-from carom.files import cannot_write_in, write_json_atomic
+from carom.files import make_folder, remove_empty, write_json_atomic
 from carom.pipeline import VisionPipeline, check_calibration_fits, table_size_line
 from carom.trajectories import CSV_NAME, JSON_NAME, write_trajectories
 from referee import CaromError, Match
@@ -39,34 +39,6 @@ Stage = Callable[[str, int | None, float | None], None]
 _EARLIER_RUN = (JSON_NAME, CSV_NAME, "report.html", "shots.csv", "annotated.mp4")
 
 
-def _prepare_folder(out: Path) -> list[Path]:
-    """The results folder, made if missing; the folders made now, deepest first.
-
-    A file there, or no right to make it: one line (CaromError).
-    """
-    made = [p for p in (out, *out.parents) if not p.exists()]
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise CaromError(f"--out {out}: is a file, not a folder; give a folder for the "
-                         "results (it is made if missing)") from None  # fmt: skip
-    except OSError as exc:
-        raise CaromError(f"--out {out}: cannot make the results folder ({exc.strerror}); "
-                         "give a folder you may write to") from None  # fmt: skip
-    if (why := cannot_write_in(out)) is not None:
-        _failed_start(made)
-        raise CaromError(f"--out {out}: cannot write the results there ({why}); "
-                         "give a folder you may write to")  # fmt: skip
-    return made
-
-
-def _failed_start(made: list[Path]) -> None:
-    """A run that stopped before its calibration removes the (empty) folders it made."""
-    for folder in made:
-        if folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
-
-
 def analyze_video(
     opts: AnalyzeOptions,
     progress: Progress | None = None,
@@ -90,7 +62,7 @@ def analyze_video(
     from the video's frame rate.
     """
     begin = stage or (lambda _name, _total, _fps: None)
-    made = _prepare_folder(opts.out)
+    made = make_folder(opts.out, "--out", "the results")
     run = AnalyzeRun(options=opts, match=Match(match_config(opts)))
     log = frame_log if frame_log is not None else (FrameLog() if opts.annotate else None)
     source = _open(opts, made)
@@ -117,7 +89,7 @@ def analyze_video(
             _take(run, shot)
     except CaromError as exc:
         if run.calibration is None:
-            _failed_start(made)
+            remove_empty(made)
             raise
         run.error = exc
     finally:
@@ -134,7 +106,7 @@ def _open(opts: AnalyzeOptions, made: list[Path]) -> FrameSource:
     try:
         return open_source(str(opts.video), deblock=not opts.fast_decode, beside_work=True)
     except CaromError:
-        _failed_start(made)
+        remove_empty(made)
         raise
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from carom.files import cannot_write_in
+from carom.files import make_folder
 from carom.progress import Progress
 from referee import CaromError
 
@@ -137,21 +137,6 @@ def _check_ignored(args: argparse.Namespace) -> None:
                          f"{'it' if len(given) == 1 else 'them'} out")  # fmt: skip
 
 
-def _writable_folder(option: str, folder: Path) -> None:
-    """Make ``folder`` if missing; one line (CaromError) if no file can be written there."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise CaromError(f"{option} {folder}: is a file, not a folder; give a folder "
-                         "(it is made if missing)") from None  # fmt: skip
-    except OSError as exc:
-        raise CaromError(f"{option} {folder}: cannot make the folder ({exc.strerror}); "
-                         "give a folder you may write to") from None  # fmt: skip
-    if (why := cannot_write_in(folder)) is not None:
-        raise CaromError(f"{option} {folder}: cannot write there ({why}); "
-                         "give a folder you may write to")  # fmt: skip
-
-
 @contextlib.contextmanager
 def _sigterm_interrupts() -> Iterator[None]:
     """SIGTERM (a service manager's stop, ``kill``) stops the render as Ctrl-C does.
@@ -178,7 +163,7 @@ def _samples(folder: Path) -> int:
     """Regenerate every bundled sample into ``folder``."""
     from synth import make_samples
 
-    _writable_folder("--samples", folder)
+    make_folder(folder, "--samples")
     bar = Progress.for_terminal()
     samples = make_samples(folder, progress=lambda name, fps: _rendering(bar, name, fps),
                            say=lambda line: bar.say(f"carom synth: {line}"))  # fmt: skip
@@ -205,7 +190,7 @@ def _clip(args: argparse.Namespace, out: Path) -> int:
         motion_for(args.name)  # an unknown name: its line names the known ones
     shot = args.shot or 0
     recorded = replay(args.recorded, shot) if args.recorded is not None else None
-    _writable_folder("--out", out)  # before the stroke search and the render
+    make_folder(out, "--out")  # before the stroke search and the render
     if recorded is not None:
         motion, name = recorded, f"recorded_{shot}"
     else:
@@ -258,7 +243,7 @@ def _table_scene(args: argparse.Namespace, out: Path) -> int:
     if args.table_scene not in CALIBRATION_CATEGORIES:
         kinds = ", ".join(CALIBRATION_CATEGORIES)
         raise RenderError(f"--table-scene: unknown kind {args.table_scene!r} (one of: {kinds})")
-    _writable_folder("--out", out)
+    make_folder(out, "--out")
     scene = calibration_scene(args.table_scene, args.seed, (args.width, args.height))
     stem = out / f"table-{scene.category}-{scene.seed}"
     if not cv2.imwrite(str(stem.with_suffix(".png")), scene.image_bgr):

@@ -2,16 +2,22 @@
 
 :func:`whole_clip` gives a clip's files temporary names beside their own and moves them
 into place only when the render completed: a reader (or the next run) finds a clip's
-video, truth and shot log all of one render, or the earlier ones untouched.
+video, truth and shot log all of one render, or the earlier ones untouched. The
+temporary names carry the machine and the process that writes them, so a render that
+was killed outright (SIGKILL, a power cut) leaves files the next render of that clip on
+that machine removes, once their process is gone.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
+import hashlib
 import math
 import os
 import secrets
 import signal
+import socket
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -145,12 +151,14 @@ class ClipFiles:
 def whole_clip(folder: Path, stem: str) -> Iterator[ClipFiles]:
     """Temporary names for the clip ``folder/STEM.*``, moved there when the block ends.
 
-    The block writes the files it yields (``.STEM.part-<8 random hex digits>.mp4`` ...:
-    hidden, in the same folder, so the move is a rename); each one written then replaces
-    its own. An error or an interruption (Ctrl-C) in the block removes them instead, and
-    the files of an earlier render stay as they were.
+    The block writes the files it yields (``.STEM.part-HOST-PID-RANDOM.mp4`` ...: hidden,
+    in the same folder, so the move is a rename); each one written then replaces its
+    own. An error or an interruption (Ctrl-C) in the block removes them instead, and the
+    files of an earlier render stay as they were. Before it, the temporary files of
+    STEM that a killed render on this machine left are removed (:func:`_remove_stale`).
     """
-    part = ClipFiles(folder, f".{stem}.part-{secrets.token_hex(4)}")
+    _remove_stale(folder, stem)
+    part = ClipFiles(folder, f".{stem}.part-{_HOST}-{os.getpid()}-{secrets.token_hex(4)}")
     try:
         yield part
         with _signals_held():  # the three renames are not split by a Ctrl-C
@@ -162,6 +170,36 @@ def whole_clip(folder: Path, stem: str) -> Iterator[ClipFiles]:
     finally:
         for path in part.all():
             path.unlink(missing_ok=True)
+
+
+#: This machine in the temporary names: 6 hex digits of its host name (an output folder
+#: on a shared drive may hold the renders of other machines, whose processes this one
+#: cannot see).
+_HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
+
+
+def _remove_stale(folder: Path, stem: str) -> None:
+    """Remove the temporary files of STEM written on this machine by a process now gone.
+
+    A process still running (another render of the same clip) keeps its files; a file
+    of another machine, or of an older name without the process, is left alone.
+    """
+    prefix = f".{stem}.part-{_HOST}-"
+    for path in folder.glob(f"{glob.escape(prefix)}*"):
+        pid = path.name[len(prefix) :].split("-", 1)[0]
+        if pid.isdigit() and not _running(int(pid)):
+            path.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists on this machine (another user's included)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 @contextlib.contextmanager

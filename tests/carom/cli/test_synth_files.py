@@ -8,6 +8,8 @@ they were (docs/synthetic.md, "Running it").
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import signal
 import subprocess
@@ -88,6 +90,38 @@ def test_an_interrupted_render_leaves_the_earlier_render_as_it_was(
     assert proc.returncode == 130, err
     assert err.strip() == "carom: interrupted"
     assert _snapshot(out) == before  # no fragment, no temporary, the truth agrees
+
+
+def test_a_render_killed_outright_leaves_files_the_next_render_removes(
+    earlier: Path, tmp_path: Path, started: list[subprocess.Popen[str]]
+) -> None:
+    """SIGKILL (or a power cut) cannot be caught: the next render of the clip cleans up.
+
+    Only its own machine's files of a process now gone: a render still running keeps
+    its files, and so does one written on another machine (a shared drive).
+    """
+    out = tmp_path / "out"
+    shutil.copytree(earlier, out)
+    proc = _start(started, "synth", "3c-point", "--out", str(out), *SMALL, "--fps", "60")
+    _wait_for_part(out, proc, timeout_s=60)
+    proc.kill()
+    proc.communicate(timeout=60)
+    stale = sorted(p.name for p in out.glob(".3c-point.part-*"))
+    assert stale, "the killed render left no temporary file"
+    named = re.fullmatch(r"\.3c-point\.part-(\w+)-(\d+)-\w+\.mp4", stale[0])
+    assert named, f"{stale[0]}: no machine and process in the name"
+    host, pid = named.groups()
+    assert int(pid) == proc.pid
+    kept = [f".3c-point.part-{host}-{os.getpid()}-0123abcd.mp4",  # a render still running
+            f".3c-point.part-{'0' if host != '000000' else '1'}{host[1:]}-{pid}-0123abcd.mp4",
+            ".3c-point.part-0123abcd.mp4"]  # another machine's; an older name  # fmt: skip
+    for name in kept:
+        (out / name).write_text("x")
+    done = _carom("synth", "3c-point", "--out", str(out), *SMALL)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.glob(".*")) == sorted(kept)
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
+        "3c-point.json", "3c-point.mp4", "3c-point.shots.json"]  # fmt: skip
 
 
 @pytest.fixture

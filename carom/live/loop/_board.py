@@ -128,6 +128,7 @@ class BoardView:
             shown = self.players if len(self.players) == 2 else (update.record.player,)
             event = event_of(update.record, shown, over)
             if self.closing is not None:
+                self.metrics.shot_judged()
                 on_written, self.closing = self._latency(self.closing), None
         if update.paused != self._shown_paused:  # paused or resumed: say which
             self._shown_paused = update.paused

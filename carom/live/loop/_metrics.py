@@ -59,9 +59,15 @@ class VerdictTiming:
 
 @dataclass(frozen=True, slots=True)
 class MetricsSummary:
-    """The figures now; latencies in milliseconds (None before the first shot)."""
+    """The figures now; latencies in milliseconds (None before the first timed verdict).
+
+    ``shots``: shots judged from the video; ``timed``: those whose verdict's bytes were
+    written (on the board, or handed to the sinks with no board), the latencies' count.
+    A board that never opened leaves shots untimed.
+    """
 
     shots: int
+    timed: int
     frames: int
     dropped_frames: int
     fps: float
@@ -80,8 +86,11 @@ class MetricsSummary:
         def ms(v: float | None) -> str:
             return "-" if v is None else f"{v:.0f}"
 
+        untimed = self.shots - self.timed
+        waiting = f" ({untimed} not on the board yet)" if untimed > 0 else ""
         return (
-            f"{self.fps:.1f} fps, {self.dropped_frames} dropped, {self.shots} shots; "
+            f"{self.fps:.1f} fps, {self.dropped_frames} dropped, {self.shots} "
+            f"shot{'' if self.shots == 1 else 's'}{waiting}; "
             f"verdict latency p50/p95: processing {ms(self.processing_p50_ms)}/"
             f"{ms(self.processing_p95_ms)} ms, from the last ball's stop "
             f"{ms(self.from_stop_p50_ms)}/{ms(self.from_stop_p95_ms)} ms"
@@ -104,7 +113,7 @@ class LiveMetrics:
         self._frames_at: collections.deque[float] = collections.deque()
         self._processing: collections.deque[float] = collections.deque(maxlen=window)
         self._from_stop: collections.deque[float] = collections.deque(maxlen=window)
-        self._frames = self._dropped = self._shots = 0
+        self._frames = self._dropped = self._shots = self._timed = 0
         #: The last ``window`` verdicts' timings (for benchmarks and the web page).
         self.log: collections.deque[VerdictTiming] = collections.deque(maxlen=window)
 
@@ -122,6 +131,11 @@ class LiveMetrics:
         with self._lock:
             self._dropped = total
 
+    def shot_judged(self) -> None:
+        """A shot closed from the video got its verdict (timed once its bytes leave)."""
+        with self._lock:
+            self._shots += 1
+
     def verdict(
         self,
         processing_s: float,
@@ -131,13 +145,13 @@ class LiveMetrics:
         at_mono_s: float = 0.0,
         **parts: float,
     ) -> None:
-        """One shot's latencies (s); its stop (video s), when its bytes left (monotonic s).
+        """A judged shot's latencies (s); its stop (video s), when its bytes left (monotonic s).
 
         ``parts``: the other fields of :class:`VerdictTiming` (``close_t_s`` ...).
         """
         timing = VerdictTiming(processing_s, from_stop_s, stop_t_s, at_mono_s, **parts)
         with self._lock:
-            self._shots += 1
+            self._timed += 1
             self._processing.append(processing_s)
             self._from_stop.append(from_stop_s)
             self.log.append(timing)
@@ -148,9 +162,8 @@ class LiveMetrics:
             span = self._frames_at[-1] - self._frames_at[0] if len(self._frames_at) > 1 else 0.0
             fps = (len(self._frames_at) - 1) / span if span > 0 else 0.0
             proc, stop = _pcts(self._processing), _pcts(self._from_stop)
-            return MetricsSummary(
-                self._shots, self._frames, self._dropped, fps, proc[0], proc[1], stop[0], stop[1]
-            )
+            return MetricsSummary(self._shots, self._timed, self._frames, self._dropped, fps,
+                                  proc[0], proc[1], stop[0], stop[1])  # fmt: skip
 
 
 def _pcts(values: collections.deque[float]) -> tuple[float | None, float | None]:

@@ -139,3 +139,20 @@ def test_carom_live_with_a_deaf_board_prints_the_result_then_the_line_and_exits_
                            "within 1 s (it acknowledged no state")  # fmt: skip
     assert "the final state is A 1 : 2 B, not over" in last
     assert emu.snapshot is None  # it heard nothing: the user was told, not left with 0
+
+
+def test_a_board_that_never_opens_leaves_the_shots_counted_and_untimed(tmp_path: Path) -> None:
+    """The status line counts the shots judged, not the verdicts the board got.
+
+    With no board at the port the verdicts' bytes never leave: the four shots are
+    still four shots, none timed (it said "0 shots" before).
+    """
+    cmd = live_cmd(write_truth_calibration(tmp_path / "cal.json"), tmp_path / "live.db",
+                   tmp_path / "no-board", "--pace", "0", "--scoreboard-confirm", "1")  # fmt: skip
+    out = run_live(cmd)
+    assert out.returncode == 6, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "A 1 : 2 B  (playing)"
+    status = [line for line in out.stderr.splitlines() if " fps, " in line][-1]
+    assert ", 4 shots (4 not on the board yet); verdict latency p50/p95: processing -/- ms" in (
+        status
+    )

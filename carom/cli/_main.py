@@ -31,6 +31,7 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
+from typing import NoReturn
 
 from carom.console import SAID, capture_warnings, set_quiet
 from referee import CaromError
@@ -97,8 +98,19 @@ def version() -> str:
         return "unknown"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose refusals are one line, as every other failure's.
+
+    Not its usage block first: the line names the command, the argument and the way to
+    the usage (``--help``). The commands' parsers are of this class too.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}; `{self.prog} --help` lists the options\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = _Parser(
         prog="carom", description="Automatic carom referee.",
         epilog="Exit status: 0 done, 1 internal error, 2 bad input, 3 doubtful calibration, "
         "4 calibration failed, 5 unreadable media, 6 device (scoreboard), 130 interrupted.",

@@ -107,10 +107,20 @@ def test_shot_after_match_end_keeps_what_was_judged(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("args", [["score"], ["nope"], ["score", "x.json", "--discipline", "pool"]])
-def test_bad_arguments_are_usage_errors(args: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("args", "prog"),
+    [(["score"], "carom score"), (["nope"], "carom"),
+     (["score", "x.json", "--discipline", "pool"], "carom score"),
+     (["analyze", "x.mp4", "--lang", "de"], "carom analyze"),
+     (["batch", "x.mp4", "--workers", "0"], "carom batch"), (["--bogus"], "carom")],
+)  # fmt: skip
+def test_bad_arguments_are_one_line_naming_the_way_to_the_usage(args: list[str], prog: str) -> None:
+    """argparse's refusals too: one line, not its usage block first (status 2)."""
     out = carom_in_process(*args)
-    assert out.returncode == 2 and "usage:" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 2 and out.stdout == ""
+    assert len(out.stderr.splitlines()) == 1, out.stderr
+    assert out.stderr.startswith(f"{prog}: error: ")
+    assert out.stderr.endswith(f"; `{prog} --help` lists the options\n")
 
 
 def test_several_logs_add_the_standings(tmp_path: Path) -> None:

@@ -31,13 +31,13 @@ def _carom(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _usage_error(out: subprocess.CompletedProcess[str], option: str) -> str:
-    """The one ``error:`` line of an argparse refusal (after its usage lines), status 2."""
+    """The one line of an argparse refusal, status 2, without its pointer to ``--help``."""
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr and "internal error" not in out.stderr
-    errors = [line for line in out.stderr.splitlines() if "error:" in line]
-    assert len(errors) == 1 and f"argument {option}: " in errors[0], out.stderr
+    errors = out.stderr.splitlines()
+    assert len(errors) == 1 and f"error: argument {option}: " in errors[0], out.stderr
     assert out.stdout == ""  # refused before any shot was scored
-    return errors[0]
+    return errors[0].removesuffix("; `carom score --help` lists the options")
 
 
 @pytest.mark.parametrize("value", ["-1", "nan", "inf", "-inf", "1e308", "60.5", "soon"])

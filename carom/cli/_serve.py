@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from carom.cli._analyze import language_arg
 from carom.cli._outputs import check_output
+from carom.cli._signals import sigterm_interrupts
 from carom.console import say
 
 if TYPE_CHECKING:
@@ -190,7 +191,9 @@ def run(args: argparse.Namespace) -> int:
     _say(f"listening on http://{host}:{port}/ (scoreboard /scoreboard, overlay /overlay, "
          "console /console, history /history, calibration wizard /wizard; "
          "Ctrl-C stops)")  # fmt: skip
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops cleanly, then re-raises it
+    # Ctrl-C or SIGTERM (a service manager's stop): uvicorn shuts down cleanly, then
+    # raises the signal again; either is then a KeyboardInterrupt, the normal end.
+    with sigterm_interrupts(), contextlib.suppress(KeyboardInterrupt):
         serve_forever(app, sock)
     _say("stopped")
     return 0

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import signal
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from carom.cli._signals import sigterm_interrupts
 from carom.files import make_folder
 from carom.progress import Progress
 from referee import CaromError
@@ -92,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         _list()
         return 0
     _check_sources(args)
-    with _sigterm_interrupts():
+    with sigterm_interrupts():
         if args.samples is not None:
             return _samples(args.samples)
         if args.table_scene is not None:
@@ -135,28 +133,6 @@ def _check_ignored(args: argparse.Namespace) -> None:
                 "--width and --height are taken")  # fmt: skip
         raise CaromError(f"{', '.join(given)}: not with {source} ({what}); leave "
                          f"{'it' if len(given) == 1 else 'them'} out")  # fmt: skip
-
-
-@contextlib.contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """SIGTERM (a service manager's stop, ``kill``) stops the render as Ctrl-C does.
-
-    So its files are removed as Ctrl-C's are (:func:`synth.make_clip`: all or nothing)
-    and the status is 130. Only the main thread may set a handler; elsewhere nothing
-    changes.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(_signum: int, _frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    before = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
 
 
 def _samples(folder: Path) -> int:

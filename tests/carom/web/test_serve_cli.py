@@ -41,8 +41,8 @@ def _start(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Po
     raise AssertionError("no URL printed: " + "".join(lines) + proc.stderr.read())
 
 
-def _stop(proc: subprocess.Popen[str]) -> tuple[int, str]:
-    proc.send_signal(signal.SIGINT)
+def _stop(proc: subprocess.Popen[str], sig: signal.Signals = signal.SIGINT) -> tuple[int, str]:
+    proc.send_signal(sig)
     _, err = proc.communicate(timeout=30)
     return proc.returncode, "".join(proc.lines) + err  # type: ignore[attr-defined]
 
@@ -151,3 +151,15 @@ def test_live_serve_shows_the_match_carom_live_referees(tmp_path: Path) -> None:
     assert proc.returncode == 0
     assert docs[0]["match"]["players"][0]["name"] == "A"
     assert docs[-1]["match"]["players"][0]["timeouts"] == 1
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_or_a_service_manager_s_stop_ends_serve_cleanly_with_status_0(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """Its normal end (docs/exit-status.md): SIGTERM died of the signal (143) before."""
+    proc, url = _start("serve", "--db", str(tmp_path / "web.db"), "--port", "0")
+    assert httpx2.get(url + "/api/health").json()["status"] == "ok"
+    code, err = _stop(proc, sig)
+    assert code == 0, err
+    assert err.strip().splitlines()[-1] == "carom serve: stopped"

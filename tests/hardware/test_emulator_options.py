@@ -18,7 +18,7 @@ import pytest
 
 from carom.cli._emulator import add_parser
 from hardware import ScoreboardEmulator, ScoreboardError
-from tests.carom.cli._in_process import carom_in_process
+from tests.carom.cli._in_process import carom_in_process, usage_error
 
 
 def _carom(*args: str) -> subprocess.CompletedProcess[str]:
@@ -34,16 +34,6 @@ def _one_line(out: subprocess.CompletedProcess[str]) -> str:
     assert out.stderr.count("\n") == 1 and out.stderr.startswith("carom: "), out.stderr
     assert out.stdout == ""
     return out.stderr.strip()
-
-
-def _usage_error(out: subprocess.CompletedProcess[str], option: str) -> str:
-    """The one ``error:`` line of an argparse refusal (after its usage lines), status 2."""
-    assert out.returncode == 2, out.stderr
-    assert "Traceback" not in out.stderr and "internal error" not in out.stderr
-    errors = [line for line in out.stderr.splitlines() if "error:" in line]
-    assert len(errors) == 1 and f"argument {option}: " in errors[0], out.stderr
-    assert out.stdout == ""
-    return errors[0]
 
 
 def test_a_file_at_the_link_path_is_refused_and_kept(tmp_path: Path) -> None:
@@ -98,12 +88,12 @@ def test_the_library_never_replaces_a_file_either(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("port", ["-1", "70000", "65536", "http", "1.5"])
 def test_a_port_out_of_range_is_a_usage_error(port: str) -> None:
-    line = _usage_error(carom_in_process("scoreboard-emulator", "--tcp", port), "--tcp")
+    line = usage_error(carom_in_process("scoreboard-emulator", "--tcp", port), "--tcp")
     assert line.endswith(f"{port!r}: use a port 0..65535 (0: a free one)")
 
 
 def test_a_port_out_of_range_is_refused_by_the_real_command() -> None:
-    _usage_error(_carom("scoreboard-emulator", "--tcp", "70000"), "--tcp")
+    usage_error(_carom("scoreboard-emulator", "--tcp", "70000"), "--tcp")
 
 
 def test_port_0_listens_on_a_free_one() -> None:
@@ -115,7 +105,7 @@ def test_port_0_listens_on_a_free_one() -> None:
 
 @pytest.mark.parametrize("addr", ["999", "-1", "255", "0xFF", "0x100", "board", ""])
 def test_an_address_off_the_bus_is_a_usage_error(addr: str) -> None:
-    line = _usage_error(carom_in_process("scoreboard-emulator", "--addr", addr), "--addr")
+    line = usage_error(carom_in_process("scoreboard-emulator", "--addr", addr), "--addr")
     assert "use a bus address 0..254, decimal or hex 0x00..0xFE" in line
 
 
@@ -131,12 +121,12 @@ def test_an_address_on_the_bus_is_taken_decimal_or_hex(addr: str, value: int) ->
 @pytest.mark.parametrize("seconds", ["-1", "nan", "inf", "-inf", "soon"])
 def test_a_time_that_is_no_time_is_a_usage_error(seconds: str) -> None:
     out = carom_in_process("scoreboard-emulator", f"--seconds={seconds}")
-    line = _usage_error(out, "--seconds")
+    line = usage_error(out, "--seconds")
     assert line.endswith(f"{seconds!r}: use seconds >= 0 (leave it out to run until Ctrl-C)")
 
 
 def test_a_negative_time_is_refused_by_the_real_command() -> None:
-    _usage_error(_carom("scoreboard-emulator", "--seconds", "-1"), "--seconds")
+    usage_error(_carom("scoreboard-emulator", "--seconds", "-1"), "--seconds")
 
 
 def test_no_link_check_runs_for_a_tcp_board(tmp_path: Path) -> None:

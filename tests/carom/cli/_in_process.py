@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import subprocess
 from pathlib import Path
 
 from carom.cli import main
 
-__all__ = ["carom_in_process"]
+__all__ = ["carom_in_process", "usage_error"]
 
 
 def carom_in_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -32,3 +33,16 @@ def carom_in_process(*args: str, cwd: Path | None = None) -> subprocess.Complete
         except SystemExit as exc:  # argparse's usage errors exit as the process would
             code = 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1
     return subprocess.CompletedProcess(["carom", *args], code, out.getvalue(), err.getvalue())
+
+
+def usage_error(out: subprocess.CompletedProcess[str], option: str) -> str:
+    """The one line of an argparse refusal of ``option`` (status 2), its --help pointer cut.
+
+    Nothing on stdout: refused before any work.
+    """
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr and "internal error" not in out.stderr
+    lines = out.stderr.splitlines()
+    assert len(lines) == 1 and f": error: argument {option}: " in lines[0], out.stderr
+    assert out.stdout == ""
+    return re.sub(r"; `[^`]+ --help` lists the options$", "", lines[0])

@@ -17,7 +17,7 @@ import pytest
 import serial.urlhandler
 
 from carom.cli._score import BOARD_URL_SCHEMES
-from tests.carom.cli._in_process import carom_in_process
+from tests.carom.cli._in_process import carom_in_process, usage_error
 
 ROOT = Path(__file__).parents[3]
 EXAMPLE = ROOT / "examples" / "three_cushion_match.json"
@@ -30,28 +30,18 @@ def _carom(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=60)
 
 
-def _usage_error(out: subprocess.CompletedProcess[str], option: str) -> str:
-    """The one line of an argparse refusal, status 2, without its pointer to ``--help``."""
-    assert out.returncode == 2, out.stderr
-    assert "Traceback" not in out.stderr and "internal error" not in out.stderr
-    errors = out.stderr.splitlines()
-    assert len(errors) == 1 and f"error: argument {option}: " in errors[0], out.stderr
-    assert out.stdout == ""  # refused before any shot was scored
-    return errors[0].removesuffix("; `carom score --help` lists the options")
-
-
 @pytest.mark.parametrize("value", ["-1", "nan", "inf", "-inf", "1e308", "60.5", "soon"])
 def test_a_delay_that_is_no_time_is_a_usage_error(value: str) -> None:
     out = carom_in_process("score", str(EXAMPLE), "--scoreboard", "socket://127.0.0.1:9",
                            f"--scoreboard-delay={value}")  # fmt: skip
-    line = _usage_error(out, "--scoreboard-delay")
+    line = usage_error(out, "--scoreboard-delay")
     assert line.endswith(f"{value!r}: use seconds from 0 to 60")
 
 
 def test_a_negative_delay_is_refused_by_the_real_command() -> None:
     out = _carom("score", str(EXAMPLE), "--scoreboard", "socket://127.0.0.1:9",
                  "--scoreboard-delay", "-1")  # fmt: skip
-    _usage_error(out, "--scoreboard-delay")
+    usage_error(out, "--scoreboard-delay")
 
 
 @pytest.mark.parametrize("value", ["0", "0.5", "60"])
@@ -63,7 +53,7 @@ def test_a_delay_in_range_is_taken(value: str) -> None:
 
 @pytest.mark.parametrize("url", ["http://x", "HTTPS://board.local/", "tcp://127.0.0.1:9", "://x"])
 def test_a_url_the_link_cannot_open_is_a_usage_error(url: str) -> None:
-    line = _usage_error(carom_in_process("score", str(EXAMPLE), "--scoreboard", url),
+    line = usage_error(carom_in_process("score", str(EXAMPLE), "--scoreboard", url),
                         "--scoreboard")  # fmt: skip
     assert f"{url!r}: {url.partition('://')[0]}:// is no scoreboard port; {_FORMS}" in line
     assert line.endswith("rfc2217://, loop://, spy://, hwgrep://, alt://, cp2110://)")
@@ -71,7 +61,7 @@ def test_a_url_the_link_cannot_open_is_a_usage_error(url: str) -> None:
 
 def test_a_bad_url_is_refused_by_the_real_command_not_as_a_device() -> None:
     out = _carom("score", str(EXAMPLE), "--scoreboard", "http://x")
-    assert _FORMS in _usage_error(out, "--scoreboard")
+    assert _FORMS in usage_error(out, "--scoreboard")
 
 
 def test_the_schemes_named_are_the_ones_pyserial_opens() -> None:

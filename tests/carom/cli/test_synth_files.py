@@ -112,9 +112,10 @@ def test_a_render_killed_outright_leaves_files_the_next_render_removes(
     assert named, f"{stale[0]}: no machine and process in the name"
     host, pid = named.groups()
     assert int(pid) == proc.pid
+    other = ("1" if host[0] == "0" else "0") + host[1:]  # another machine's name
     kept = [f".3c-point.part-{host}-{os.getpid()}-0123abcd.mp4",  # a render still running
-            f".3c-point.part-{'0' if host != '000000' else '1'}{host[1:]}-{pid}-0123abcd.mp4",
-            ".3c-point.part-0123abcd.mp4"]  # another machine's; an older name  # fmt: skip
+            f".3c-point.part-{other}-{pid}-0123abcd.mp4",  # another machine's
+            ".3c-point.part-0123abcd.mp4"]  # an older name  # fmt: skip
     for name in kept:
         (out / name).write_text("x")
     done = _carom("synth", "3c-point", "--out", str(out), *SMALL)

@@ -18,7 +18,14 @@ from carom.progress import Progress
 if TYPE_CHECKING:
     from carom.analyze import AnalyzeRun
 
-__all__ = ["TABLE_PRESETS", "add_parser", "parse_discipline", "parse_table", "run"]
+__all__ = [
+    "TABLE_PRESETS",
+    "add_parser",
+    "interrupted_line",
+    "parse_discipline",
+    "parse_table",
+    "run",
+]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -135,12 +142,19 @@ def run(args: argparse.Namespace) -> int:
     _not_a_folder_of_videos(args.video)
     opts = _options(args)
     bar = Progress.for_terminal(quiet=args.json)
-    started = time.monotonic()
-    result = analyze_video(
-        opts, lambda done, total, _t_s: bar.update(done, total),
-        say=lambda text: _noted(bar, text),
-        stage=lambda name, total, fps: bar.stage(name, total, fps=fps),
-    )  # fmt: skip
+    started, started_ns = time.monotonic(), time.time_ns()
+    try:
+        result = analyze_video(
+            opts, lambda done, total, _t_s: bar.update(done, total),
+            say=lambda text: _noted(bar, text),
+            stage=lambda name, total, fps: bar.stage(name, total, fps=fps),
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        bar.clear()
+        print(interrupted_line(opts.out / "shots.json", started_ns), file=sys.stderr)
+        from carom.cli._main import EXIT_INTERRUPTED
+
+        return EXIT_INTERRUPTED
     bar.clear()
     write_html(result, opts.out / "report.html", opts.lang)
     elapsed = time.monotonic() - started
@@ -159,6 +173,32 @@ def run(args: argparse.Namespace) -> int:
 
         return EXIT_MEDIA
     return 0
+
+
+def interrupted_line(shots_json: Path, started_ns: int) -> str:
+    """The line an interrupted run ends with: where its complete shots are.
+
+    ``shots_json`` is this run's when written since ``started_ns`` (a ``time.time_ns()``);
+    there is none when the run stopped before its calibration was settled.
+    """
+    count = _shots_written(shots_json, started_ns)
+    if count is None:
+        return (f"carom analyze: interrupted before the first shot log was written; nothing "
+                f"in {shots_json.parent} is from this run")  # fmt: skip
+    shots = "1 complete shot is" if count == 1 else f"{count} complete shots are"
+    return (f"carom analyze: interrupted; the {shots} in {shots_json} "
+            "(the same command analyses the video again from the start)")  # fmt: skip
+
+
+def _shots_written(shots_json: Path, started_ns: int) -> int | None:
+    """The number of shots in ``shots_json`` if written since ``started_ns``, else None."""
+    try:
+        if shots_json.stat().st_mtime_ns < started_ns:
+            return None
+        shots = json.loads(shots_json.read_text(encoding="utf-8"))["shots"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return len(shots) if isinstance(shots, list) else None
 
 
 def _noted(bar: Progress, text: str) -> None:

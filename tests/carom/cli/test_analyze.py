@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html.parser
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -17,6 +18,7 @@ import av
 import numpy as np
 import pytest
 
+from carom.cli._analyze import interrupted_line
 from referee import parse_shot_log
 from synth import truth_events
 from tests.carom.cli._in_process import carom_in_process
@@ -362,7 +364,36 @@ def test_ctrl_c_leaves_this_run_s_shots_and_no_earlier_run_s_report(
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
-    assert err.strip().endswith("carom: interrupted") and "Traceback" not in err
     assert not any((out / n).exists() for n in ("report.html", "shots.csv", "annotated.mp4"))
     doc = json.loads((out / "shots.json").read_text())
     assert len(doc["shots"]) < 4  # this run's, complete so far; the earlier run had 4
+    shots = (
+        "1 complete shot is"
+        if len(doc["shots"]) == 1
+        else f"{len(doc['shots'])} complete shots are"
+    )
+    assert err.strip().splitlines()[-1] == (
+        f"carom analyze: interrupted; the {shots} in {out / 'shots.json'} "
+        "(the same command analyses the video again from the start)"
+    ), err
+    assert "Traceback" not in err
+
+
+def test_the_interrupted_line_says_whether_this_run_wrote_a_shot_log(tmp_path: Path) -> None:
+    """An earlier run's log (older than the start) is not this run's; a fresh one's shots
+    are counted."""
+    log = tmp_path / "shots.json"
+    log.write_text(json.dumps({"shots": [{}, {}, {}]}))
+    os.utime(log, ns=(1_000_000_000, 1_000_000_000))
+    started_ns = time.time_ns()
+    assert interrupted_line(log, started_ns) == (
+        f"carom analyze: interrupted before the first shot log was written; nothing in "
+        f"{tmp_path} is from this run"
+    )
+    assert interrupted_line(tmp_path / "none.json", started_ns).startswith(
+        "carom analyze: interrupted before the first shot log"
+    )
+    log.write_text(json.dumps({"shots": [{}]}))
+    assert "the 1 complete shot is in" in interrupted_line(log, started_ns)
+    log.write_text(json.dumps({"shots": [{}, {}]}))
+    assert "the 2 complete shots are in" in interrupted_line(log, started_ns)

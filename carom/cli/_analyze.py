@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         _footer(result, elapsed)
     if result.error is not None:
         print(f"carom: {opts.video}: stopped early: {result.error}; the "
-              f"{len(result.shots)} complete shots are in {opts.out / 'shots.json'}",
+              f"{_complete_shots(len(result.shots))} in {opts.out / 'shots.json'}",
               file=sys.stderr)  # fmt: skip
         logging.getLogger("carom.analyze").error("%s: stopped early: %s", opts.video, result.error,
                                                  extra={SAID: True})  # fmt: skip
@@ -185,9 +185,12 @@ def interrupted_line(shots_json: Path, started_ns: int) -> str:
     if count is None:
         return (f"carom analyze: interrupted before the first shot log was written; nothing "
                 f"in {shots_json.parent} is from this run")  # fmt: skip
-    shots = "1 complete shot is" if count == 1 else f"{count} complete shots are"
-    return (f"carom analyze: interrupted; the {shots} in {shots_json} "
+    return (f"carom analyze: interrupted; the {_complete_shots(count)} in {shots_json} "
             "(the same command analyses the video again from the start)")  # fmt: skip
+
+
+def _complete_shots(count: int) -> str:
+    return "1 complete shot is" if count == 1 else f"{count} complete shots are"
 
 
 def _shots_written(shots_json: Path, started_ns: int) -> int | None:

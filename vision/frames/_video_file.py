@@ -60,6 +60,7 @@ import av
 import numpy as np
 
 from vision._types import U8, Frame, VideoError
+from vision.frames._mp4_index import index_missing
 from vision.frames._read_ahead import ReadAhead
 from vision.frames._yuv_planes import from_av
 
@@ -96,9 +97,13 @@ def _open(path: Path) -> tuple[Any, Any]:
     try:
         container = av.open(str(path))
     except (av.FFmpegError, UnicodeDecodeError, ValueError) as exc:
-        why = exc.strerror if isinstance(exc, av.FFmpegError) and exc.strerror else exc
-        raise VideoError(f"video {path}: not a readable video ({why}); give a video file "
-                         "(MP4, MKV, AVI ...)") from None  # fmt: skip
+        if index_missing(path):
+            raise VideoError(f"video {path}: cut off before its end (the index of its "
+                             "frames, the MP4's moov box, is missing: the recording stopped at "
+                             "a power cut or a full card); record it again, or repair it with "
+                             "a tool such as untrunc") from None  # fmt: skip
+        raise VideoError(f"video {path}: not a readable video ({_why(exc)}); give a video "
+                         "file (MP4, MKV, AVI ...)") from None  # fmt: skip
     if not container.streams.video:
         container.close()
         raise VideoError(f"video {path}: has no video stream")
@@ -140,7 +145,13 @@ def _cores() -> int:
 
 
 def _av_error(path: Path, exc: Exception) -> VideoError:
-    return VideoError(f"video {path}: cannot decode ({exc}); check the file is a whole video")
+    return VideoError(f"video {path}: cannot decode ({_why(exc)}); check the file is a "
+                      "whole video")  # fmt: skip
+
+
+def _why(exc: Exception) -> object:
+    """FFmpeg's words for ``exc`` without its error number and function name."""
+    return exc.strerror if isinstance(exc, av.FFmpegError) and exc.strerror else exc
 
 
 class VideoFileSource:

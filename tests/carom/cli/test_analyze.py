@@ -236,7 +236,9 @@ def test_a_cut_mp4_without_its_index_is_one_clear_line(tmp_path: Path) -> None:
     data = SAMPLE.read_bytes()
     broken.write_bytes(data[: len(data) // 2])  # the index (moov) is at the end: lost
     out = _carom("analyze", str(broken), "--out", str(tmp_path / "out"))
-    assert "broken.mp4" in _one_line_error(out, status=5)  # unreadable media
+    line = _one_line_error(out, status=5)  # unreadable media
+    assert f"video {broken}: cut off before its end (the index of its frames, the MP4's " in line
+    assert line.endswith("; record it again, or repair it with a tool such as untrunc")
 
 
 @pytest.mark.parametrize(

@@ -73,9 +73,11 @@ def test_a_truncated_mkv_says_how_much_was_read_in_one_line(tmp_path: Path) -> N
     (line,) = _lines(done.stderr)
     assert "seems truncated: it ends at" in line
     assert "of the 56.5 s its header gives" in line
-    assert "complete shots are in" in line
     shots = json.loads((out / "shots.json").read_text())
     assert len(shots["shots"]) >= 1  # the first shot ended before the cut
+    n = len(shots["shots"])
+    said = "the 1 complete shot is in" if n == 1 else f"the {n} complete shots are in"
+    assert line.endswith(f"; {said} {out / 'shots.json'}"), line
 
 
 def _truth_file(tmp_path: Path) -> Path:

@@ -99,14 +99,40 @@ def test_video_cut_before_its_index_is_refused(tmp_path: Path) -> None:
     data = (SAMPLES / "balkline_47_2.mp4").read_bytes()
     cut = tmp_path / "half.mp4"
     cut.write_bytes(data[: len(data) // 2])  # the index (moov) sits at the end
-    with pytest.raises(VideoError, match=r"half\.mp4"):
+    with pytest.raises(VideoError, match=r"half\.mp4: cut off before its end \(the index"):
         list(open_source(str(cut)))
+
+
+def test_a_file_spoilt_mid_way_names_ffmpeg_s_reason_not_its_error_number(
+    tmp_path: Path,
+) -> None:
+    """Noise over a stretch of a Matroska file's frames: the frames before, then one line."""
+    whole, spoilt = tmp_path / "whole.mkv", tmp_path / "spoilt.mkv"
+    with av.open(str(SAMPLES / "balkline_47_2.mp4")) as inp, av.open(str(whole), "w") as out:
+        stream = out.add_stream_from_template(inp.streams.video[0])
+        for packet in inp.demux(inp.streams.video[0]):
+            if packet.dts is not None:
+                packet.stream = stream
+                out.mux(packet)
+    data = bytearray(whole.read_bytes())
+    at = len(data) // 3
+    data[at : at + 200_000] = np.random.default_rng(1).integers(0, 256, 200_000, np.uint8).tobytes()
+    spoilt.write_bytes(bytes(data))
+    got: list[int] = []
+    with pytest.raises(VideoError) as caught:
+        got.extend(_indices(open_source(str(spoilt)), got))
+    assert str(caught.value) == (
+        f"video {spoilt}: cannot decode (Invalid data found when processing input); "
+        "check the file is a whole video"
+    )
+    assert len(got) > 10
 
 
 def test_non_video_and_missing_files(tmp_path: Path) -> None:
     text = tmp_path / "notes.mp4"
     text.write_text("not a video at all\n" * 50)
-    with pytest.raises(VideoError, match=r"notes\.mp4"):
+    with pytest.raises(VideoError, match=r"notes\.mp4: not a readable video \(Invalid data "
+                       r"found when processing input\); give a video file"):  # fmt: skip
         list(open_source(str(text)))
     with pytest.raises(VideoError, match="no such file"):
         open_source(str(tmp_path / "missing.mp4"))

@@ -11,6 +11,7 @@ an exit 0. During a match the web pages warn once the board has been behind for
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from hardware import LinkState, LinkStatus, ScoreboardLink, Snapshot
 __all__ = [
     "FINAL_CONFIRM_S",
     "LATE_S",
+    "QUIET_CONFIRM_S",
     "FinalBoard",
     "board_summary",
     "board_warning",
@@ -29,6 +31,9 @@ __all__ = [
 
 #: Seconds the final state is sent again, at most, for the board to acknowledge it.
 FINAL_CONFIRM_S = 10.0
+
+#: Seconds the final state is waited for before the user is told the command waits.
+QUIET_CONFIRM_S = 1.0
 
 #: Seconds the board may be behind before the web pages warn (a snapshot goes out
 #: and is acked within ~0.1 s; a second or two of noise is repaired by the resends).
@@ -81,6 +86,12 @@ def board_warning_parts(status: LinkStatus | None, late_s: float = LATE_S) -> di
     return {"key": "late", "fields": fields}
 
 
+def _waiting_line(status: LinkStatus, more_s: float) -> str:
+    return (f"scoreboard: the board at {status.url} has not confirmed the final state "
+            f"({board_summary(status.current)}) yet; sending it again for up to "
+            f"{more_s:.3g} s more")  # fmt: skip
+
+
 def snapshot_doc(snapshot: Snapshot | None) -> dict[str, Any] | None:
     """A snapshot's players, scores and whether it is over (None for None)."""
     if snapshot is None:
@@ -89,14 +100,28 @@ def snapshot_doc(snapshot: Snapshot | None) -> dict[str, Any] | None:
             "over": snapshot.over}  # fmt: skip
 
 
-def confirm_final(link: ScoreboardLink | None, timeout_s: float = FINAL_CONFIRM_S) -> FinalBoard:
+def confirm_final(
+    link: ScoreboardLink | None,
+    timeout_s: float = FINAL_CONFIRM_S,
+    waiting: Callable[[str], None] | None = None,
+) -> FinalBoard:
     """Wait (at most ``timeout_s``) for the board to acknowledge the newest snapshot.
 
     Meanwhile the link resends it and brings a board that comes back up to date at
-    once. No link: nothing to confirm.
+    once. No link: nothing to confirm. A board that has not confirmed it within
+    :data:`QUIET_CONFIRM_S` (a working one does in ~0.1 s): ``waiting`` hears one line
+    saying how much longer it is waited for, so the command's silence is explained.
     """
-    if link is None or link.confirm(timeout_s):
+    if link is None:
         return FinalBoard(True)
+    first_s = min(timeout_s, QUIET_CONFIRM_S)
+    if link.confirm(first_s):
+        return FinalBoard(True)
+    if timeout_s > first_s:
+        if waiting is not None:
+            waiting(_waiting_line(link.status(), timeout_s - first_s))
+        if link.confirm(timeout_s - first_s):
+            return FinalBoard(True)
     status = link.status()
     line = (
         f"scoreboard: the board never confirmed the final state within {timeout_s:g} s "

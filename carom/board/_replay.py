@@ -8,6 +8,7 @@ final state until the board acknowledges it (:func:`carom.board.confirm_final`).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,14 +38,16 @@ def replay_to_scoreboard(
     link: ScoreboardLink | None = None,
     baud: int = 19200,
     confirm_s: float = FINAL_CONFIRM_S,
+    waiting: Callable[[str], None] | None = None,
 ) -> BoardReplay:
     """Score a shot log shot by shot and show every step on the board at ``url``.
 
     After each shot the new snapshot is published and an event message sent; then the
     replay waits ``delay_s``. At the end the final state is sent again until the board
     acknowledges it, for at most ``confirm_s`` (:attr:`BoardReplay.final` says
-    whether it did). ``discipline`` overrides the log's, as ``carom score`` does;
-    ``link`` lets a caller pass a running link (left running).
+    whether it did; ``waiting`` hears when the command waits for it). ``discipline``
+    overrides the log's, as ``carom score`` does; ``link`` lets a caller pass a running
+    link (left running).
 
     Raises:
         ShotLogError: the log is malformed (before any shot is shown).
@@ -56,7 +59,7 @@ def replay_to_scoreboard(
     board = link or _connect(url, baud=baud)
     try:
         run = _play(board, match, log, delay_s)
-        return BoardReplay(run, confirm_final(board, confirm_s))
+        return BoardReplay(run, confirm_final(board, confirm_s, waiting))
     finally:
         if own:
             board.stop()

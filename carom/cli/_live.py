@@ -220,11 +220,12 @@ def run(args: argparse.Namespace) -> int:
         if web is not None:
             web.attach(runner)
         read_keyboard(sys.stdin, runner.lines)
+        final = None
         try:
             final = _play(runner, args.scoreboard_confirm)
         finally:
             capture.stop()
-            board.close()
+            board.close(_flush_s(final))
             if web is not None:
                 web.detach()
         _say_result(session)
@@ -243,7 +244,7 @@ def _play(runner: Any, confirm_s: float) -> Any:
         runner.run()
     if runner.interrupted.is_set():
         raise KeyboardInterrupt
-    return runner.view.confirm_final(confirm_s)
+    return runner.view.confirm_final(confirm_s, lambda line: say("live", line))
 
 
 @contextlib.contextmanager
@@ -269,6 +270,14 @@ def _interrupts_stop(runner: Any) -> Iterator[None]:
     finally:
         for sig, handler in before.items():
             signal.signal(sig, handler)
+
+
+def _flush_s(final: Any) -> float:
+    """Seconds the board's last messages are waited for at the close.
+
+    None again for a board that did not confirm the final state in ``--scoreboard-confirm``.
+    """
+    return 0.0 if final is not None and not final.confirmed else 2.0
 
 
 def _final_status(final: Any) -> int:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from carom.console import say
 from referee import Discipline, ShotLogError
 
 if TYPE_CHECKING:
@@ -150,7 +151,8 @@ def _scored(args: argparse.Namespace, discipline: Discipline | None) -> tuple[li
 
             replay = replay_to_scoreboard(path, args.scoreboard, delay_s=args.scoreboard_delay,
                                           discipline=discipline, baud=args.scoreboard_baud,
-                                          confirm_s=args.scoreboard_confirm)  # fmt: skip
+                                          confirm_s=args.scoreboard_confirm,
+                                          waiting=lambda line: say("score", line))  # fmt: skip
         except ShotLogError as exc:
             raise (
                 exc if str(exc).startswith(str(path)) else ShotLogError(f"{path}: {exc}")

@@ -97,12 +97,15 @@ class BoardView:
         for fn in self._observers:
             fn(self.reading)
 
-    def confirm_final(self, timeout_s: float) -> FinalBoard:
+    def confirm_final(
+        self, timeout_s: float, waiting: Callable[[str], None] | None = None
+    ) -> FinalBoard:
         """The board acknowledged the final state within ``timeout_s`` (or there is none).
 
-        The link keeps resending it meanwhile, and a board that comes back gets it at once.
+        The link keeps resending it meanwhile, and a board that comes back gets it at
+        once; ``waiting`` hears when it is waited for (:func:`carom.board.confirm_final`).
         """
-        return confirm_final(self.board.link, timeout_s)
+        return confirm_final(self.board.link, timeout_s, waiting)
 
     def tick(self, t_s: float) -> None:
         """Show the clock when its reading changed (time up is a foul message, if so set)."""

@@ -179,6 +179,12 @@ def test_three_players_json_and_standings_share_the_draw() -> None:
 UNCONFIRMED = "carom: scoreboard: the board never confirmed the final state"
 
 
+def _waiting_line(url: str, final: str, more_s: str) -> str:
+    """What the command says when the board has not confirmed the end after a second."""
+    return (f"scoreboard: the board at {url} has not confirmed the final state ({final}) "
+            f"yet; sending it again for up to {more_s} s more")  # fmt: skip
+
+
 def _final_snapshot() -> Snapshot:
     """What the board must show at the end of the example (as the replay publishes it)."""
     match = score_file(EXAMPLE).match
@@ -215,13 +221,17 @@ def test_a_noisy_serial_line_ends_with_the_right_board_or_says_so(
     out = carom_in_process("score", str(EXAMPLE), "--scoreboard", emu.url,
                            "--scoreboard-delay", "0", "--scoreboard-confirm", "2")  # fmt: skip
     assert "result: Ana wins" in out.stdout  # the scoresheet is printed either way
+    # Not confirmed after a second: one line says the command waits (up to 1 s more).
+    waiting = f"carom score: {_waiting_line(emu.url, 'Ana 5 : 4 Ben, over', '1')}"
+    lines = out.stderr.splitlines()
+    said, rest = lines[:1] == [waiting], lines[1:] if lines[:1] == [waiting] else lines
     if out.returncode == 0:  # never 0 with a wrong board
         assert emu.snapshot == _final_snapshot(), out.stderr
-        assert out.stderr == ""
+        assert rest == []
     else:
-        assert out.returncode == 6
-        assert out.stderr.startswith(UNCONFIRMED) and out.stderr.count("\n") == 1
-        assert "the final state is Ana 5 : 4 Ben, over" in out.stderr
+        assert out.returncode == 6 and said, out.stderr
+        assert len(rest) == 1 and rest[0].startswith(UNCONFIRMED), out.stderr
+        assert "the final state is Ana 5 : 4 Ben, over" in rest[0]
     if faults.drop <= 0.01 and faults.corrupt == 0:  # half the frames pass: always there
         assert out.returncode == 0
 
@@ -233,10 +243,13 @@ def test_a_deaf_board_ends_the_command_with_status_6_after_the_scoresheet(
     board.append(emu)
     log = tmp_path / "carom.log"
     out = _carom("--log-file", str(log), "score", str(EXAMPLE), "--scoreboard", emu.url,
-                 "--scoreboard-delay", "0", "--scoreboard-confirm", "1")  # fmt: skip
-    line = _one_line_error(out, status=6)  # printed once, though logged too
+                 "--scoreboard-delay", "0", "--scoreboard-confirm", "1.5")  # fmt: skip
+    assert out.returncode == 6 and "Traceback" not in out.stderr
+    waiting, line = out.stderr.strip().splitlines()  # each printed once, though logged too
+    assert waiting == f"carom score: {_waiting_line(emu.url, 'Ana 5 : 4 Ben, over', '0.5')}"
     assert line.removeprefix("carom: ") in log.read_text(encoding="utf-8")
-    assert line.startswith(UNCONFIRMED + " within 1 s (it acknowledged no state;")
+    assert waiting.removeprefix("carom score: ") in log.read_text(encoding="utf-8")
+    assert line.startswith(UNCONFIRMED + " within 1.5 s (it acknowledged no state;")
     assert line.endswith(f"check the cable and the board at {emu.url} (the result printed is "
                          "the right one)")  # fmt: skip
     assert "result: Ana wins" in out.stdout

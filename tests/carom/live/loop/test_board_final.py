@@ -45,7 +45,9 @@ def test_the_final_state_acknowledged_ends_with_status_0(tmp_path: Path, view: B
     emu = ScoreboardEmulator.open_pty(link=tmp_path / "board")
     try:
         view.show()
-        assert view.confirm_final(5.0).confirmed
+        heard: list[str] = []
+        assert view.confirm_final(5.0, heard.append).confirmed
+        assert heard == []  # confirmed at once: no word of waiting
         assert emu.snapshot is not None and emu.snapshot.players == ("A", "B")
         assert _final_status(view.confirm_final(0.0)) == 0
     finally:
@@ -58,8 +60,13 @@ def test_a_board_that_never_acknowledges_ends_with_status_6_and_one_line(
     emu = ScoreboardEmulator.open_pty(link=tmp_path / "board", faults=Faults(drop=1.0))
     try:
         view.show()
-        final = view.confirm_final(0.8)
+        heard: list[str] = []
+        final = view.confirm_final(1.25, heard.append)
         assert not final.confirmed
+        assert heard == [  # said after the first second, while it goes on waiting
+            f"scoreboard: the board at {tmp_path / 'board'} has not confirmed the final "
+            "state (A 0 : 0 B, not over) yet; sending it again for up to 0.25 s more"
+        ]
         assert _final_status(final) == 6
         err = capsys.readouterr().err
         assert err.startswith("carom: scoreboard: the board never confirmed the final state")
@@ -127,16 +134,21 @@ def test_carom_live_with_a_deaf_board_prints_the_result_then_the_line_and_exits_
     emu = ScoreboardEmulator.open_pty(link=tmp_path / "board", faults=Faults(drop=1.0))
     try:
         cmd = live_cmd(write_truth_calibration(tmp_path / "cal.json"), tmp_path / "live.db",
-                       tmp_path / "board", "--pace", "0", "--scoreboard-confirm", "1")  # fmt: skip
+                       tmp_path / "board", "--pace", "0",
+                       "--scoreboard-confirm", "1.5")  # fmt: skip
         out = run_live(cmd)
     finally:
         emu.stop()
     assert out.returncode == 6, out.stderr
     # The result (the last line, after the calls), as without a board.
     assert out.stdout.strip().splitlines()[-1] == "A 1 : 2 B  (playing)"
-    last = out.stderr.strip().splitlines()[-1]
+    waiting, last = out.stderr.strip().splitlines()[-2:]
+    assert waiting == (  # the wait is explained while it lasts
+        f"carom live: scoreboard: the board at {tmp_path / 'board'} has not confirmed the "
+        "final state (A 1 : 2 B, not over) yet; sending it again for up to 0.5 s more"
+    )
     assert last.startswith("carom: scoreboard: the board never confirmed the final state "
-                           "within 1 s (it acknowledged no state")  # fmt: skip
+                           "within 1.5 s (it acknowledged no state")  # fmt: skip
     assert "the final state is A 1 : 2 B, not over" in last
     assert emu.snapshot is None  # it heard nothing: the user was told, not left with 0
 

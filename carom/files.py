@@ -3,20 +3,40 @@
 :func:`cannot_write_in` asks a folder, before any work, whether a file can be made in it:
 by making one (``os.access`` says yes to root everywhere, ``/proc`` included, and knows
 nothing of a read-only mount). :func:`make_folder` makes a command's output folder with
-that check, one line naming the way out when it cannot.
+that check, one line naming the way out when it cannot. :func:`work_prefix` names a
+process's private temporary folders after the machine and the process, so that those a
+killed process left can be told from a running one's and removed
+(:func:`remove_left_by_ended`), and a process about to end at once can remove its own
+(:func:`remove_own`).
 """
 
 from __future__ import annotations
 
+import glob
+import hashlib
 import json
 import os
+import shutil
+import socket
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from referee import CaromError
 
-__all__ = ["cannot_write_in", "make_folder", "remove_empty", "write_json_atomic"]
+__all__ = [
+    "cannot_write_in",
+    "make_folder",
+    "remove_empty",
+    "remove_left_by_ended",
+    "remove_own",
+    "work_prefix",
+    "write_json_atomic",
+]
+
+#: This machine in the names of private folders: 6 hex digits of its host name (a
+#: folder may be shared by machines, whose processes this one cannot see).
+_HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:
@@ -73,3 +93,50 @@ def remove_empty(folders: list[Path]) -> None:
     for folder in folders:
         if folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
+
+
+def work_prefix(name: str, pid: int | None = None) -> str:
+    """``NAME-HOST-PID-``: the prefix of a private folder of process ``pid`` (this one)."""
+    return f"{name}-{_HOST}-{os.getpid() if pid is None else pid}-"
+
+
+def remove_left_by_ended(folder: Path, name: str, pids: list[int] | None = None) -> int:
+    """Remove the ``work_prefix(name)`` folders in ``folder`` whose process has ended.
+
+    Only this machine's, and only those of ``pids`` when given (a pool's killed
+    workers); a running process keeps its folder. Returns how many were removed.
+    """
+    removed = 0
+    prefix = f"{name}-{_HOST}-"
+    for path in folder.glob(f"{glob.escape(prefix)}*"):
+        pid = path.name[len(prefix) :].split("-", 1)[0]
+        if not pid.isdigit() or (pids is not None and int(pid) not in pids):
+            continue
+        if path.is_dir() and not _running(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+            removed += not path.exists()
+    return removed
+
+
+def remove_own(folder: Path, name: str) -> None:
+    """Remove this process's ``work_prefix(name)`` folders in ``folder`` (before it ends)."""
+    for path in folder.glob(f"{glob.escape(work_prefix(name))}*"):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine (another user's included).
+
+    A zombie (ended, not yet reaped by its parent) has ended.
+    """
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc (macOS): it exists
+    return state != "Z"

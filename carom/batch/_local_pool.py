@@ -2,7 +2,8 @@
 
 Workers are started with ``spawn`` (a clean interpreter: no copy of the driver's
 threads) and ignore Ctrl-C, which the driver handles for them: it stops the pool and
-kills the workers; a worker whose driver died (``kill -9``) ends within a second.
+kills the workers (and removes their private folders); a worker whose driver died
+(``kill -9``) removes its folder and ends within a second.
 A worker that dies (a crash in a decoder, the kernel's OOM
 killer) breaks the pool; every job it had is tried once more in a new pool, and a job
 that breaks it twice is failed with that reason.
@@ -14,21 +15,26 @@ import multiprocessing
 import os
 import queue
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 from carom.batch._engine import crashed
 from carom.batch._jobs import VideoJob, VideoResult
-from carom.batch._work import ProgressSink, analyze_job
+from carom.batch._work import WORK_NAME, ProgressSink, analyze_job
+from carom.files import remove_left_by_ended, remove_own
 
 __all__ = ["LocalPool"]
 
 _ATTEMPTS = 2
 _WATCH_S = 0.5
+#: Seconds a killed worker is waited for (to end and be reaped) before its folder goes.
+_KILLED_S = 5.0
 _sink: ProgressSink | None = None
 
 
@@ -46,6 +52,7 @@ def _watch_driver(driver_pid: int) -> None:
     """
     while os.getppid() == driver_pid:
         time.sleep(_WATCH_S)
+    remove_own(Path(tempfile.gettempdir()), WORK_NAME)  # the video under way's folder
     os._exit(1)
 
 
@@ -130,5 +137,10 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
     only reachable through the pool's ``_processes``.
     """
     processes: Mapping[int, Any] = pool._processes or {}
-    for process in list(processes.values()):
+    killed = list(processes.values())
+    for process in killed:
         process.kill()
+    for process in killed:
+        process.join(_KILLED_S)
+    # Their private folders (a video under way, a URL half read): never left behind.
+    remove_left_by_ended(Path(tempfile.gettempdir()), WORK_NAME, [p.pid for p in killed])

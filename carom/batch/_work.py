@@ -6,6 +6,10 @@ SHA-256 is taken), analyses it with :func:`carom.analyze.analyze_video` into tha
 private folder, writes the report as ``carom analyze`` does, and returns every file
 as bytes in a :class:`VideoResult`. It never raises for a bad video: the error is the
 result (``failed``), with the complete shots analysed before it.
+
+The private folder is named after the machine and the worker
+(``TMPDIR/carom-batch-HOST-PID-RANDOM``): one a killed worker left behind is removed
+by the pool that killed it, or by the next job on that machine.
 """
 
 from __future__ import annotations
@@ -22,10 +26,14 @@ from carom.analyze import AnalyzeOptions, AnalyzeRun, Progress, analyze_video, w
 from carom.batch._fetch import display_name, fetch_video, is_url
 from carom.batch._jobs import JobStatus, VideoJob, VideoResult
 from carom.batch._key import job_key
+from carom.files import remove_left_by_ended, work_prefix
 from carom.match import table_of
 from referee import CaromError
 
-__all__ = ["ProgressSink", "analyze_job"]
+__all__ = ["WORK_NAME", "ProgressSink", "analyze_job"]
+
+#: The name of a worker's private folders (``TMPDIR/carom-batch-HOST-PID-RANDOM``).
+WORK_NAME = "carom-batch"
 
 #: Seconds between two progress reports of one worker.
 _REPORT_EVERY_S = 1.0
@@ -41,7 +49,9 @@ class ProgressSink(Protocol):
 def analyze_job(job: VideoJob, sink: ProgressSink | None = None) -> VideoResult:
     """Analyse ``job``'s video; every outcome is a :class:`VideoResult` (module docstring)."""
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="carom-batch-") as tmp:
+    # A worker killed mid-video (Ctrl-C, kill -9 of the batch) left its folder behind.
+    remove_left_by_ended(Path(tempfile.gettempdir()), WORK_NAME)
+    with tempfile.TemporaryDirectory(prefix=work_prefix(WORK_NAME)) as tmp:
         work = Path(tmp)
         try:
             video, key = _video_of(job, work)

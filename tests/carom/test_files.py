@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from carom.files import make_folder, remove_empty
+from carom.files import make_folder, remove_empty, remove_left_by_ended, remove_own, work_prefix
 from referee import CaromError
 
 
@@ -48,3 +51,50 @@ def test_only_the_empty_folders_are_removed(tmp_path: Path) -> None:
     remove_empty(made)
     assert not deep.exists()
     assert (tmp_path / "a").is_dir()
+
+
+def _folder(root: Path, name: str) -> Path:
+    (root / name / "video").mkdir(parents=True)
+    (root / name / "video" / "half.mp4").write_bytes(b"x" * 100)
+    return root / name
+
+
+def test_the_folders_of_ended_processes_of_this_machine_go_the_others_stay(
+    tmp_path: Path,
+) -> None:
+    """Real processes: one ended and reaped, one ended and not reaped (a zombie), one
+    running; a folder of another machine and one not named after a process."""
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    zombie = subprocess.Popen(["true"])  # never waited for until the end of the test
+    running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        while Path(f"/proc/{zombie.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+            pass  # it ends in a moment
+        gone = [_folder(tmp_path, f"{work_prefix('w', pid)}a") for pid in (ended.pid, zombie.pid)]
+        kept = [_folder(tmp_path, f"{work_prefix('w', running.pid)}b"),
+                _folder(tmp_path, f"{work_prefix('w')}c"),  # this process's
+                _folder(tmp_path, f"w-zzzzzz-{ended.pid}-d"),  # another machine's
+                _folder(tmp_path, "w-unnamed"),
+                _folder(tmp_path, f"{work_prefix('other', ended.pid)}e")]  # fmt: skip
+        assert remove_left_by_ended(tmp_path, "w") == 2
+        assert [p.exists() for p in gone] == [False, False]
+        assert all(p.exists() for p in kept)
+    finally:
+        running.kill()
+        running.wait()
+        zombie.wait()
+
+
+def test_given_pids_only_theirs_go_and_a_process_removes_its_own(tmp_path: Path) -> None:
+    first, second = (subprocess.Popen(["true"]) for _ in range(2))
+    first.wait()
+    second.wait()
+    a = _folder(tmp_path, f"{work_prefix('w', first.pid)}a")
+    b = _folder(tmp_path, f"{work_prefix('w', second.pid)}b")
+    assert remove_left_by_ended(tmp_path, "w", [second.pid]) == 1
+    assert a.exists() and not b.exists()
+    mine = _folder(tmp_path, f"{work_prefix('w')}c")
+    remove_own(tmp_path, "w")
+    assert not mine.exists() and a.exists()
+    assert work_prefix("w").endswith(f"-{os.getpid()}-")

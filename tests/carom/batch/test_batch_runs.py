@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import shutil
 import signal
@@ -23,6 +24,7 @@ from typing import Any
 import av
 import pytest
 
+from carom.files import work_prefix
 from carom.match import run_json, score_file
 from tests.carom.batch.video_server import VideoServer, serve_videos
 from tests.readme_run import ctrl_c_default
@@ -39,8 +41,11 @@ def _exe() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "carom"]
 
 
-def _carom(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*_exe(), *args], capture_output=True, text=True, timeout=600, cwd=cwd)
+def _carom(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*_exe(), *args], capture_output=True, text=True, timeout=600,
+                          cwd=cwd, env=env)  # fmt: skip
 
 
 def _truncated_mkv(src: Path, dst: Path) -> None:
@@ -287,7 +292,9 @@ def _held_manifest(clips: Path, videos: VideoServer, folder: Path) -> Path:
     return manifest
 
 
-def _start_and_wait_for_one_done(manifest: Path, out: Path, *more: str) -> subprocess.Popen[str]:
+def _start_and_wait_for_one_done(
+    manifest: Path, out: Path, *more: str, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
     """``carom batch`` of ``manifest`` on two workers, once its first video is done.
 
     The second video is held back by the server: it is surely under way then, and stays
@@ -295,7 +302,8 @@ def _start_and_wait_for_one_done(manifest: Path, out: Path, *more: str) -> subpr
     """
     proc = subprocess.Popen([*_exe(), "batch", str(manifest), "--out", str(out),
                              "--workers", "2", *more], text=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, preexec_fn=ctrl_c_default)  # fmt: skip
+                            stderr=subprocess.PIPE, preexec_fn=ctrl_c_default,
+                            env=env)  # fmt: skip
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if (out / "batch.json").exists() and "done" in [s for s, _ in _statuses(out).values()]:
@@ -303,6 +311,13 @@ def _start_and_wait_for_one_done(manifest: Path, out: Path, *more: str) -> subpr
         time.sleep(0.05)
     proc.kill()
     pytest.fail(f"no video was done in 120 s: {proc.communicate()[1]}")
+
+
+def _ended_pid() -> int:
+    """The process id of a process that ran and has ended (and was reaped)."""
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
 
 
 def _running(pid: int) -> bool:
@@ -348,21 +363,44 @@ def held(videos: VideoServer) -> Iterator[VideoServer]:
         videos.release()
 
 
+def _own_tmp(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A temporary folder of the test's own and the environment that gives it to carom."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    return tmp, {**os.environ, "TMPDIR": str(tmp)}
+
+
+def _private_folders(tmp: Path) -> list[str]:
+    """The workers' private folders in ``tmp`` (``carom-batch-HOST-PID-RANDOM``)."""
+    return sorted(p.name for p in tmp.glob("carom-batch-*"))
+
+
 def test_killed_mid_batch_a_rerun_goes_on_and_ends_as_an_uninterrupted_one(
     local: tuple[Any, Path], tmp_path: Path, clips: Path, held: VideoServer
 ) -> None:
     out, manifest = tmp_path / "killed", _held_manifest(clips, held, tmp_path)
-    proc = _start_and_wait_for_one_done(manifest, out)
+    tmp, env = _own_tmp(tmp_path)
+    proc = _start_and_wait_for_one_done(manifest, out, env=env)
     workers = _children(proc.pid)
+    assert len(_private_folders(tmp)) == 1  # the held video's, under way
     proc.send_signal(signal.SIGKILL)
     proc.communicate(timeout=30)
     assert _alive(workers, 30) == set()  # the workers do not outlive their driver
+    assert _private_folders(tmp) == []  # nor their folders (a URL half read ...)
     _complete_or_absent(out)
     assert {n: s for n, (s, _) in _statuses(out).items()} == {
         "3c-point.mp4": "done", "3c-kiss.mp4": None}  # fmt: skip
     held.release()
-    done = _carom("batch", str(manifest), "--out", str(out))
+    # What a worker killed outright (a Ray node's, the OOM killer's) leaves, and another
+    # machine's on a shared drive: the rerun's workers remove the first only.
+    ended = _ended_pid()
+    left = tmp / f"{work_prefix('carom-batch', ended)}x1"
+    other = tmp / f"carom-batch-zzzzzz-{ended}-x2"
+    for folder in (left, other):
+        (folder / "video").mkdir(parents=True)
+    done = _carom("batch", str(manifest), "--out", str(out), env=env)
     assert done.returncode == 0, done.stderr
+    assert _private_folders(tmp) == [other.name]
     assert {n: s for n, (s, _) in _statuses(out).items()} == {
         "3c-point.mp4": "skipped", "3c-kiss.mp4": "done"}  # fmt: skip
     for name in ("3c-point", "3c-kiss"):
@@ -374,7 +412,11 @@ def test_ctrl_c_stops_at_once_and_leaves_only_complete_folders(
     tmp_path: Path, clips: Path, held: VideoServer, engine: tuple[str, ...]
 ) -> None:
     out = tmp_path / "stopped"
-    proc = _start_and_wait_for_one_done(_held_manifest(clips, held, tmp_path), out, *engine)
+    # The pool's workers get a temporary folder of the test's own to look in; Ray's keep
+    # /tmp (its sockets' paths must be short), shared with other tests: not looked in.
+    tmp, env = _own_tmp(tmp_path) if not engine else (None, None)
+    manifest = _held_manifest(clips, held, tmp_path)
+    proc = _start_and_wait_for_one_done(manifest, out, *engine, env=env)
     workers = _descendants(proc.pid)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
@@ -382,6 +424,8 @@ def test_ctrl_c_stops_at_once_and_leaves_only_complete_folders(
     assert "interrupted with" in err and "rerun the same command to go on" in err
     assert "Traceback" not in err
     assert _alive(workers, 30) == set()
+    if tmp is not None:
+        assert _private_folders(tmp) == []  # the killed workers' folders went with them
     _complete_or_absent(out)
     assert {n: s for n, (s, _) in _statuses(out).items()} == {
         "3c-point.mp4": "done", "3c-kiss.mp4": None}  # fmt: skip

@@ -28,6 +28,7 @@ from collections import deque
 from dataclasses import replace
 
 from referee._break import BreakCall
+from referee._by_hand import by_hand_step
 from referee._config import MatchConfig
 from referee._disciplines import rules_of
 from referee._errors import IllegalMoveError, RulesError, UnknownBallError
@@ -169,7 +170,7 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
     cfg = state.config
     incoming = cfg.next_player(shooter)  # five-pins (two players): the opponent
     scores = dict(state.scores)
-    scores[shooter] = _stroke(scores[shooter], verdict)
+    scores[shooter] = scores[shooter].after_stroke(verdict)
     if verdict.opponent_points:
         o = scores[incoming]
         gift = verdict.opponent_points
@@ -230,18 +231,6 @@ def _last_run(score: Score) -> int:
     return score.runs[-1] if score.runs else 0
 
 
-def _stroke(score: Score, verdict: Verdict) -> Score:
-    if not score.in_inning:
-        score = replace(score, innings=score.innings + 1, in_inning=True)
-    score = replace(
-        score,
-        points=score.points + verdict.points,
-        current_run=score.current_run + verdict.points,
-        penalties=score.penalties + verdict.penalty,
-    )
-    return score.closed() if verdict.inning_ends else score
-
-
 def apply_correction(state: MatchState, correction: Correction) -> MatchState:
     """Apply a referee correction and record it in the audit trail."""
     if state.phase is not Phase.PLAYING:
@@ -249,7 +238,9 @@ def apply_correction(state: MatchState, correction: Correction) -> MatchState:
     player = correction.player
     if player not in state.config.players:
         raise UnknownBallError(f"correction: player {player!r} is not in this match")
-    if correction.kind is CorrectionKind.POINTS:
+    if correction.by_hand and (step := by_hand_step(state, correction)) is not None:
+        moved, detail = step
+    elif correction.kind is CorrectionKind.POINTS:
         moved, detail = _correct_points(state, player, correction.points)
     elif correction.kind is CorrectionKind.TURN:
         moved, detail = _correct_turn(state, player)

@@ -59,6 +59,23 @@ class Score:
         """The longest run, the current one included."""
         return max((*self.runs, self.current_run), default=0)
 
+    def after_stroke(self, verdict: Verdict) -> Score:
+        """This score after a stroke judged ``verdict``.
+
+        An inning begins (and is counted) if none was under way, the points go to its
+        run, and it ends if the verdict says so.
+        """
+        score = self
+        if not score.in_inning:
+            score = replace(score, innings=score.innings + 1, in_inning=True)
+        score = replace(
+            score,
+            points=score.points + verdict.points,
+            current_run=score.current_run + verdict.points,
+            penalties=score.penalties + verdict.penalty,
+        )
+        return score.closed() if verdict.inning_ends else score
+
     def closed(self) -> Score:
         """This score with the inning under way (if any) finished."""
         if not self.in_inning:
@@ -99,6 +116,9 @@ class Correction:
     player: str
     points: int = 0
     note: str = ""
+    #: The match is kept by hand (no camera records strokes): points to the player at
+    #: the table are scored in their inning and a turn ends it (:mod:`referee._by_hand`).
+    by_hand: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,8 +96,13 @@ CallIn = Annotated[
 AnyCall = FoulIn | DecisionIn | UndoIn | CorrectionIn | TimeoutIn | TurnIn | BreakIn
 
 
-def call_value(call: AnyCall, players: tuple[str, ...]) -> PersonCall | ReviewDecision:
+def call_value(
+    call: AnyCall, players: tuple[str, ...], *, by_hand: bool = False
+) -> PersonCall | ReviewDecision:
     """The live session's value of a validated call (players checked against the match).
+
+    ``by_hand``: no camera records the strokes (``carom serve`` without ``--camera``):
+    corrections and turns are the match's innings (:class:`referee.Correction`).
 
     Raises:
         ValueError: the call names someone who is not a player of this match.
@@ -114,9 +119,10 @@ def call_value(call: AnyCall, players: tuple[str, ...]) -> PersonCall | ReviewDe
     if isinstance(call, TimeoutIn):
         return TimeoutCall(call.player)
     if isinstance(call, CorrectionIn):
-        return Correction(CorrectionKind.POINTS, call.player, call.points, "web console")
+        return Correction(CorrectionKind.POINTS, call.player, call.points, "web console",
+                          by_hand=by_hand)  # fmt: skip
     if isinstance(call, TurnIn):
-        return Correction(CorrectionKind.TURN, call.player, note="web console")
+        return Correction(CorrectionKind.TURN, call.player, note="web console", by_hand=by_hand)
     return Correction(CorrectionKind.BREAK_POSITION, "")
 
 

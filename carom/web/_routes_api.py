@@ -107,7 +107,9 @@ def post_call(body: CallIn, table: TableDep) -> dict[str, Any]:
     """A person's call on the match on the table; the new STATE (409 if it does not fit)."""
     session = table.need_session()
     try:
-        value = call_value(body, session.state.config.players)
+        # Kept by hand: no camera, and no shot fed by a script (Table.submit_shot) either.
+        by_hand = table.camera() == "none" and session.state.shots_played == 0
+        value = call_value(body, session.state.config.players, by_hand=by_hand)
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
     return table.call(value)

@@ -53,7 +53,7 @@ from calibration import (
 )
 from hardware import is_camera_spec
 from referee import CaromError, Discipline, Table
-from vision import IMAGE_SUFFIXES, VideoError, key_frame_times_s, open_source
+from vision import IMAGE_SUFFIXES, VideoError, image_sequence, key_frame_times_s, open_source
 
 __all__ = [
     "CAMERA_WAIT_S",
@@ -214,17 +214,22 @@ def doubtful_line(result: CalibrationResult, overlay: Path) -> str:
 def how_to_mark(source: str, frame_idx: int = 30, out: str = "calibration.json") -> str:
     """The commands that calibrate ``source`` from corners a person marks, in one line.
 
-    ``carom calibrate`` with ``--corners`` (a video's frame ``frame_idx``), or
-    ``--interactive``; for a video or a camera also the browser wizard.
+    ``carom calibrate`` with ``--corners`` (a video's frame ``frame_idx``; a picture
+    sequence's, or its last when it has fewer), or ``--interactive``; for a video or a
+    camera also the browser wizard (``carom serve --camera`` opens no picture sequence).
     """
     src = shlex.quote(source)
-    still = Path(source).suffix.lower() in IMAGE_SUFFIXES
-    frame = "" if still or is_camera_spec(source) else f" --frame {frame_idx}"
+    pictures = image_sequence(source)
+    still = pictures is None and Path(source).suffix.lower() in IMAGE_SUFFIXES
+    if pictures is not None:
+        frame = f" --frame {min(frame_idx, len(pictures) - 1)}" if len(pictures) > 1 else ""
+    else:
+        frame = "" if still or is_camera_spec(source) else f" --frame {frame_idx}"
     text = (
         f"to mark the corners by hand: carom calibrate {src}{frame} --corners "
         f"'u,v;u,v;u,v;u,v' --out {out} (or --interactive instead of --corners)"
     )
-    if still:
+    if still or pictures is not None:
         return text
     return f"{text}, or in the browser: carom serve --camera {src}, then {WIZARD_URL}"
 

@@ -42,6 +42,7 @@ __all__ = [
     "ImageSource",
     "VideoFileSource",
     "decode_only",
+    "image_sequence",
     "key_frame_times_s",
     "open_source",
     "to_bgr",
@@ -109,7 +110,7 @@ def _read_image(path: Path) -> U8:
     return np.asarray(image, dtype=np.uint8)
 
 
-def _image_paths(spec: str) -> list[Path] | None:
+def image_sequence(spec: str) -> list[Path] | None:
     """Sorted image files of a folder or glob; None if ``spec`` is neither."""
     path = Path(spec)
     if path.is_dir():
@@ -160,7 +161,7 @@ def open_source(
     if isinstance(spec, int) or (isinstance(spec, str) and is_camera_spec(spec)):
         return CameraSource(int(spec) if isinstance(spec, str) and spec.isdigit() else spec, clock)
     text = str(spec)
-    paths = _image_paths(text)
+    paths = image_sequence(text)
     if paths is not None:
         return ImageSource(paths, 30.0 if fps is None else fps, text, start_s)
     return VideoFileSource(

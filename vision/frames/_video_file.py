@@ -110,7 +110,8 @@ def _open(path: Path) -> tuple[Any, Any]:
     if container.format.name == "image2" or container.format.name.endswith("_pipe"):
         container.close()
         raise VideoError(f"video {path}: a still picture, not a video; give a video file "
-                         "(a folder or glob of pictures is read as a sequence)")  # fmt: skip
+                         "(carom analyze and carom calibrate read a folder or glob of pictures as "
+                         "a sequence)")  # fmt: skip
     return container, container.streams.video[0]
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
 import av
+import cv2
+import numpy as np
 import pytest
 
 from calibration import CalibrationError, CalibrationFailed, Outcome, save_calibration
@@ -28,7 +31,7 @@ from referee import MATCH_TABLE, Ball, Discipline
 from tests.calibration.test_empty_table import clean_table, with_player
 from tests.carom.cli._no_table import floor, write_clip
 from tests.sample_truth import sample_truth
-from vision import FrameSource, open_source
+from vision import FrameSource, open_source, read_frame
 
 SAMPLE = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.mp4"
 
@@ -100,6 +103,24 @@ def test_the_way_out_names_real_commands_and_the_wizard_route() -> None:
     assert "carom calibrate 'my clips/a.mp4' --frame 30 --corners 'u,v;u,v;u,v;u,v'" in video
     assert f"carom serve --camera 'my clips/a.mp4', then {WIZARD_URL}" in video
     assert "--frame" not in how_to_mark("0") and "serve" not in how_to_mark("still.png")
+
+
+def test_a_picture_sequence_s_way_out_names_a_frame_it_has_and_no_wizard(
+    tmp_path: Path,
+) -> None:
+    """A folder or glob of 5 pictures: frame 30 does not exist and ``carom serve --camera``
+    opens no picture sequence (both were suggested)."""
+    for i in range(5):
+        assert cv2.imwrite(str(tmp_path / f"p{i}.png"), np.full((12, 16, 3), 40 * i, np.uint8))
+    for source in (str(tmp_path), str(tmp_path / "*.png")):
+        way = how_to_mark(source)
+        assert f"carom calibrate {shlex.quote(source)} --frame 4 --corners" in way
+        assert "serve" not in way and "wizard" not in way
+        assert read_frame(source, 4).shape == (12, 16, 3)  # the frame named is there
+    one = tmp_path / "one"
+    one.mkdir()
+    assert cv2.imwrite(str(one / "a.png"), np.zeros((12, 16, 3), np.uint8))
+    assert "--frame" not in how_to_mark(str(one)) and "serve" not in how_to_mark(str(one))
 
 
 @pytest.mark.parametrize(

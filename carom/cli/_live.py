@@ -212,7 +212,8 @@ def run(args: argparse.Namespace) -> int:
         if args.serve:  # the web server over this session (carom.web.start_for_live)
             web = _serve(args, session, config, clock_settings)
         runner = LiveRunner(
-            session, capture.start(), calibration_path=calibration, config=config,
+            session, capture.start(), calibration_path=calibration,
+            calibration_given=args.calibration is not None, config=config,
             board=board, clock=clock, metrics=metrics, segment=_segment(args),
             drift_every_s=args.drift_every, status_every_s=args.status_every,
             metrics_path=args.metrics, detector=args.detector,

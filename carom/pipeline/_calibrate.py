@@ -153,30 +153,41 @@ def best_calibration(
     return best
 
 
-def check_calibration_fits(calib: Calibration, frame_bgr: Any, path: Path, say: Say) -> None:
+def check_calibration_fits(
+    calib: Calibration, frame_bgr: Any, path: Path, say: Say, *, given: bool = True
+) -> None:
     """Check a calibration file against one frame of the video before it is used.
 
     The cloth edges found in ``frame_bgr`` (h, w, 3 BGR) must lie within
     :func:`calibration.tolerance_px` of where ``calib`` (read from ``path``) puts them
     (docs/calibration.md, "Checked against the video"). No table found in the frame:
     ``say`` hears that the check could not be made, and the calibration is used.
+    ``given``: the file came with ``--calibration``; else it is the camera's own (saved
+    by the wizard or by an earlier fit), and the way out is to fit it again.
 
     Raises:
         CalibrationError: the calibration does not fit (one line: the side, the misfit
             in pixels, the tolerance and the way out).
     """
+    which = f"--calibration {path}" if given else f"the camera's calibration {path}"
     try:
         fit = frame_fit(calib, frame_bgr)
     except CalibrationError as exc:
-        say(f"--calibration {path}: not checked against the video ({exc}); using it as given")
+        say(f"{which}: not checked against the video ({exc}); using it as given")
         return
     if not fit.fits:
-        raise CalibrationError(
-            f"--calibration {path}: does not fit this video: the table's {fit.worst_side} "
-            f"edge in the picture lies {fit.worst_px:.1f} px from where the calibration puts "
-            f"it (at most {fit.tolerance_px:.1f} px; another camera, lens or table?); "
+        way_out = (
             f"recalibrate (carom calibrate VIDEO --out {path}) or leave out --calibration "
             "to fit one from the video"
+            if given
+            else f"fit it again: in the browser wizard ({WIZARD_URL.removeprefix('http://')} "
+            f"of carom serve --camera), or delete {path} and the next start fits one"
+        )
+        raise CalibrationError(
+            f"{which}: does not fit this video: the table's {fit.worst_side} edge in the "
+            f"picture lies {fit.worst_px:.1f} px from where the calibration puts it (at most "
+            f"{fit.tolerance_px:.1f} px; another camera, lens or table, or corners marked "
+            f"off?); {way_out}"
         )
 
 

@@ -137,7 +137,8 @@ class CameraRig:
         self.replay = ReplayBuffer()
         session.subscribe(self.replay.on_update)  # before the board: the replay is ready
         runner = LiveRunner(
-            session, capture.start(), calibration_path=calibration, config=setup.config,
+            session, capture.start(), calibration_path=calibration, calibration_given=False,
+            config=setup.config,
             board=BoardSink(None), clock=setup.clock(), metrics=LiveMetrics(),
             status_every_s=self.status_every_s, drift_every_s=self.drift_every_s,
         )  # fmt: skip

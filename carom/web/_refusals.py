@@ -53,6 +53,10 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "match_over": "the match is over: no more shots (undo to reopen it)",
     "no_camera": "no camera: start carom serve with --camera SRC to calibrate",
     "nothing_to_save": "nothing to save: refit first (POST /api/calibration/fit)",
+    "fit_off_edges": (
+        "this fit lies {px} px from the table's edges in the picture (at most {most} px): "
+        "a match would refuse it; drag the corners onto the cloth's corners and refit"
+    ),
     # The admin token (401) and its back-off (429): carom/web/_guard.py.
     "token_missing": (
         "this needs the admin token: send Authorization: Bearer <token> "

@@ -34,6 +34,7 @@ from calibration import (
     CalibrationError,
     TableGeometry,
     calibrate_frame,
+    frame_fit,
     load_calibration,
     save_calibration,
 )
@@ -153,12 +154,31 @@ class Wizard:
             fitted, doubt = self._fitted, self._fitted_doubt
         if fitted is None:
             raise ConflictError("nothing to save: refit first (POST /api/calibration/fit)")
+        _check_edges(fitted, self.frame())
         assert self.path is not None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         save_calibration(self.path, fitted)
         with self._lock:
             self._shown, self._note, self._shown_doubt = fitted, None, doubt
         return self.path, doubt
+
+
+def _check_edges(calib: Calibration, image: np.ndarray) -> None:
+    """Refuse a fit whose table edges miss the picture's: a match start would refuse it.
+
+    The check a match makes when it starts (``carom.pipeline.check_calibration_fits``);
+    a picture where no table is found cannot be checked, and the fit is saved.
+    """
+    try:
+        fit = frame_fit(calib, image)
+    except CalibrationError:
+        return
+    if not fit.fits:
+        raise ConflictError(
+            f"this fit lies {fit.worst_px:.1f} px from the table's edges in the picture (at "
+            f"most {fit.tolerance_px:.1f} px): a match would refuse it; drag the corners onto "
+            "the cloth's corners and refit"
+        )
 
 
 def _automatic(image: np.ndarray, table: Table) -> tuple[Calibration, str | None]:

@@ -80,6 +80,8 @@ class LiveRunner:
         session: the open match session (resumed or new).
         capture: the started frame capture.
         calibration_path: the calibration file (checked against the frame size).
+        calibration_given: it came with ``--calibration`` (else it is the camera's own,
+            saved by the wizard or an earlier fit: the messages say to fit it again).
         config: the match set-up (discipline, players).
         board: where updates are shown.
         clock: the shot clock.
@@ -97,6 +99,7 @@ class LiveRunner:
         capture: Capture,
         *,
         calibration_path: Path,
+        calibration_given: bool = True,
         config: MatchConfig,
         board: BoardSink,
         clock: ShotClock,
@@ -110,7 +113,7 @@ class LiveRunner:
         stop: StopSettings | None = None,
     ) -> None:
         self.session, self.capture, self.config = session, capture, config
-        self.calibration_path = calibration_path
+        self.calibration_path, self.calibration_given = calibration_path, calibration_given
         self.clock, self.metrics = clock, metrics
         self.drift_every_s, self.status_every_s = drift_every_s, status_every_s
         self.metrics_path = metrics_path
@@ -275,7 +278,8 @@ class LiveRunner:
         h, w = learn.image_bgr.shape[:2]
         if self.calibration is None:  # checked against the picture before the match starts
             calib = load_calibration(self.calibration_path, expect_size_px=(w, h))
-            check_calibration_fits(calib, learn.image_bgr, self.calibration_path, self._say)
+            check_calibration_fits(calib, learn.image_bgr, self.calibration_path, self._say,
+                                   given=self.calibration_given)  # fmt: skip
             self.calibration = calib
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
         frames = [c.frame.image_bgr for c in self._warmup[-1:0:-10]]  # as carom analyze

@@ -15,6 +15,7 @@ from calibration import (
     save_calibration,
 )
 from carom.live import MatchStore
+from carom.pipeline import camera_calibration_path
 from referee import Table
 from tests.carom.live._helpers import (
     SAMPLE,
@@ -43,6 +44,31 @@ def test_a_calibration_with_a_wrong_lens_stops_live_before_any_shot(tmp_path: Pa
         assert all(not store.journal(row.id) for row in store.matches())  # nothing scored
     finally:
         store.close()
+
+
+def test_the_camera_s_own_calibration_that_does_not_fit_says_to_fit_it_again(
+    tmp_path: Path,
+) -> None:
+    """No --calibration: the camera's saved one (the wizard's, an earlier fit) is used;
+    when it does not fit, the way out is to fit it again, not a flag never given."""
+    truth = load_calibration(write_truth_calibration(tmp_path / "truth.json"))
+    wrong = Calibration(truth.geometry, replace(truth.camera, distortion=Distortion(k1=0.5)),
+                        truth.created)  # fmt: skip
+    db = tmp_path / "live.db"
+    saved = camera_calibration_path(db, str(SAMPLE))
+    saved.parent.mkdir()
+    save_calibration(saved, wrong)
+    cmd = live_cmd(saved, db, None, "--pace", "0")
+    at = cmd.index("--calibration")
+    done = run_live(cmd[:at] + cmd[at + 2 :])
+    assert done.returncode == 2, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if x.startswith("carom: ")]
+    assert line.startswith(f"carom: the camera's calibration {saved}: does not fit this video")
+    assert line.endswith(
+        "; fit it again: in the browser wizard (127.0.0.1:8765/wizard of carom serve "
+        f"--camera), or delete {saved} and the next start fits one"
+    ), line
+    assert "--calibration" not in line
 
 
 @pytest.mark.parametrize("length_mm", [2840.0, 2100.0])

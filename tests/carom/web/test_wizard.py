@@ -89,3 +89,29 @@ def test_a_table_size_the_balls_deny_is_shown_with_every_fit_and_said_on_save(
     line = next(text for text in said if text.startswith("table size doubtful"))
     assert "2100x1050 mm table" in line and "(match: 2840x1420" in line
     assert "start carom serve with the right --table" in line
+
+
+def test_a_fit_whose_edges_miss_the_picture_is_not_saved(tmp_path: Path) -> None:
+    """A corner dragged 15 px off the table: the refit works, but the save is refused
+    (a match starting with it would be), keyed for the pages; the file stays."""
+    clip = first_seconds(tmp_path / "clip.mp4", end_s=1.5)
+    calibration = write_truth_calibration(tmp_path / "calibration.json")
+    before = calibration.read_bytes()
+    with client(tmp_path, camera=str(clip), calibration=calibration) as c:
+        shown = c.get("/api/calibration").json()
+        corners = [list(p) for p in shown["corners_px"]]
+        corners[0] = [corners[0][0] - 15.0, corners[0][1] - 15.0]
+        fit = c.post("/api/calibration/fit", json={"corners_px": corners}, headers=AUTH)
+        assert fit.status_code == 200, fit.text
+        refused = c.post("/api/calibration/save", headers=AUTH)
+        assert refused.status_code == 409, refused.text
+        doc = refused.json()
+        assert doc["detail_parts"]["key"] == "fit_off_edges", doc
+        px = float(doc["detail_parts"]["fields"]["px"])
+        assert px > float(doc["detail_parts"]["fields"]["most"])
+        assert doc["detail"].endswith("drag the corners onto the cloth's corners and refit")
+        assert calibration.read_bytes() == before
+        fit = c.post("/api/calibration/fit", json={"corners_px": shown["corners_px"]},
+                     headers=AUTH)  # fmt: skip
+        assert fit.status_code == 200, fit.text
+        assert c.post("/api/calibration/save", headers=AUTH).status_code == 200

@@ -212,9 +212,8 @@ def run(args: argparse.Namespace) -> int:
         if args.serve:  # the web server over this session (carom.web.start_for_live)
             web = _serve(args, session, config, clock_settings)
         runner = LiveRunner(
-            session, capture.start(), calibration_path=calibration,
-            calibration_given=args.calibration is not None, config=config,
-            board=board, clock=clock, metrics=metrics, segment=_segment(args),
+            session, capture.start(), calibration_file=_calibration_file(args, calibration),
+            config=config, board=board, clock=clock, metrics=metrics, segment=_segment(args),
             drift_every_s=args.drift_every, status_every_s=args.status_every,
             metrics_path=args.metrics, detector=args.detector,
         )  # fmt: skip
@@ -271,6 +270,14 @@ def _interrupts_stop(runner: Any) -> Iterator[None]:
     finally:
         for sig, handler in before.items():
             signal.signal(sig, handler)
+
+
+def _calibration_file(args: argparse.Namespace, path: Path) -> Any:
+    """``--calibration``'s file, else the camera's own beside the database."""
+    from carom.pipeline import CalibrationFile, CalibrationOrigin
+
+    given = args.calibration is not None
+    return CalibrationFile(path, CalibrationOrigin.GIVEN if given else CalibrationOrigin.CAMERA)
 
 
 def _flush_s(final: Any) -> float:

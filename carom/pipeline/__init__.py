@@ -9,12 +9,16 @@ from carom.pipeline._calibrate import (
     WIZARD_URL,
     best_calibration,
     camera_calibration_path,
-    check_calibration_fits,
     doubtful_line,
     failed_line,
     fit_calibration,
     how_to_mark,
     save_overlay,
+)
+from carom.pipeline._calibration_check import (
+    CalibrationFile,
+    CalibrationOrigin,
+    check_calibration_fits,
 )
 from carom.pipeline._spec import Pipeline, check_calibration_table
 from carom.pipeline._table_size import (
@@ -29,6 +33,8 @@ __all__ = [
     "CAMERA_WAIT_S",
     "SCALE_RANGE",
     "WIZARD_URL",
+    "CalibrationFile",
+    "CalibrationOrigin",
     "Pipeline",
     "TableSizeDoubt",
     "VisionPipeline",

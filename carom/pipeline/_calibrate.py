@@ -48,9 +48,9 @@ from calibration import (
     EmptyTableBuilder,
     Outcome,
     calibrate_frame,
-    frame_fit,
     save_result,
 )
+from carom.pipeline._calibration_check import WIZARD_URL
 from hardware import is_camera_spec
 from referee import CaromError, Discipline, Table
 from vision import IMAGE_SUFFIXES, VideoError, image_sequence, key_frame_times_s, open_source
@@ -61,7 +61,6 @@ __all__ = [
     "WIZARD_URL",
     "best_calibration",
     "camera_calibration_path",
-    "check_calibration_fits",
     "doubtful_line",
     "failed_line",
     "fit_calibration",
@@ -69,8 +68,6 @@ __all__ = [
     "save_overlay",
 ]
 
-#: Where ``carom serve`` shows the calibration wizard (its default port).
-WIZARD_URL = "http://127.0.0.1:8765/wizard"
 #: A camera is watched at most this long for a clear view of the table.
 CAMERA_WAIT_S = 60.0
 _SINGLE_FRAMES = (30, 60, 120, 240)
@@ -151,44 +148,6 @@ def best_calibration(
     if best is None:
         raise error or CalibrationError(f"{source}: the source gave no frame")
     return best
-
-
-def check_calibration_fits(
-    calib: Calibration, frame_bgr: Any, path: Path, say: Say, *, given: bool = True
-) -> None:
-    """Check a calibration file against one frame of the video before it is used.
-
-    The cloth edges found in ``frame_bgr`` (h, w, 3 BGR) must lie within
-    :func:`calibration.tolerance_px` of where ``calib`` (read from ``path``) puts them
-    (docs/calibration.md, "Checked against the video"). No table found in the frame:
-    ``say`` hears that the check could not be made, and the calibration is used.
-    ``given``: the file came with ``--calibration``; else it is the camera's own (saved
-    by the wizard or by an earlier fit), and the way out is to fit it again.
-
-    Raises:
-        CalibrationError: the calibration does not fit (one line: the side, the misfit
-            in pixels, the tolerance and the way out).
-    """
-    which = f"--calibration {path}" if given else f"the camera's calibration {path}"
-    try:
-        fit = frame_fit(calib, frame_bgr)
-    except CalibrationError as exc:
-        say(f"{which}: not checked against the video ({exc}); using it as given")
-        return
-    if not fit.fits:
-        way_out = (
-            f"recalibrate (carom calibrate VIDEO --out {path}) or leave out --calibration "
-            "to fit one from the video"
-            if given
-            else f"fit it again: in the browser wizard ({WIZARD_URL.removeprefix('http://')} "
-            f"of carom serve --camera), or delete {path} and the next start fits one"
-        )
-        raise CalibrationError(
-            f"{which}: does not fit this video: the table's {fit.worst_side} edge in the "
-            f"picture lies {fit.worst_px:.1f} px from where the calibration puts it (at most "
-            f"{fit.tolerance_px:.1f} px; another camera, lens or table, or corners marked "
-            f"off?); {way_out}"
-        )
 
 
 def camera_calibration_path(db: Path, camera: str) -> Path:

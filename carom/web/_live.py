@@ -36,7 +36,7 @@ from carom.live.loop import (
     LiveRunner,
 )
 from carom.match import ClockReading
-from carom.pipeline import check_calibration_table
+from carom.pipeline import CalibrationFile, CalibrationOrigin, check_calibration_table
 from carom.web._replay import REPLAY_FPS, ReplayBuffer
 from carom.web._state import ClockView, scoreboard_doc
 from hardware import LinkState, ScoreboardLink
@@ -137,7 +137,8 @@ class CameraRig:
         self.replay = ReplayBuffer()
         session.subscribe(self.replay.on_update)  # before the board: the replay is ready
         runner = LiveRunner(
-            session, capture.start(), calibration_path=calibration, calibration_given=False,
+            session, capture.start(),
+            calibration_file=CalibrationFile(calibration, CalibrationOrigin.SERVER),
             config=setup.config,
             board=BoardSink(None), clock=setup.clock(), metrics=LiveMetrics(),
             status_every_s=self.status_every_s, drift_every_s=self.drift_every_s,
@@ -197,9 +198,11 @@ class CameraRig:
             raise job.error
 
     def status(self) -> str:
-        """``"ok"``, ``"lost"`` or ``"ended"``."""
+        """``"ok"``, ``"lost"``, ``"ended"`` or ``"error"`` (stopped on :attr:`error`)."""
         if not self.running or self.capture is None:
-            return "ended" if self.runner is not None else "ok"
+            if self.runner is None:
+                return "ok"
+            return "error" if self.error is not None else "ended"
         return "lost" if self.capture.status().state is CaptureState.LOST else "ok"
 
     def scoreboard_doc(self) -> dict[str, Any] | None:

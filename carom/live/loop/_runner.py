@@ -40,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from calibration import Calibration, DriftCheck, load_calibration
+from calibration import Calibration, DriftCheck
 from carom.console import remark, say
 from carom.files import write_json_atomic
 from carom.live import (
@@ -59,7 +59,7 @@ from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._referee import LiveReferee
 from carom.live.loop._settle import ShotHold
 from carom.match import ShotClock
-from carom.pipeline import VisionPipeline, check_calibration_fits, table_size_line
+from carom.pipeline import CalibrationFile, VisionPipeline, table_size_line
 from carom.timestamps import now_iso
 from referee import CaromError, MatchConfig, Phase
 from vision import Analyzer, AnalyzerSettings, Frame, SegmentSettings, StopSettings
@@ -79,9 +79,7 @@ class LiveRunner:
     Args:
         session: the open match session (resumed or new).
         capture: the started frame capture.
-        calibration_path: the calibration file (checked against the frame size).
-        calibration_given: it came with ``--calibration`` (else it is the camera's own,
-            saved by the wizard or an earlier fit: the messages say to fit it again).
+        calibration_file: the calibration file and its origin (checked against the picture).
         config: the match set-up (discipline, players).
         board: where updates are shown.
         clock: the shot clock.
@@ -98,8 +96,7 @@ class LiveRunner:
         session: LiveSession,
         capture: Capture,
         *,
-        calibration_path: Path,
-        calibration_given: bool = True,
+        calibration_file: CalibrationFile,
         config: MatchConfig,
         board: BoardSink,
         clock: ShotClock,
@@ -113,7 +110,7 @@ class LiveRunner:
         stop: StopSettings | None = None,
     ) -> None:
         self.session, self.capture, self.config = session, capture, config
-        self.calibration_path, self.calibration_given = calibration_path, calibration_given
+        self.calibration_file = calibration_file
         self.clock, self.metrics = clock, metrics
         self.drift_every_s, self.status_every_s = drift_every_s, status_every_s
         self.metrics_path = metrics_path
@@ -275,12 +272,8 @@ class LiveRunner:
         if len(self._warmup) < need:
             return
         learn = self._warmup[-1].frame
-        h, w = learn.image_bgr.shape[:2]
         if self.calibration is None:  # checked against the picture before the match starts
-            calib = load_calibration(self.calibration_path, expect_size_px=(w, h))
-            check_calibration_fits(calib, learn.image_bgr, self.calibration_path, self._say,
-                                   given=self.calibration_given)  # fmt: skip
-            self.calibration = calib
+            self.calibration = self.calibration_file.load_checked(learn.image_bgr, self._say)
             self._drift = DriftCheck(learn.image_bgr, self.calibration)
         frames = [c.frame.image_bgr for c in self._warmup[-1:0:-10]]  # as carom analyze
         if size := table_size_line(self.calibration, frames, "--table"):

@@ -116,3 +116,31 @@ def test_the_console_option_foul_makes_the_camera_s_late_stroke_a_foul(tmp_path:
         assert match["shooter"] == "B"
     finally:
         srv.stop()
+
+
+def test_a_calibration_the_video_refuses_stops_the_pipeline_with_error(tmp_path: Path) -> None:
+    """The camera's calibration is checked when a match starts: one that does not fit
+    stops the pipeline, and the health says "error" (it said "ended", as a video's end),
+    the state's ``what`` why: the camera's own calibration and the way to fit it again."""
+    from dataclasses import replace
+
+    from calibration import Calibration, Distortion, load_calibration, save_calibration
+
+    truth = load_calibration(write_truth_calibration(tmp_path / "truth.json"))
+    wrong = tmp_path / "wrong.json"
+    save_calibration(wrong, Calibration(truth.geometry, replace(truth.camera,
+                     distortion=Distortion(k1=0.5)), truth.created))  # fmt: skip
+    clip = first_seconds(tmp_path / "clip.mp4", end_s=3.0)
+    srv = serve_in_thread(make_app(tmp_path, camera=str(clip), calibration=wrong, pace=0.0))
+    try:
+        r = httpx2.post(srv.url + "/api/matches", json={"players": ["A", "B"], "first_player": "A"},
+                        headers=AUTH, timeout=30)  # fmt: skip
+        assert r.status_code == 201, r.text
+        state = _wait(srv.url, lambda s: s["camera"] != "ok")
+        assert state["camera"] == "error", state
+        assert httpx2.get(srv.url + "/api/health").json()["camera"] == "error"
+        what = str(state["what"])
+        assert f"the camera's calibration {wrong}: does not fit this video" in what, what
+        assert "fit it again in the wizard (/wizard), which saves it there" in what, what
+    finally:
+        srv.stop()

@@ -13,6 +13,7 @@ from carom.live.loop._capture import Capture
 from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._runner import LiveRunner
 from carom.match import ShotClock
+from carom.pipeline import CalibrationFile
 from carom.timestamps import now_iso
 from referee import Table
 from tests.carom.live._helpers import SAMPLE, write_truth_calibration
@@ -44,7 +45,8 @@ def start_runner(tmp_path: Path, capture: Capture, board: BoardSink) -> SampleRu
     store = MatchStore(tmp_path / "live.db")
     session = LiveSession.open(store, LiveSetup(config, str(SAMPLE)), now_iso=now_iso())
     runner = LiveRunner(
-        session, capture.start(), calibration_path=write_truth_calibration(tmp_path / "c.json"),
+        session, capture.start(),
+        calibration_file=CalibrationFile(write_truth_calibration(tmp_path / "c.json")),
         config=config, board=board, clock=ShotClock(), metrics=LiveMetrics(), out=out,
     )  # fmt: skip
     thread = threading.Thread(target=runner.run, daemon=True)

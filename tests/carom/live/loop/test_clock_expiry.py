@@ -23,6 +23,7 @@ from carom.live.loop._capture import Capture, CaptureSettings, file_frames
 from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.live.loop._runner import LiveRunner
 from carom.match import ClockExpiry, ClockSettings, ShotClock
+from carom.pipeline import CalibrationFile
 from carom.timestamps import now_iso
 from hardware import EventKind, EventMessage, ScoreboardEmulator, ScoreboardLink, Snapshot
 from referee import Foul, Table
@@ -69,7 +70,8 @@ def _run(tmp_path: Path, expiry: ClockExpiry) -> tuple[LiveSession, MatchStore, 
     sink = _Recording(ScoreboardLink(str(tmp_path / "board")).start())
     clock = ShotClock(ClockSettings(length_s=1.0, warning_s=0.5, expiry=expiry))
     runner = LiveRunner(
-        session, capture.start(), calibration_path=write_truth_calibration(tmp_path / "c.json"),
+        session, capture.start(),
+        calibration_file=CalibrationFile(write_truth_calibration(tmp_path / "c.json")),
         config=config, board=sink, clock=clock, metrics=LiveMetrics(), out=io.StringIO(),
     )  # fmt: skip
     thread = threading.Thread(target=runner.run, daemon=True)

@@ -31,6 +31,7 @@ from carom.cli._live import LIVE_MOVE_MM, LIVE_REST_S, LIVE_WINDOW_S
 from carom.live import LiveSession, LiveSetup, MatchStore
 from carom.live.loop import BoardSink, Capture, CaptureSettings, LiveMetrics, LiveRunner
 from carom.match import ShotClock
+from carom.pipeline import CalibrationFile
 from carom.timestamps import now_iso
 from hardware import ScoreboardEmulator, ScoreboardLink
 from referee import MATCH_TABLE, Ball, MatchConfig, parse_shot_log
@@ -63,7 +64,8 @@ def _replay(clip: Path, calibration: Path, config: MatchConfig, tmp: Path) -> Re
         capture = Capture(str(clip), CaptureSettings(pace=0))
         metrics = LiveMetrics()
         board = BoardSink(link)
-        runner = LiveRunner(session, capture.start(), calibration_path=calibration, config=config,
+        runner = LiveRunner(session, capture.start(), config=config,
+                            calibration_file=CalibrationFile(calibration),
                             board=board, clock=ShotClock(), metrics=metrics,
                             segment=LIVE)  # fmt: skip
         runner.lines.put(None)

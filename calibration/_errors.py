@@ -28,9 +28,14 @@ class CalibrationFailed(CalibrationError):
     """No usable calibration: the automatic fit failed (the ``failed`` outcome).
 
     Raised by the app where it must stop rather than go on without a camera model;
-    the message says why and how to mark the corners instead. The command line exits
-    with its own code for it (docs/calibration.md, "Outcomes").
+    the message says why and how to mark the corners instead, ``reason`` only why (for
+    a caller that gives its own way out). The command line exits with its own code for
+    it (docs/calibration.md, "Outcomes").
     """
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = message if reason is None else reason
 
 
 def check_shape(name: str, array: Any, cols: int) -> F64:

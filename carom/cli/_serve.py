@@ -119,7 +119,7 @@ def _calibration(args: argparse.Namespace) -> tuple[Path | None, str | None]:
     the wizard can mark the corners and save them there: the line says where.
     """
     from calibration import CalibrationFailed, load_calibration
-    from carom.pipeline import camera_calibration_path
+    from carom.pipeline import WIZARD_URL, camera_calibration_path
     from referee import CaromError
 
     if args.camera is None:
@@ -139,7 +139,10 @@ def _calibration(args: argparse.Namespace) -> tuple[Path | None, str | None]:
     except CalibrationFailed as exc:
         if args.calibration == "auto":
             raise
-        return path, f"{exc}; the wizard saves to {path}; a match can start once it is saved"
+        # The wizard's address is this server's once it listens (run() puts it in).
+        return path, (f"{exc.reason}; mark the table's corners in this server's wizard, "
+                      f"{WIZARD_URL}: it saves them to {path}, and a match can start "
+                      "once they are saved")  # fmt: skip
     return path, None
 
 

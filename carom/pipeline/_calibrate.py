@@ -105,12 +105,12 @@ def fit_calibration(
     try:
         best = best_calibration(source, table, discipline, frame_30, say=say)
     except CalibrationError as exc:
-        raise CalibrationFailed(failed_line(source, None, exc, None)) from None
+        raise _failed(source, None, exc, None) from None
     out.mkdir(parents=True, exist_ok=True)
     if best.report.verdict is Outcome.FAILED:
         overlay = out / f"{name}_failed_overlay.png"
         save_overlay(best, overlay)
-        raise CalibrationFailed(failed_line(source, best, None, overlay))
+        raise _failed(source, best, None, overlay)
     overlay = out / f"{name}_overlay.png"
     save_result(best, out / f"{name}.json", overlay)
     if best.report.verdict is Outcome.DOUBTFUL and say is not None:
@@ -220,14 +220,29 @@ def failed_line(
     ``overlay``: where the failed fit's overlay was written; ``then_pass``: end with
     "then pass --calibration OUT" (not for ``carom calibrate`` itself).
     """
+    then = f"; then pass --calibration {out}" if then_pass else ""
+    why = _failed_why(source, best, error, overlay)
+    return f"{why}; {how_to_mark(source, frame_idx, out)}{then}"
+
+
+def _failed_why(
+    source: str, best: CalibrationResult | None, error: CaromError | None, overlay: Path | None
+) -> str:
+    """``SOURCE: calibration failed: WHY`` (:func:`failed_line` without the way out)."""
     if best is None:
         why = str(error) if error is not None else "the source gave no frame"
     else:
         report = best.report
         seen = f"; see {overlay}" if overlay is not None else ""
         why = f"{report.advice} (confidence {report.confidence:.2f}{seen})"
-    then = f"; then pass --calibration {out}" if then_pass else ""
-    return f"{source}: calibration failed: {why}; {how_to_mark(source, frame_idx, out)}{then}"
+    return f"{source}: calibration failed: {why}"
+
+
+def _failed(
+    source: str, best: CalibrationResult | None, error: CaromError | None, overlay: Path | None
+) -> CalibrationFailed:
+    return CalibrationFailed(failed_line(source, best, error, overlay),
+                             reason=_failed_why(source, best, error, overlay))  # fmt: skip
 
 
 def save_overlay(result: CalibrationResult, path: Path) -> None:

@@ -52,6 +52,10 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "correct_at_table": "correction: {player} is already at the table",
     "match_over": "the match is over: no more shots (undo to reopen it)",
     "no_camera": "no camera: start carom serve with --camera SRC to calibrate",
+    "no_calibration_yet": (
+        "the camera has no calibration yet: mark the table's corners in the wizard "
+        "(/wizard) and save ({path})"
+    ),
     "nothing_to_save": "nothing to save: refit first (POST /api/calibration/fit)",
     "fit_off_edges": (
         "this fit lies {px} px from the table's edges in the picture (at most {most} px): "
@@ -70,7 +74,7 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "token_busy": "the server is busy checking tokens; try again",
 }
 #: Fields that hold words, not numbers.
-_TEXT = ("decision", "reason", "phase", "player")
+_TEXT = ("decision", "reason", "phase", "player", "path")
 # (``wait_s`` is a number; the token messages' ``<token>`` and ``1 s`` are literal.)
 _READER = TemplateReader(REFUSAL_ENGLISH, _TEXT)
 

@@ -111,3 +111,14 @@ def test_the_admin_token_s_refusals_are_keyed(tmp_path: Path) -> None:
                 break
         assert keys[0] == "token_wrong" and keys[-1] == "token_blocked", keys
         assert r.json()["detail_parts"]["fields"]["wait_s"] == r.headers["Retry-After"]
+
+
+def test_a_camera_without_its_calibration_yet_is_keyed(tmp_path: Path) -> None:
+    """carom serve --camera whose fit failed starts anyway: a match waits for the wizard."""
+    from tests.carom.web.test_camera import first_seconds
+
+    clip = first_seconds(tmp_path / "clip.mp4", end_s=1.0)
+    missing = tmp_path / "web-calibration" / "camera-clip.mp4.json"
+    with client(tmp_path, camera=str(clip), calibration=missing) as c:
+        fields = _refused(c, "/api/matches", {"players": ["Ann", "Bob"]}, "no_calibration_yet")
+        assert fields == {"path": str(missing)}

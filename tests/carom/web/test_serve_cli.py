@@ -163,3 +163,23 @@ def test_ctrl_c_or_a_service_manager_s_stop_ends_serve_cleanly_with_status_0(
     code, err = _stop(proc, sig)
     assert code == 0, err
     assert err.strip().splitlines()[-1] == "carom serve: stopped"
+
+
+def test_a_camera_whose_table_is_not_found_gets_this_server_s_wizard(tmp_path: Path) -> None:
+    """The fit fails: the server starts anyway and says, once, why and where its own
+    wizard is (not "carom serve --camera ..." again, nor a --calibration to pass)."""
+    from tests.carom.cli._no_table import floor, write_clip
+
+    clip = write_clip(tmp_path / "floor.mp4", floor(), seconds=1.0)
+    db = tmp_path / "web.db"
+    proc, url = _start("serve", "--camera", str(clip), "--db", str(db), "--port", "0")
+    code, err = _stop(proc)
+    assert code == 0, err
+    (line,) = [x for x in err.splitlines() if "calibration failed" in x]
+    saved = db.parent / "web-calibration" / "camera-floor.mp4.json"
+    assert line.startswith(f"carom serve: {clip}: calibration failed: no table found")
+    assert line.endswith(
+        f"; mark the table's corners in this server's wizard, {url}/wizard: it saves them "
+        f"to {saved}, and a match can start once they are saved"
+    ), line
+    assert "carom serve --camera" not in line and "--calibration" not in line

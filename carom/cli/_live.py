@@ -150,6 +150,10 @@ def _check_inputs(args: argparse.Namespace) -> None:
     _check_periods(args)
     if args.metrics is not None:
         check_output(args.metrics, "--metrics")  # not after the match was played
+    if args.serve:  # a port in use fails now, not after a fit and a new match
+        from carom.web import bind
+
+        bind(args.host, args.port).close()
 
 
 def _check_periods(args: argparse.Namespace) -> None:

@@ -16,12 +16,15 @@ def template_regex(template: str, text_fields: Collection[str] = ()) -> re.Patte
     """A regex matching ``template`` filled in.
 
     Each field is a number, or any text for those in ``text_fields`` (the shortest
-    that lets the rest match).
+    that lets the rest match); a field used again must repeat its first value.
     """
-    out = []
+    out, seen = [], set()
     for literal, name, _, _ in string.Formatter().parse(template):
         out.append(re.escape(literal))
-        if name:
+        if name in seen:
+            out.append(f"(?P={name})")
+        elif name:
+            seen.add(name)
             out.append(f"(?P<{name}>{'.+?' if name in text_fields else NUMBER})")
     return re.compile("".join(out))
 

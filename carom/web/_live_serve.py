@@ -91,6 +91,7 @@ def start_for_live(
     sock = bind(host, port)
     sock.close()  # checked now, in one line; uvicorn binds it again just below
     app = create_app(settings, say=_say)
+    app.state.wizard.live_camera = camera  # carom live calibrates; the wizard says so
     table: Table = app.state.table
     rig = AttachedRig(camera)
     table.rig = rig

@@ -52,6 +52,10 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "correct_at_table": "correction: {player} is already at the table",
     "match_over": "the match is over: no more shots (undo to reopen it)",
     "no_camera": "no camera: start carom serve with --camera SRC to calibrate",
+    "wizard_live": (
+        "carom live referees this table with its own calibration; to calibrate {camera}, "
+        "stop carom live and run carom serve --camera {camera}"
+    ),
     "no_calibration_yet": (
         "the camera has no calibration yet: mark the table's corners in the wizard "
         "(/wizard) and save ({path})"
@@ -74,7 +78,7 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "token_busy": "the server is busy checking tokens; try again",
 }
 #: Fields that hold words, not numbers.
-_TEXT = ("decision", "reason", "phase", "player", "path")
+_TEXT = ("decision", "reason", "phase", "player", "path", "camera")
 # (``wait_s`` is a number; the token messages' ``<token>`` and ``1 s`` are literal.)
 _READER = TemplateReader(REFUSAL_ENGLISH, _TEXT)
 

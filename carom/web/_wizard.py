@@ -62,7 +62,14 @@ class Wizard:
         self._shown_doubt: TableSizeDoubt | None = None
         self._fitted_doubt: TableSizeDoubt | None = None
 
+    #: The camera ``carom live --serve`` referees (its wizard is ``carom serve``'s).
+    live_camera: str | None = None
+
     def _need_camera(self) -> None:
+        if self.live_camera is not None:
+            raise ConflictError(f"carom live referees this table with its own calibration; to "
+                                f"calibrate {self.live_camera}, stop carom live and run carom "
+                                f"serve --camera {self.live_camera}")  # fmt: skip
         if self.camera is None or self.path is None:
             raise ConflictError("no camera: start carom serve with --camera SRC to calibrate")
 

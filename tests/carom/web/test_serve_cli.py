@@ -138,6 +138,9 @@ def test_live_serve_shows_the_match_carom_live_referees(tmp_path: Path) -> None:
         docs.append(sse.next()[1])
         r = httpx2.post(url + "/api/matches", json={"players": ["C", "D"]}, headers=auth)
         assert r.status_code == 409 and "carom live" in r.json()["detail"]
+        r = httpx2.get(url + "/api/calibration")  # the wizard: live calibrates, not this page
+        assert r.status_code == 409 and r.json()["detail_parts"] == {
+            "key": "wizard_live", "fields": {"camera": str(clip)}}  # fmt: skip
         r = httpx2.post(url + "/api/calls", json={"kind": "timeout"}, headers=auth, timeout=30)
         assert r.status_code == 200, r.text  # taken by carom live's loop
         try:
@@ -183,3 +186,21 @@ def test_a_camera_whose_table_is_not_found_gets_this_server_s_wizard(tmp_path: P
         f"to {saved}, and a match can start once they are saved"
     ), line
     assert "carom serve --camera" not in line and "--calibration" not in line
+
+
+def test_live_serve_on_a_port_in_use_fails_before_any_work(tmp_path: Path) -> None:
+    """One line and status 2 before the calibration is fitted or a match is made."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([*carom_cmd(), "live", "--camera", str(first_seconds(
+            tmp_path / "clip.mp4", end_s=1.0)), "--players", "A,B", "--db",
+            str(tmp_path / "live.db"), "--serve", "--port", str(port)],
+            capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (
+        f"carom: cannot listen on 127.0.0.1:{port} (Address already in use); pass another "
+        "--port or stop the program using it"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["clip.mp4"]  # no database, no fit

@@ -87,12 +87,14 @@ def ask_num(value: Any, where: str, *, lo: float | None = None) -> float:
     return float(value)
 
 
-def ask_int(value: Any, where: str, *, lo: int | None = None) -> int:
-    """A whole number, at least ``lo``."""
+def ask_int(value: Any, where: str, *, lo: int | None = None, hi: int | None = None) -> int:
+    """A whole number, at least ``lo`` and at most ``hi``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ShotLogError(f"{where}: expected a whole number, got {_kind(value)}")
     if lo is not None and value < lo:
         raise ShotLogError(f"{where}: must be at least {lo}, got {value}")
+    if hi is not None and value > hi:
+        raise ShotLogError(f"{where}: must be at most {hi}, got {value}")
     return value
 
 

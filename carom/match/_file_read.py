@@ -30,7 +30,11 @@ from referee import (
 from referee.jsonbound import decode_document
 from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 
-__all__ = ["load_match_file", "parse_match_file", "parse_match_file_text"]
+__all__ = ["MAX_COUNT", "load_match_file", "parse_match_file", "parse_match_file_text"]
+
+#: The largest target, inning limit and 7-pin start count a match may have (a page
+#: shows its numbers exactly; the longest straight-rail targets are in the thousands).
+MAX_COUNT = 100_000
 
 _TABLE_KEYS = {"length_mm", "width_mm", "ball_diameter_mm"}
 
@@ -89,13 +93,13 @@ def _parse(top: Obj) -> MatchFile:
         discipline=discipline, table=_opt(top, "table", lambda v, k: _table(v, k, discipline)),
         players=players, first_player=first, **_cue_balls(top.get("cue_balls", None), players),
         target=_target(top.get("target", None), players),
-        innings_limit=_opt(top, "innings_limit", lambda v, k: ask_int(v, k, lo=1)),
+        innings_limit=_opt(top, "innings_limit", lambda v, k: ask_int(v, k, lo=1, hi=MAX_COUNT)),
         sets=_sets(top.get("sets", 1)),
         equalizing=ask_bool(top.get("equalizing", True), "equalizing"),
         equalizing_from_break=ask_bool(
             top.get("equalizing_from_break", True), "equalizing_from_break"
         ),
-        start_count=_opt(top, "start_count", lambda v, k: ask_int(v, k, lo=1)),
+        start_count=_opt(top, "start_count", lambda v, k: ask_int(v, k, lo=1, hi=MAX_COUNT)),
         rules=_rules(_table_or_empty(top, "rules")), clock=_clock(_table_or_empty(top, "clock")),
         start=None if start is None else parse_start(start, "start", players),
     )  # fmt: skip
@@ -167,8 +171,8 @@ def _target(value: Any, players: tuple[str, ...]) -> dict[str, int]:
     if value is None:
         return {}
     if isinstance(value, Mapping):
-        return _per_player(value, "target", players, lambda v, k: ask_int(v, k, lo=1))
-    return dict.fromkeys(players, ask_int(value, "target", lo=1))
+        return _per_player(value, "target", players, lambda v, k: ask_int(v, k, lo=1, hi=MAX_COUNT))
+    return dict.fromkeys(players, ask_int(value, "target", lo=1, hi=MAX_COUNT))
 
 
 def _sets(value: Any) -> int:

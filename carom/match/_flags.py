@@ -23,7 +23,7 @@ from carom.match._file import (
     default_table,
     parse_table,
 )
-from carom.match._file_read import load_match_file
+from carom.match._file_read import MAX_COUNT, load_match_file
 from referee import MAX_PLAYERS, Discipline, StartState, Table
 
 __all__ = [
@@ -174,11 +174,14 @@ def _player(name: str, flag: str, match: MatchFile) -> str:
 
 def _target(text: str, players: tuple[str, ...]) -> dict[str, int]:
     if "=" not in text:
-        return dict.fromkeys(players, _number(text, "--target", 1))
-    target = parse_scores(text, "--target", players)
+        target = dict.fromkeys(players, _number(text, "--target", 1))
+    else:
+        target = parse_scores(text, "--target", players)
     if set(target) != set(players) or 0 in target.values():
         raise MatchFileError(f"--target: give every player at least 1 point, like "
                              f"{players[0]}=40,{players[1]}=30; got {text!r}")  # fmt: skip
+    if max(target.values()) > MAX_COUNT:
+        raise MatchFileError(f"--target: at most {MAX_COUNT} points, got {text!r}")
     return target
 
 

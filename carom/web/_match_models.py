@@ -22,6 +22,8 @@ __all__ = ["MatchFileIn", "MatchFileText", "match_of"]
 
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Count = Annotated[StrictInt, Field(ge=0, le=100000)]
+#: A target, an inning limit, a 7-pin start count (the match file's bound, MAX_COUNT).
+Positive = Annotated[StrictInt, Field(ge=1, le=100000)]
 PerPlayer = dict[Name, Count]
 BallName = Literal["white", "yellow", "dotted"]
 
@@ -86,12 +88,12 @@ class MatchFileIn(_Strict):
         dict[Name, BallName] | Annotated[list[BallName], Field(min_length=2, max_length=2)] | None
     ) = None
     first_player: Name | None = None
-    target: Annotated[StrictInt, Field(ge=1)] | dict[Name, StrictInt] | None = None
-    innings_limit: Annotated[StrictInt, Field(ge=1)] | None = None
+    target: Positive | dict[Name, Positive] | None = None
+    innings_limit: Positive | None = None
     sets: Annotated[StrictInt, Field(ge=1, le=99)] = 1
     equalizing: StrictBool = True
     equalizing_from_break: StrictBool = True
-    start_count: Annotated[StrictInt, Field(ge=1)] | None = None
+    start_count: Positive | None = None
     rules: RulesIn | None = None  # type: ignore[valid-type]
     clock: ClockIn | None = None  # type: ignore[valid-type]
     start: StartIn | None = None

@@ -205,6 +205,10 @@ def test_bad_match_set_ups_are_422_with_the_field_named(tmp_path: Path) -> None:
         "rules.follow_the_ball": {"players": PLAYERS, "rules": {"follow_the_ball": True}},
         "start.shooter": {"players": PLAYERS, "start": {"shooter": "Zed"}},
         "cue_balls": {"players": PLAYERS, "cue_balls": {"Ann": "white", "Bob": "white"}},
+        # past what a page shows exactly (a browser rounded 10**20 to another number)
+        "less than or equal to 100000": {"players": PLAYERS, "target": {"Ann": 10**20, "Bob": 5}},
+        "innings_limit": {"players": PLAYERS, "innings_limit": 10**23},
+        "start_count": {"players": PLAYERS, "start_count": 100001},
     }
     with client(tmp_path) as c:
         before = db_dump(tmp_path / "web.db")

@@ -41,7 +41,24 @@ def mount_pages(app: FastAPI, settings: WebSettings) -> None:
     for path, name in PAGES.items():
         app.add_api_route(path, _page(settings, name), methods=["GET"],
                           include_in_schema=False, response_class=FileResponse)  # fmt: skip
+    app.add_api_route("/favicon.ico", _icon(settings), methods=["GET"], include_in_schema=False,
+                      response_class=FileResponse)  # fmt: skip
     app.mount("/static", StaticFiles(directory=folder, check_dir=False), name="static")
+
+
+def _icon(settings: WebSettings) -> Callable[[], FileResponse]:
+    """``/favicon.ico``: the pages' icon, not a 404 in the browser's console.
+
+    Browsers ask for it where a page names no icon (``/openapi.json``, an error page).
+    """
+    file = settings.static_dir / "favicon.svg"
+
+    def icon() -> FileResponse:
+        if not file.is_file():
+            raise HTTPException(404, "favicon.svg is not installed; reinstall carom-referee")
+        return FileResponse(file, media_type="image/svg+xml")
+
+    return icon
 
 
 def _page(settings: WebSettings, name: str) -> Callable[[], FileResponse]:

@@ -288,6 +288,11 @@ def test_pages_and_static_files_are_served_read_only(tmp_path: Path) -> None:
             r = c.get(path)
             assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
         assert c.get("/static/style.css").status_code == 200
+        for path in ("/", "/scoreboard", "/overlay", "/console", "/wizard", "/history", "/docs"):
+            assert '<link rel="icon" href="/static/favicon.svg"' in c.get(path).text, path
+        icon = c.get("/favicon.ico")  # asked for where a page names none: not a 404
+        assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+        assert icon.content == c.get("/static/favicon.svg").content
         assert c.get("/static/../_app.py").status_code == 404
         assert c.get("/static/%2e%2e/_app.py").status_code == 404
         assert c.post("/scoreboard").status_code == 405

@@ -193,6 +193,14 @@ def _statistics_readable(page: Any) -> None:
         assert size >= 11, f"{text!r} in {size} px type"
 
 
+def test_the_api_reference_fits_a_phone(pages: Pages) -> None:
+    """``/docs`` (English only): its longest path wraps instead of widening the page."""
+    page = pages.open("/docs", size=SIZES["phone"])
+    page.locator("code", has_text="/diagram.svg").first.wait_for()
+    _no_sideways_scroll(page, "docs")
+    page.close()
+
+
 def _ball_colours(page: Any, png: bytes, selector: str) -> dict[str, str]:
     """Player -> the ball drawn beside the name, its colour checked in the screenshot."""
     image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)

@@ -151,7 +151,16 @@ def one_line(text: str) -> str:
 def _validation_text(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors()[:3]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        loc = tuple(err.get("loc", ()))
+        if err.get("type") == "json_invalid":  # loc: ("body", character index)
+            why = (err.get("ctx") or {}).get("error", "")
+            at = f" at character {loc[-1]}" if len(loc) > 1 else ""
+            parts.append(f"the body is not valid JSON{at} ({why}); send a JSON object")
+            continue
+        if loc == ("body",) and err.get("type") == "missing":
+            parts.append("no body; send a JSON object")
+            continue
+        where = ".".join(str(p) for p in loc if p != "body") or "body"
         msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
         parts.append(f"{where}: {msg}")
     more = len(exc.errors()) - 3

@@ -222,6 +222,12 @@ def test_bad_match_set_ups_are_422_with_the_field_named(tmp_path: Path) -> None:
             headers=AUTH | {"content-type": "application/json"},
         )
         assert r.status_code == 422
+        assert r.json()["detail"].startswith(
+            "the body is not valid JSON at character 1 (Expecting property name enclosed in "
+            "double quotes); send a JSON object"
+        )  # it said "1: JSON decode error"
+        r = c.post("/api/matches", content=b"", headers=AUTH | {"content-type": "application/json"})
+        assert r.status_code == 422 and r.json()["detail"].startswith("no body; send a JSON object")
         assert db_dump(tmp_path / "web.db") == before
 
 

@@ -3,7 +3,8 @@
 * :func:`collect_stats`: every shot log of some folders (``carom batch``'s output) or
   files replayed through the referee core -> :class:`SeasonStats`: each match's
   figures (:class:`MatchFigures`, :class:`PlayerMatch`), each player over the season
-  ranked as the standings rank (:class:`PlayerSeason`), the logs that could not be read;
+  ranked as the standings rank (:class:`PlayerSeason`), the logs skipped (not read, or
+  the same bytes as another);
 * :class:`ShotCategories`: what the shots were (scoring, misses, fouls by name, review,
   breaks, the cue ball's opening in the carom disciplines);
 * renderers: :func:`stats_text` (two aligned tables), :func:`stats_json` (``--json``),

@@ -5,11 +5,14 @@ A folder is searched to any depth for ``shots.json`` (what ``carom batch`` and
 samples), skipping folders whose name starts with ``.``; a file is read as a shot log
 whatever its name. Each log is scored with ``carom.match.score_file`` (the numbers of
 ``carom score``); a log that cannot be read is listed with its reason and the others
-are still counted.
+are still counted. A log of shots whose bytes are another's (the same analysis found
+twice, in a batch's folder and an analyze's) is counted once, the other listed as
+skipped.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,12 +45,29 @@ def collect_stats(paths: Sequence[Path]) -> SeasonStats:
     """
     logs, skipped = find_logs(paths)
     matches = []
+    first_of: dict[str, Path] = {}  # a log's SHA-256 -> where it was read first
     for log in logs:
         try:
-            matches.append(read_match(log))
+            digest, match = _digest(log), read_match(log)
+            # The same analysis twice (a batch's and an analyze's); two logs of no shot
+            # may be two matches that were never played.
+            if digest in first_of and any(f.categories.shots for f in match.figures):
+                skipped.append((log, f"the same shot log as {first_of[digest]}: counted once"))
+                continue
+            first_of.setdefault(digest, log)
+            matches.append(match)
         except (CaromError, OSError, ValueError) as exc:
             skipped.append((log, _one_line(exc, log)))
     return SeasonStats(tuple(matches), rank_players(matches), tuple(sorted(skipped)))
+
+
+def _digest(path: Path) -> str:
+    """The SHA-256 of the file's bytes (read in pieces: a log may be large)."""
+    sha = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            sha.update(chunk)
+    return sha.hexdigest()
 
 
 def find_logs(paths: Sequence[Path]) -> tuple[list[Path], Skipped]:

@@ -197,7 +197,7 @@ class PlayerSeason:
 
 @dataclass(frozen=True, slots=True)
 class SeasonStats:
-    """Every match read, the players ranked, and the logs that could not be read.
+    """Every match read, the players ranked, and the logs skipped (unread, or read already).
 
     ``matches`` in the order the logs were found; ``players`` best first;
     ``skipped``: (path, one-line reason).

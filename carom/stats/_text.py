@@ -109,7 +109,7 @@ def _match_rows(number: int, m: MatchFigures) -> list[list[object]]:
 def _skipped_lines(season: SeasonStats) -> list[str]:
     if not season.skipped:
         return []
-    lines = [f"skipped {len(season.skipped)} shot log(s) that could not be read:"]
+    lines = [f"skipped {len(season.skipped)} shot log(s) (not read, or read already):"]
     return lines + [f"  {path}: {why}" for path, why in season.skipped]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -32,6 +33,24 @@ def test_every_log_is_found_once_in_path_order(tmp_path: Path) -> None:
     assert season.skipped == ()
     again = collect_stats([tmp_path / "season", paths[0]])  # a log named twice counts once
     assert [m.path for m in again.matches] == paths
+
+
+def test_the_same_analysis_found_in_two_folders_counts_once(tmp_path: Path) -> None:
+    """A batch's folder and an analyze's both hold the same video's log: one match, and
+    the second listed as skipped with the first's path (both were counted)."""
+    paths, season = season_in(tmp_path)
+    copy = tmp_path / "carom-analysis" / paths[0].parent.name / "shots.json"
+    copy.parent.mkdir(parents=True)
+    copy.write_bytes(paths[0].read_bytes())
+    again = collect_stats([tmp_path / "season", tmp_path / "carom-analysis"])
+    assert [m.path for m in again.matches] == paths
+    assert again.players == season.players  # nobody's figures counted twice
+    assert again.skipped == ((copy, f"the same shot log as {paths[0]}: counted once"),)
+    # Two logs of no shot at all (two matches never played) stay two matches.
+    empty = {**json.loads(paths[0].read_text(encoding="utf-8")), "shots": []}
+    for name in ("one", "two"):
+        write_log(tmp_path / "empty" / name / "shots.json", empty)
+    assert len(collect_stats([tmp_path / "empty"]).matches) == 2
 
 
 def test_each_match_has_carom_scores_numbers(tmp_path: Path) -> None:

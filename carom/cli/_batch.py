@@ -151,6 +151,7 @@ def _stats(args: argparse.Namespace, out: Path) -> Any:
     """The season's statistics over the batch folder (``None``: off, or no shot log yet)."""
     if not args.stats:
         return None
+    from carom.i18n import user_language
     from carom.stats import collect_stats, write_stats_csv, write_stats_html
     from referee import CaromError
 
@@ -159,7 +160,7 @@ def _stats(args: argparse.Namespace, out: Path) -> Any:
     except CaromError:
         return None
     write_stats_csv(season, out)
-    write_stats_html(season, out / "stats.html")
+    write_stats_html(season, out / "stats.html", lang=user_language(args.lang))
     return season
 
 

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from carom.cli._analyze import language_arg
 from carom.cli._outputs import check_out_folder, path_arg
 
 __all__ = ["add_parser", "run"]
@@ -36,6 +37,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "(default: the first PATH if it is a folder, else the current folder)",
     )
     stats.add_argument("--json", action="store_true", help="print a machine-readable document")
+    stats.add_argument(
+        "--lang", metavar="CODE", type=language_arg,
+        help="stats.html's language: en, ko, tr, nl, fr or es (default: the system's, from "
+        "LANG, if one of these, else en); the tables on the terminal and the CSV stay English",
+    )  # fmt: skip
 
 
 def out_folder(paths: list[Path], out: Path | None) -> Path:
@@ -51,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     Raises:
         CaromError: no shot log found, a path missing, an output not writable (one line).
     """
+    from carom.i18n import user_language
     from carom.stats import (
         collect_stats,
         stats_json,
@@ -64,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     season = collect_stats(args.paths)
     written = write_stats_csv(season, folder)
     written.append(folder / "stats.html")
-    write_stats_html(season, written[-1])
+    write_stats_html(season, written[-1], lang=user_language(args.lang))
     if args.json:
         json.dump(stats_json(season), sys.stdout, indent=2, ensure_ascii=False)
         print()

@@ -3,9 +3,11 @@
 Inline CSS and inline SVG plots (:mod:`carom.stats._plots`), no script and no external
 resource (a strict CSP with no ``script-src`` shows it whole), so the file can be mailed
 or opened offline. Every text from outside (player and match names, paths, reasons) is
-escaped. The plots: points per match for the leading players, general average and high
-run per player, each player's shots by category and, in the carom disciplines, the cue
-ball's opening.
+escaped. Its fixed words come from the ``report`` catalogue in the page's language
+(``lang``, as ``carom analyze --lang`` writes the report); the carom abbreviations (MP,
+GA, BA, HR) and the numbers stay as they are. The plots: points per match for the
+leading players, general average and high run per player, each player's shots by
+category and, in the carom disciplines, the cue ball's opening.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
+from carom.i18n import catalogue
 from carom.stats._model import MatchFigures, PlayerSeason, SeasonStats
 from carom.stats._plots import bar_plot, line_plot, stacked_plot
-from carom.stats._text import player_cells, result_text
+from carom.stats._text import player_cells
 from referee import CaromError
 
 __all__ = ["LINE_PLAYERS", "render_stats_html", "write_stats_html"]
@@ -69,19 +72,46 @@ def _table(
     )
 
 
-_PLAYER_HEAD = ("#", "player", "matches", "finished", "won", "drawn", "lost", "MP", "points",
-                "innings", "GA", "BA", "HR", "shots", "scoring", "misses", "fouls", "review",
-                "breaks", "ball first", "1 cushion", "2 cushions", "3+ cushions")  # fmt: skip
-_MATCH_HEAD = ("#", "match", "discipline", "result", "player", "points", "innings", "average",
-               "HR", "sets", "MP")  # fmt: skip
+#: The columns by catalogue key (``season_*``); the carom abbreviations as they are.
+_PLAYER_HEAD = ("#", "col_player", "col_matches", "col_finished", "col_won", "col_drawn",
+                "col_lost", "MP", "col_points", "col_innings", "GA", "BA", "HR", "col_shots",
+                "scoring", "misses", "col_fouls", "col_review", "col_breaks", "ball_first",
+                "cushion_1", "cushion_2", "cushion_3")  # fmt: skip
+_MATCH_HEAD = ("#", "col_match", "col_discipline", "col_result", "col_player", "col_points",
+               "col_innings", "col_average", "HR", "col_sets", "MP")  # fmt: skip
 
 
-def _match_rows(matches: Sequence[MatchFigures]) -> tuple[list[list[object]], list[str]]:
+class _Words:
+    """The page's fixed words in ``lang`` (the ``report`` catalogue's ``season_*``)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang, self._catalogue = lang, catalogue("report")
+
+    def __call__(self, key: str, **fields: object) -> str:
+        return self._catalogue.text(self.lang, f"season_{key}", **fields)
+
+    def head(self, keys: Sequence[str]) -> list[str]:
+        """Column headers: a key's words, or the abbreviation as it is."""
+        return [self(k) if k[0].islower() else k for k in keys]
+
+    def discipline(self, name: str) -> str:
+        return self._catalogue.text(self.lang, f"discipline_{name}")
+
+    def result(self, m: MatchFigures) -> str:
+        """``won by X``, ``drawn``, ``stopped`` or ``in progress``."""
+        if m.finished:
+            return self("drawn") if m.winner is None else self("won_by", player=m.winner)
+        return self("stopped") if m.error else self("in_progress")
+
+
+def _match_rows(matches: Sequence[MatchFigures], w: _Words) -> tuple[list[list[object]], list[str]]:
     rows: list[list[object]] = []
     classes: list[str] = []
     for n, m in enumerate(matches, start=1):
         for i, f in enumerate(m.figures):
-            head: list[object] = [n, m.name, m.discipline, result_text(m)] if i == 0 else [""] * 4
+            head: list[object] = (
+                [n, m.name, w.discipline(m.discipline), w.result(m)] if i == 0 else [""] * 4
+            )
             mp = "–" if f.match_points is None else f.match_points
             rows.append(
                 [*head, f.player, f.points, f.innings, f.average, f.high_run, f.sets_won, mp]
@@ -95,7 +125,7 @@ def _figure(caption: str, svg: str, note: str = "") -> str:
     return f'<figure class="plot">\n<figcaption>{_e(caption)}</figcaption>\n{svg}{extra}</figure>'
 
 
-def _points_figure(season: SeasonStats) -> str:
+def _points_figure(season: SeasonStats, w: _Words) -> str:
     """Points per match, one line per leading player (``None`` where they did not play)."""
     leading = season.players[:LINE_PLAYERS]
     series = [
@@ -104,28 +134,28 @@ def _points_figure(season: SeasonStats) -> str:
         for s in leading
     ]  # fmt: skip
     more = len(season.players) - len(leading)
-    note = f"the first {len(leading)} players of the ranking; {more} more in the table"
-    svg = line_plot("Points per match", series, len(season.matches))
-    return _figure("Points per match (match number across)", svg, note if more > 0 else "")
+    note = w("first_players", shown=len(leading), more=more)
+    svg = line_plot(w("points_plot"), series, len(season.matches))
+    return _figure(w("points_caption"), svg, note if more > 0 else "")
 
 
-def _plots(season: SeasonStats) -> list[str]:
+def _plots(season: SeasonStats, w: _Words) -> list[str]:
     players = season.players
     ga = [(s.player, s.points / s.innings if s.innings else 0.0, s.general_average)
           for s in players]  # fmt: skip
     hr = [(s.player, float(s.high_run), str(s.high_run)) for s in players]
-    kinds = ("scoring", "misses", "fouls, no points", "no events")
+    kinds = [w(k) for k in ("scoring", "misses", "fouls_no_points", "no_events")]
     shots = [(s.player, _shot_parts(s)) for s in players]
-    openings = ("ball first", "1 cushion", "2 cushions", "3+ cushions", "no ball contact")
+    openings = [w(k) for k in ("ball_first", "cushion_1", "cushion_2", "cushion_3",
+                               "no_ball_contact")]  # fmt: skip
     opening = [(s.player, _opening_parts(s)) for s in players]
     return [
-        _points_figure(season),
-        _figure("General average (points per inning)", bar_plot("General average", ga)),
-        _figure("High run", bar_plot("High run", hr)),
-        _figure("Shots by category", stacked_plot("Shots by category", kinds, shots)),
-        _figure("Cue ball opening (carom disciplines): cushions before the first ball",
-                stacked_plot("Cue ball opening", openings, opening)),
-    ]  # fmt: skip
+        _points_figure(season, w),
+        _figure(w("ga_caption"), bar_plot(w("ga_plot"), ga)),
+        _figure(w("hr"), bar_plot(w("hr"), hr)),
+        _figure(w("shots_caption"), stacked_plot(w("shots_caption"), kinds, shots)),
+        _figure(w("opening_caption"), stacked_plot(w("opening_plot"), openings, opening)),
+    ]
 
 
 def _shot_parts(s: PlayerSeason) -> list[int]:
@@ -145,46 +175,48 @@ def _opening_parts(s: PlayerSeason) -> list[int]:
     ]
 
 
-def _skipped_html(season: SeasonStats) -> str:
+def _skipped_html(season: SeasonStats, w: _Words) -> str:
     if not season.skipped:
         return ""
     items = "".join(f"<li>{_e(p)}: {_e(why)}</li>" for p, why in season.skipped)
-    return f"<h2>Skipped shot logs ({len(season.skipped)})</h2>\n<ul>{items}</ul>\n"
+    return f"<h2>{_e(w('skipped', n=len(season.skipped)))}</h2>\n<ul>{items}</ul>\n"
 
 
-def render_stats_html(season: SeasonStats, title: str = "Season statistics") -> str:
-    """The whole page as text (see :func:`write_stats_html`)."""
+def render_stats_html(season: SeasonStats, title: str | None = None, lang: str = "en") -> str:
+    """The whole page as text in ``lang`` (see :func:`write_stats_html`)."""
+    w = _Words(lang)
+    title = w("title") if title is None else title
     player_table = _table(
         "players",
-        _PLAYER_HEAD,
+        w.head(_PLAYER_HEAD),
         [player_cells(i, s) for i, s in enumerate(season.players, start=1)],
         frozenset({1}),
     )
-    rows, classes = _match_rows(season.matches)
-    match_table = _table("matches", _MATCH_HEAD, rows, frozenset({1, 2, 3, 4}), classes)
-    summary = (
-        f"{len(season.matches)} matches, {len(season.players)} players; "
-        "definitions of every number in docs/stats.md"
-    )
+    rows, classes = _match_rows(season.matches, w)
+    match_table = _table("matches", w.head(_MATCH_HEAD), rows, frozenset({1, 2, 3, 4}), classes)
+    summary = w("summary", matches=len(season.matches), players=len(season.players))
     return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<!DOCTYPE html>\n<html lang="{_e(lang)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
         f'<h1>{_e(title)}</h1>\n<p class="note">{_e(summary)}</p>\n'
-        f"<h2>Players</h2>\n{player_table}\n<h2>Matches</h2>\n{match_table}\n"
-        f"{_skipped_html(season)}<h2>Plots</h2>\n"
-        + "\n".join(_plots(season))
+        f"<h2>{_e(w('players'))}</h2>\n{player_table}\n"
+        f"<h2>{_e(w('matches'))}</h2>\n{match_table}\n"
+        f"{_skipped_html(season, w)}<h2>{_e(w('plots'))}</h2>\n"
+        + "\n".join(_plots(season, w))
         + "\n</main>\n</body>\n</html>\n"
     )
 
 
-def write_stats_html(season: SeasonStats, path: Path, title: str = "Season statistics") -> None:
-    """Write the page as one self-contained HTML file (overwritten).
+def write_stats_html(
+    season: SeasonStats, path: Path, title: str | None = None, lang: str = "en"
+) -> None:
+    """Write the page in ``lang`` as one self-contained HTML file (overwritten).
 
     Raises:
         CaromError: the file cannot be written (one line naming it).
     """
-    text = render_stats_html(season, title)
+    text = render_stats_html(season, title, lang)
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:

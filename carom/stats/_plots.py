@@ -10,6 +10,7 @@ colour-blind readers.
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Sequence
 
 __all__ = ["PALETTE", "bar_plot", "line_plot", "stacked_plot"]
@@ -50,17 +51,26 @@ def _top(values: Sequence[float]) -> float:
     return peak  # not reached
 
 
-def _legend(names: Sequence[str], y: float) -> list[str]:
+def _legend(names: Sequence[str], y: float, most: int = 16) -> list[str]:
+    """Swatches and names in a row; a name past ``most`` letters is cut short."""
     out, x = [], 8.0
     for i, name in enumerate(names):
-        label = _short(name, 16)
+        label = _short(name, most)
         out.append(
             f'<rect x="{x:.0f}" y="{y - 10:.0f}" width="10" height="10" '
             f'fill="{PALETTE[i % len(PALETTE)]}"/>'
         )
         out.append(f'<text x="{x + 14:.0f}" y="{y:.0f}">{_e(label)}</text>')
-        x += 24 + 7 * len(label)
+        x += 24 + _text_px(label)
     return out
+
+
+def _text_px(text: str) -> float:
+    """About how wide ``text`` is drawn in the plots' 12 px type.
+
+    A wide letter (Hangul, kanji) counts about twice a narrow one.
+    """
+    return sum(13.0 if unicodedata.east_asian_width(c) in "WF" else 7.0 for c in text)
 
 
 def line_plot(title: str, series: Sequence[tuple[str, Sequence[float | None]]], n: int) -> str:
@@ -122,7 +132,7 @@ def stacked_plot(
     """One bar per (name, count per part), the parts side by side, total at the end."""
     peak = _top([float(sum(counts)) for _, counts in rows])
     span = _WIDTH - _LABEL_W - 70
-    body = _legend(parts, 16)
+    body = _legend(parts, 16, most=24)  # the page's own words: whole in every language
     for i, (name, counts) in enumerate(rows):
         y = 28 + i * _ROW_H
         body.append(

@@ -70,3 +70,23 @@ def test_an_output_folder_that_cannot_be_written_is_refused_before_the_work(
     (tmp_path / "afile").write_text("x")
     with pytest.raises(CaromError, match="afile is a file, not a folder"):
         carom_stats(tmp_path / "season", "--out", tmp_path / "afile" / "stats")
+
+
+def test_lang_writes_the_page_in_that_language_and_the_tables_stay_english(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--lang, else LANG (as analyze and batch): stats.html's words; the terminal and the
+    CSV headers (read by programs) stay English."""
+    write_season(tmp_path / "season")
+    assert carom_stats(tmp_path / "season", "--lang", "ko") == 0
+    page = (tmp_path / "season" / "stats.html").read_text(encoding="utf-8")
+    assert '<html lang="ko">' in page and "<h1>시즌 통계</h1>" in page
+    assert capsys.readouterr().out.startswith("Players (")
+    assert (tmp_path / "season" / "stats-players.csv").read_text().startswith("rank,player")
+    monkeypatch.setenv("LANG", "tr_TR.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert carom_stats(tmp_path / "season") == 0
+    assert '<html lang="tr">' in (tmp_path / "season" / "stats.html").read_text(encoding="utf-8")
+    with pytest.raises(SystemExit):
+        carom_stats(tmp_path / "season", "--lang", "de")

@@ -8,6 +8,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from carom.i18n import LANGUAGES, catalogue
 from carom.stats import (
     MATCH_HEADER,
     PLAYER_HEADER,
@@ -138,6 +141,32 @@ def test_the_page_has_both_tables_and_one_svg_per_plot(tmp_path: Path) -> None:
     _, page = page_of(tmp_path)
     assert page.tables == ["players", "matches"]
     assert page.figures == page.svgs == PLOTS
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_speaks_the_language_asked_for(tmp_path: Path, lang: str) -> None:
+    """The headings, column names, plot titles, legends and results from the report
+    catalogue (stats.html was English whatever --lang said); names and numbers as they are."""
+    season = season_of(tmp_path, damaged=True)
+    path = tmp_path / "stats.html"
+    write_stats_html(season, path, lang=lang)
+    text = path.read_text(encoding="utf-8")
+    page = Page()
+    page.feed(text)
+    words = catalogue("report")
+    said = "\n".join(page.text)
+    assert f'<html lang="{lang}">' in text
+    keys = ("title", "players", "matches", "plots", "ga_caption", "opening_caption",
+            "col_innings", "col_discipline", "ball_first", "no_ball_contact")  # fmt: skip
+    for key in keys:
+        assert words.text(lang, f"season_{key}") in said, (lang, key)
+    assert words.text(lang, "season_skipped", n=1) in said
+    assert words.text(lang, "discipline_three-cushion") in said
+    assert words.text(lang, "season_won_by", player=season.matches[0].winner or "") in said
+    if lang != "en":
+        english = ("Season statistics", "Players", "Matches", "General average", "ball first")
+        assert [w for w in english if w in said] == []
+    assert season.players[0].player in said
 
 
 def test_the_page_is_self_contained_without_script(tmp_path: Path) -> None:

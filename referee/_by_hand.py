@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from referee._game_end import game_end
+from referee._disciplines import rules_of
+from referee._game_end import cut_to_target, game_end
 from referee._names import NextPosition
 from referee._reason import english_reason
 from referee._shot import Carry
@@ -61,8 +62,10 @@ def _stroke(
         state, scores=scores, next_position=NextPosition.PLAY_ON, break_due=False,
         carry=Carry(), last_inning_ended_by=shooter if ends else None,
     )  # fmt: skip
+    alternate = rules_of(state.config.discipline).alternates_every_stroke
+    moved, cut = cut_to_target(moved) if alternate else (moved, ())  # five-pins, as a shot
     after, notes = game_end(moved, shooter, verdict)
     after = replace(after, break_due=after.next_position is NextPosition.BREAK)
-    inning = f"{shooter}'s inning {after.scores[shooter].innings}" if ends else ""
-    said = "; ".join(x for x in (inning and f"{inning} over", english_reason(notes)) if x)
+    inning = f"{shooter}'s inning {scores[shooter].innings} over" if ends else ""
+    said = "; ".join(x for x in (inning, english_reason((*cut, *notes))) if x)
     return after, f"{detail} ({said})" if said else detail

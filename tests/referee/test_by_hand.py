@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import Correction, CorrectionKind, Match, MatchState, Phase, RulesError
+from referee import Correction, CorrectionKind, Discipline, Match, MatchState, Phase, RulesError
 from tests.referee.factories import W, config, many, miss, point
 
 
@@ -129,3 +129,13 @@ def test_any_hand_kept_sequence_keeps_the_score_s_invariants(
         for s in m.state.scores.values():
             assert s.points == sum(s.runs) + s.current_run + s.awarded + s.corrected + s.carried
             assert s.innings == len(s.runs) + s.in_inning
+
+
+def test_five_pins_points_past_the_target_are_cut_back_as_after_a_shot() -> None:
+    m = Match(config(Discipline.FIVE_PINS, target=10))
+    m.correct(_points("A", 14))
+    assert m.state.scores["A"].points == 10 and m.state.equalizing  # cut to the target
+    assert m.state.audit[-1].detail == (
+        "+14 points to A (A's total cut back to the target 10; A reached the target: "
+        "equalizing inning for B)"
+    )

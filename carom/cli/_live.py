@@ -287,8 +287,8 @@ def _calibration_file(args: argparse.Namespace, path: Path) -> Any:
 def _flush_s(final: Any) -> float:
     """Seconds the board's last messages are waited for at the close.
 
-    None for a board that did not confirm the final state in ``--scoreboard-confirm``:
-    it was waited for long enough.
+    0 for a board that did not confirm the final state in ``--scoreboard-confirm``: it
+    was waited for long enough.
     """
     return 0.0 if final is not None and not final.confirmed else 2.0
 

@@ -189,14 +189,16 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
         raise
     host, port = sock.getsockname()[:2]
-    if later is not None:  # before the address line, which tells a watcher it is up
-        _say(later.replace("http://127.0.0.1:8765/", f"http://{host}:{port}/"))
-    _say(f"listening on http://{host}:{port}/ (scoreboard /scoreboard, overlay /overlay, "
-         "console /console, history /history, calibration wizard /wizard; "
-         "Ctrl-C stops)")  # fmt: skip
     # Ctrl-C or SIGTERM (a service manager's stop): uvicorn shuts down cleanly, then
-    # raises the signal again; either is then a KeyboardInterrupt, the normal end.
+    # raises the signal again; either is then a KeyboardInterrupt, the normal end, also
+    # the moment the address is said (a watcher may stop it at once).
     with sigterm_interrupts(), contextlib.suppress(KeyboardInterrupt):
+        if later is not None:  # before the address line, which tells a watcher it is up
+            _say(later.replace("http://127.0.0.1:8765/", f"http://{host}:{port}/"))
+        _say(f"listening on http://{host}:{port}/ (scoreboard /scoreboard, overlay /overlay, "
+             "console /console, history /history, calibration wizard /wizard; "
+             "Ctrl-C stops)")  # fmt: skip
         serve_forever(app, sock)
+    sock.close()
     _say("stopped")
     return 0

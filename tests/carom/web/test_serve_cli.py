@@ -204,3 +204,14 @@ def test_live_serve_on_a_port_in_use_fails_before_any_work(tmp_path: Path) -> No
         "--port or stop the program using it"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["clip.mp4"]  # no database, no fit
+
+
+def test_a_stop_the_moment_the_address_is_said_is_the_normal_end(tmp_path: Path) -> None:
+    """A watcher that stops serve as soon as it says where it listens (a script, a test)
+    got status 130 and "carom: interrupted" most times (the signal came before the
+    server's own handling); three stops in a row, each a clean end."""
+    for i in range(3):
+        proc, _url = _start("serve", "--db", str(tmp_path / f"web{i}.db"), "--port", "0")
+        code, err = _stop(proc)
+        assert code == 0, err
+        assert err.rstrip().endswith("carom serve: stopped"), err

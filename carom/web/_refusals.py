@@ -56,6 +56,11 @@ REFUSAL_ENGLISH: dict[str, str] = {
         "carom live referees this table with its own calibration; to calibrate {camera}, "
         "stop carom live and run carom serve --camera {camera}"
     ),
+    "calibration_other_table": (
+        "the camera's calibration {path}: made for a {made} mm table, but the match is set "
+        'up for {match} (the match\'s table); give the match "table": "{made}", or calibrate '
+        "again in the wizard"
+    ),
     "no_calibration_yet": (
         "the camera has no calibration yet: mark the table's corners in the wizard "
         "(/wizard) and save ({path})"
@@ -78,7 +83,7 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "token_busy": "the server is busy checking tokens; try again",
 }
 #: Fields that hold words, not numbers.
-_TEXT = ("decision", "reason", "phase", "player", "path", "camera")
+_TEXT = ("decision", "reason", "phase", "player", "path", "camera", "made", "match")
 # (``wait_s`` is a number; the token messages' ``<token>`` and ``1 s`` are literal.)
 _READER = TemplateReader(REFUSAL_ENGLISH, _TEXT)
 

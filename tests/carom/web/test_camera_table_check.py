@@ -14,7 +14,9 @@ from tests.carom.live._helpers import SAMPLE, write_truth_calibration
 from tests.carom.web._web import AUTH, PLAYERS, client, db_dump
 
 
-def _refused(tmp_path: Path, calibration: Path, body: dict[str, object]) -> str:
+def _refused(
+    tmp_path: Path, calibration: Path, body: dict[str, object], parts: list[object] | None = None
+) -> str:
     with client(tmp_path, camera=str(SAMPLE), calibration=calibration) as c:
         before = db_dump(tmp_path / "web.db")
         r = c.post("/api/matches", json={"players": PLAYERS} | body, headers=AUTH)
@@ -23,12 +25,18 @@ def _refused(tmp_path: Path, calibration: Path, body: dict[str, object]) -> str:
         assert db_dump(tmp_path / "web.db") == before
         detail: str = r.json()["detail"]
         assert "\n" not in detail and "Traceback" not in detail
+        if parts is not None:
+            parts.append(r.json()["detail_parts"])
         return detail
 
 
 def test_a_match_on_another_table_size_than_the_calibration_is_refused(tmp_path: Path) -> None:
     calibration = write_truth_calibration(tmp_path / "cal.json")  # the match table
-    detail = _refused(tmp_path, calibration, {"table": "2100x1050"})
+    parts: list[object] = []
+    detail = _refused(tmp_path, calibration, {"table": "2100x1050"}, parts)
+    assert parts == [{"key": "calibration_other_table",  # in the page's language
+                      "fields": {"path": str(calibration), "made": "2840x1420",
+                                 "match": "2100x1050"}}]  # fmt: skip
     assert detail == (
         f"the camera's calibration {calibration}: made for a 2840x1420 mm table, but the "
         "match is set up for 2100x1050 (the match's table); give the match "

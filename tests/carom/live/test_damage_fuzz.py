@@ -29,9 +29,10 @@ _COUNT = itertools.count()
 @functools.cache
 def _clean() -> tuple[bytes, tuple[int, ...], MatchState, int]:
     """The written file's bytes, where they are not zero, the match's state and version."""
-    path = Path(tempfile.mkdtemp(prefix="carom-fuzz-")) / "live.db"
-    state, version = recorded(path)
-    data = path.read_bytes()
+    with tempfile.TemporaryDirectory(prefix="carom-fuzz-") as folder:  # removed after
+        path = Path(folder) / "live.db"
+        state, version = recorded(path)
+        data = path.read_bytes()
     return data, tuple(i for i, b in enumerate(data) if b), state, version
 
 

@@ -16,7 +16,7 @@ file and the overlay PNG.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -30,11 +30,18 @@ from calibration._file import Calibration, CalibrationMethod, save_calibration
 from calibration._fit import Fit, fit_camera
 from calibration._geometry import PYRAMID_TABLE, TableGeometry
 from calibration._manual import fit_from_points
-from calibration._outcome import SideResiduals, side_residuals
+from calibration._outcome import Outcome, SideResiduals, side_residuals
 from calibration._report import QualityReport, draw_overlay, quality_report
 from referee import Discipline, Table
 
-__all__ = ["CalibrationResult", "Lens", "calibrate_frame", "save_result"]
+__all__ = ["CORNERS_ONLY", "CalibrationResult", "Lens", "calibrate_frame", "save_result"]
+
+#: The advice of a fit to four marked corners alone (no diamonds, no lens from
+#: checkerboards): it passes through them whatever the lens and the camera's height,
+#: so its residual says nothing of its accuracy (issue: 20 mm off, reported 0.5 mm).
+CORNERS_ONLY = "corners only: 4 marked points fit any lens; look at the diamonds"
+#: The highest confidence such a fit is given.
+CORNERS_ONLY_CONFIDENCE = 0.5
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -99,10 +106,20 @@ def calibrate_frame(
     when = created or datetime.now(UTC).replace(microsecond=0).isoformat()
     calib = Calibration(geometry, fit.camera, when, method, {"rms_px": fit.rms_px})
     report = quality_report(calib, uv, xyz, sides=sides)
+    if method is CalibrationMethod.MANUAL and not diamonds:
+        report = _corners_only(report)
     residuals = report.residuals() | ({} if lens is None else {"lens_rms_px": lens[2]})
     calib = Calibration(geometry, fit.camera, when, method, residuals)
     overlay = draw_overlay(frame_bgr, calib, discipline=discipline)
     return CalibrationResult(calib, report, overlay)
+
+
+def _corners_only(report: QualityReport) -> QualityReport:
+    """A corners-only fit's report: at best doubtful (:data:`CORNERS_ONLY`)."""
+    if report.verdict is Outcome.FAILED:
+        return report
+    confidence = min(report.confidence, CORNERS_ONLY_CONFIDENCE)
+    return replace(report, verdict=Outcome.DOUBTFUL, advice=CORNERS_ONLY, confidence=confidence)
 
 
 def save_result(result: CalibrationResult, path: Path, overlay_path: Path) -> None:

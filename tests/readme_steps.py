@@ -174,7 +174,9 @@ STEPS: dict[str, Step | tuple[Step, ...]] = {
         why="no camera device here: a stream URL (a camera's other form) serving the "
         "one-shot clip's frames at its pace, as an IP camera does"),
     "carom calibrate examples/table.jpg --corners '223,98;1048,189;997,599;184,506' --out "
-    "table.json": Step(out=(r"^verdict: good",), files=("table.json", "table_overlay.png")),
+    "table.json": Step(
+        out=(r"^verdict: doubtful: corners only: 4 marked points fit any lens",), status=3,
+        files=("table.json", "table_overlay.png")),
 }  # fmt: skip
 
 

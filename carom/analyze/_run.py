@@ -154,7 +154,9 @@ def _calibration(
     opts, note = run.options, _noter(run, say)
     calib = calibration_for(opts, size_px, frames[1], note)
     if opts.calibration is not None:
-        check_calibration_fits(calib, frames[0].image_bgr, opts.calibration, note)
+        check_calibration_fits(
+            calib, frames[0].image_bgr, opts.calibration, note, source=str(opts.video)
+        )
     for name in _EARLIER_RUN:  # never beside this run's shots, even if it is interrupted
         (opts.out / name).unlink(missing_ok=True)
     return calib

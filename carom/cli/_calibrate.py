@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     overlay = args.overlay or args.out.with_name(args.out.stem + "_overlay.png")
     check_output(args.out, "--out")  # before the fit, not after it
     check_output(overlay, "--overlay")
+    _check_names(args, overlay)
     diamonds = parse_diamonds(args.diamonds) if args.diamonds else None
     if diamonds and not (args.corners or args.interactive):
         raise CalibrationError("--diamonds needs --corners (or --interactive) as well")
@@ -121,10 +122,38 @@ def run(args: argparse.Namespace) -> int:
     if result.report.verdict is Outcome.DOUBTFUL:
         from carom.pipeline import doubtful_line
 
-        print(f"carom: {doubtful_line(result, overlay)}; if they do not, mark the corners "
-              "with --corners or --interactive", file=sys.stderr)  # fmt: skip
+        marked = args.corners is not None or args.interactive
+        then = ("mark diamonds too (--diamonds 'i:u,v;j:u,v', docs/calibration.md)" if marked
+                else "mark the corners with --corners or --interactive")  # fmt: skip
+        print(f"carom: {doubtful_line(result, overlay, going_on=False)}; if they do not, "
+              f"{then}", file=sys.stderr)  # fmt: skip
         return EXIT_DOUBTFUL
     return EXIT_DOUBTFUL if size is not None else 0
+
+
+def _check_names(args: argparse.Namespace, overlay: Path) -> None:
+    """Refuse, before the fit, outputs that would overwrite the source or each other.
+
+    Also an overlay whose name no picture format has (OpenCV would fail after the fit).
+    """
+    import cv2
+
+    from referee import CaromError
+
+    if not args.source.strip():
+        raise CaromError("SOURCE is empty; give a video, a picture, a folder of pictures or "
+                         "a camera index")  # fmt: skip
+    source = Path(args.source)
+    for path, option in ((args.out, "--out"), (overlay, "--overlay")):
+        if source.is_file() and path.exists() and path.samefile(source):
+            raise CaromError(f"{option} {path}: is the source being calibrated; give another "
+                             "file name")  # fmt: skip
+    if overlay.resolve() == args.out.resolve():
+        raise CaromError(f"--overlay {overlay}: is the calibration file (--out); give another "
+                         "file name")  # fmt: skip
+    if not cv2.haveImageWriter(str(overlay)):
+        raise CaromError(f"--overlay {overlay}: not a picture's name; give one ending in .png "
+                         "(or .jpg)")  # fmt: skip
 
 
 def _table_size(args: argparse.Namespace, calib: Any) -> str | None:
@@ -158,7 +187,12 @@ def _fit(args: argparse.Namespace, table: Table, diamonds: list[list[float]] | N
     that raises (no table, no camera fits) is a failed one.
     """
     from calibration import CalibrationError, CalibrationFailed, calibrate_frame
-    from carom.cli._calibrate_args import lens_from_checkerboards, parse_corners, parse_pattern
+    from carom.cli._calibrate_args import (
+        corners_inside,
+        lens_from_checkerboards,
+        parse_corners,
+        parse_pattern,
+    )
     from carom.match import parse_discipline
     from carom.pipeline import best_calibration, how_to_mark
     from vision import read_frame
@@ -170,10 +204,15 @@ def _fit(args: argparse.Namespace, table: Table, diamonds: list[list[float]] | N
         lens = lens_from_checkerboards(args.checkerboard, pattern, args.square_mm)
         print(f"lens from checkerboards: fx {lens[0].fx_px:.1f} px, k1 {lens[1].k1:.4f}, "
               f"rms {lens[2]:.3f} px")  # fmt: skip
-    corners = parse_corners(args.corners) if args.corners else None
+    corners = parse_corners(args.corners) if args.corners is not None else None
     marking = corners is not None or args.interactive
     many = not marking and lens is None and args.frame is None and _many_frames(args.source)
     frame = None if many else read_frame(args.source, args.frame or 0)
+    if args.frame and not _many_frames(args.source):
+        print(f"carom: note: --frame {args.frame} left out: {args.source} is one picture",
+              file=sys.stderr)  # fmt: skip
+    if corners is not None and frame is not None:
+        corners_inside(corners, frame.shape[1], frame.shape[0])
     if args.interactive and frame is not None:
         corners = _click_corners(frame)
     try:

@@ -15,7 +15,13 @@ import numpy as np
 from calibration import CalibrationError, Lens, fit_lens_from_checkerboards
 from vision import IMAGE_SUFFIXES
 
-__all__ = ["lens_from_checkerboards", "parse_corners", "parse_diamonds", "parse_pattern"]
+__all__ = [
+    "corners_inside",
+    "lens_from_checkerboards",
+    "parse_corners",
+    "parse_diamonds",
+    "parse_pattern",
+]
 
 
 def parse_corners(text: str) -> list[list[float]]:
@@ -30,6 +36,15 @@ def parse_corners(text: str) -> list[list[float]]:
         raise CalibrationError(f"--corners: expected 4 points 'u,v' separated by ';', got {text!r}")
     _check_pixels("--corners", [c for p in points for c in p], text)
     return points
+
+
+def corners_inside(points: list[list[float]], width_px: int, height_px: int) -> None:
+    """Refuse a marked corner outside the picture (a typo: an extra digit, u and v swapped)."""
+    for i, (u, v) in enumerate(points, start=1):
+        if not (u < width_px and v < height_px):
+            size = f"{width_px}x{height_px}"
+            raise CalibrationError(f"--corners: corner {i} ({u:g},{v:g}) lies outside the "
+                                   f"{size} picture; give pixels within it")  # fmt: skip
 
 
 def _check_pixels(option: str, values: list[float], text: str) -> None:

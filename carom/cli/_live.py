@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from carom.cli._live_calibration import calibration_file, live_calibration
 from carom.cli._outputs import check_output
 from carom.cli._score import add_confirm_option, board_url, tell_board
 from carom.console import say, show
@@ -197,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
 
     config, clock_settings = _config(args)
     _check_inputs(args)  # and the library warnings into the log
-    calibration = _calibration(args, config)
+    calibration = live_calibration(args, config)
     clock = ShotClock(clock_settings)
     store = MatchStore(args.db, strict=True)  # a damaged file: one line, never resumed
     try:
@@ -216,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
         if args.serve:  # the web server over this session (carom.web.start_for_live)
             web = _serve(args, session, config, clock_settings)
         runner = LiveRunner(
-            session, capture.start(), calibration_file=_calibration_file(args, calibration),
+            session, capture.start(), calibration_file=calibration_file(args, calibration),
             config=config, board=board, clock=clock, metrics=metrics, segment=_segment(args),
             drift_every_s=args.drift_every, status_every_s=args.status_every,
             metrics_path=args.metrics, detector=args.detector,
@@ -276,14 +277,6 @@ def _interrupts_stop(runner: Any) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def _calibration_file(args: argparse.Namespace, path: Path) -> Any:
-    """``--calibration``'s file, else the camera's own beside the database."""
-    from carom.pipeline import CalibrationFile, CalibrationOrigin
-
-    given = args.calibration is not None
-    return CalibrationFile(path, CalibrationOrigin.GIVEN if given else CalibrationOrigin.CAMERA)
-
-
 def _flush_s(final: Any) -> float:
     """Seconds the board's last messages are waited for at the close.
 
@@ -301,40 +294,6 @@ def _final_status(final: Any) -> int:
         return 0
     tell_board("live", final.line)
     return EXIT_DEVICE
-
-
-def _calibration(args: argparse.Namespace, config: Any) -> Path:
-    """``--calibration``, else the camera's saved one, else one fitted now and saved.
-
-    A fit from a camera waits for a clear view of the table (and says so); a doubtful
-    fit goes on with one line; a failed one raises
-    :class:`calibration.CalibrationFailed` (exit 4) with the way to mark the corners.
-    """
-    from calibration import load_calibration
-    from carom.cli._calibrate import progress_say
-    from carom.pipeline import camera_calibration_path, check_calibration_table, fit_calibration
-    from carom.progress import Progress
-
-    if args.calibration is not None:
-        path = Path(args.calibration)
-        check_calibration_table(load_calibration(path), config.table, path)
-        return path
-    path = camera_calibration_path(args.db, args.camera)
-    if path.exists():
-        # A damaged file, or one of another table, fails now, in one line.
-        check_calibration_table(load_calibration(path), config.table, path, "the saved calibration")
-        _say(f"using the calibration saved for {args.camera}: {path}")
-        return path
-    _say(f"no calibration for {args.camera} yet: fitting one from it")
-    bar = Progress.for_terminal()
-    bar.stage(f"calibrating from {args.camera}")
-    try:
-        fit_calibration(args.camera, config.table, config.discipline, path.parent,
-                        say=progress_say(bar, "live"), name=path.stem)  # fmt: skip
-    finally:
-        bar.clear()
-    _say(f"calibrated: {path} (the wizard and later runs use it; delete it to refit)")
-    return path
 
 
 def _say(text: str) -> None:

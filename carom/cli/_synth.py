@@ -33,7 +33,7 @@ _IGNORED = {"--samples": (*_CAMERA, *_LOOK, *_CLIP),
 
 def _whole(text: str) -> int:
     """A whole number 0 or more (a seed, an index), else argparse's usage error."""
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"a whole number 0 or more, got {text!r}")
     return int(text)
 

@@ -173,7 +173,7 @@ def lag_account(result: LagResult) -> Account:
             fields["fault_keys"] = [_LAG_FAULT_KEYS[f] for f in lost]
         candidates.append(Account("lag_fault", fields))
         gap = result.reason.removeprefix(f"{winner} won: ").split(" mm nearer")[0]
-        if gap.isdigit():
+        if gap.isascii() and gap.isdigit():
             candidates.append(Account("lag_nearer", {"winner": winner, "gap_mm": int(gap)}))
     said = next((a for a in candidates if a.english == result.reason), None)
     return Account("lag", {"result": said or Account("lag_other", {"text": result.reason})})

@@ -152,7 +152,7 @@ def _player(word: str, players: tuple[str, ...]) -> str:
         if p.casefold() == key:
             return p
     seat = _SEATS.find(key) if len(key) == 1 and key.isalpha() else -1
-    if key.isdigit():
+    if key.isascii() and key.isdigit():
         seat = int(key) - 1
     if 0 <= seat < len(players):
         return players[seat]

@@ -177,7 +177,7 @@ class MatchStore:
         if meta.get("application") != APPLICATION:
             raise LiveError(f"{self.path}: not a carom database; pass another path")
         text = str(meta.get("schema_version", "0"))
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise LiveError(StoreHealth((f"schema_version {text!r}",)).message(self.path))
         version = int(text)
         if version > SCHEMA_VERSION:
@@ -289,9 +289,11 @@ class MatchStore:
 
     def match(self, match_id: int) -> MatchRow:
         """The match ``match_id``; LiveError naming the known ids when there is none."""
-        with self._reading() as db:
-            r = db.execute(self._SELECT + " WHERE m.id = ?", (match_id,)).fetchone()
-            row = None if r is None else self._row(r)
+        row = None
+        if -(2**63) <= match_id < 2**63:  # SQLite's integers: no match has another id
+            with self._reading() as db:
+                r = db.execute(self._SELECT + " WHERE m.id = ?", (match_id,)).fetchone()
+                row = None if r is None else self._row(r)
         if row is None:
             known = ", ".join(str(m.id) for m in self.matches()) or "none"
             raise LiveError(

@@ -172,12 +172,17 @@ def _better(a: CalibrationResult, b: CalibrationResult) -> bool:
     return ka > kb
 
 
-def doubtful_line(result: CalibrationResult, overlay: Path) -> str:
-    """The one line a doubtful fit gives: why, the confidence, the overlay to look at."""
+def doubtful_line(result: CalibrationResult, overlay: Path, *, going_on: bool = True) -> str:
+    """The one line a doubtful fit gives: why, the confidence, the overlay to look at.
+
+    ``going_on``: the command goes on with it (analyze, live); ``carom calibrate`` has
+    only written it.
+    """
     report = result.report
+    then = "going on: check" if going_on else "written: check"
     return (
-        f"calibration doubtful: {report.advice} (confidence {report.confidence:.2f}); going "
-        f"on: check that the lines in {overlay} lie on the table's edges"
+        f"calibration doubtful: {report.advice} (confidence {report.confidence:.2f}); {then} "
+        f"that the lines in {overlay} lie on the table's edges"
     )
 
 

@@ -8,6 +8,7 @@ file as the user knows it (:class:`CalibrationOrigin`) with the way out that app
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -39,6 +40,7 @@ def check_calibration_fits(
     say: Say,
     *,
     origin: CalibrationOrigin = CalibrationOrigin.GIVEN,
+    source: str = "VIDEO",
 ) -> None:
     """Check a calibration file against one frame of the video before it is used.
 
@@ -46,7 +48,8 @@ def check_calibration_fits(
     :func:`calibration.tolerance_px` of where ``calib`` (read from ``path``) puts them
     (docs/calibration.md, "Checked against the video"). No table found in the frame:
     ``say`` hears that the check could not be made, and the calibration is used.
-    ``origin`` names the file and the way out that applies to it.
+    ``origin`` names the file and the way out that applies to it; ``source`` the video
+    or camera (in the command of the way out).
 
     Raises:
         CalibrationError: the calibration does not fit (one line: the side, the misfit
@@ -64,14 +67,15 @@ def check_calibration_fits(
             f"{which}: does not fit this video: the table's {fit.worst_side} edge in the "
             f"picture lies {fit.worst_px:.1f} px from where the calibration puts it (at most "
             f"{fit.tolerance_px:.1f} px; another camera, lens or table, or corners marked "
-            f"off?); {_way_out(origin, path)}"
+            f"off?); {_way_out(origin, path, source)}"
         )
 
 
-def _way_out(origin: CalibrationOrigin, path: Path) -> str:
+def _way_out(origin: CalibrationOrigin, path: Path, source: str) -> str:
     if origin is CalibrationOrigin.GIVEN:
-        return (f"recalibrate (carom calibrate VIDEO --out {path}) or leave out --calibration "
-                "to fit one from the video")  # fmt: skip
+        command = shlex.join(["carom", "calibrate", source, "--out", str(path)])
+        return (f"recalibrate ({command}) or leave out --calibration to fit one from the "
+                "video")  # fmt: skip
     if origin is CalibrationOrigin.SERVER:
         return "fit it again in the wizard (/wizard), which saves it there"
     wizard = WIZARD_URL.removeprefix("http://")
@@ -85,6 +89,8 @@ class CalibrationFile:
 
     path: Path
     origin: CalibrationOrigin = CalibrationOrigin.GIVEN
+    #: The video or camera it is used with (named in the way out of a misfit).
+    source: str = "VIDEO"
 
     def load_checked(self, frame_bgr: Any, say: Say) -> Calibration:
         """The calibration, of ``frame_bgr``'s size (h, w, 3) and checked against it.
@@ -95,5 +101,7 @@ class CalibrationFile:
         """
         h, w = frame_bgr.shape[:2]
         calib = load_calibration(self.path, expect_size_px=(w, h))
-        check_calibration_fits(calib, frame_bgr, self.path, say, origin=self.origin)
+        check_calibration_fits(
+            calib, frame_bgr, self.path, say, origin=self.origin, source=self.source
+        )
         return calib

@@ -20,7 +20,7 @@ from hardware._errors import CameraError
 from hardware.camera._camera import CameraFrame
 from hardware.camera._diagnose import explain_camera, safe_spec
 
-__all__ = ["DEFAULT_FPS", "OPEN_TIMEOUT_S", "READ_TIMEOUT_S", "OpenCvCamera"]
+__all__ = ["DEFAULT_FPS", "MAX_INDEX", "OPEN_TIMEOUT_S", "READ_TIMEOUT_S", "OpenCvCamera"]
 
 #: The rate assumed when the device reports none, or nonsense.
 DEFAULT_FPS = 30.0
@@ -28,6 +28,8 @@ DEFAULT_FPS = 30.0
 OPEN_TIMEOUT_S = 10.0
 #: A stream silent this long mid-read has ended: it is reopened (FFmpeg's default: 30 s).
 READ_TIMEOUT_S = 5.0
+#: The largest device index OpenCV takes (a C int).
+MAX_INDEX = 2**31 - 1
 
 
 class OpenCvCamera:
@@ -42,13 +44,21 @@ class OpenCvCamera:
     """
 
     def __init__(self, spec: int | str, clock: Callable[[], float] = time.monotonic) -> None:
-        source = int(spec) if isinstance(spec, str) and spec.isdigit() else spec
-        if isinstance(source, str) and "://" in source:  # a stream: FFmpeg, with timeouts
-            timeouts = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(OPEN_TIMEOUT_S * 1000),
-                        cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(READ_TIMEOUT_S * 1000)]  # fmt: skip
-            self._cap = cv2.VideoCapture(source, cv2.CAP_FFMPEG, timeouts)
-        else:
-            self._cap = cv2.VideoCapture(source)
+        source = int(spec) if isinstance(spec, str) and spec.isascii() and spec.isdigit() else spec
+        if isinstance(source, int) and not 0 <= source <= MAX_INDEX:
+            # OpenCV takes a C int: a larger number raised its overload error.
+            raise CameraError(f"camera {safe_spec(spec)}: not a camera index (0 to "
+                              f"{MAX_INDEX}); give the camera's index, such as 0")  # fmt: skip
+        try:
+            if isinstance(source, str) and "://" in source:  # a stream: FFmpeg, with timeouts
+                timeouts = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(OPEN_TIMEOUT_S * 1000),
+                            cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(READ_TIMEOUT_S * 1000)]  # fmt: skip
+                self._cap = cv2.VideoCapture(source, cv2.CAP_FFMPEG, timeouts)
+            else:
+                self._cap = cv2.VideoCapture(source)
+        except cv2.error as exc:
+            raise CameraError(f"camera {safe_spec(spec)}: OpenCV cannot open it "
+                              f"({str(exc).strip().splitlines()[-1]})") from None  # fmt: skip
         if not self._cap.isOpened():
             self._cap.release()
             raise CameraError(f"camera {safe_spec(spec)}: cannot open it; {explain_camera(spec)}")

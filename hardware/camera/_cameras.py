@@ -41,7 +41,11 @@ def _index_device_or_url(spec: int | str) -> bool:
     """A device index (``0``, ``"0"``), a V4L2 device path or a URL (``scheme://...``)."""
     if isinstance(spec, int):
         return spec >= 0
-    return spec.isdigit() or spec.startswith(_DEVICE_PREFIXES) or _URL.match(spec) is not None
+    return (
+        (spec.isascii() and spec.isdigit())
+        or spec.startswith(_DEVICE_PREFIXES)
+        or _URL.match(spec) is not None
+    )
 
 
 def _opencv_open(spec: int | str, clock: Clock) -> Camera:

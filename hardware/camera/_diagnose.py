@@ -41,7 +41,7 @@ def safe_spec(spec: int | str) -> str:
 def explain_camera(spec: int | str, *, timeout_s: float = 2.0) -> str:
     """What was tried to open ``spec`` and what to check (see the module docstring)."""
     text = str(spec)
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return _explain_device(Path(f"/dev/video{int(text)}"), f"index {text}")
     if text.startswith("/dev/"):
         return _explain_device(Path(text), "")

@@ -72,6 +72,10 @@ def test_a_camera_that_is_not_there_is_a_one_line_error() -> None:
         assert str(spec) in str(err.value) and "\n" not in str(err.value)
     with pytest.raises(CameraError, match="not a camera index, device or URL"):
         open_camera("match.mp4")
+    for index in ("2147483648", "99999999999999999999", 2**31):  # OpenCV takes a C int
+        with pytest.raises(CameraError, match=r"not a camera index \(0 to 2147483647\)"):
+            open_camera(index)
+    assert not is_camera_spec("\N{SUPERSCRIPT TWO}")  # a digit int() does not read
 
 
 class _TestPattern:

@@ -103,3 +103,54 @@ def test_an_empty_out_is_refused_not_taken_for_the_current_folder(
     assert done.returncode == 2
     assert "argument --out: an empty path; give a file or folder name" in done.stderr
     assert not any(tmp_path.iterdir())
+
+
+def test_an_output_that_is_the_source_or_not_a_picture_is_refused_before_the_fit(
+    tmp_path: Path,
+) -> None:
+    """A tab-completed ``--out clip.mp4`` wrote the calibration's JSON over the video."""
+    clip = tmp_path / "clip.mp4"
+    shutil.copyfile(SAMPLE, clip)
+    before = clip.read_bytes()
+    cal = tmp_path / "c.json"
+    for args, said in [
+        (["--out", str(clip)], f"carom: --out {clip}: is the source being calibrated; give "
+                               "another file name"),
+        (["--out", str(cal), "--overlay", str(clip)], f"carom: --overlay {clip}: is the source "
+                                                      "being calibrated; give another file name"),
+        (["--out", str(cal), "--overlay", str(cal)], f"carom: --overlay {cal}: is the "
+                                                     "calibration file (--out); give another "
+                                                     "file name"),
+        (["--out", str(cal), "--overlay", str(tmp_path / "ov")], f"carom: --overlay "
+         f"{tmp_path / 'ov'}: not a picture's name; give one ending in .png (or .jpg)"),
+    ]:  # fmt: skip
+        done = _carom("calibrate", str(clip), *args)
+        assert (done.returncode, done.stderr.strip()) == (2, said)
+        assert "verdict" not in done.stdout  # refused before fitting
+    assert clip.read_bytes() == before and not cal.exists()
+
+
+@pytest.mark.parametrize(
+    ("source", "args", "said"),
+    [
+        ("", [], "carom: SOURCE is empty; give a video, a picture, a folder of pictures or a "
+                 "camera index"),
+        ("99999999999999999999", [], "carom: camera 99999999999999999999: not a camera index "
+                                     "(0 to 2147483647); give the camera's index, such as 0"),
+        ("TABLE", ["--corners", "2230,98;10480,189;9970,599;1840,506"],
+         "carom: --corners: corner 1 (2230,98) lies outside the 1280x720 picture; give pixels "
+         "within it"),
+        ("TABLE", ["--corners", ""], "carom: --corners: expected 'u,v;u,v;u,v;u,v' in pixels, "
+                                     "got ''"),
+    ],
+)  # fmt: skip
+def test_bad_sources_and_corners_are_one_line(
+    tmp_path: Path, source: str, args: list[str], said: str
+) -> None:
+    table = SAMPLE.parents[1] / "examples" / "table.jpg"
+    out = tmp_path / "c.json"
+    done = _carom("calibrate", str(table) if source == "TABLE" else source, "--out", str(out),
+                  *args)  # fmt: skip
+    assert (done.returncode, done.stderr.strip()) == (2 if source != "99999999999999999999" else
+                                                      5, said)  # fmt: skip
+    assert not out.exists()

@@ -84,6 +84,9 @@ def test_an_entry_out_of_sequence_writes_nothing(tmp_path: Path) -> None:
         assert len(store.journal(match_id)) == 1 and store.match(match_id).version == 1
         with pytest.raises(LiveError, match="no match 9"):
             store.match(9)
+        for beyond in (2**63, -(2**63) - 1, 10**23):  # past SQLite's integers: OverflowError
+            with pytest.raises(LiveError, match=f"no match {beyond} "):
+                store.match(beyond)
 
 
 def test_files_that_are_not_carom_databases_give_one_line_errors(tmp_path: Path) -> None:

@@ -45,7 +45,8 @@ def test_a_calibration_with_a_wrong_lens_stops_at_start_in_one_line(tmp_path: Pa
     (line,) = _lines(done.stderr)
     assert "does not fit this video" in line
     assert "px from where the calibration puts it (at most 5.9 px" in line
-    assert "recalibrate (carom calibrate VIDEO" in line
+    video = SAMPLES / f"{NAME}.mp4"  # the way out names the video analysed
+    assert f"recalibrate (carom calibrate {video} --out {tmp_path / 'wrong.json'})" in line
     assert "Traceback" not in done.stderr
 
 

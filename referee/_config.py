@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from referee._disciplines import DISCIPLINES, rules_of
+from referee._disciplines import DISCIPLINES, discipline_named, rules_of
 from referee._errors import RulesError, UnknownBallError
 from referee._names import Ball, Discipline
 from referee._options import RuleOptions
@@ -68,6 +68,7 @@ class MatchConfig:
     rotation_balls: tuple[Ball, Ball] = (Ball.WHITE, Ball.YELLOW)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "discipline", discipline_named(self.discipline))
         self._check_players()
         shown = ", ".join(repr(p) for p in self.players)
         for name in (*self.cue_balls, *self.target):
@@ -76,7 +77,11 @@ class MatchConfig:
         self._check_balls()
         if self.first_player is not None and self.first_player not in self.players:
             raise UnknownBallError(f"first_player {self.first_player!r} is not one of {shown}")
-        if any(t <= 0 for t in self.target.values()) or set(self.target) != set(self.players):
+        whole = all(isinstance(t, int) and not isinstance(t, bool) for t in self.target.values())
+        if not whole or any(t <= 0 for t in self.target.values()):
+            raise RulesError(f"target must give every player a positive whole number of points, "
+                             f"got {dict(self.target)!r}")  # fmt: skip
+        if set(self.target) != set(self.players):
             raise RulesError("target must give every player a positive number of points")
         if self.sets < 1 or self.sets % 2 == 0:
             raise RulesError(f"sets must be an odd number (best of N), got {self.sets}")

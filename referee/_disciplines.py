@@ -16,6 +16,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from referee._carom_games import judge_carom_game
+from referee._errors import RulesError
 from referee._five_pins import judge_five_pins
 from referee._names import Ball, Discipline, Pin
 from referee._pin_carom7 import DEFAULT_START_COUNT, judge_pin_carom7
@@ -23,7 +24,15 @@ from referee._shot import Shot, ShotContext
 from referee._verdict import Verdict
 from referee._zones import zone_rule_for
 
-__all__ = ["DISCIPLINES", "BreakLayout", "DisciplineRules", "Judge", "LagRule", "rules_of"]
+__all__ = [
+    "DISCIPLINES",
+    "BreakLayout",
+    "DisciplineRules",
+    "Judge",
+    "LagRule",
+    "discipline_named",
+    "rules_of",
+]
 
 Judge = Callable[[Shot, ShotContext], Verdict]
 
@@ -135,5 +144,25 @@ DISCIPLINES: Mapping[Discipline, DisciplineRules] = MappingProxyType(_entries())
 
 
 def rules_of(discipline: Discipline) -> DisciplineRules:
-    """The registry entry of ``discipline``."""
-    return DISCIPLINES[discipline]
+    """The registry entry of ``discipline`` (a :class:`Discipline` or its name).
+
+    Raises:
+        RulesError: no discipline has that name.
+    """
+    return DISCIPLINES[discipline_named(discipline)]
+
+
+def discipline_named(name: Discipline | str) -> Discipline:
+    """The :class:`Discipline` ``name`` names (``"three-cushion"``: the member itself).
+
+    The rules compare disciplines by identity, so a plain string equal to a member's
+    value must become the member (it was judged as another discipline's break).
+
+    Raises:
+        RulesError: no discipline has that name.
+    """
+    try:
+        return Discipline(name)
+    except ValueError:
+        known = ", ".join(Discipline)
+        raise RulesError(f"discipline {name!r}: unknown; one of {known}") from None

@@ -52,7 +52,16 @@ class LagResult:
 
 
 def judge_lag(lag: Lag, config: MatchConfig) -> LagResult:
-    """Decide a lag. Raises RulesError if neither a winner nor positions are given."""
+    """Decide a lag.
+
+    Raises:
+        RulesError: neither a winner nor positions are given, or a winner or breaker
+            given who is not one of the match's players.
+    """
+    for role, name in (("winner", lag.winner), ("breaker", lag.breaker)):
+        if name is not None and name not in config.players:
+            players = ", ".join(config.players)
+            raise RulesError(f"lag.{role}: {name!r} is not a player of this match ({players})")
     if lag.winner is not None:
         breaker = lag.breaker or lag.winner
         return LagResult(lag.winner, breaker, {}, f"{lag.winner} won the lag (entered)")

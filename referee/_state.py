@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from referee._config import MatchConfig
+from referee._errors import RulesError
 from referee._names import Ball, NextPosition
 from referee._reason import Reason, english_reason
 from referee._shot import Carry
@@ -119,6 +120,15 @@ class Correction:
     #: The match is kept by hand (no camera records strokes): points to the player at
     #: the table are scored in their inning and a turn ends it (:mod:`referee._by_hand`).
     by_hand: bool = False
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "kind", CorrectionKind(self.kind))
+        except ValueError:
+            kinds = ", ".join(CorrectionKind)
+            raise RulesError(f"correction kind {self.kind!r}: unknown; one of {kinds}") from None
+        if not isinstance(self.points, int) or isinstance(self.points, bool):
+            raise RulesError(f"correction points: a whole number, got {self.points!r}")
 
 
 @dataclass(frozen=True, slots=True)

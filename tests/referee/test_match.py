@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -20,6 +21,7 @@ from referee import (
     NextPosition,
     OffTable,
     Phase,
+    RulesError,
     Shot,
     UnknownBallError,
     match_stats,
@@ -234,6 +236,65 @@ def test_unknown_ball_is_rejected_and_changes_nothing() -> None:
     with pytest.raises(UnknownBallError, match="white1"):
         match.play(shot)
     assert match.state is before
+
+
+def test_a_lag_won_by_someone_not_in_the_match_is_refused_and_changes_nothing() -> None:
+    """It was taken: the match then had a shooter no shot or correction could follow."""
+    match = Match(config(first=None))
+    before = match.state
+    for lag in (Lag(winner="Zed"), Lag(winner="A", breaker="Zed")):
+        with pytest.raises(RulesError, match=r"is not a player of this match \(A, B\)"):
+            match.lag(lag)
+        assert match.state is before
+
+
+@pytest.mark.parametrize(
+    ("event", "said"),
+    [
+        (BallContact(t_s=math.nan, balls=(W, R)), r"shot 0.events\[0\].t_s: expected a finite"),
+        (BallContact(t_s=math.inf, balls=(W, R)), r"t_s: expected a finite number, got inf"),
+        (
+            BallContact(t_s=0.1, balls=(W, R), t_err_s=-1.0),
+            r"t_err_s: expected a finite number >= 0",
+        ),
+        (BallContact(t_s=0.1, balls=(W, W)), r"balls: a ball cannot touch itself \(white\)"),
+        (CushionContact(t_s=0.1, ball=W, cushion="top"), r"cushion: expected a Cushion, got 'top'"),
+        ("hit", r"events\[0\]: not an event \(got str\)"),
+    ],
+)  # type: ignore[misc]
+def test_events_a_shot_log_could_not_hold_are_refused_and_change_nothing(
+    event: object, said: str
+) -> None:
+    """What the shot-log reader refuses, Python may not play: a NaN time was judged (a
+    break's wrong first ball) and then written as ``NaN``, which no reader takes back."""
+    match = Match(config())
+    before = match.state
+    with pytest.raises(RulesError, match=said):
+        match.play(Shot(index=0, cue_ball=W, events=(event,)))  # type: ignore[arg-type]
+    assert match.state is before and not match.records
+
+
+def test_a_discipline_s_name_is_its_member_and_an_unknown_name_one_line() -> None:
+    """The rules compare by identity: the plain name was judged as another game's break."""
+    named = config(discipline="three-cushion")  # type: ignore[arg-type]
+    assert named.discipline is Discipline.THREE_CUSHION
+    with pytest.raises(RulesError, match=r"discipline 'snooker': unknown; one of three-cushion"):
+        config(discipline="snooker")  # type: ignore[arg-type]
+    for target in ({"A": "40", "B": 40}, {"A": 2.5, "B": 40}, {"A": True, "B": 40}):
+        with pytest.raises(RulesError, match="positive whole number of points"):
+            config(target=target)  # type: ignore[arg-type]
+
+
+def test_a_misspelt_correction_is_refused_and_changes_nothing() -> None:
+    """``kind="typo"`` granted the break position; 1.5 points raised a ValueError."""
+    match = Match(config())
+    before = match.state
+    for kw in ({"kind": "typo"}, {"kind": "points", "points": 1.5}, {"kind": "points",
+                                                                      "points": "2"}):  # fmt: skip
+        with pytest.raises(RulesError, match=r"correction (kind 'typo': unknown|points: a whole)"):
+            match.correct(Correction(player="A", **kw))  # type: ignore[arg-type]
+        assert match.state is before
+    assert Correction(kind="turn", player="B").kind is CorrectionKind.TURN  # type: ignore[arg-type]
 
 
 # --- undo and corrections --------------------------------------------------

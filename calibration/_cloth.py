@@ -65,10 +65,13 @@ class _Candidate:
 
 
 def _check_image(image_bgr: U8) -> None:
-    if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
-        raise CalibrationError(
-            f"image_bgr: expected (h, w, 3) uint8, got {image_bgr.shape} {image_bgr.dtype}"
-        )
+    if not isinstance(image_bgr, np.ndarray):
+        raise CalibrationError(f"image_bgr: expected an (h, w, 3) uint8 array, got "
+                               f"{type(image_bgr).__name__}")  # fmt: skip
+    shape = image_bgr.shape
+    if len(shape) != 3 or shape[2] != 3 or image_bgr.dtype != np.uint8 or min(shape[:2]) < 8:
+        raise CalibrationError(f"image_bgr: expected (h, w, 3) uint8 of at least 8 x 8 px, got "
+                               f"{shape} {image_bgr.dtype}")  # fmt: skip
 
 
 def no_table(share: float) -> CalibrationError:

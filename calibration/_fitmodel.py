@@ -35,8 +35,9 @@ from calibration._lsq import least_squares
 __all__ = ["Fit"]
 
 F64 = NDArray[np.float64]
-#: A fixed lens: intrinsics and distortion (from :func:`fit_lens_from_checkerboards`).
-Lens = tuple[Intrinsics, Distortion]
+#: A fixed lens: intrinsics and distortion, or what :func:`fit_lens_from_checkerboards`
+#: returns (:data:`calibration.Lens`: its RMS in px third); only the first two are used.
+Lens = tuple[Intrinsics, Distortion] | tuple[Intrinsics, Distortion, float]
 
 NOSE_HEIGHT_MM = 37.0
 RAIL_HEIGHT_MM = 42.0

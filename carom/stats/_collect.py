@@ -37,13 +37,15 @@ _FIX = "give a folder carom batch or carom analyze wrote, or a shot log (shots.j
 Skipped = list[tuple[Path, str]]
 
 
-def collect_stats(paths: Sequence[Path]) -> SeasonStats:
+def collect_stats(paths: Sequence[Path | str]) -> SeasonStats:
     """The season of every shot log in ``paths`` (folders searched, files read as logs).
 
     Raises:
         CaromError: a path does not exist, or no shot log is found at all (one line).
     """
-    logs, skipped = find_logs(paths)
+    if isinstance(paths, str | Path):  # one path: a string is not a list of one-letter ones
+        paths = [paths]
+    logs, skipped = find_logs([Path(p) for p in paths])
     matches = []
     first_of: dict[str, Path] = {}  # a log's SHA-256 -> where it was read first
     for log in logs:

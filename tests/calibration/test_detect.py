@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration import CalibrationError, detect_table
+from calibration import CalibrationError, detect_table, fit_camera
 from tests.calibration.test_fit import make_camera, render
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "realdata" / "broadcast_frames"
@@ -56,6 +56,10 @@ def test_small_cloth_patch_is_no_table() -> None:
 def test_bad_image_shape_is_named() -> None:
     with pytest.raises(CalibrationError, match=r"image_bgr: expected \(h, w, 3\) uint8"):
         detect_table(np.zeros((10, 10), np.uint8))
+    # An empty picture was a ZeroDivisionError, a list an AttributeError.
+    for image in (np.zeros((0, 0, 3), np.uint8), [[1, 2, 3]]):
+        with pytest.raises(CalibrationError, match=r"image_bgr: expected (an )?\(h, w, 3\)"):
+            fit_camera(image)  # type: ignore[arg-type]
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="real broadcast frames not present")

@@ -128,6 +128,9 @@ class ColourDetector:
             VisionError: The frame's size is not the calibration's, or no table is seen.
         """
         w, h = calibration.image_size_px
+        if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.dtype != np.uint8:
+            raise VisionError(f"detector: frame is {frame_bgr.shape} {frame_bgr.dtype}, expected "
+                              "(h, w, 3) uint8 BGR")  # fmt: skip
         if frame_bgr.shape != (h, w, 3):
             raise VisionError(
                 f"detector: frame is {frame_bgr.shape[1]}x{frame_bgr.shape[0]}, the "

@@ -33,6 +33,9 @@ def test_every_log_is_found_once_in_path_order(tmp_path: Path) -> None:
     assert season.skipped == ()
     again = collect_stats([tmp_path / "season", paths[0]])  # a log named twice counts once
     assert [m.path for m in again.matches] == paths
+    # One path as a string, or strings: the same season (a str was AttributeError).
+    for one in (str(tmp_path / "season"), [str(tmp_path / "season")]):
+        assert [m.path for m in collect_stats(one).matches] == paths
 
 
 def test_the_same_analysis_found_in_two_folders_counts_once(tmp_path: Path) -> None:

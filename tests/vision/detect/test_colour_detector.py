@@ -218,6 +218,14 @@ def test_frame_of_another_size_is_refused(detector: ColourDetector) -> None:
         detector.detect(np.zeros((H, W + 2, 3), np.uint8))
 
 
+def test_a_grey_or_float_frame_is_named_so_when_learning() -> None:
+    """A grey frame of the right size was refused as '1280x720, the calibration is for
+    1280x720'; a float one was learned from."""
+    for frame in (np.zeros((H, W), np.uint8), np.zeros((H, W, 3), np.float64)):
+        with pytest.raises(VisionError, match=r"expected \(h, w, 3\) uint8 BGR"):
+            ColourDetector.learn(CALIB, frame)  # type: ignore[arg-type]
+
+
 def _sampled_frames(name: str, per_seek: int = 3) -> list[tuple[int, np.ndarray]]:
     """(frame_idx, BGR) for the first frames after a seek to every 2 s of the video."""
     out = []

@@ -43,7 +43,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Watch the table through SRC, judge every shot as it ends, keep the "
         "match in the database (resumed after a crash by running the same command) and "
         "show it on the scoreboard. Type calls on stdin: foul <kind>, accept, reject, "
-        "points <n>, undo, timeout [A|B], help.",
+        "points <n>, undo, timeout [player], correct <player> <+-n>, turn <player>, break, "
+        "help (docs/live.md).",
     )
     p.add_argument("--camera", required=True, metavar="SRC",
                    help="camera index (0), stream URL (rtsp://...) or a video file replayed "

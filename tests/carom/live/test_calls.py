@@ -112,3 +112,20 @@ def test_a_seat_beyond_the_players_is_refused_listing_every_seat(word: str) -> N
     with pytest.raises(CallParseError) as info:
         parse_line(f"turn {word}", THREE)
     assert f"unknown player {word!r} (A=Ana, B=Ben, C=Cleo)" in str(info.value)
+
+
+def test_carom_live_help_names_every_keyboard_command() -> None:
+    """``carom live --help`` listed seven of the ten commands (no correct, turn, break)."""
+    import argparse
+    import re
+
+    from carom.cli._main import _parser
+    from carom.live import HELP
+
+    parser = _parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    description = sub.choices["live"].description or ""
+    verbs = [part.split()[0] for part in HELP.removeprefix("commands: ").split(" (")[0].split(", ")]
+    assert len(verbs) == 10
+    said = set(re.findall(r"[a-z]+", description))
+    assert [verb for verb in verbs if verb not in said] == []

@@ -23,6 +23,8 @@ __all__ = ["WIZARD_URL", "CalibrationFile", "CalibrationOrigin", "check_calibrat
 WIZARD_URL = "http://127.0.0.1:8765/wizard"
 
 Say = Callable[[str], None]
+#: A good fit's least confidence (RMS 2 mm, every cushion seen: docs/calibration.md).
+_GOOD_CONFIDENCE = 0.8
 
 
 class CalibrationOrigin(StrEnum):
@@ -49,7 +51,9 @@ def check_calibration_fits(
     (docs/calibration.md, "Checked against the video"). No table found in the frame:
     ``say`` hears that the check could not be made, and the calibration is used.
     ``origin`` names the file and the way out that applies to it; ``source`` the video
-    or camera (in the command of the way out).
+    or camera (in the command of the way out). A file fitted with less than a good
+    fit's confidence (a doubtful fit, four marked corners alone) is used, and ``say``
+    hears so.
 
     Raises:
         CalibrationError: the calibration does not fit (one line: the side, the misfit
@@ -63,12 +67,21 @@ def check_calibration_fits(
         say(f"{which}: not checked against the video ({exc}); using it as given")
         return
     if not fit.fits:
-        raise CalibrationError(
-            f"{which}: does not fit this video: the table's {fit.worst_side} edge in the "
-            f"picture lies {fit.worst_px:.1f} px from where the calibration puts it (at most "
-            f"{fit.tolerance_px:.1f} px; another camera, lens or table, or corners marked "
-            f"off?); {_way_out(origin, path, source)}"
-        )
+        raise _misfit(fit, which, origin, path, source)
+    confidence = calib.residuals.get("confidence")
+    if confidence is not None and confidence < _GOOD_CONFIDENCE:
+        say(f"{which}: fitted with confidence {confidence:.2f}, below a good fit's "
+            f"{_GOOD_CONFIDENCE:.2f} (its overlay shows where it is off): positions and "
+            "cushion contacts may be off by centimetres")  # fmt: skip
+
+
+def _misfit(fit: Any, which: str, origin: CalibrationOrigin, path: Path, source: str) -> Exception:
+    return CalibrationError(
+        f"{which}: does not fit this video: the table's {fit.worst_side} edge in the "
+        f"picture lies {fit.worst_px:.1f} px from where the calibration puts it (at most "
+        f"{fit.tolerance_px:.1f} px; another camera, lens or table, or corners marked "
+        f"off?); {_way_out(origin, path, source)}"
+    )
 
 
 def _way_out(origin: CalibrationOrigin, path: Path, source: str) -> str:

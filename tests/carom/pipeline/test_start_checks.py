@@ -50,6 +50,23 @@ def test_a_calibration_with_a_wrong_lens_stops_at_start_in_one_line(tmp_path: Pa
     assert "Traceback" not in done.stderr
 
 
+def test_a_calibration_fitted_with_low_confidence_is_used_with_one_note(tmp_path: Path) -> None:
+    """The right camera, but its file says it was a doubtful fit (four corners alone are
+    at best 0.5): the analysis goes on, and says so instead of nothing."""
+    _, calib = sample_truth(NAME)
+    doubtful = Calibration(calib.geometry, calib.camera, calib.created, calib.method,
+                           {"confidence": 0.5})  # fmt: skip
+    save_calibration(tmp_path / "doubt.json", doubtful)
+    clip = SAMPLES.parent / "examples" / "one_shot.mp4"  # the sample's first 15 s
+    done = _carom("analyze", str(clip), "--calibration", str(tmp_path / "doubt.json"),
+                  "--out", str(tmp_path / "out"), "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = (f"--calibration {tmp_path / 'doubt.json'}: fitted with confidence 0.50, below a "
+            "good fit's 0.80 (its overlay shows where it is off)")  # fmt: skip
+    assert [line for line in _lines(done.stderr) if said in line] != []
+    assert any(said in note for note in json.loads(done.stdout)["notes"])
+
+
 def _truncated_mkv(dst: Path, keep: float) -> Path:
     """The sample remuxed into Matroska (duration in the header, no frame count), cut."""
     full = dst.with_name("full.mkv")

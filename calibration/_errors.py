@@ -40,7 +40,10 @@ class CalibrationFailed(CalibrationError):
 
 def check_shape(name: str, array: Any, cols: int) -> F64:
     """Return ``array`` as float64 of shape (n, cols), or raise naming expected vs got."""
-    out = np.asarray(array, dtype=np.float64)
+    try:
+        out = np.asarray(array, dtype=np.float64)
+    except (TypeError, ValueError):  # a string, ragged rows, None
+        raise CalibrationError(f"{name}: expected (n, {cols}) numbers, got {array!r:.60}") from None
     if out.ndim != 2 or out.shape[1] != cols:
         raise CalibrationError(f"{name}: expected (n, {cols}), got {out.shape}")
     return out

@@ -199,6 +199,8 @@ def load_calibration(
     Raises:
         CalibrationError: one line naming the file, the problem and the way out.
     """
+    if not isinstance(path, str | Path):
+        raise CalibrationError(f"calibration file: expected a path, got {type(path).__name__}")
     where = f"calibration file {path}"
     data = _read(Path(path), where)
     try:

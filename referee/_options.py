@@ -132,6 +132,13 @@ class RuleOptions:
     #: re-spotted and the series rules decide.
     pin7_white_off_ends_inning: bool = True
 
+    def __post_init__(self) -> None:
+        # Built in Python as from a file: a negative tolerance or a NaN changed verdicts.
+        for f in fields(self):
+            object.__setattr__(
+                self, f.name, _checked(f"rules.{f.name}", getattr(self, f.name), str(f.type))
+            )
+
     @classmethod
     def from_mapping(cls, data: dict[str, Any], where: str = "rules") -> RuleOptions:
         """Build from a JSON object; unknown names or wrong types raise ShotLogError."""

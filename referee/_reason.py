@@ -301,6 +301,8 @@ class Reason:
     fields: tuple[tuple[str, str | int], ...] = ()
 
     def __post_init__(self) -> None:
+        if self.key not in _ENGLISH:
+            raise RulesError(f"reason {self.key!r}: unknown key (a ReasonKey)")
         names = {name for name, _ in self.fields}
         want = _needed(self.key)
         if names != want:

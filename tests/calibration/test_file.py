@@ -139,3 +139,8 @@ def test_ignoring_ball_height_misplaces_a_ball_near_the_cushion() -> None:
     at_centre = CAL.px_to_mm(uv, CAL.geometry.radius_mm)
     assert np.abs(at_centre - [40.0, 40.0]).max() < 1e-6
     assert float(np.hypot(*(on_cloth - [40.0, 40.0])[0])) > 10.0  # over a centimetre
+
+
+def test_a_path_that_is_not_a_path_is_one_calibration_error() -> None:
+    with pytest.raises(CalibrationError, match="calibration file: expected a path, got NoneType"):
+        load_calibration(None)  # type: ignore[arg-type]

@@ -102,3 +102,10 @@ def test_bad_diamond_marks_are_clear_errors(rows: list[list[float]], needle: str
     corners = [[100.0, 100.0], [900.0, 100.0], [900.0, 500.0], [100.0, 500.0]]
     with pytest.raises(CalibrationError, match=needle):
         fit_from_points((960, 540), {"corners": corners, "diamonds": rows})
+
+
+def test_corners_that_are_not_numbers_are_one_calibration_error() -> None:
+    """A string or ragged rows were numpy's ValueError from deep inside."""
+    for corners in ("1,2;3,4", [[1, 2], [3]], None):
+        with pytest.raises(CalibrationError, match=r"marked.corners: expected \(n, 2\)"):
+            fit_from_points((1280, 720), {"corners": corners})  # type: ignore[dict-item]

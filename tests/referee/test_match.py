@@ -21,6 +21,7 @@ from referee import (
     NextPosition,
     OffTable,
     Phase,
+    RuleOptions,
     RulesError,
     Shot,
     UnknownBallError,
@@ -283,6 +284,23 @@ def test_a_discipline_s_name_is_its_member_and_an_unknown_name_one_line() -> Non
     for target in ({"A": "40", "B": 40}, {"A": 2.5, "B": 40}, {"A": True, "B": 40}):
         with pytest.raises(RulesError, match="positive whole number of points"):
             config(target=target)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        ({"frozen_tolerance_mm": -5.0}, "rules.frozen_tolerance_mm: must be at least 0"),
+        ({"break_layout_mm": math.nan}, "rules.break_layout_mm: expected a finite number"),
+        ({"corner_zone_limit": 0}, "rules.corner_zone_limit: must be at least 1"),
+        ({"safety_rule": "yes"}, "rules.safety_rule: expected true or false"),
+    ],
+)
+def test_rule_options_built_in_python_are_checked_as_a_file_s(
+    option: dict[str, object], said: str
+) -> None:
+    """A negative tolerance or a NaN was taken and changed verdicts without a word."""
+    with pytest.raises(RulesError, match=said):
+        RuleOptions(**option)  # type: ignore[arg-type]
 
 
 def test_a_misspelt_correction_is_refused_and_changes_nothing() -> None:

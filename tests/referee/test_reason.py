@@ -218,3 +218,8 @@ def test_field_values_are_plain_and_fill_the_template(
     fields = reason.field_map()
     assert type(fields["first"]) is str and type(fields["cushions"]) is int
     assert reason.english() == f"point: {first.value} then {second.value} after {cushions} cushions"
+
+
+def test_an_unknown_reason_key_is_a_rules_error_not_a_key_error() -> None:
+    with pytest.raises(RulesError, match=r"reason 'nope': unknown key"):
+        english_reason([Reason("nope", ())])  # type: ignore[arg-type]

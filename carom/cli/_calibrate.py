@@ -151,6 +151,10 @@ def _check_names(args: argparse.Namespace, overlay: Path) -> None:
         if source.is_file() and path.exists() and path.samefile(source):
             raise CaromError(f"{option} {path}: is the source being calibrated; give another "
                              "file name")  # fmt: skip
+    if source.is_dir() and overlay.resolve().parent == source.resolve():
+        raise CaromError(f"--overlay {overlay}: inside the picture folder {source}, where it "
+                         "would be read as one of its pictures; give another folder (--out, "
+                         "--overlay)")  # fmt: skip
     if overlay.resolve() == args.out.resolve():
         raise CaromError(f"--overlay {overlay}: is the calibration file (--out); give another "
                          "file name")  # fmt: skip
@@ -211,7 +215,7 @@ def _fit(args: argparse.Namespace, table: Table, diamonds: list[list[float]] | N
     marking = corners is not None or args.interactive
     many = not marking and lens is None and args.frame is None and _many_frames(args.source)
     frame = None if many else read_frame(args.source, args.frame or 0)
-    if args.frame and not _many_frames(args.source):
+    if args.frame and Path(args.source).is_file() and not _many_frames(args.source):
         print(f"carom: note: --frame {args.frame} left out: {args.source} is one picture",
               file=sys.stderr)  # fmt: skip
     if corners is not None and frame is not None:

@@ -154,3 +154,25 @@ def test_bad_sources_and_corners_are_one_line(
     assert (done.returncode, done.stderr.strip()) == (2 if source != "99999999999999999999" else
                                                       5, said)  # fmt: skip
     assert not out.exists()
+
+
+def test_an_overlay_inside_the_picture_folder_is_refused_and_frame_of_a_picture_noted(
+    tmp_path: Path,
+) -> None:
+    """The overlay written among the pictures would be read as one of them next time."""
+    table = SAMPLE.parents[1] / "examples" / "table.jpg"
+    pics = tmp_path / "pics"
+    pics.mkdir()
+    shutil.copyfile(table, pics / "a.jpg")
+    done = _carom("calibrate", str(pics), "--out", str(pics / "cal.json"))
+    assert (done.returncode, done.stderr.strip()) == (
+        2,
+        (
+            f"carom: --overlay {pics / 'cal_overlay.png'}: inside the picture folder {pics}, where "
+            "it would be read as one of its pictures; give another folder (--out, --overlay)"
+        ),
+    )
+    assert sorted(p.name for p in pics.iterdir()) == ["a.jpg"]
+    done = _carom("calibrate", str(table), "--frame", "5", "--out", str(tmp_path / "c.json"))
+    assert done.returncode == 0, done.stderr
+    assert f"carom: note: --frame 5 left out: {table} is one picture" in done.stderr

@@ -60,6 +60,7 @@ from numpy.typing import NDArray
 from calibration._camera import CalibrationError
 from calibration._detect import TableEdges, colour_distance, detect_table, nose_points
 from calibration._diamonds import diamond_points, grey_image
+from calibration._errors import check_range
 from calibration._fitmodel import (
     AUTO_DIAMOND_WEIGHT,
     MIN_DIAMONDS,
@@ -346,6 +347,8 @@ def fit_camera(
     Raises:
         CalibrationError: No table in the picture, or no plausible camera.
     """
+    check_range("length_mm", length_mm, 500.0, 5000.0)  # as referee.Table
+    check_range("width_mm", width_mm, 250.0, length_mm)
     edges = edges or detect_table(image_bgr)
     n_dist = 2 if fit_k2 else 1
     params, prob, cloth_rms = _cloth_camera(edges, length_mm, width_mm, nose_height_mm,

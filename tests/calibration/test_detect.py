@@ -57,6 +57,8 @@ def test_bad_image_shape_is_named() -> None:
     with pytest.raises(CalibrationError, match=r"image_bgr: expected \(h, w, 3\) uint8"):
         detect_table(np.zeros((10, 10), np.uint8))
     # An empty picture was a ZeroDivisionError, a list an AttributeError.
+    with pytest.raises(CalibrationError, match=r"length_mm must be 500\.\.5000, got -5"):
+        fit_camera(np.zeros((720, 1280, 3), np.uint8), length_mm=-5)  # it said: no camera fits
     for image in (np.zeros((0, 0, 3), np.uint8), [[1, 2, 3]]):
         with pytest.raises(CalibrationError, match=r"image_bgr: expected (an )?\(h, w, 3\)"):
             fit_camera(image)  # type: ignore[arg-type]

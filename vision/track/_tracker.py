@@ -99,6 +99,8 @@ class Tracker:
     ) -> None:
         if not balls or len(set(balls)) != len(balls) or len(balls) > 5:
             raise VisionError(f"balls: expected 1 to 5 distinct balls, got {list(balls)}")
+        if not all(isinstance(b, Ball) for b in balls):
+            raise VisionError(f"balls: expected Ball members, got {list(balls)}")
         if not (math.isfinite(fps) and fps > 0):
             raise VisionError(f"fps must be a positive number, got {fps!r}")
         geo = calibration.geometry

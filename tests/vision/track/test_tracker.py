@@ -315,6 +315,8 @@ def test_bad_input_is_refused() -> None:
     _, calib = sample_truth("balkline_47_2")
     with pytest.raises(VisionError, match="distinct balls"):
         Tracker(calib, [Ball.RED, Ball.RED], fps=30.0)
+    with pytest.raises(VisionError, match=r"expected Ball members, got \['green'\]"):
+        Tracker(calib, ["green"], fps=30.0)  # type: ignore[list-item]
     with pytest.raises(VisionError, match="fps"):
         Tracker(calib, fps=0.0)
     tracker = Tracker(calib, fps=30.0)

@@ -61,12 +61,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "4: failed (no calibration file; the line says how to mark the corners).",
     )
     p.add_argument("source", help="video file, image file or camera index (0, 1, ...)")
-    p.add_argument(
-        "--out",
-        type=path_arg,
-        default=Path("calibration.json"),
-        help="calibration file (default calibration.json)",
-    )
+    p.add_argument("--out", type=path_arg, default=Path("calibration.json"),
+                   help="calibration file (default calibration.json)")  # fmt: skip
     p.add_argument("--overlay", type=Path, help="overlay image (default: OUT with _overlay.png)")
     p.add_argument("--frame", type=frame_index, metavar="N",
                    help="fit this one frame of a video (default: the empty table from several "

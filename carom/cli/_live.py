@@ -40,11 +40,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "live",
         help="referee a match live from a camera (or a video replayed in real time)",
-        description="Watch the table through SRC, judge every shot as it ends, keep the "
-        "match in the database (resumed after a crash by running the same command) and "
-        "show it on the scoreboard. Type calls on stdin: foul <kind>, accept, reject, "
-        "points <n>, undo, timeout [player], correct <player> <+-n>, turn <player>, break, "
-        "help (docs/live.md).",
+        description="Watch SRC, judge every shot as it ends, keep the match in the database "
+        "(a crash resumes with the same command), show it on the scoreboard. Calls on stdin: "
+        "foul <kind>, accept, reject, points <n>, undo, timeout [player], correct <player> "
+        "<+-n>, turn <player>, break, help (docs/live.md).",
     )
     p.add_argument("--camera", required=True, metavar="SRC",
                    help="camera index (0), stream URL (rtsp://...) or a video file replayed "

@@ -167,7 +167,7 @@ def _setup_logging(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the module docstring)."""
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_joined_values(sys.argv[1:] if argv is None else argv))
     try:
         _setup_logging(args)
         _log.debug("carom %s: %s", version(), " ".join(sys.argv if argv is None else argv))
@@ -193,6 +193,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
     finally:
         set_quiet(False)  # the command's own: not a later caller's in the same process
+
+
+#: Options whose value may begin with "-" (pixel lists): argparse took "-50,-50;..." for
+#: an option and said "expected one argument"; joined as --corners=VALUE it is read
+#: (and a negative pixel refused by name).
+_DASH_VALUES = ("--corners", "--diamonds")
+_NEGATIVE_STARTS = {f"-{c}" for c in "0123456789."}
+
+
+def _joined_values(argv: Sequence[str]) -> list[str]:
+    """``argv`` with ``--corners -50,...`` written as ``--corners=-50,...``."""
+    out: list[str] = []
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg in _DASH_VALUES and args and args[0][:2] in _NEGATIVE_STARTS:
+            arg = f"{arg}={args.pop(0)}"
+        out.append(arg)
+    return out
 
 
 def _run(args: argparse.Namespace) -> int:

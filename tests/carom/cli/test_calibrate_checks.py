@@ -26,6 +26,8 @@ def _carom(*args: str) -> subprocess.CompletedProcess[str]:
         (["--square-mm", "nan"], "argument --square-mm: expected a square side of 1 to 500 mm"),
         (["--square-mm", "-25"], "argument --square-mm: expected a square side of 1 to 500 mm"),
         (["--corners", "nan,1;2,3;4,5;6,7"], "--corners: pixel coordinates must be finite"),
+        # A value starting with "-" was taken for an option: "expected one argument".
+        (["--corners", "-50,-50;5000,0;5000,5000;0,5000"], "--corners: pixel coordinates must"),
         (["--corners", "1,1;2,3;4,5;6,7", "--diamonds", "0:-5,3"], "--diamonds: pixel coord"),
         (
             ["--corners", "1,1;2,3;4,5;6,7", "--diamonds", "99:1,2"],

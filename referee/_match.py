@@ -301,8 +301,10 @@ class Match:
     """
 
     def __init__(self, config: MatchConfig, *, undo_depth: int | None = None) -> None:
-        if undo_depth is not None and undo_depth < 0:
-            raise RulesError(f"undo_depth: expected None or >= 0, got {undo_depth}")
+        if not isinstance(config, MatchConfig):
+            raise RulesError(f"config: expected a MatchConfig, got {type(config).__name__}")
+        if undo_depth is not None and not (isinstance(undo_depth, int) and undo_depth >= 0):
+            raise RulesError(f"undo_depth: expected None or >= 0, got {undo_depth!r}")
         keep = None if undo_depth is None else undo_depth + 1
         self._history: deque[MatchState] = deque([new_match(config)], maxlen=keep)
         self._inputs: deque[str] = deque(maxlen=undo_depth)

@@ -303,6 +303,13 @@ def test_rule_options_built_in_python_are_checked_as_a_file_s(
         RuleOptions(**option)  # type: ignore[arg-type]
 
 
+def test_a_match_of_no_config_or_a_bad_undo_depth_is_one_rules_error() -> None:
+    with pytest.raises(RulesError, match="config: expected a MatchConfig, got NoneType"):
+        Match(None)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="undo_depth: expected None or >= 0, got '3'"):
+        Match(config(), undo_depth="3")  # type: ignore[arg-type]
+
+
 def test_a_misspelt_correction_is_refused_and_changes_nothing() -> None:
     """``kind="typo"`` granted the break position; 1.5 points raised a ValueError."""
     match = Match(config())

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from referee import Table
 
 
-__all__ = ["add_parser", "frame_index", "progress_say", "run", "square_mm"]
+__all__ = ["add_parser", "failed_overlay", "frame_index", "progress_say", "run", "square_mm"]
 
 
 def frame_index(text: str) -> int:
@@ -133,20 +133,27 @@ def run(args: argparse.Namespace) -> int:
 def _check_names(args: argparse.Namespace, overlay: Path) -> None:
     """Refuse, before the fit, outputs that would overwrite the source or each other.
 
-    Also an overlay whose name no picture format has (OpenCV would fail after the fit).
+    Checked: ``--out``, the overlay and a failed fit's overlay against every file the
+    source reads (the file, or a folder's or glob's pictures), an overlay inside the
+    picture folder (read as one of its pictures next time), and an overlay name no
+    picture format has (OpenCV failed after the fit).
     """
     import cv2
 
     from referee import CaromError
+    from vision import image_sequence
 
     if not args.source.strip():
         raise CaromError("SOURCE is empty; give a video, a picture, a folder of pictures or "
                          "a camera index")  # fmt: skip
     source = Path(args.source)
-    for path, option in ((args.out, "--out"), (overlay, "--overlay")):
-        if source.is_file() and path.exists() and path.samefile(source):
-            raise CaromError(f"{option} {path}: is the source being calibrated; give another "
-                             "file name")  # fmt: skip
+    inputs = [source] if source.is_file() else (image_sequence(args.source) or [])
+    outputs = ((args.out, "--out", "file name"), (overlay, "--overlay", "file name"),
+               (failed_overlay(overlay), "a failed fit's overlay", "--out"))  # fmt: skip
+    what = "the source" if source.is_file() else "a picture"
+    for path, option, fix in outputs:
+        if path.exists() and any(path.samefile(p) for p in inputs):
+            raise CaromError(f"{option} {path}: is {what} being calibrated; give another {fix}")
     if source.is_dir() and overlay.resolve().parent == source.resolve():
         raise CaromError(f"--overlay {overlay}: inside the picture folder {source}, where it "
                          "would be read as one of its pictures; give another folder (--out, "
@@ -157,6 +164,11 @@ def _check_names(args: argparse.Namespace, overlay: Path) -> None:
     if not cv2.haveImageWriter(str(overlay)):
         raise CaromError(f"--overlay {overlay}: not a picture's name; give one ending in .png "
                          "(or .jpg)")  # fmt: skip
+
+
+def failed_overlay(overlay: Path) -> Path:
+    """Where a failed fit's overlay goes: ``NAME_failed_overlay.png`` beside ``overlay``."""
+    return overlay.with_name(overlay.stem.removesuffix("_overlay") + "_failed_overlay.png")
 
 
 def _table_size(args: argparse.Namespace, calib: Any) -> str | None:
@@ -249,7 +261,7 @@ def _failed(args: argparse.Namespace, result: Any, overlay: Path) -> None:
     from calibration import CalibrationFailed
     from carom.pipeline import failed_line, save_overlay
 
-    failed = overlay.with_name(overlay.stem.removesuffix("_overlay") + "_failed_overlay.png")
+    failed = failed_overlay(overlay)
     save_overlay(result, failed)
     print(f"wrote {failed} (no calibration file: the fit failed)")
     frame = args.frame if args.frame is not None else 30

@@ -178,3 +178,34 @@ def test_an_overlay_inside_the_picture_folder_is_refused_and_frame_of_a_picture_
     done = _carom("calibrate", str(table), "--frame", "5", "--out", str(tmp_path / "c.json"))
     assert done.returncode == 0, done.stderr
     assert f"carom: note: --frame 5 left out: {table} is one picture" in done.stderr
+
+
+def test_no_output_overwrites_a_picture_of_the_folder_or_glob_or_the_source(
+    tmp_path: Path,
+) -> None:
+    """``carom calibrate pics --out pics/b.jpg`` wrote JSON over b.jpg (exit 0); a failed
+    fit's overlay (``OUT_failed_overlay.png``) could be the source picture itself."""
+    table = SAMPLE.parents[1] / "examples" / "table.jpg"
+    pics = tmp_path / "pics"
+    pics.mkdir()
+    for name in ("a.jpg", "b.jpg"):
+        shutil.copyfile(table, pics / name)
+    overlay = str(tmp_path / "y.png")
+    for source, out in ((pics, pics / "b.jpg"), (f"{pics}/*.jpg", pics / "a.jpg")):
+        done = _carom("calibrate", str(source), "--out", str(out), "--overlay", overlay)
+        assert (done.returncode, done.stderr.strip()) == (
+            2,
+            f"carom: --out {out}: is a picture being calibrated; give another file name",
+        )
+    assert all((pics / n).read_bytes() == table.read_bytes() for n in ("a.jpg", "b.jpg"))
+    source = tmp_path / "z_failed_overlay.png"
+    shutil.copyfile(table, source)
+    done = _carom("calibrate", str(source), "--out", str(tmp_path / "z.json"))
+    assert (done.returncode, done.stderr.strip()) == (
+        2,
+        (
+            f"carom: a failed fit's overlay {source}: is the source being calibrated; give "
+            "another --out"
+        ),
+    )
+    assert source.read_bytes() == table.read_bytes()

@@ -69,6 +69,7 @@ class MatchConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "discipline", discipline_named(self.discipline))
+        self._check_types()
         self._check_players()
         shown = ", ".join(repr(p) for p in self.players)
         for name in (*self.cue_balls, *self.target):
@@ -89,6 +90,17 @@ class MatchConfig:
             raise RulesError(f"innings_limit must be at least 1, got {self.innings_limit}")
         if self.start is not None:
             self.start.check(self.players, self.sets)
+
+    def _check_types(self) -> None:
+        """Players a sequence of names, cue balls and targets mappings (a raw TypeError)."""
+        if isinstance(self.players, list):
+            object.__setattr__(self, "players", tuple(self.players))
+        if not (isinstance(self.players, tuple) and all(isinstance(p, str) for p in self.players)):
+            raise RulesError(f"players: expected a tuple of names, got {self.players!r}")
+        for name in ("cue_balls", "target"):
+            if not isinstance(getattr(self, name), Mapping):
+                raise RulesError(f"{name}: expected a mapping of player names, got "
+                                 f"{getattr(self, name)!r}")  # fmt: skip
 
     def _check_players(self) -> None:
         n = len(self.players)

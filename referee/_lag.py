@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from referee._config import MatchConfig
 from referee._disciplines import LagRule, rules_of
 from referee._errors import RulesError
+from referee._event_checks import check_lag
 from referee._events import BallContact, CushionContact, Event, OffTable, PinDown
 from referee._filters import by_ball, by_type, filter_events
 from referee._names import Ball, Cushion
@@ -58,6 +59,7 @@ def judge_lag(lag: Lag, config: MatchConfig) -> LagResult:
         RulesError: neither a winner nor positions are given, or a winner or breaker
             given who is not one of the match's players.
     """
+    check_lag(lag)
     for role, name in (("winner", lag.winner), ("breaker", lag.breaker)):
         if name is not None and name not in config.players:
             players = ", ".join(config.players)

@@ -32,7 +32,7 @@ from referee._by_hand import by_hand_step
 from referee._config import MatchConfig
 from referee._disciplines import rules_of
 from referee._errors import IllegalMoveError, RulesError, UnknownBallError
-from referee._event_checks import check_events
+from referee._event_checks import check_shot
 from referee._game_end import cut_to_target, game_end, join_notes, target_reached
 from referee._join import joined_state
 from referee._lag import Lag, LagResult, judge_lag
@@ -163,7 +163,7 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
     """
     if state.phase is not Phase.PLAYING:
         _shooter(state)  # raises the phase's error
-    check_events(shot.events, f"shot {shot.index}")
+    check_shot(shot, f"shot {shot.index}")
     turn, state = whose_stroke(state, shot)
     shooter = turn.shooter
     call = decide_break(state, shot)

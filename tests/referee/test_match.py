@@ -275,6 +275,52 @@ def test_events_a_shot_log_could_not_hold_are_refused_and_change_nothing(
     assert match.state is before and not match.records
 
 
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"index": "0"}, r"shot 0.index: expected a whole number >= 0, got '0'"),
+        ({"start_s": math.nan}, r"start_s: expected a finite number or None, got nan"),
+        ({"end_s": math.inf}, r"end_s: expected a finite number or None, got inf"),
+        ({"doubt": 5}, r"doubt: expected words or None, got 5"),
+        ({"start_positions_mm": None}, r"start_positions_mm: expected a mapping of balls"),
+        ({"end_positions_mm": {W: (math.nan, 1.0)}}, r"end_positions_mm.white: expected \(x, y\)"),
+        ({"paths_mm": None}, r"paths_mm: expected a mapping of balls"),
+    ],
+)
+def test_a_shot_a_log_could_not_hold_is_refused_and_changes_nothing(
+    fields: dict[str, object], said: str
+) -> None:
+    """A NaN start time, positions of None or a doubt of 5 were raw errors or judged."""
+    match = Match(config())
+    before = match.state
+    with pytest.raises(RulesError, match=said):
+        match.play(replace(point(0, W), **fields))  # type: ignore[arg-type]
+    assert match.state is before
+
+
+def test_a_lag_with_nan_in_it_is_refused_not_decided() -> None:
+    """A NaN contact time decided the lag; NaN positions made it "lag again"."""
+    match = Match(config(first=None))
+    before = match.state
+    nan_event = CushionContact(t_s=math.nan, ball=W, cushion=Cushion.FOOT)
+    for lag in (Lag(events=(nan_event,), start_positions_mm={W: (0.0, 0.0)}),
+                Lag(end_positions_mm={W: (math.nan, 0.0)}),
+                Lag(start_positions_mm=None)):  # type: ignore[arg-type]  # fmt: skip
+        with pytest.raises(RulesError, match=r"lag\.(events\[0\]\.t_s|end_positions_mm|start_)"):
+            match.lag(lag)
+        assert match.state is before
+
+
+def test_a_config_of_the_wrong_types_is_one_rules_error() -> None:
+    """One number for both targets, or no players, was a TypeError from deep inside."""
+    for fields, said in (({"target": 40}, "target: expected a mapping"),
+                         ({"cue_balls": None}, "cue_balls: expected a mapping"),
+                         ({"players": None}, "players: expected a tuple of names")):  # fmt: skip
+        with pytest.raises(RulesError, match=said):
+            replace(config(), **fields)  # type: ignore[arg-type]
+    assert replace(config(), players=["A", "B"]).players == ("A", "B")  # type: ignore[arg-type]
+
+
 def test_a_discipline_s_name_is_its_member_and_an_unknown_name_one_line() -> None:
     """The rules compare by identity: the plain name was judged as another game's break."""
     named = config(discipline="three-cushion")  # type: ignore[arg-type]

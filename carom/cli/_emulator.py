@@ -101,14 +101,21 @@ def _seconds(text: str) -> float:
 def _check_link(link: Path) -> None:
     """Refuse a ``--link`` path the emulator cannot make, or would destroy (before it opens).
 
-    Only a symlink (an earlier emulator's, left by a crash) is replaced; a file or a
-    folder there is the user's. A probe symlink beside it shows the folder takes one.
+    Only a dangling symlink (an earlier emulator's, left by a crash: its pty is gone) is
+    replaced; a file or a folder there is the user's, and a symlink to something that
+    exists is a running emulator's pty (taken over, it was removed when the second one
+    stopped) or the user's own. A probe symlink beside it shows the folder takes one.
 
     Raises:
         CaromError: what is wrong with the path, and the way out.
     """
     try:
         if link.is_symlink():
+            if link.exists():
+                raise CaromError(
+                    f"--link {link}: points to {os.readlink(link)}, which is there (a running "
+                    "emulator's pty, or your own file); stop that emulator or give another path"
+                )
             return
         if link.exists():
             what = "a folder" if link.is_dir() else "a file"
@@ -195,7 +202,12 @@ def run_emulator(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """
     out = out or sys.stdout
     faults, reboot_s, vanish_s = parse_faults(args.fault)
-    if args.link is not None and args.tcp is None:
+    if args.link is not None and args.tcp is not None:
+        raise CaromError(
+            "--link makes a symlink to the emulator's pty; with --tcp there "
+            "is none: leave out --link (the host uses socket://HOST:PORT)"
+        )
+    if args.link is not None:
         _check_link(args.link)
     stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():

@@ -129,12 +129,24 @@ def test_a_negative_time_is_refused_by_the_real_command() -> None:
     usage_error(_carom("scoreboard-emulator", "--seconds", "-1"), "--seconds")
 
 
-def test_no_link_check_runs_for_a_tcp_board(tmp_path: Path) -> None:
-    """``--link`` only names a pty: with ``--tcp`` it is not made, so not checked."""
+def test_a_link_to_a_live_pty_or_a_file_is_refused_and_tcp_takes_no_link(tmp_path: Path) -> None:
+    """A second emulator took a running one's link over and removed it when it stopped
+    (the first ran on without it); ``--tcp`` with ``--link`` left the link out silently."""
+    master, slave = os.openpty()  # a running emulator's pty
+    try:
+        link = tmp_path / "board"
+        link.symlink_to(os.ttyname(slave))
+        line = _one_line(carom_in_process("scoreboard-emulator", "--link", str(link)))
+        assert line == (f"carom: --link {link}: points to {os.ttyname(slave)}, which is there (a "
+                        "running emulator's pty, or your own file); stop that emulator or give "
+                        "another path")  # fmt: skip
+        assert os.readlink(link) == os.ttyname(slave)  # kept as it was
+    finally:
+        os.close(master)
+        os.close(slave)
     precious = tmp_path / "precious.txt"
     precious.write_text("kept", encoding="utf-8")
-    out = carom_in_process(
-        "scoreboard-emulator", "--tcp", "0", "--link", str(precious), "--seconds", "0"
-    )
-    assert out.returncode == 0, out.stderr
+    line = _one_line(carom_in_process("scoreboard-emulator", "--tcp", "0", "--link",
+                                      str(precious), "--seconds", "0"))  # fmt: skip
+    assert line.startswith("carom: --link makes a symlink to the emulator's pty; with --tcp")
     assert precious.read_text(encoding="utf-8") == "kept" and not os.path.islink(precious)

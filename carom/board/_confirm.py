@@ -123,9 +123,11 @@ def confirm_final(
         if link.confirm(timeout_s - first_s):
             return FinalBoard(True)
     status = link.status()
+    # A board at another bus address answers nothing at all: name the one spoken to.
+    address = f" and its bus address ({link.addr}: --scoreboard-addr)" if not status.shown else ""
     line = (
         f"scoreboard: the board never confirmed the final state within {timeout_s:g} s "
-        f"({_what_it_shows(status)}); check the cable and the board at {status.url} "
+        f"({_what_it_shows(status)}); check the cable and the board at {status.url}{address} "
         "(the result printed is the right one)"
     )
     return FinalBoard(False, line)

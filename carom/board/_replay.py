@@ -37,6 +37,7 @@ def replay_to_scoreboard(
     discipline: Discipline | None = None,
     link: ScoreboardLink | None = None,
     baud: int = 19200,
+    addr: int = 0,
     confirm_s: float = FINAL_CONFIRM_S,
     waiting: Callable[[str], None] | None = None,
 ) -> BoardReplay:
@@ -47,7 +48,7 @@ def replay_to_scoreboard(
     acknowledges it, for at most ``confirm_s`` (:attr:`BoardReplay.final` says
     whether it did; ``waiting`` hears when the command waits for it). ``discipline``
     overrides the log's, as ``carom score`` does; ``link`` lets a caller pass a running
-    link (left running).
+    link (left running); ``addr`` is the board's bus address.
 
     Raises:
         ShotLogError: the log is malformed (before any shot is shown).
@@ -56,7 +57,7 @@ def replay_to_scoreboard(
     log = parse_shot_log(load_json(shot_log_path), discipline)
     match = Match(log.match)
     own = link is None
-    board = link or _connect(url, baud=baud)
+    board = link or _connect(url, baud=baud, addr=addr)
     try:
         run = _play(board, match, log, delay_s)
         return BoardReplay(run, confirm_final(board, confirm_s, waiting))
@@ -83,9 +84,13 @@ def _play(board: ScoreboardLink, match: Match, log: ShotLog, delay_s: float) -> 
     return ScoreRun(match, lag)
 
 
-def _connect(url: str, wait_s: float = 2.0, baud: int = 19200) -> ScoreboardLink:
-    """A started link whose port opened within ``wait_s``; else ScoreboardError."""
-    link = ScoreboardLink(url, baud=baud).start()
+def _connect(url: str, wait_s: float = 2.0, baud: int = 19200, addr: int = 0) -> ScoreboardLink:
+    """A started link to the board at bus ``addr`` whose port opened within ``wait_s``.
+
+    Raises:
+        ScoreboardError: no port opened.
+    """
+    link = ScoreboardLink(url, baud=baud, addr=addr).start()
     if link.flush(wait_s):
         return link
     link.stop()

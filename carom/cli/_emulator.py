@@ -13,13 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from carom.cli._score import board_address
 from hardware import Faults, ScoreboardEmulator
 from referee import CaromError
 
 __all__ = ["add_parser", "fault_values", "parse_faults", "run_emulator"]
 
 #: The bus's broadcast address (docs/scoreboard-protocol.md): never a board's own.
-_BROADCAST = 0xFF
 
 #: Each fault: (what its value means, whether a value is allowed).
 _FAULTS: dict[str, tuple[str, Callable[[float], bool]]] = {
@@ -72,17 +72,8 @@ def _port(text: str) -> int:
 
 
 def _address(text: str) -> int:
-    """``--addr``: a board's bus address, decimal or ``0x`` hex; FF is the broadcast one."""
-    try:
-        value = int(text, 0)
-    except ValueError:
-        value = -1
-    if not 0 <= value < _BROADCAST:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: use a bus address 0..254, decimal or hex 0x00..0xFE "
-            "(0xFF is the broadcast address, never a board's)"
-        )
-    return value
+    """``--addr``: a board's bus address, as the host's ``--scoreboard-addr`` takes it."""
+    return board_address(text)
 
 
 def _seconds(text: str) -> float:

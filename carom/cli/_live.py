@@ -19,7 +19,7 @@ from typing import Any
 
 from carom.cli._live_calibration import calibration_file, live_calibration
 from carom.cli._outputs import check_output
-from carom.cli._score import add_confirm_option, board_url, tell_board
+from carom.cli._score import add_board_options, tell_board
 from carom.console import say, show
 
 # The live shot segmenter: a shot ends after 0.15 s without a ball moving 2 mm in 0.1 s
@@ -54,10 +54,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     from carom.match import add_match_options
 
     add_match_options(p)
-    p.add_argument("--scoreboard", metavar="URL", type=board_url, help="scoreboard port (pty path, "
-                   "/dev/ttyUSB0, socket://host:port)")  # fmt: skip
-    p.add_argument("--scoreboard-baud", type=int, default=19200, choices=[19200, 9600])
-    add_confirm_option(p)  # --scoreboard-confirm S: the final state's retries
+    add_board_options(p, "show the match on a scoreboard")  # port, baud, address, confirm
     p.add_argument("--db", type=Path, default=Path("carom-live.db"),
                    help="match database (default carom-live.db)")  # fmt: skip
     p.add_argument("--pace", type=float, default=1.0,
@@ -194,7 +191,6 @@ def run(args: argparse.Namespace) -> int:
     )
     from carom.match import ShotClock
     from carom.timestamps import now_iso
-    from hardware import ScoreboardLink
 
     config, clock_settings = _config(args)
     _check_inputs(args)  # and the library warnings into the log
@@ -209,9 +205,7 @@ def run(args: argparse.Namespace) -> int:
         _say_opened(session, start_s)
         session.subscribe(_CallPrinter())  # each call on stdout as it is made
         capture = Capture(args.camera, CaptureSettings(pace=args.pace, start_s=start_s))
-        link = None
-        if args.scoreboard:
-            link = ScoreboardLink(args.scoreboard, baud=args.scoreboard_baud).start()
+        link = _board_link(args) if args.scoreboard else None
         board, metrics = BoardSink(link), LiveMetrics()
         web = None
         if args.serve:  # the web server over this session (carom.web.start_for_live)
@@ -237,6 +231,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return _final_status(final)
+
+
+def _board_link(args: argparse.Namespace) -> Any:
+    """The started link to the board at ``--scoreboard`` (its baud and bus address)."""
+    from hardware import ScoreboardLink
+
+    url, baud, addr = args.scoreboard, args.scoreboard_baud, args.scoreboard_addr
+    return ScoreboardLink(url, baud=baud, addr=addr).start()
 
 
 def _play(runner: Any, confirm_s: float) -> Any:

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOARD_URL_SCHEMES",
-    "add_confirm_option",
+    "add_board_options",
     "add_parser",
+    "board_address",
     "board_url",
     "run",
     "tell_board",
@@ -41,20 +42,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="judge under this discipline instead of the log's own",
     )
     score.add_argument("--json", action="store_true", help="print a machine-readable document")
-    score.add_argument(
-        "--scoreboard", metavar="URL", type=board_url,
-        help="also show the match on a scoreboard, shot by shot (pty path, /dev/ttyUSB0, "
-        "socket://host:port)",
-    )  # fmt: skip
-    score.add_argument("--scoreboard-baud", type=int, default=19200, choices=[19200, 9600],
-                       help="serial speed of the board (19200 8N1)")  # fmt: skip
+    add_board_options(score, "also show the match on a scoreboard, shot by shot")
     score.add_argument("--scoreboard-delay", type=_delay_seconds, default=0.5, metavar="S",
                        help="seconds between shots on the scoreboard, 0 to 60 (0.5)")  # fmt: skip
-    add_confirm_option(score)
 
 
-def add_confirm_option(parser: argparse.ArgumentParser) -> None:
-    """``--scoreboard-confirm S``: how long the final state is retried (``score``, ``live``)."""
+def add_board_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--scoreboard URL`` (``what`` it does), its baud, bus address and final confirm."""
+    parser.add_argument("--scoreboard", metavar="URL", type=board_url,
+                        help=f"{what} (pty path, /dev/ttyUSB0, socket://host:port)")  # fmt: skip
+    parser.add_argument("--scoreboard-baud", type=int, default=19200, choices=[19200, 9600],
+                        help="serial speed of the board (19200 8N1)")  # fmt: skip
+    parser.add_argument("--scoreboard-addr", type=board_address, default=0, metavar="N",
+                        help="the board's bus address (its DIP switches), 0..254, decimal or "
+                        "0x hex (0)")  # fmt: skip
     parser.add_argument(
         "--scoreboard-confirm", type=_confirm_seconds, default=10.0, metavar="S",
         help="at the end, send the final state again for at most S seconds until the board "
@@ -68,6 +69,20 @@ def tell_board(command: str, line: str) -> None:
 
     print(f"carom: {line}", file=sys.stderr, flush=True)
     logging.getLogger(f"carom.{command}").error("%s", line, extra={SAID: True})
+
+
+def board_address(text: str) -> int:
+    """A board's bus address, decimal or ``0x`` hex, 0..254 (0xFF is the broadcast one)."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 0xFE:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: use a bus address 0..254, decimal or hex 0x00..0xFE "
+            "(0xFF is the broadcast address, never a board's)"
+        )
+    return value
 
 
 def board_url(text: str) -> str:
@@ -151,6 +166,7 @@ def _scored(args: argparse.Namespace, discipline: Discipline | None) -> tuple[li
 
             replay = replay_to_scoreboard(path, args.scoreboard, delay_s=args.scoreboard_delay,
                                           discipline=discipline, baud=args.scoreboard_baud,
+                                          addr=args.scoreboard_addr,
                                           confirm_s=args.scoreboard_confirm,
                                           waiting=lambda line: say("score", line))  # fmt: skip
         except ShotLogError as exc:

@@ -236,6 +236,21 @@ def test_a_noisy_serial_line_ends_with_the_right_board_or_says_so(
         assert out.returncode == 0
 
 
+def test_a_board_at_another_bus_address_is_reached_with_scoreboard_addr(
+    board: list[ScoreboardEmulator],
+) -> None:
+    """Boards on RS-485 have an address (DIP switches); score and live spoke only to 00."""
+    emu = ScoreboardEmulator.open_pty(addr=5)
+    board.append(emu)
+    out = _carom("score", str(EXAMPLE), "--scoreboard", emu.url, "--scoreboard-delay", "0",
+                 "--scoreboard-addr", "0x05", "--scoreboard-confirm", "5")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert emu.snapshot == _final_snapshot()
+    out = _carom("score", str(EXAMPLE), "--scoreboard", emu.url, "--scoreboard-delay", "0",
+                 "--scoreboard-addr", "255")  # fmt: skip
+    assert out.returncode == 2 and "0xFF is the broadcast address" in out.stderr
+
+
 def test_a_deaf_board_ends_the_command_with_status_6_after_the_scoresheet(
     board: list[ScoreboardEmulator], tmp_path: Path
 ) -> None:
@@ -250,8 +265,8 @@ def test_a_deaf_board_ends_the_command_with_status_6_after_the_scoresheet(
     assert line.removeprefix("carom: ") in log.read_text(encoding="utf-8")
     assert waiting.removeprefix("carom score: ") in log.read_text(encoding="utf-8")
     assert line.startswith(UNCONFIRMED + " within 1.5 s (it acknowledged no state;")
-    assert line.endswith(f"check the cable and the board at {emu.url} (the result printed is "
-                         "the right one)")  # fmt: skip
+    assert line.endswith(f"check the cable and the board at {emu.url} and its bus address (0: "
+                         "--scoreboard-addr) (the result printed is the right one)")  # fmt: skip
     assert "result: Ana wins" in out.stdout
     assert emu.snapshot is None
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from carom.cli._signals import sigterm_interrupts
-from carom.files import make_folder
+from carom.files import make_folder, remove_empty
 from carom.progress import Progress
 from referee import CaromError
 
@@ -166,16 +166,20 @@ def _clip(args: argparse.Namespace, out: Path) -> int:
         motion_for(args.name)  # an unknown name: its line names the known ones
     shot = args.shot or 0
     recorded = replay(args.recorded, shot) if args.recorded is not None else None
-    make_folder(out, "--out")  # before the stroke search and the render
-    if recorded is not None:
-        motion, name = recorded, f"recorded_{shot}"
-    else:
-        motion, name = motion_for(args.name, bar.say), args.name
+    folders = make_folder(out, "--out")  # before the stroke search and the render
     max_bytes = int(args.max_mb * 1e6) if args.max_mb else None
-    made = make_clip(
-        name, motion, out, camera, look, seed=args.seed, max_bytes=max_bytes,
-        progress=_rendering(bar, name, args.fps),
-    )  # fmt: skip
+    try:
+        if recorded is not None:
+            motion, name = recorded, f"recorded_{shot}"
+        else:
+            motion, name = motion_for(args.name, bar.say), args.name
+        made = make_clip(
+            name, motion, out, camera, look, seed=args.seed, max_bytes=max_bytes,
+            progress=_rendering(bar, name, args.fps),
+        )  # fmt: skip
+    except CaromError:
+        remove_empty(folders)  # a setting refused by the renderer: no empty folder left
+        raise
     bar.clear()
     files = [str(made.clip.truth_path)] + ([str(made.shots_path)] if made.shots_path else [])
     clip = made.clip

@@ -68,8 +68,10 @@ def test_synth_shot_log_scores_to_the_truth_verdicts(rendered: Path) -> None:
         (["synth", "--recorded", "/nonexistent.json"], "/nonexistent.json"),
     ],
 )
-def test_bad_input_is_one_clear_line(args: list[str], needle: str) -> None:
-    assert needle in _one_line_error(carom_in_process(*args))
+def test_bad_input_is_one_clear_line(args: list[str], needle: str, tmp_path: Path) -> None:
+    out = tmp_path / "new" / "out"
+    assert needle in _one_line_error(carom_in_process(*args, "--out", str(out)))
+    assert not (tmp_path / "new").exists()  # --k1 5 left its --out folder, empty
 
 
 def test_same_seed_gives_the_same_frames_and_truth(tmp_path: Path) -> None:

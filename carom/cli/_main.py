@@ -130,6 +130,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parsed(argv: list[str]) -> argparse.Namespace:
+    """The parsed ``argv``; an unknown option is the command's usage error, not carom's.
+
+    ``carom analyze --bogus`` was told by the top parser, which pointed at ``carom
+    --help`` (that lists the commands, not analyze's options).
+    """
+    parser = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        before = argv[: argv.index(args.command)] if args.command in argv else []
+        owner = parser if any(e in before for e in extra) else sub.choices[args.command]
+        owner.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def _setup_logging(args: argparse.Namespace) -> None:
     """Log on stderr at warning (``-v`` info, ``-vv`` debug, ``-q`` error); ``--log-file`` at debug.
 
@@ -167,7 +183,7 @@ def _setup_logging(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the module docstring)."""
-    args = _parser().parse_args(_joined_values(sys.argv[1:] if argv is None else argv))
+    args = _parsed(_joined_values(sys.argv[1:] if argv is None else argv))
     try:
         _setup_logging(args)
         _log.debug("carom %s: %s", version(), " ".join(sys.argv if argv is None else argv))

@@ -112,7 +112,10 @@ def test_shot_after_match_end_keeps_what_was_judged(tmp_path: Path) -> None:
     [(["score"], "carom score"), (["nope"], "carom"),
      (["score", "x.json", "--discipline", "pool"], "carom score"),
      (["analyze", "x.mp4", "--lang", "de"], "carom analyze"),
-     (["batch", "x.mp4", "--workers", "0"], "carom batch"), (["--bogus"], "carom")],
+     (["batch", "x.mp4", "--workers", "0"], "carom batch"), (["--bogus"], "carom"),
+     # An unknown option of a command is the command's error ("carom --help" listed
+     # the commands, not its options); one before the command stays carom's.
+     (["analyze", "x.mp4", "--bogus"], "carom analyze"), (["--bogus", "score", "x"], "carom")],
 )  # fmt: skip
 def test_bad_arguments_are_one_line_naming_the_way_to_the_usage(args: list[str], prog: str) -> None:
     """argparse's refusals too: one line, not its usage block first (status 2)."""

@@ -244,9 +244,12 @@ class ScoreboardLink:
     def _open(self) -> bool:
         t = self.timing
         try:
+            # Exclusive (a lock on the device): a second host on the same port (two
+            # carom score runs) made the board flip between two matches.
             port = serial.serial_for_url(
-                self.url, baudrate=self.baud, timeout=0, write_timeout=t.write_timeout_s
-            )
+                self.url, baudrate=self.baud, timeout=0, write_timeout=t.write_timeout_s,
+                exclusive=True,
+            )  # fmt: skip
         except (serial.SerialException, OSError, ValueError) as exc:
             with self._lock:
                 self._n.last_error = _describe(exc)
@@ -397,4 +400,6 @@ class ScoreboardLink:
 
 
 def _describe(exc: BaseException) -> str:
+    if "exclusively lock" in str(exc):  # pyserial's words for a port another host holds
+        return "the port is in use by another program (another carom score or live on it?)"
     return f"{exc.__class__.__name__}: {exc}".splitlines()[0][:200]

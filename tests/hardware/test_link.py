@@ -105,6 +105,26 @@ def test_whole_match_replayed_ends_with_the_right_final_state(
     assert "Ana" in board and "OVER" in board
 
 
+def test_a_second_host_on_the_same_port_is_refused_and_told_why(
+    links: list[ScoreboardLink], emulators: list[ScoreboardEmulator]
+) -> None:
+    """Two ``carom score`` runs on one link both exited 0 while the board flipped between
+    their matches: the port is opened exclusively now."""
+    emu = ScoreboardEmulator.open_pty()
+    emulators.append(emu)
+    first = ScoreboardLink(emu.url, timing=FAST).start()
+    links.append(first)
+    assert first.flush(2.0)
+    second = ScoreboardLink(emu.url, timing=FAST).start()
+    links.append(second)
+    assert not second.flush(1.0) and second.status().state is not LinkState.UP
+    assert second.status().last_error == (
+        "the port is in use by another program (another carom score or live on it?)"
+    )
+    first.stop()  # the first host gone, the second one gets the port
+    assert second.flush(3.0)
+
+
 def test_emulator_killed_and_restarted_mid_match_shows_the_state_within_1s(
     board_link: Path, links: list[ScoreboardLink], emulators: list[ScoreboardEmulator]
 ) -> None:

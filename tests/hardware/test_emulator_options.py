@@ -136,7 +136,9 @@ def test_a_link_to_a_live_pty_or_a_file_is_refused_and_tcp_takes_no_link(tmp_pat
     try:
         link = tmp_path / "board"
         link.symlink_to(os.ttyname(slave))
-        line = _one_line(carom_in_process("scoreboard-emulator", "--link", str(link)))
+        line = _one_line(
+            carom_in_process("scoreboard-emulator", "--link", str(link), "--seconds", "1")
+        )  # no hang if it is not refused
         assert line == (f"carom: --link {link}: points to {os.ttyname(slave)}, which is there (a "
                         "running emulator's pty, or your own file); stop that emulator or give "
                         "another path")  # fmt: skip

@@ -19,8 +19,6 @@ from referee import CaromError
 
 __all__ = ["add_parser", "fault_values", "parse_faults", "run_emulator"]
 
-#: The bus's broadcast address (docs/scoreboard-protocol.md): never a board's own.
-
 #: Each fault: (what its value means, whether a value is allowed).
 _FAULTS: dict[str, tuple[str, Callable[[float], bool]]] = {
     "drop": ("a per-byte probability from 0 to 1", lambda v: 0.0 <= v <= 1.0),

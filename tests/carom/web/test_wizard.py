@@ -55,6 +55,13 @@ def test_the_wizard_shows_refits_and_saves_only_to_the_servers_file(tmp_path: Pa
         assert answer == {"saved": True, "path": str(calibration), "table_size": None}
         saved = json.loads(calibration.read_text())
         assert saved != json.loads(before) and "camera" in json.dumps(saved)
+        # The four corners alone fit any lens: saved with a confidence of at most 0.5,
+        # which a match started on it names in a note.
+        only = c.post("/api/calibration/fit", json={"corners_px": shown["corners_px"]},
+                      headers=AUTH)  # fmt: skip
+        assert only.status_code == 200, only.text
+        assert c.post("/api/calibration/save", headers=AUTH).json()["saved"] is True
+        assert json.loads(calibration.read_text())["residuals"]["confidence"] <= 0.5
 
 
 def test_without_a_camera_the_wizard_says_how_to_get_one(tmp_path: Path) -> None:

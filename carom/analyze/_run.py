@@ -87,6 +87,7 @@ def analyze_video(
 
         for shot in analyze_frames(itertools.chain(warmup, frames), analyzer, on_frame):
             _take(run, shot)
+        _note_balls_inside_cushions(run)
     except CaromError as exc:
         if run.calibration is None:
             remove_empty(made)
@@ -228,3 +229,33 @@ def _take(run: AnalyzeRun, shot: AnalyzedShot) -> None:
         record = None
     run.shots.append((shot, record))
     write_json_atomic(run.options.out / "shots.json", shots_document(run))
+
+
+#: A ball at rest whose centre lies this much nearer a cushion than its radius cannot be
+#: there (resting positions are measured within 5 mm): the calibration is off there.
+_INSIDE_MM = 10.0
+
+
+def _note_balls_inside_cushions(run: AnalyzeRun) -> None:
+    """One note when a ball came to rest where it cannot be: inside a cushion.
+
+    A fit from four marked corners put a resting red 11 mm from the cushion, closer than
+    its own radius, and the analysis said nothing (the positions and cushion contacts
+    through such a calibration may be off by centimetres).
+    """
+    if run.calibration is None or run.calibration.geometry.pockets:
+        return  # a pocket table's jaws: balls sink there
+    geo = run.calibration.geometry
+    worst: tuple[float, str, float] | None = None
+    for analyzed, _ in run.shots:
+        for ball, (x, y) in analyzed.shot.end_positions_mm.items():
+            gap = min(x, geo.length_mm - x, y, geo.width_mm - y)
+            if gap < geo.radius_mm - _INSIDE_MM and (worst is None or gap < worst[0]):
+                worst = (gap, str(ball), analyzed.shot.end_s or 0.0)
+    if worst is not None:
+        gap, name, t_s = worst
+        run.notes.append(
+            f"the {name} ball came to rest {gap:.0f} mm from a cushion at {t_s:.1f} s, closer "
+            f"than its radius ({geo.radius_mm:g} mm): the calibration is off there; check its "
+            "overlay, or calibrate again"
+        )

@@ -87,7 +87,6 @@ def analyze_video(
 
         for shot in analyze_frames(itertools.chain(warmup, frames), analyzer, on_frame):
             _take(run, shot)
-        _note_balls_inside_cushions(run)
     except CaromError as exc:
         if run.calibration is None:
             remove_empty(made)
@@ -112,9 +111,13 @@ def _open(opts: AnalyzeOptions, made: list[Path]) -> FrameSource:
 
 
 def _write_logs(run: AnalyzeRun) -> None:
-    """The shot log and the trajectories, once a calibration let anything be refereed."""
+    """The shot log and the trajectories, once a calibration let anything be refereed.
+
+    First the note of a ball at rest inside a cushion (:func:`_note_balls_inside_cushions`).
+    """
     if run.calibration is None:
         return
+    _note_balls_inside_cushions(run)
     write_json_atomic(run.options.out / "shots.json", shots_document(run))
     if run.options.trajectories:
         write_trajectories(run.options.out, shot_trajectories(run))

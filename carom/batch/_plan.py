@@ -74,7 +74,7 @@ def plan_batch(
             entry.name, entry.duplicate_of, entry.status = first, first, JobStatus.DUPLICATE
             plans.append(PlannedVideo(entry, None))
         else:
-            entry.name = _name(src, previous, taken, key, kept)
+            entry.name = _name(src, previous, taken, key, kept, out_dir)
             by_key[key] = entry.name
             plans.append(_planned(entry, src, settings, digest, key, out_dir))
         if hashing is not None:
@@ -177,20 +177,24 @@ def _kept_names(sources: list[SourceEntry], previous: PreviousIndex) -> set[str]
 
 
 def _name(
-    src: SourceEntry, previous: PreviousIndex, taken: set[str], key: str, kept: set[str]
-) -> str:
+    src: SourceEntry, previous: PreviousIndex, taken: set[str], key: str, kept: set[str],
+    out_dir: Path,
+) -> str:  # fmt: skip
     """The results folder: the manifest's, the last run's, the file name, or it with the key.
 
     The last run's name is looked up by source and key first (one video under two
     sets of options has two folders), and a name kept for another source is not taken
-    (a new video of the same file name does not take an earlier one's folder).
+    (a new video of the same file name does not take an earlier one's folder), nor one
+    whose folder holds another video's results (an earlier run of other sources: its
+    marker names them).
     """
     own = previous.named.get((src.source, key)) or previous.names.get(src.source)
     given = src.fields.get("name") or own
     stem = _clean(given or Path(display_name(src.source)).stem)
 
     def blocked(n: str) -> bool:
-        return n in taken or (n in kept and n != own)
+        return (n in taken or (n in kept and n != own)
+                or _holds_another(out_dir / n, src.source, key))  # fmt: skip
 
     name = stem if not blocked(stem) and stem not in _RESERVED else f"{stem}-{_short(key)}"
     if blocked(name):
@@ -198,6 +202,12 @@ def _name(
                          "by another video; give another name")  # fmt: skip
     taken.add(name)
     return name
+
+
+def _holds_another(folder: Path, source: str, key: str) -> bool:
+    """``folder`` holds the results of another video than ``source`` (with another key)."""
+    marker = read_marker(folder)
+    return marker is not None and marker.get("source") != source and marker.get("key") != key
 
 
 def _short(key: str) -> str:

@@ -172,6 +172,29 @@ def test_a_new_file_with_the_same_stem_does_not_take_an_earlier_video_s_folder(
     assert fresh.job is not None
 
 
+@pytest.mark.parametrize("status", [JobStatus.DONE, JobStatus.FAILED])
+def test_a_batch_of_other_sources_does_not_take_a_folder_holding_another_video(
+    tmp_path: Path, status: JobStatus
+) -> None:
+    """February's table1.mp4, then a batch of March's folder only (its own table1.mp4):
+    the index of the second run no longer names February's video, but its folder's
+    marker does, so March's gets a folder of its own (before, it replaced February's
+    match and its shots were lost)."""
+    out = tmp_path / "out"
+    feb = video(tmp_path / "feb" / "table1.mp4", b"february's match")
+    (first,) = plan(out, feb)
+    finish(out, first, status)
+    keep_index(out, [first])
+    mar = video(tmp_path / "mar" / "table1.mp4", b"march's match")
+    (second,) = plan(out, mar)
+    assert second.entry.name.startswith("table1-") and second.job is not None
+    keep_index(out, [second])
+    (third,) = plan(out, mar)  # and the next run of March keeps it there
+    assert third.entry.name == second.entry.name
+    (again,) = plan(out, feb, previous=False)  # February's own folder stays its own
+    assert again.entry.name == "table1"
+
+
 def test_a_finished_folder_of_the_same_key_is_skipped_with_its_figures(tmp_path: Path) -> None:
     out = tmp_path / "out"
     a = video(tmp_path / "a.mp4", b"match")

@@ -123,7 +123,10 @@ def _players(value: Any) -> tuple[str, ...]:
         raise MatchFileError(f"players: expected 2 to {MAX_PLAYERS} player names, got {len(names)}")
     players = tuple(ask_str(n, f"players[{i}]").strip() for i, n in enumerate(names))
     for i, name in enumerate(players):
-        if not name or name in players[:i]:
+        if not name:
+            raise MatchFileError(f"players[{i}]: a name is empty (or only spaces); give every "
+                                 "player a name")  # fmt: skip
+        if name in players[:i]:
             shown = ", ".join(show(p) for p in players)
             raise MatchFileError(f"players: expected different names, got {shown}")
     return players

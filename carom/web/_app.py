@@ -160,6 +160,10 @@ def _validation_text(exc: RequestValidationError) -> str:
         if loc == ("body",) and err.get("type") == "missing":
             parts.append("no body; send a JSON object")
             continue
+        if loc == ("body",) and isinstance(err.get("input"), str | bytes):
+            parts.append("the body was not read as JSON; send it with the header "
+                         "content-type: application/json")  # fmt: skip
+            continue
         where = ".".join(str(p) for p in loc if p != "body") or "body"
         msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
         parts.append(f"{where}: {msg}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, model_validator
 
 from carom.live import DecisionKind, FoulCall, PersonCall, ReviewDecision, TimeoutCall, UndoCall
 from referee import Correction, CorrectionKind, Foul
@@ -24,7 +24,8 @@ CallableFoul = Literal[
     "balls_moving", "double_hit", "foot", "illegal_jump", "jump_over_pins", "miscue", "push",
     "shot_clock", "touch", "wrong_ball",
 ]  # fmt: skip
-Points = Annotated[int, Field(ge=-10000, le=10000)]
+#: Whole numbers only: JSON's true, 2.0 or "3" is refused by name, never read as one.
+Points = Annotated[StrictInt, Field(ge=-10000, le=10000)]
 
 
 class FoulIn(_Strict):
@@ -39,7 +40,7 @@ class DecisionIn(_Strict):
 
     kind: Literal["decision"]
     decision: DecisionKind
-    points: Annotated[int, Field(ge=0, le=10000)] | None = None
+    points: Annotated[StrictInt, Field(ge=0, le=10000)] | None = None
 
     @model_validator(mode="after")
     def _check(self) -> DecisionIn:
@@ -64,7 +65,7 @@ class CorrectionIn(_Strict):
     @model_validator(mode="after")
     def _check(self) -> CorrectionIn:
         if self.points == 0:
-            raise ValueError("correction: points must not be zero")
+            raise ValueError("points must not be zero")
         return self
 
 

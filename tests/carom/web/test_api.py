@@ -178,6 +178,11 @@ def test_refused_calls_change_nothing_in_the_database(tmp_path: Path) -> None:
         ({"kind": "correction", "player": "Ann", "points": 1}, {}, 401),
         ({"kind": "undo", "extra": 1}, AUTH, 422),
         ({"kind": "decision", "decision": "points"}, AUTH, 422),
+        # JSON's true, a string or 2.0 are not points (true was +1 and "3" was +3)
+        ({"kind": "correction", "player": "Ann", "points": True}, AUTH, 422),
+        ({"kind": "correction", "player": "Ann", "points": "3"}, AUTH, 422),
+        ({"kind": "correction", "player": "Ann", "points": 2.0}, AUTH, 422),
+        ({"kind": "decision", "decision": "points", "points": "1"}, AUTH, 422),
     ]
     with client(tmp_path) as c:
         new_match(c)
@@ -188,6 +193,11 @@ def test_refused_calls_change_nothing_in_the_database(tmp_path: Path) -> None:
             assert r.status_code == status, (body, r.text)
             detail = r.json()["detail"]
             assert isinstance(detail, str) and detail and "\n" not in detail
+            assert "correction: correction:" not in detail
+            if body.get("points") is True:
+                assert detail.startswith("correction.points: Input should be a valid integer")
+        r = c.post("/api/calls", content=b'{"kind": "undo"}', headers=AUTH)  # no content-type
+        assert r.status_code == 422 and "content-type: application/json" in r.json()["detail"]
         assert db_dump(db) == before
         assert table(c).session.version == version  # type: ignore[union-attr]
 
@@ -196,6 +206,7 @@ def test_bad_match_set_ups_are_422_with_the_field_named(tmp_path: Path) -> None:
     cases = {
         "players": {"players": ["Ann"]},
         "different names": {"players": ["Ann", "Ann"]},
+        "players[2]: a name is empty": {"players": ["Ann", "Bob", "  "]},
         "target": {"players": PLAYERS, "target": {"Ann": 10}},
         "sets": {"players": PLAYERS, "sets": 2},
         "first_player": {"players": PLAYERS, "first_player": "Zed"},

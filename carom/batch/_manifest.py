@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -88,9 +88,19 @@ def _csv_rows(raw: bytes, path: Path) -> list[tuple[Mapping[str, Any], str]]:
         raise ManifestError(f"{path}: not UTF-8 text; save the manifest as UTF-8 CSV") from None
     reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
+        _check_header(reader.fieldnames or [], path)
         return [(dict(r), f"line {reader.line_num}") for r in reader]
     except csv.Error as exc:
         raise ManifestError(f"{path}: not a readable CSV ({exc}); {_FIX}") from None
+
+
+def _check_header(names: Sequence[str], path: Path) -> None:
+    """Every column of the header (line 1) is one of ``COLUMNS``."""
+    for key in names:
+        if str(key).strip().replace("-", "_") not in COLUMNS:
+            sep = "; separate the cells with commas" if ";" in key or "\t" in key else ""
+            raise ManifestError(f"{path} line 1 (the header): unknown column {key!r}{sep}; "
+                                f"the columns are {', '.join(COLUMNS)}")  # fmt: skip
 
 
 def _json_rows(raw: bytes, path: Path) -> list[tuple[Mapping[str, Any], str]]:

@@ -68,7 +68,7 @@ def plan_batch(
         digest = options_digest(settings, version)
         entry = IndexEntry(name="", source=src.source)
         if not is_url(src.source):
-            _hash(entry, Path(src.source), previous)
+            _hash(entry, Path(src.source), previous, src.where)
         key = job_key(entry.sha256, digest) if entry.sha256 else f"url:{src.source}:{digest}"
         if (first := by_key.get(key)) is not None:
             entry.name, entry.duplicate_of, entry.status = first, first, JobStatus.DUPLICATE
@@ -154,8 +154,12 @@ def _calibration(path: Path | None, match: MatchFile) -> tuple[str, bytes] | Non
     return path.name, data
 
 
-def _hash(entry: IndexEntry, path: Path, previous: PreviousIndex) -> None:
-    """The file's SHA-256, from the last index when its size and time are unchanged."""
+def _hash(entry: IndexEntry, path: Path, previous: PreviousIndex, where: str = "") -> None:
+    """The file's SHA-256, from the last index when its size and time are unchanged.
+
+    Raises:
+        CaromError: the file cannot be read (``where``: the manifest's row that names it).
+    """
     try:
         st = path.stat()
         cached = previous.hashes.get(entry.source)
@@ -164,8 +168,15 @@ def _hash(entry: IndexEntry, path: Path, previous: PreviousIndex) -> None:
         else:
             sha = file_sha256(path)
     except OSError as exc:
-        raise CaromError(f"{path}: cannot read the video ({exc.strerror or exc}); check "
-                         "its rights") from None  # fmt: skip
+        row = f"{where}: " if where else ""
+        if isinstance(exc, FileNotFoundError):
+            fix = "check the path" + (" (a manifest's are from its own folder)" if where else "")
+        elif isinstance(exc, IsADirectoryError):
+            fix = "give a video file" + (" (a folder is a source of its own)" if where else "")
+        else:
+            fix = "check its rights"
+        raise CaromError(f"{row}{path}: cannot read the video ({exc.strerror or exc}); "
+                         f"{fix}") from None  # fmt: skip
     entry.sha256, entry.size_bytes, entry.mtime_ns = sha, st.st_size, st.st_mtime_ns
 
 

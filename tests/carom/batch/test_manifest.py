@@ -114,10 +114,16 @@ def test_every_documented_column_is_accepted(tmp_path: Path) -> None:
     assert set(fields) == set(COLUMNS) - {"path"}
 
 
-def test_an_unknown_column_names_the_row_and_the_column(tmp_path: Path) -> None:
+def test_an_unknown_column_names_the_header_s_line_and_the_column(tmp_path: Path) -> None:
+    """The header is line 1 (it said line 2, the first row's); cells parted by semicolons
+    (a spreadsheet's CSV in some languages) are one column, and the line says so."""
     manifest = write_csv(tmp_path / "m.csv", "path,player\na.mp4,Ana\n")
     message = one_line_error(manifest)
-    assert message.startswith(f"{manifest} line 2: unknown column 'player'")
+    assert message.startswith(f"{manifest} line 1 (the header): unknown column 'player'; the ")
+    semi = one_line_error(write_csv(tmp_path / "s.csv", "path;players\na.mp4;Ana\n"))
+    assert "unknown column 'path;players'; separate the cells with commas;" in semi
+    with pytest.raises(ManifestError, match="video 1 of the list: unknown column 'player'"):
+        rows_of(write_json(tmp_path / "m.json", [{"path": "a.mp4", "player": "Ana"}]))
 
 
 def test_a_csv_row_longer_than_the_header_is_refused(tmp_path: Path) -> None:

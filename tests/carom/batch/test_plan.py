@@ -195,6 +195,21 @@ def test_a_batch_of_other_sources_does_not_take_a_folder_holding_another_video(
     assert again.entry.name == "table1"
 
 
+def test_a_manifest_row_of_a_missing_file_or_a_folder_names_the_row_and_the_way_out(
+    tmp_path: Path,
+) -> None:
+    """Before: ``nothere.mp4: cannot read the video (...); check its rights``."""
+    missing = manifest(tmp_path / "m.csv", ("nothere.mp4", "A,B"))
+    with pytest.raises(CaromError) as exc:
+        plan(tmp_path / "out", missing)
+    assert str(exc.value) == (f"{missing} line 2: {tmp_path / 'nothere.mp4'}: cannot read the "
+                              "video (No such file or directory); check the path (a manifest's "
+                              "are from its own folder)")  # fmt: skip
+    folder = manifest(tmp_path / "f.csv", (".", "A,B"))
+    with pytest.raises(CaromError, match=r"f.csv line 2: .*\(Is a directory\); give a video fi"):
+        plan(tmp_path / "out", folder)
+
+
 def test_a_finished_folder_of_the_same_key_is_skipped_with_its_figures(tmp_path: Path) -> None:
     out = tmp_path / "out"
     a = video(tmp_path / "a.mp4", b"match")

@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from referee._disciplines import DISCIPLINES, discipline_named, rules_of
 from referee._errors import RulesError, UnknownBallError
+from referee._frozen_dict import freeze_fields
 from referee._names import Ball, Discipline
 from referee._options import RuleOptions
 from referee._start import StartState
@@ -70,6 +71,7 @@ class MatchConfig:
     def __post_init__(self) -> None:
         object.__setattr__(self, "discipline", discipline_named(self.discipline))
         self._check_types()
+        freeze_fields(self, "cue_balls", "target")
         self._check_players()
         shown = ", ".join(repr(p) for p in self.players)
         for name in (*self.cue_balls, *self.target):

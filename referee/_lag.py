@@ -22,6 +22,7 @@ from referee._errors import RulesError
 from referee._event_checks import check_lag
 from referee._events import BallContact, CushionContact, Event, OffTable, PinDown
 from referee._filters import by_ball, by_type, filter_events
+from referee._frozen_dict import freeze_fields
 from referee._names import Ball, Cushion
 from referee._table import XY
 
@@ -41,6 +42,9 @@ class Lag:
     start_positions_mm: Mapping[Ball, XY] = field(default_factory=dict)
     end_positions_mm: Mapping[Ball, XY] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        freeze_fields(self, "start_positions_mm", "end_positions_mm")
+
 
 @dataclass(frozen=True, slots=True)
 class LagResult:
@@ -50,6 +54,9 @@ class LagResult:
     breaker: str | None
     faults: Mapping[str, tuple[str, ...]]
     reason: str
+
+    def __post_init__(self) -> None:
+        freeze_fields(self, "faults")
 
 
 def judge_lag(lag: Lag, config: MatchConfig) -> LagResult:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from referee._events import Event
+from referee._frozen_dict import freeze_fields
 from referee._names import Ball, Discipline, Pin
 from referee._options import RuleOptions
 from referee._table import MATCH_TABLE, XY, Table
@@ -42,6 +43,9 @@ class Shot:
     doubt: str | None = None
     safety: bool = False
     is_break: bool | None = None
+
+    def __post_init__(self) -> None:
+        freeze_fields(self, "start_positions_mm", "end_positions_mm", "paths_mm")
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from referee._errors import RulesError
+from referee._frozen_dict import freeze_fields
 
 __all__ = ["StartState"]
 
@@ -40,6 +41,9 @@ class StartState:
     set_index: int = 0
     sets_won: Mapping[str, int] = field(default_factory=dict)
     next_break: bool | None = None
+
+    def __post_init__(self) -> None:
+        freeze_fields(self, "board", "innings", "sets_won")
 
     def check(self, players: tuple[str, ...], sets: int) -> None:
         """Raise RulesError when a name is not a player or a number is out of range."""

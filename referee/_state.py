@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from referee._config import MatchConfig
 from referee._errors import RulesError
+from referee._frozen_dict import freeze_fields
 from referee._names import Ball, NextPosition
 from referee._reason import Reason, english_reason
 from referee._shot import Carry
@@ -92,6 +93,9 @@ class GameResult:
     points: Mapping[str, int]
     innings: Mapping[str, int]
     high_run: Mapping[str, int]
+
+    def __post_init__(self) -> None:
+        freeze_fields(self, "points", "innings", "high_run")
 
 
 class CorrectionKind(StrEnum):
@@ -219,6 +223,9 @@ class MatchState:
     must_attempt: frozenset[str] = frozenset()
     audit: tuple[AuditEntry, ...] = ()
     version: int = 0
+
+    def __post_init__(self) -> None:
+        freeze_fields(self, "scores", "sets_won")
 
     def board(self, player: str) -> int:
         """What the scoreboard shows: points, or the remaining count in the 7-pin game."""

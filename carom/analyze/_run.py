@@ -10,6 +10,7 @@ from typing import Any
 from calibration import Calibration
 from carom.analyze._annotate_pass import FrameLog, annotate_video
 from carom.analyze._options import AnalyzeOptions, AnalyzeRun, calibration_for, match_config
+from carom.analyze._run_notes import start_innings_notes
 from carom.analyze._shot_log import judge_shot, shot_trajectories, shots_document
 from carom.files import make_folder, remove_empty, write_json_atomic
 from carom.pipeline import VisionPipeline, check_calibration_fits, table_size_line
@@ -113,10 +114,13 @@ def _open(opts: AnalyzeOptions, made: list[Path]) -> FrameSource:
 def _write_logs(run: AnalyzeRun) -> None:
     """The shot log and the trajectories, once a calibration let anything be refereed.
 
-    First the note of a ball at rest inside a cushion (:func:`_note_balls_inside_cushions`).
+    First the notes of a start score without innings and of a ball at rest inside a
+    cushion (:func:`_note_balls_inside_cushions`).
     """
     if run.calibration is None:
         return
+    for note in start_innings_notes(run.match.state.config):
+        run.note(note)
     _note_balls_inside_cushions(run)
     write_json_atomic(run.options.out / "shots.json", shots_document(run))
     if run.options.trajectories:

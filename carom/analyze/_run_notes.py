@@ -17,9 +17,9 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from referee import RulesError
+from referee import MatchConfig, RulesError
 
-__all__ = ["RUN_NOTE_BALL_FIELDS", "RUN_NOTE_ENGLISH", "RunNote"]
+__all__ = ["RUN_NOTE_BALL_FIELDS", "RUN_NOTE_ENGLISH", "RunNote", "start_innings_notes"]
 
 #: Each keyed note's English, its fields in braces.
 RUN_NOTE_ENGLISH: Mapping[str, str] = {
@@ -32,6 +32,11 @@ RUN_NOTE_ENGLISH: Mapping[str, str] = {
     "font_missing": (
         "annotated video: no font here has the letters {letters}, so they cannot be drawn; "
         "install one (e.g. fonts-noto-cjk) or set CAROM_FONT=/path/to/font.ttf"
+    ),
+    "start_innings_unknown": (
+        "the start score gives {player} {points} points but no innings before the record: "
+        "they count as 0, so {player}'s averages are too high; give the start innings too "
+        "(--start-innings, or the match file's or the manifest's)"
     ),
     "first_contradicted": (
         "--first contradicts the video (the video shows {player}'s {ball} played first, not "
@@ -69,3 +74,20 @@ class RunNote:
     def english(self) -> str:
         """The note as the terminal and the summary say it."""
         return RUN_NOTE_ENGLISH[self.key].format_map(dict(self.fields))
+
+
+def start_innings_notes(config: MatchConfig) -> list[RunNote]:
+    """A note for each player the start score gives points made but no innings.
+
+    The innings behind those points are unknown and count as 0 (averages too high):
+    said, not assumed silently.
+    """
+    start = config.start
+    if start is None:
+        return []
+    notes = []
+    for player, board in start.board.items():
+        made = board if config.countdown_from is None else config.countdown_from - board
+        if made > 0 and player not in start.innings:
+            notes.append(RunNote.of("start_innings_unknown", player=player, points=made))
+    return notes

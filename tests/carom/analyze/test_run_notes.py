@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from carom.analyze._report import note_in
-from carom.analyze._run_notes import RUN_NOTE_ENGLISH, RunNote
+from carom.analyze._run_notes import RUN_NOTE_ENGLISH, RunNote, start_innings_notes
 from carom.i18n import LANGUAGES, catalogue
-from referee import RulesError
+from referee import Discipline, MatchConfig, RulesError, StartState
 
 NOTES = [
     RunNote.of("no_lag"),
@@ -17,6 +17,7 @@ NOTES = [
     RunNote.of("after_end", shot="1234"),
     RunNote.of("first_contradicted", player="Ben", ball="yellow", expected="Ana", other="white"),
     RunNote.of("font_missing", letters="김민수"),
+    RunNote.of("start_innings_unknown", player="Ana", points=12),
 ]
 
 
@@ -45,6 +46,7 @@ def test_each_note_is_said_in_the_language_with_its_balls_and_numbers(lang: str)
     assert cat.text(lang, "ball_yellow") in said[3] and cat.text(lang, "ball_white") in said[3]
     assert "--first Ben" in said[3] and "Ana" in said[1]
     assert "김민수" in said[4] and "CAROM_FONT" in said[4] and "no font" not in said[4]
+    assert "Ana" in said[5] and "12" in said[5] and "--start-innings" in said[5]
 
 
 def test_english_is_the_note_itself() -> None:
@@ -59,3 +61,30 @@ def test_english_is_the_note_itself() -> None:
 def test_an_unknown_key_or_wrong_fields_are_refused(key: str, fields: dict[str, str]) -> None:
     with pytest.raises(RulesError, match="run note"):
         RunNote.of(key, **fields)
+
+
+def _joined(start: StartState, discipline: Discipline = Discipline.THREE_CUSHION) -> MatchConfig:
+    return MatchConfig(
+        discipline=discipline,
+        players=("Ana", "Ben"),
+        start=start,
+        target=dict.fromkeys(("Ana", "Ben"), 300),
+        cue_balls={} if discipline is Discipline.PIN_CAROM_7 else {"Ana": "white", "Ben": "yellow"},
+    )  # type: ignore[dict-item]
+
+
+def test_a_start_score_without_its_innings_is_said_for_each_player_with_points() -> None:
+    """Before, ``--start-score Ana=12`` alone gave Ana an average of 12 after one inning,
+    without a word: the innings behind the 12 are unknown and counted as 0."""
+    notes = start_innings_notes(_joined(StartState(board={"Ana": 12, "Ben": 0})))
+    assert [n.english() for n in notes] == [
+        "the start score gives Ana 12 points but no innings before the record: they count "
+        "as 0, so Ana's averages are too high; give the start innings too (--start-innings, "
+        "or the match file's or the manifest's)"
+    ]
+    given = StartState(board={"Ana": 12, "Ben": 7}, innings={"Ana": 9, "Ben": 9})
+    assert start_innings_notes(_joined(given)) == []
+    assert start_innings_notes(_joined(StartState(shooter="Ana"))) == []
+    # the 7-pin board shows the count left: 300 is nothing made yet, 250 is 50 made
+    pins = _joined(StartState(board={"Ana": 300, "Ben": 250}), Discipline.PIN_CAROM_7)
+    assert [dict(n.fields) for n in start_innings_notes(pins)] == [{"player": "Ben", "points": 50}]

@@ -16,7 +16,7 @@ import numpy as np
 from fastapi import HTTPException
 
 from calibration import TableGeometry
-from carom.live import LiveSession, MatchStore, PlayStep
+from carom.live import LiveSession, MatchStore, PlayStep, corrections_in_effect
 from carom.report import diagram_svg, diagram_texts, legend_lines
 from carom.web._state import record_doc, score_doc, stats_doc
 from referee import Phase, Shot, ShotRecord, Verdict, average_text, match_stats
@@ -71,6 +71,8 @@ class History:
         return self.summary(match_id) | {
             "scoresheet": [record_doc(s.match_id, r) for r in s.records],
             "stats": stats_doc(s.state),
+            # carom-shots/1 has no place for them: export.json re-scores without them
+            "corrections_not_in_export": len(corrections_in_effect(s)),
         }
 
     def player_stats(self) -> dict[str, dict[str, Any]]:

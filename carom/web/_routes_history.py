@@ -8,7 +8,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, Response
 
 from carom.i18n import pick_language
-from carom.live import LiveError, csv_text, result_row, shot_log, trajectories
+from carom.live import (
+    LiveError,
+    corrections_in_effect,
+    csv_text,
+    result_row,
+    shot_log,
+    trajectories,
+)
 from carom.report import shot_csv_text
 from carom.trajectories import trajectories_csv, trajectories_json
 from carom.web._history import History, shot_svg
@@ -60,9 +67,14 @@ def match(match_id: MatchId, history: HistoryDep) -> dict[str, Any]:
 def export_json(match_id: MatchId, history: HistoryDep) -> Response:
     """The match as a carom-shots/1 shot log (carom score re-judges it)."""
     _known(history, match_id)
-    doc = shot_log(history.session(match_id))
-    return Response(json.dumps(doc, indent=1), media_type="application/json", headers={
-        "Content-Disposition": f'attachment; filename="match-{match_id}.json"'})  # fmt: skip
+    session = history.session(match_id)
+    headers = {"Content-Disposition": f'attachment; filename="match-{match_id}.json"'}
+    if corrections := corrections_in_effect(session):
+        headers["X-Carom-Note"] = (f"{len(corrections)} referee correction(s) left out: "
+                                   "carom-shots/1 cannot hold them, so carom score on this "
+                                   "export gives another score")  # fmt: skip
+    doc = shot_log(session)
+    return Response(json.dumps(doc, indent=1), media_type="application/json", headers=headers)
 
 
 @router.get("/api/matches/{match_id}/export.csv", response_class=Response,

@@ -95,7 +95,10 @@
       $("exports").replaceChildren(
         el("a", { href: `/api/matches/${id}/export.json`, download: `match-${id}.json`, id: "export-json" }, t("hist.export_json")),
         el("a", { href: `/api/matches/${id}/export.csv`, download: `match-${id}.csv`, id: "export-csv" }, t("hist.export_csv")),
-        el("a", { href: `/api/matches/${id}/shots.csv`, download: `match-${id}-shots.csv`, id: "export-shots-csv" }, t("hist.export_shots_csv")));
+        el("a", { href: `/api/matches/${id}/shots.csv`, download: `match-${id}-shots.csv`, id: "export-shots-csv" }, t("hist.export_shots_csv")),
+        m.corrections_not_in_export > 0
+          ? el("span", { class: "muted", id: "export-json-note", text: t("hist.export_json_corrections", { n: fmt.int(m.corrections_not_in_export) }) })
+          : "");
       statsTable(m.stats);
       const shots = m.scoresheet || [];
       scoresheet(shots, m.players || []);

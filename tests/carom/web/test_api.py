@@ -270,10 +270,21 @@ def test_history_exports_diagrams_and_player_stats(tmp_path: Path) -> None:
         detail = c.get(f"/api/matches/{match_id}").json()
         assert len(detail["scoresheet"]) == len(log.shots)
         assert detail["stats"][a]["points"] == detail["score"][a]
-        shot_log = c.get(f"/api/matches/{match_id}/export.json").json()
+        exported = c.get(f"/api/matches/{match_id}/export.json")
+        shot_log = exported.json()
         assert shot_log["format"].startswith("carom-shots/") and len(shot_log["shots"]) == len(
             log.shots
         )
+        assert detail["corrections_not_in_export"] == 0 and "x-carom-note" not in exported.headers
+        # A referee correction has no place in the shot log: the history and the export say
+        # so (before, the export re-scored to another result without a word).
+        r = c.post(
+            "/api/calls", json={"kind": "correction", "player": a, "points": 1}, headers=AUTH
+        )
+        assert r.status_code == 200, r.text
+        assert c.get(f"/api/matches/{match_id}").json()["corrections_not_in_export"] == 1
+        note = c.get(f"/api/matches/{match_id}/export.json").headers["x-carom-note"]
+        assert note.startswith("1 referee correction(s) left out: carom-shots/1 cannot hold")
         csv = c.get(f"/api/matches/{match_id}/export.csv").text.splitlines()
         assert csv[0].startswith("date,discipline,player_a") and a in csv[1]
         svg = c.get(f"/api/matches/{match_id}/shots/0/diagram.svg")

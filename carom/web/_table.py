@@ -243,6 +243,10 @@ class Table:
             self.clock.extend(self.now())
             return
         session.call(call, who=who, now_iso=now)
+        if not isinstance(call, TimeoutCall):
+            # By hand the points, turns and fouls entered are the strokes' outcomes: the
+            # next stroke's time starts (as a camera's clock does when the balls stop).
+            self._restart_clock(session)
 
     def submit_shot(
         self, analyzed: AnalyzedShot, *, video_t_s: float | None = None

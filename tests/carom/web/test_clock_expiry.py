@@ -111,3 +111,23 @@ def test_a_person_may_call_the_shot_clock_foul(tmp_path: Path, expiry: str) -> N
         r = _call(c, kind="foul", foul="shot_clock")
         assert r.status_code == 200, r.text
         assert r.json()["last_shot"]["fouls"] == ["shot_clock"]
+
+
+def test_by_hand_each_point_turn_or_foul_entered_starts_the_next_stroke_s_time(
+    tmp_path: Path,
+) -> None:
+    """Before, the console's clock ran only from the match's start: after its first
+    20 s it showed TIME for good and every time-out was refused."""
+    with client(tmp_path) as c:
+        now, _ = _start(c, "foul")
+        for body in ({"kind": "correction", "player": "Ann", "points": 1},
+                     {"kind": "turn", "player": "Bob"}, {"kind": "undo"}):  # fmt: skip
+            now.t_s += 15.0
+            r = _call(c, **body)
+            assert r.status_code == 200, r.text
+            clock = r.json()["match"]["shot_clock"]
+            assert (clock["remaining_s"], clock["expired"]) == (20.0, False), body
+        now.t_s += 15.0
+        assert _call(c, kind="timeout").status_code == 200  # 5 s left: granted
+        now.t_s += 60.0
+        assert c.get("/api/state").json()["match"]["shot_clock"]["expired"]

@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         run_batch,
     )
     from carom.cli._main import EXIT_INTERRUPTED, EXIT_MEDIA, version
+    from carom.cli._signals import sigterm_interrupts
 
     out: Path = args.out
     _check_ray_address(args.ray)
@@ -114,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"carom batch: {plural(len(plans), 'video')}, {len(jobs)} to analyse{on}; "
               f"results in {out}", flush=True)  # fmt: skip
     try:
-        summary = run_batch(plans, engine, out, progress)
+        with sigterm_interrupts():  # a service manager's stop, as Ctrl-C
+            summary = run_batch(plans, engine, out, progress)
     except KeyboardInterrupt:
         done = sum(1 for p in plans if p.entry.status is not None)
         print(f"carom batch: interrupted with {done} of {len(plans)} videos finished; "

@@ -334,12 +334,16 @@ class MatchStore:
             if row is None:
                 raise LiveError(f"{self.path}: no match {match_id}; see carom matches DB")
             version, prev = int(row[0]), str(row[1])
+            if entries and entries[0].seq != version + 1:
+                raise LiveError(
+                    f"match {match_id}: another process has written this match since it "
+                    "was loaded here; nothing was written: stop the other process, then "
+                    "restart this one to go on from the database"
+                )
             for i, e in enumerate(entries, start=1):
                 if e.seq != version + i:
-                    raise LiveError(
-                        f"match {match_id}: journal entry {e.seq} does not follow version "
-                        f"{version}; another process writes this match: stop it"
-                    )
+                    raise LiveError(f"match {match_id}: journal entry {e.seq} does not follow "
+                                    f"entry {version + i - 1}; nothing was written")  # fmt: skip
                 values = (e.seq, e.kind, json.dumps(e.payload), e.paths,
                           None if e.result is None else json.dumps(e.result), e.who, e.at,
                           e.state_version)  # fmt: skip

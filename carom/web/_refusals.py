@@ -51,6 +51,11 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "correct_too_few": "correction: {player} has only {points} points",
     "correct_at_table": "correction: {player} is already at the table",
     "match_over": "the match is over: no more shots (undo to reopen it)",
+    "another_writer": (
+        "match {id}: another process has written this match since it was loaded here; "
+        "nothing was written: stop the other process, then restart this one to go on from "
+        "the database"
+    ),
     "no_camera": "no camera: start carom serve with --camera SRC to calibrate",
     "wizard_live": (
         "carom live referees this table with its own calibration; to calibrate {camera}, "

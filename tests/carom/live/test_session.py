@@ -436,7 +436,7 @@ def test_two_sessions_on_one_match_cannot_both_write(tmp_path: Path) -> None:
     second = LiveSession.open(MatchStore(path), example_setup(), now_iso=NOW)
     assert second.match_id == first.match_id
     first.submit(example_inputs()[0], video_t_s=1.0, now_iso=NOW)
-    with pytest.raises(LiveError, match="another process writes this match"):
+    with pytest.raises(LiveError, match="another process has written this match since it"):
         second.submit(example_inputs()[0], video_t_s=1.0, now_iso=NOW)
     assert second.version == 0
 

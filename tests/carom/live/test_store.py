@@ -79,8 +79,10 @@ def test_an_entry_out_of_sequence_writes_nothing(tmp_path: Path) -> None:
     with MatchStore(tmp_path / "live.db") as store:
         match_id = _new(store)
         store.append(match_id, [_entry(1)], finished_at=None)
-        with pytest.raises(LiveError, match="does not follow version 1"):
+        with pytest.raises(LiveError, match="journal entry 4 does not follow entry 2; nothing"):
             store.append(match_id, [_entry(2), _entry(4)], finished_at=None)
+        with pytest.raises(LiveError, match="another process has written this match since"):
+            store.append(match_id, [_entry(1)], finished_at=None)
         assert len(store.journal(match_id)) == 1 and store.match(match_id).version == 1
         with pytest.raises(LiveError, match="no match 9"):
             store.match(9)

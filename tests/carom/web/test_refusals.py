@@ -17,8 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from carom.i18n import LANGUAGES, catalogue, template_fields
-from carom.live import ReviewPending
+from carom.live import LiveSession, MatchStore, ReviewPending
 from carom.web._refusals import REFUSAL_ENGLISH, refusal_parts
+from referee import Correction, CorrectionKind
 from tests.carom.live.shotpool import analyzed, golden_shots
 from tests.carom.web._web import AUTH, client, feed_until_review, new_match, table
 
@@ -122,3 +123,17 @@ def test_a_camera_without_its_calibration_yet_is_keyed(tmp_path: Path) -> None:
     with client(tmp_path, camera=str(clip), calibration=missing) as c:
         fields = _refused(c, "/api/matches", {"players": ["Ann", "Bob"]}, "no_calibration_yet")
         assert fields == {"path": str(missing)}
+
+
+def test_a_match_written_by_another_process_is_keyed(tmp_path: Path) -> None:
+    """A second program (carom live) resumed the match the server holds and wrote to it:
+    the server's next write is refused, keyed (it said "journal entry 16 does not follow
+    version 16 ...; stop it", with no key for the pages)."""
+    with client(tmp_path) as c:
+        match_id = new_match(c)["match"]["id"]
+        with MatchStore(tmp_path / "web.db") as store:
+            other = LiveSession.load(store, match_id)
+            other.call(Correction(CorrectionKind.POINTS, player="Ann", points=1),
+                       who="other", now_iso="2026-12-06T00:00:00Z")  # fmt: skip
+        body = {"kind": "correction", "player": "Bob", "points": 1}
+        assert _refused(c, "/api/calls", body, "another_writer") == {"id": str(match_id)}

@@ -15,6 +15,7 @@ shot-log reader's (``clock.length_s: expected a number, got a string``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -200,9 +201,15 @@ def parse_table(text: str, discipline: Discipline | None = None, where: str = "-
         return Table(length_mm=length, width_mm=width, ball_diameter_mm=ball)
     try:
         length, width = (float(v) for v in key.split("x"))
+    except ValueError:
+        length = width = math.nan
+    try:
         return Table(length_mm=length, width_mm=width)
-    except (ValueError, CaromError):
+    except CaromError as exc:
         names = ", ".join(TABLE_PRESETS)
+        if math.isfinite(length) and math.isfinite(width):  # read, but out of range
+            raise MatchFileError(f"{where}: {exc} (the cloth's playing area in mm, like "
+                                 f"2840x1420; or a preset: {names})") from None  # fmt: skip
         raise MatchFileError(
             f"{where}: expected a preset ({names}) or LENGTHxWIDTH in mm like 2840x1420, "
             f"got {show(text)}"

@@ -280,6 +280,13 @@ def _match_panel(page: Page, m: MatchSummary) -> str:
     )
 
 
+def _first_inning(records: Sequence[ShotRecord]) -> int:
+    """The record's first inning number (more than 1: the match was joined in progress)."""
+    if not records:
+        return 1
+    return min(r.inning for r in records if r.set_index == records[0].set_index)
+
+
 def _stats(page: Page, shots: Sequence[ReportShot], players: Sequence[str]) -> str:
     records = [s.record for s in shots if s.record is not None]
     per_inning = inning_points(records, players)
@@ -290,7 +297,7 @@ def _stats(page: Page, shots: Sequence[ReportShot], players: Sequence[str]) -> s
                          for i, p in enumerate(per_inning))  # fmt: skip
         figures = (
             f"<figure><figcaption>{page.t('plot_points_title')}</figcaption>"
-            f"{points_plot(per_inning, page.raw)}</figure>"
+            f"{points_plot(per_inning, page.raw, _first_inning(records))}</figure>"
             f"<figure><figcaption>{page.t('plot_runs_title')}</figcaption>"
             f"{runs_plot(per_inning, page.raw)}</figure>"
         )

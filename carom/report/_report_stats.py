@@ -157,14 +157,17 @@ def _svg(kind: str, title: str, body: list[str]) -> str:
             + "\n".join(body) + "\n</svg>")  # fmt: skip
 
 
-def points_plot(per_inning: Mapping[str, Sequence[int]], tr: Tr) -> str:
-    """Bars of each player's points in each inning (x: the inning, from 1)."""
+def points_plot(per_inning: Mapping[str, Sequence[int]], tr: Tr, first_inning: int = 1) -> str:
+    """Bars of each player's points in each inning (x: the inning, from ``first_inning``).
+
+    A match joined in progress goes on from the inning it was joined at.
+    """
     n = max((len(v) for v in per_inning.values()), default=0)
 
     def said(player: str, g: int, v: int) -> str:
-        return tr("plot_bar_points", player=player, inning=g + 1, points=v)
+        return tr("plot_bar_points", player=player, inning=g + first_inning, points=v)
 
-    bars = _bars([str(i + 1) for i in range(n)], per_inning, said)
+    bars = _bars([str(i + first_inning) for i in range(n)], per_inning, said)
     axes = _axes(_top(per_inning), tr("plot_points_x"), tr("col_points"))
     return _svg("points", tr("plot_points_title"), axes + bars)
 

@@ -25,10 +25,13 @@ EXAMPLE = Path(__file__).parents[3] / "examples" / "three_cushion_match.json"
 NASTY = "<b>&"
 
 
-def _example() -> tuple[list[ReportShot], Any]:
-    """The example's shots judged, the second player renamed ``<b>&``."""
+def _example(start: dict[str, Any] | None = None) -> tuple[list[ReportShot], Any]:
+    """The example's shots judged, the second player renamed ``<b>&`` (``start``: joined)."""
     text = EXAMPLE.read_text(encoding="utf-8")
     doc = json.loads(text)
+    if start is not None:  # joined with points: a target it cannot reach before the end
+        doc["match"]["start"], doc["match"]["target"] = start, 100
+        doc.pop("lag", None)  # a match joined in progress has no lag
     old = doc["match"]["players"][1]
     doc = json.loads(json.dumps(doc).replace(json.dumps(old), json.dumps(NASTY)))
     run = score_document(doc)
@@ -110,8 +113,10 @@ def _reason_in(lang: str, parts: Any) -> str:
     return "; ".join(said)
 
 
-def _page(lang: str) -> tuple[str, Page, list[ReportShot], Any]:
-    shots, run = _example()
+def _page(
+    lang: str, start: dict[str, Any] | None = None
+) -> tuple[str, Page, list[ReportShot], Any]:
+    shots, run = _example(start)
     meta = {"video": "match <1>.mp4", "discipline": "three-cushion"}
     text = render_report(shots, title=f"report {NASTY}", meta=meta, summary=match_summary(run),
                          lang=lang)  # fmt: skip
@@ -193,6 +198,23 @@ def test_the_plots_show_each_player_s_points_per_inning_and_run_lengths() -> Non
         innings[m[1]] = innings.get(m[1], 0) + int(m[2])
     stats = {line.player: line.innings for line in match_summary(run).lines}
     assert innings == stats and sum(stats.values()) > 4
+
+
+def test_a_match_joined_in_progress_numbers_its_innings_on_from_where_it_was_joined() -> None:
+    """Joined at 12:7 after 9 innings each: the bars are innings 10, 11 ... (they said
+    inning 1), and they add up to the points made in the record."""
+    start = {"board": {"Ana": 12, NASTY: 7}, "innings": {"Ana": 9, NASTY: 9}, "shooter": "Ana"}
+    _, page, _, run = _page("en", start)
+    made: dict[str, int] = {}
+    numbers = set()
+    for title in page.plot_bars["points"]:
+        m = re.fullmatch(r"(.+), inning (\d+): (-?\d+)", title)
+        assert m, title
+        made[m[1]] = made.get(m[1], 0) + int(m[3])
+        numbers.add(int(m[2]))
+    assert min(numbers) == 10
+    state = run.match.state
+    assert made == {"Ana": state.board("Ana") - 12, NASTY: state.board(NASTY) - 7}
 
 
 def test_nothing_runs_nothing_is_fetched_and_outside_text_is_escaped() -> None:

@@ -25,6 +25,7 @@ from carom.i18n._language import (
 )
 from carom.i18n._locale_format import format_date, format_number
 from carom.i18n._templates import NUMBER, TemplateReader, template_fields, template_regex
+from carom.i18n._text_width import display_width, pad_to
 
 __all__ = [
     "LANGUAGES",
@@ -33,10 +34,12 @@ __all__ = [
     "CatalogueError",
     "TemplateReader",
     "catalogue",
+    "display_width",
     "environment_language",
     "format_date",
     "format_number",
     "language_name",
+    "pad_to",
     "pick_language",
     "template_fields",
     "template_regex",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from carom.i18n import display_width, pad_to
 from carom.match import ScoreRun
 from referee import ShotRecord, match_stats
 
@@ -21,9 +22,8 @@ def _shot_line(r: ShotRecord, players: tuple[str, ...], width: int) -> list[str]
     else:
         pts = "0"
     turn = "  (turn passes)" if v.inning_ends else ""
-    lines = [
-        f"{r.index:>4}  {r.player:<{width}} {r.inning:>6}  {pts:<12} {board:<11} {v.reason}{turn}"
-    ]
+    player = pad_to(r.player, width)
+    lines = [f"{r.index:>4}  {player} {r.inning:>6}  {pts:<12} {board:<11} {v.reason}{turn}"]
     indent = " " * 6
     if r.is_break or r.index == 0:
         lines.append(f"{indent}{r.break_why}")
@@ -45,7 +45,7 @@ def render_sheet(run: ScoreRun) -> str:
     out = [f"{cfg.discipline}: {' vs '.join(cfg.players)}"]
     if run.lag is not None:
         out.append(f"lag: {run.lag.reason}")
-    width = max([10, *map(len, cfg.players)])  # long names keep the columns in line
+    width = max([10, *map(display_width, cfg.players)])  # long names keep the columns in line
     out.append(
         f"{'shot':>4}  {'player':<{width}} {'inning':>6}  {'points':<12} {'score':<11} verdict"
     )
@@ -65,7 +65,7 @@ def render_sheet(run: ScoreRun) -> str:
     for p in cfg.players:
         s = stats[p]
         out.append(
-            f"{p:<{width}} {state.board(p):>6} {s.innings:>8} {s.average:>8} {s.high_run:>9} "
+            f"{pad_to(p, width)} {state.board(p):>6} {s.innings:>8} {s.average:>8} {s.high_run:>9} "
             f"{s.sets_won:>5}"
         )
     for a in state.audit:
@@ -76,13 +76,14 @@ def render_sheet(run: ScoreRun) -> str:
 def render_standings(rows: list[dict[str, object]]) -> str:
     """The event table printed after several matches (MP, GA, BA, HR)."""
     out = ["standings (match points, then general average, best average, high run):"]
-    width = max([10, *(len(str(r["player"])) for r in rows)])
+    width = max([10, *(display_width(str(r["player"])) for r in rows)])
     out.append(
         f"{'#':>3} {'player':<{width}} {'MP':>3} {'matches':>8} {'GA':>7} {'BA':>7} {'HR':>4}"
     )
     for r in rows:
+        player = pad_to(str(r["player"]), width)
         out.append(
-            f"{r['rank']:>3} {r['player']!s:<{width}} {r['match_points']:>3} {r['matches']:>8} "
+            f"{r['rank']:>3} {player} {r['match_points']:>3} {r['matches']:>8} "
             f"{r['general_average']!s:>7} {r['best_average']!s:>7} {r['high_run']:>4}"
         )
     return "\n".join(out)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from carom.i18n import display_width, pad_to
 from carom.stats._model import MatchFigures, PlayerSeason, SeasonStats
 
 __all__ = ["player_cells", "render_table", "result_text", "stats_text"]
@@ -57,12 +58,11 @@ _LEFT = frozenset({"player", "match", "discipline", "phase", "result"})
 def render_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """Rows under a header, each column as wide as its widest cell (text left, numbers right)."""
     cells = [[str(c) for c in header], *([str(c) for c in r] for r in rows)]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    widths = [max(display_width(row[i]) for row in cells) for i in range(len(header))]
     lines = []
     for row in cells:
         parts = [
-            c.ljust(w) if h in _LEFT else c.rjust(w)
-            for c, w, h in zip(row, widths, header, strict=True)
+            pad_to(c, w, right=h not in _LEFT) for c, w, h in zip(row, widths, header, strict=True)
         ]
         lines.append("  ".join(parts).rstrip())
     return "\n".join(lines)

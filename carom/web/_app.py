@@ -33,7 +33,7 @@ from carom.web._refusals import refusal_parts
 from carom.web._security import AdminGate, SecurityHeaders
 from carom.web._settings import WebSettings
 from carom.web._sse import Broadcaster
-from carom.web._table import ConflictError, Table
+from carom.web._table import MANUAL_SOURCE, ConflictError, Table
 from referee import CaromError
 
 __all__ = ["create_app"]
@@ -67,6 +67,8 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
         raise
     table = Table(store, Broadcaster(settings.keepalive_s, settings.max_sse_clients), rig)
     table.default_match = settings.match
+    if settings.match is None or not settings.start_match:
+        _say_unfinished(store, MANUAL_SOURCE if rig is None else rig.source, settings, say)
     guard = Guard(tokens, settings.guard)
 
     @asynccontextmanager
@@ -113,6 +115,19 @@ def _middleware(app: FastAPI, settings: WebSettings, guard: Guard) -> None:
     if settings.allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
     app.add_middleware(SecurityHeaders)
+
+
+def _say_unfinished(store: MatchStore, source: str, settings: WebSettings, say: Say) -> None:
+    """Name the newest match of this table left unfinished (a restart, a crash).
+
+    The table starts empty; only the same set-up entered again resumes it.
+    """
+    left = [m for m in store.matches() if m.finished_at is None and m.source == source]
+    if left:
+        m = left[-1]
+        say(f"match {m.id} ({' - '.join(m.players)}, begun {m.created_at[:16]}) was left "
+            "unfinished: a new match with the same set-up (players, first player, targets, "
+            f"rules) resumes it; carom matches {settings.db} lists every match")  # fmt: skip
 
 
 def _tokens(settings: WebSettings, say: Say, *, write: bool) -> TokenStore:

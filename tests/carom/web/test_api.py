@@ -7,12 +7,23 @@ import json
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from carom.i18n import catalogue
 from carom.live import LiveSession, csv_columns
+from carom.web import WebSettings, create_app
 from referee import Ball, BallContact, Cushion, CushionContact, Match, Phase, Shot, parse_shot_log
 from tests.carom.live.shotpool import analyzed, example_inputs, example_log
-from tests.carom.web._web import AUTH, PLAYERS, client, db_dump, feed_until_review, new_match, table
+from tests.carom.web._web import (
+    AUTH,
+    PLAYERS,
+    TOKEN,
+    client,
+    db_dump,
+    feed_until_review,
+    new_match,
+    table,
+)
 
 THREE = Path(__file__).parents[3] / "examples" / "three_players_match.json"
 
@@ -276,15 +287,6 @@ def test_history_exports_diagrams_and_player_stats(tmp_path: Path) -> None:
             log.shots
         )
         assert detail["corrections_not_in_export"] == 0 and "x-carom-note" not in exported.headers
-        # A referee correction has no place in the shot log: the history and the export say
-        # so (before, the export re-scored to another result without a word).
-        r = c.post(
-            "/api/calls", json={"kind": "correction", "player": a, "points": 1}, headers=AUTH
-        )
-        assert r.status_code == 200, r.text
-        assert c.get(f"/api/matches/{match_id}").json()["corrections_not_in_export"] == 1
-        note = c.get(f"/api/matches/{match_id}/export.json").headers["x-carom-note"]
-        assert note.startswith("1 referee correction(s) left out: carom-shots/1 cannot hold")
         csv = c.get(f"/api/matches/{match_id}/export.csv").text.splitlines()
         assert csv[0].startswith("date,discipline,player_a") and a in csv[1]
         svg = c.get(f"/api/matches/{match_id}/shots/0/diagram.svg")
@@ -419,3 +421,40 @@ def test_three_players_state_history_and_pages(tmp_path: Path) -> None:
         assert "function lines(n)" in c.get("/static/overlay.js").text
         too_many = c.post("/api/matches", json={"players": list("ABCDEFGHI")}, headers=AUTH)
         assert too_many.status_code == 422
+
+
+def test_a_restart_names_the_match_left_unfinished_and_its_set_up_resumes_it(
+    tmp_path: Path,
+) -> None:
+    """The console's match is not on the table after a restart (its clock settings are
+    not kept): the server's start names it and how to go on, instead of nothing."""
+    with client(tmp_path) as c:
+        first = new_match(c, first_player="Bob")["match"]["id"]
+        assert c.post("/api/calls", json={"kind": "correction", "player": "Bob", "points": 7},
+                      headers=AUTH).status_code == 200  # fmt: skip
+    said: list[str] = []
+    settings = WebSettings(db=tmp_path / "web.db", token=TOKEN)
+    with TestClient(create_app(settings, say=said.append)) as c:
+        assert c.get("/api/state").json()["match"] is None
+        (line,) = [s for s in said if "unfinished" in s]
+        assert line.startswith(f"match {first} (Ann - Bob, begun ")
+        assert "a new match with the same set-up (players, first player, targets, rules)" in line
+        state = new_match(c, first_player="Bob")
+        assert state["match"]["id"] == first
+        assert [p["points"] for p in state["match"]["players"]] == [0, 7]
+    said.clear()
+    with TestClient(create_app(settings, say=said.append)) as c:  # the same: still unfinished
+        assert any(f"match {first} (" in s for s in said)
+
+
+def test_an_export_json_says_it_leaves_out_the_referee_s_corrections(tmp_path: Path) -> None:
+    """A correction has no place in a shot log: the history and the export say so (before,
+    the export re-scored to another result without a word)."""
+    with client(tmp_path) as c:
+        match_id = new_match(c)["match"]["id"]
+        r = c.post("/api/calls", json={"kind": "correction", "player": "Ann", "points": 1},
+                   headers=AUTH)  # fmt: skip
+        assert r.status_code == 200, r.text
+        assert c.get(f"/api/matches/{match_id}").json()["corrections_not_in_export"] == 1
+        note = c.get(f"/api/matches/{match_id}/export.json").headers["x-carom-note"]
+        assert note.startswith("1 referee correction(s) left out: carom-shots/1 cannot hold")

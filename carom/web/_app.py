@@ -58,7 +58,11 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
     from carom.web._routes_pages import mount_pages
     from carom.web._wizard import Wizard
 
+    fresh = not settings.db.exists()
     store = MatchStore(settings.db)
+    if fresh:  # a mistyped --db must not look like the club's matches gone
+        say(f"{settings.db}: a new match database (there was none); give --db the club's "
+            "database to see its matches")  # fmt: skip
     try:
         tokens = _tokens(settings, say, write=store.health.sound)
         rig = _rig(settings)
@@ -194,7 +198,11 @@ def _handlers(app: FastAPI) -> None:
 
     async def http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
-        return JSONResponse({"detail": one_line(str(exc.detail))}, status_code=exc.status_code,
+        detail = one_line(str(exc.detail))
+        if exc.status_code == 400 and detail == "There was an error parsing the body":
+            detail = ("the body could not be read as JSON (nested too deeply, or a number too "
+                      "long); send a plain JSON object, see /docs")  # fmt: skip
+        return JSONResponse({"detail": detail}, status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))  # fmt: skip
 
     async def carom(request: Request, exc: Exception) -> JSONResponse:

@@ -458,3 +458,22 @@ def test_an_export_json_says_it_leaves_out_the_referee_s_corrections(tmp_path: P
         assert c.get(f"/api/matches/{match_id}").json()["corrections_not_in_export"] == 1
         note = c.get(f"/api/matches/{match_id}/export.json").headers["x-carom-note"]
         assert note.startswith("1 referee correction(s) left out: carom-shots/1 cannot hold")
+
+
+def test_a_new_database_is_said_and_a_body_too_deep_to_read_says_what_to_send(
+    tmp_path: Path,
+) -> None:
+    """A mistyped --db made an empty database without a word (the club's matches seemed
+    gone); JSON nested 5000 deep said "There was an error parsing the body"."""
+    said: list[str] = []
+    settings = WebSettings(db=tmp_path / "new.db", token=TOKEN)
+    with TestClient(create_app(settings, say=said.append)) as c:
+        assert any(s.startswith(f"{tmp_path / 'new.db'}: a new match database") for s in said)
+        deep = b"[" * 5000 + b"]" * 5000
+        r = c.post("/api/calls", content=deep,
+                   headers=AUTH | {"content-type": "application/json"})  # fmt: skip
+        assert r.status_code in (400, 422), r.text
+        assert "There was an error" not in r.text and "send" in r.json()["detail"]
+    said.clear()
+    with TestClient(create_app(settings, say=said.append)):
+        assert not any("a new match database" in s for s in said)

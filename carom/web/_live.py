@@ -142,6 +142,7 @@ class CameraRig:
             config=setup.config,
             board=BoardSink(None), clock=setup.clock(), metrics=LiveMetrics(),
             status_every_s=self.status_every_s, drift_every_s=self.drift_every_s,
+            command="serve",
         )  # fmt: skip
         self.watch(runner, on_change)
         self.capture, self.runner, self.error = capture, runner, None

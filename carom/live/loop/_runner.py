@@ -108,8 +108,10 @@ class LiveRunner:
         out: TextIO | None = None,
         detector: str = "auto",
         stop: StopSettings | None = None,
+        command: str = "live",
     ) -> None:
         self.session, self.capture, self.config = session, capture, config
+        self.command = command  # the lines' prefix: carom live, or carom serve's camera
         self.calibration_file = calibration_file
         self.clock, self.metrics = clock, metrics
         self.drift_every_s, self.status_every_s = drift_every_s, status_every_s
@@ -280,7 +282,7 @@ class LiveRunner:
             self._say(size)
         analyzer = self.vision.build(self.calibration, learn, learn, self.capture_fps(), self._say)
         if (device := self.vision.device_line()) is not None:
-            remark("live", device, out=self.out)
+            remark(self.command, device, out=self.out)
         self.analyzer, warmup, self._warmup = analyzer, self._warmup, []
         self.hold = ShotHold(self.calibration.geometry, self.stop_settings)
         self._catch_up_left = self.capture.status().queued + 1
@@ -404,4 +406,4 @@ class LiveRunner:
             self._say(f"display error: {self.session.sink_errors.pop(0)}")
 
     def _say(self, text: str) -> None:
-        say("live", text, out=self.out)
+        say(self.command, text, out=self.out)

@@ -199,6 +199,11 @@ def _handlers(app: FastAPI) -> None:
     async def http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
         detail = one_line(str(exc.detail))
+        headers = {k.lower(): v for k, v in (getattr(exc, "headers", None) or {}).items()}
+        allow = headers.get("allow")
+        if exc.status_code == 405 and allow:
+            detail = (f"{request.method} {request.url.path}: not taken here; this address "
+                      f"takes {allow} (see /docs)")  # fmt: skip
         if exc.status_code == 400 and detail == "There was an error parsing the body":
             detail = ("the body could not be read as JSON (nested too deeply, or a number too "
                       "long); send a plain JSON object, see /docs")  # fmt: skip

@@ -477,3 +477,15 @@ def test_a_new_database_is_said_and_a_body_too_deep_to_read_says_what_to_send(
     said.clear()
     with TestClient(create_app(settings, say=said.append)):
         assert not any("a new match database" in s for s in said)
+
+
+def test_a_method_an_address_does_not_take_says_which_it_takes(tmp_path: Path) -> None:
+    """It said {"detail": "Method Not Allowed"}."""
+    with client(tmp_path) as c:
+        r = c.put("/api/calls", json={"kind": "undo"}, headers=AUTH)
+        assert r.status_code == 405
+        assert (
+            r.json()["detail"]
+            == "PUT /api/calls: not taken here; this address takes POST (see /docs)"
+        )
+        assert r.headers["allow"] == "POST"

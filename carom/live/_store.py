@@ -27,14 +27,7 @@ from carom.live._schema import create as create_tables
 from carom.live._verify import StoreHealth, check, one_line
 from referee import CaromError
 
-__all__ = [
-    "SCHEMA_VERSION",
-    "JournalEntry",
-    "LiveError",
-    "MatchRow",
-    "MatchStore",
-    "StoreHealth",
-]
+__all__ = ["SCHEMA_VERSION", "JournalEntry", "LiveError", "MatchRow", "MatchStore", "StoreHealth"]
 
 _log = logging.getLogger("carom.live")
 _UNUSABLE = "its matches cannot be read, resumed or added to until then"

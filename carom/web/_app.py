@@ -126,6 +126,8 @@ def _say_unfinished(store: MatchStore, source: str, settings: WebSettings, say: 
 
     The table starts empty; only the same set-up entered again resumes it.
     """
+    if not store.health.sound:
+        return  # a damaged database: its own lines say what to do
     left = [m for m in store.matches() if m.finished_at is None and m.source == source]
     if left:
         m = left[-1]

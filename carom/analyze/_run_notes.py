@@ -3,7 +3,8 @@
 A run's notes (``AnalyzeRun.notes``) are English lines: the terminal, ``--json``'s
 ``notes`` and the batch index show them as they are. The ones this layer writes about
 the match (no lag seen, a lag not judged, a stroke after the match's end, ``--first``
-contradicted by the video, letters the annotated video has no font for) are also kept
+contradicted by the video, a start score without its innings, letters the annotated
+video has no font for) are also kept
 as keyed phrases (:class:`RunNote`), so that the report says them in its language
 (``run_note_<key>`` of the report catalogue, whose English is
 :data:`RUN_NOTE_ENGLISH`; ball names from ``ball_<name>``). Notes from elsewhere (the

@@ -63,7 +63,7 @@ def _stroke(
         carry=Carry(), last_inning_ended_by=shooter if ends else None,
     )  # fmt: skip
     alternate = rules_of(state.config.discipline).alternates_every_stroke
-    moved, cut = cut_to_target(moved) if alternate else (moved, ())  # five-pins, as a shot
+    moved, cut = cut_to_target(moved, shooter) if alternate else (moved, ())  # five-pins, as a shot
     after, notes = game_end(moved, shooter, verdict)
     after = replace(after, break_due=after.next_position is NextPosition.BREAK)
     inning = f"{shooter}'s inning {scores[shooter].innings} over" if ends else ""

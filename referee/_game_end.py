@@ -50,17 +50,33 @@ def game_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchSt
     return state, ()
 
 
-def cut_to_target(state: MatchState) -> tuple[MatchState, Notes]:
-    """Five-pins [rules.md §6]: a total past the target is cut back to the target."""
+def cut_to_target(state: MatchState, shooter: str) -> tuple[MatchState, Notes]:
+    """Five-pins [rules.md §6]: a total past the target is cut back to the target.
+
+    The points cut off come first off the run of ``shooter``'s stroke that made them,
+    so a high run never counts points the total did not keep (8 points made with 2 to
+    go are a run of 2); the rest (points the opponent's foul gave) as a correction.
+    """
     scores = dict(state.scores)
     for p, target in state.config.target.items():
         over = scores[p].points - target
         if over > 0:
-            s = scores[p]
-            scores[p] = replace(s, points=target, corrected=s.corrected - over)
+            scores[p] = _cut(scores[p], over, own_stroke=p == shooter)
             cut = _say(ReasonKey.NOTE_CUT_TO_TARGET, player=p, target=target)
             return replace(state, scores=scores), cut
     return state, ()
+
+
+def _cut(score: Score, over: int, *, own_stroke: bool) -> Score:
+    """``score`` with ``over`` points taken off (:func:`cut_to_target`)."""
+    off_run = 0
+    if own_stroke and score.in_inning:
+        off_run = min(over, score.current_run)
+        score = replace(score, current_run=score.current_run - off_run)
+    elif own_stroke and score.runs:
+        off_run = min(over, score.runs[-1])
+        score = replace(score, runs=(*score.runs[:-1], score.runs[-1] - off_run))
+    return replace(score, points=score.points - over, corrected=score.corrected - (over - off_run))
 
 
 def target_reached(state: MatchState, player: str, note: Notes) -> tuple[MatchState, Notes]:

@@ -192,7 +192,7 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
         version=state.version + 1,
     )
     alternate = rules_of(moved.config.discipline).alternates_every_stroke
-    moved, cut = cut_to_target(moved) if alternate else (moved, ())
+    moved, cut = cut_to_target(moved, shooter) if alternate else (moved, ())
     after, note = game_end(moved, shooter, verdict)
     after = replace(after, break_due=after.next_position is NextPosition.BREAK)
     record = ShotRecord(

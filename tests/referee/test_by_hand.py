@@ -139,3 +139,5 @@ def test_five_pins_points_past_the_target_are_cut_back_as_after_a_shot() -> None
         "+14 points to A (A's total cut back to the target 10; A reached the target: "
         "equalizing inning for B)"
     )
+    a = m.state.scores["A"]
+    assert (a.runs, a.high_run, a.corrected) == ((10,), 10, 0)  # the run kept 10 of 14

@@ -239,6 +239,23 @@ def test_five_pins_board_shows_the_total_cut_back_to_the_target() -> None:
     assert record.score_after["A"] == 5
 
 
+def test_five_pins_high_run_keeps_only_the_points_the_cut_total_kept() -> None:
+    """8 points made with 2 to go are a run of 2: the high run never exceeds what counted."""
+    cfg = config(Discipline.FIVE_PINS, target=2)
+    match = Match(cfg)
+    events = (
+        BallContact(t_s=0.2, balls=(W, Y)),
+        PinDown(t_s=0.4, pin=Pin.CENTER, ball=Y),
+    )  # cue -> opponent, which knocks the centre pin: 8 points
+    record = match.play(Shot(index=0, cue_ball=W, events=events))
+    assert record.verdict.points == 8 and record.score_after["A"] == 2
+    a = match.state.scores["A"]
+    assert (a.points, a.runs, a.high_run, a.corrected) == (2, (2,), 2, 0), a
+    match.play(Shot(index=1, cue_ball=Y, events=()))  # B's equalizing stroke, a miss
+    (game,) = match.state.games
+    assert game.winner == "A" and game.high_run == {"A": 2, "B": 0}
+
+
 _COUNTS = st.dictionaries(st.sampled_from(["A", "B"]), st.integers(0, 500), max_size=2)
 
 

@@ -195,7 +195,7 @@ def _check_outputs(outs: list[_Out], db: Path) -> None:
 
 def _check_output(out: _Out, db: Path) -> None:
     """One export file: not a folder, not the database, in a folder a file can be made in."""
-    from carom.live import LiveError
+    from carom.live import LiveError, holds_path
 
     where = f"{out.option} {out.path}"
     if out.target.is_dir():
@@ -205,6 +205,9 @@ def _check_output(out: _Out, db: Path) -> None:
     journals = [f.with_name(f.name + s) for f in (db, db.resolve()) for s in _DB_SIDECARS]
     if any(_same_file(out.target, j) for j in journals):
         raise LiveError(f"{where}: is a journal of the match database; give another file name")
+    if any(_same_file(out.target, holds_path(f)) for f in (db, db.resolve())):
+        raise LiveError(f"{where}: is the match database's holds file (which process referees "
+                        "which match); give another file name")  # fmt: skip
     if out.target.exists() and not out.target.is_file():
         raise LiveError(f"{where}: is not a regular file; give a file name")
     folder = out.target.parent

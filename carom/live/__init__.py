@@ -35,6 +35,7 @@ from carom.live._export import (
     trajectories,
     write_csv,
 )
+from carom.live._hold import holds_path
 from carom.live._repair import MatchSalvage, RepairReport, repair
 from carom.live._session import (
     LiveSession,
@@ -78,6 +79,7 @@ __all__ = [
     "corrections_in_effect",
     "csv_columns",
     "csv_text",
+    "holds_path",
     "lag_account",
     "parse_line",
     "repair",

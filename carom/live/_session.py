@@ -29,6 +29,7 @@ from carom.live._codec import (
     setup_key,
     shot_doc,
 )
+from carom.live._hold import hold_match, release_match
 from carom.live._machine import Machine
 from carom.live._steps import Op, PendingReview, Plan, ReviewPending
 from carom.live._store import JournalEntry, LiveError, MatchRow, MatchStore
@@ -115,14 +116,20 @@ class LiveSession:
 
     @classmethod
     def open(cls, store: MatchStore, setup: LiveSetup, *, now_iso: str) -> LiveSession:
-        """Resume the newest unfinished match of ``setup``, else start a new one."""
+        """Resume the newest unfinished match of ``setup``, else start a new one.
+
+        The match is held for this process until :meth:`release` or its end
+        (:mod:`carom.live._hold`). Raises LiveError when another process holds it.
+        """
         store.require_sound()  # never resume, nor start a match beside, a damaged one
         key = setup_key(setup.config, setup.source)
         row = store.find_unfinished(key)
         if row is None:
             row = store.new_match(setup_key=key, source=setup.source,
                                   config=config_doc(setup.config), now_iso=now_iso)  # fmt: skip
+            hold_match(store.path, row.id)
             return cls(store, row, setup.config, setup)
+        hold_match(store.path, row.id)  # before its journal is read: nobody else writes it
         session = cls(store, row, setup.config, setup)
         session._replay(store.journal(row.id))
         session.resumed = True
@@ -141,6 +148,10 @@ class LiveSession:
         session._replay(store.journal(match_id, upto=upto))
         session.resumed = True
         return session
+
+    def release(self) -> None:
+        """Let another process referee this match (it was held since :meth:`open`)."""
+        release_match(self._store.path, self.match_id)
 
     def _replay(self, entries: list[JournalEntry]) -> None:
         for e in entries:

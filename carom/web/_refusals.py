@@ -56,6 +56,10 @@ REFUSAL_ENGLISH: dict[str, str] = {
         "nothing was written: stop the other process, then restart this one to go on from "
         "the database"
     ),
+    "match_held": (
+        "match {id} is being refereed by another process (pid {pid}): a carom live or carom "
+        "serve on this database; stop it first, then try again"
+    ),
     "no_camera": "no camera: start carom serve with --camera SRC to calibrate",
     "wizard_live": (
         "carom live referees this table with its own calibration; to calibrate {camera}, "

@@ -209,6 +209,7 @@ class Table:
             if self.rig is not None:
                 self.rig.stop()
             said = Account("match_closed", {"id": self.session.match_id})
+            self.session.release()  # another process may referee it now
             self.session, self.setup, self.clock = None, None, None
             return self._published(_Note(said))
 

@@ -76,6 +76,12 @@ def test_a_journal_of_the_database_is_never_an_export(
              "carom: --json lvx.db-wal: is a journal of the match database; "
              "give another file name")  # fmt: skip
     assert _files(tmp_path) == before
+    (tmp_path / "lvx.db-holds").write_bytes(b"")  # as a carom live beside it makes it
+    before = _files(tmp_path)
+    _refused(capsys, ["export", str(db), "--match", "1", "--csv", "lvx.db-holds"],
+             "carom: --csv lvx.db-holds: is the match database's holds file (which process "
+             "referees which match); give another file name")  # fmt: skip
+    assert _files(tmp_path) == before
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")

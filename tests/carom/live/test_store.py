@@ -199,6 +199,7 @@ def test_a_writer_killed_at_random_moments_loses_nothing_it_reported(tmp_path: P
             assert seen <= row.version <= seen + 1  # at most the input being written is lost
             resumed = LiveSession.open(store, LiveSetup(long_config(), SOURCE), now_iso=NOW)
             assert resumed.resumed and resumed.version == row.version
+            resumed.release()  # the next writer, another process, referees it again
     # The same script run without a crash, to the same length, gives the same match.
     with MatchStore(path) as store:
         final = LiveSession.load(store, store.matches()[0].id)

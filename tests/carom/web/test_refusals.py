@@ -10,6 +10,9 @@ clients, are copied from their writers.)
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +140,40 @@ def test_a_match_written_by_another_process_is_keyed(tmp_path: Path) -> None:
                        who="other", now_iso="2026-12-06T00:00:00Z")  # fmt: skip
         body = {"kind": "correction", "player": "Bob", "points": 1}
         assert _refused(c, "/api/calls", body, "another_writer") == {"id": str(match_id)}
+
+
+_HOLDER = """
+import sys
+from pathlib import Path
+from carom.live import LiveSession, LiveSetup, MatchStore
+from carom.live._codec import config_from_doc
+store = MatchStore(Path(sys.argv[1]))
+row = store.match(int(sys.argv[2]))
+LiveSession.open(store, LiveSetup(config_from_doc(row.config), row.source), now_iso="x")
+print("holding", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_a_match_another_process_referees_is_keyed_and_closing_lets_it_go(tmp_path: Path) -> None:
+    """The console's match, closed (taken off the table, so let go), is resumed by another
+    process (a carom live); the console's same set-up is refused, keyed with the pid."""
+    with client(tmp_path) as c:
+        match_id = new_match(c)["match"]["id"]
+        assert c.post("/api/matches/close", headers=AUTH).status_code == 200
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[3]))
+        holder = subprocess.Popen(
+            [sys.executable, "-c", _HOLDER, str(tmp_path / "web.db"), str(match_id)], env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
+            fields = _refused(c, "/api/matches", {"players": ["Ann", "Bob"]}, "match_held")
+            assert fields == {"id": str(match_id), "pid": str(holder.pid)}
+        finally:
+            holder.kill()
+            holder.wait()
+            for pipe in (holder.stdin, holder.stdout):
+                if pipe is not None:
+                    pipe.close()
+        assert new_match(c)["match"]["id"] == match_id  # its holder gone: resumed here

@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     6 (``EXIT_DEVICE``) when the board never acknowledged the final state within
     ``--scoreboard-confirm`` (one line on stderr after the result; the match is saved).
     """
-    from carom.live import LiveSession, LiveSetup, MatchStore
+    from carom.live import LiveSession, LiveSetup, MatchStore, source_identity
     from carom.live.loop import (
         BoardSink,
         Capture,
@@ -198,11 +198,13 @@ def run(args: argparse.Namespace) -> int:
     clock = ShotClock(clock_settings)
     store = MatchStore(args.db, strict=True)  # a damaged file: one line, never resumed
     try:
-        session = LiveSession.open(
-            store, LiveSetup(config, args.camera, clock_settings.extensions), now_iso=now_iso()
-        )
+        source = source_identity(args.camera)  # the same video by any spelling of its path
+        setup = LiveSetup(config, source, clock_settings.extensions,
+                          aliases=tuple({args.camera} - {source}))  # fmt: skip
+        session = LiveSession.open(store, setup, now_iso=now_iso())
         start_s = session.resume_video_t_s or 0.0
         _say_opened(session, start_s)
+        _say_left_unfinished(store, session, setup, args.db)
         session.subscribe(_CallPrinter())  # each call on stdout as it is made
         capture = Capture(args.camera, CaptureSettings(pace=args.pace, start_s=start_s))
         link = _board_link(args) if args.scoreboard else None
@@ -316,8 +318,29 @@ def _say_opened(session: Any, start_s: float) -> None:
     if session.resumed:
         where = f", video resumes at {start_s:.2f} s" if start_s else ""
         _say(f"resumed match {session.match_id} (version {session.version}){where}")
+        if session.pending is not None:  # held before the restart: still waits for a person
+            show("live", f"REVIEW: {session.pending.reason or 'a person decides'}")
     else:
         _say(f"new match {session.match_id}")
+
+
+def _say_left_unfinished(store: Any, session: Any, setup: Any, db: Path) -> None:
+    """A new match beside an unfinished one of the same camera or video: name it.
+
+    Its set-up differs (players, first player, targets, rules ...), so it was not
+    resumed; a restart that left out an option would otherwise begin at 0 without a word.
+    """
+    if session.resumed:
+        return
+    sources = {setup.source, *setup.aliases}
+    left = [m for m in store.matches() if m.finished_at is None and m.source in sources
+            and m.id != session.match_id]  # fmt: skip
+    if left:
+        m = left[-1]
+        _say(f"match {m.id} ({' - '.join(m.players)}, begun {m.created_at[:16]}) of this "
+             "camera was left unfinished with another set-up: the same options (players, "
+             f"first player, targets, rules) resume it; carom matches {db} lists every "
+             "match")  # fmt: skip
 
 
 def _say_result(session: Any) -> None:

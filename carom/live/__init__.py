@@ -25,6 +25,7 @@ from carom.live._calls import (
     UndoCall,
     parse_line,
 )
+from carom.live._codec import source_identity
 from carom.live._export import (
     CSV_COLUMNS,
     corrections_in_effect,
@@ -85,6 +86,7 @@ __all__ = [
     "repair",
     "result_row",
     "shot_log",
+    "source_identity",
     "trajectories",
     "write_csv",
 ]

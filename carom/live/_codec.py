@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
 import zlib
 from collections.abc import Mapping
 from dataclasses import replace
@@ -54,6 +55,7 @@ __all__ = [
     "setup_key",
     "shot_doc",
     "shot_from_doc",
+    "source_identity",
 ]
 
 #: Paths as integers: t in 0.1 ms, x and y in 0.01 mm (vision rounds to these).
@@ -95,6 +97,19 @@ def config_doc(config: MatchConfig) -> dict[str, Any]:
 def config_from_doc(doc: Mapping[str, Any]) -> MatchConfig:
     """The inverse of :func:`config_doc` (checked by the referee's parser)."""
     return parse_shot_log({**doc, "shots": []}).match
+
+
+def source_identity(source: str) -> str:
+    """The camera or video a match is keyed by: a camera as given, a file by its absolute path.
+
+    The same video reached by another spelling of its path (``clip.mp4`` from its folder,
+    ``/club/clip.mp4`` from a service) is the same source, so the same command resumes
+    its match. Symbolic links are kept as they are: a camera's ``/dev/v4l/by-id/...``
+    name stays the same when the number it points to changes.
+    """
+    from hardware import is_camera_spec  # the camera kinds' own rules (indexes, URLs, devices)
+
+    return source if is_camera_spec(source) else os.path.abspath(source)
 
 
 def setup_key(config: MatchConfig, source: str) -> str:

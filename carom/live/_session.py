@@ -67,12 +67,16 @@ class LiveSetup:
     """What a live match is: the referee set-up and the camera or video it is seen by.
 
     ``config`` and ``source`` make the resume key; ``timeouts_per_game`` (time-outs
-    per player per game, ``None``: no limit) is not part of it.
+    per player per game, ``None``: no limit) is not part of it. ``aliases``: other
+    spellings of the source (the path as typed, when ``source`` is its
+    :func:`~carom.live.source_identity`) whose unfinished match of this set-up is
+    resumed too (one begun before sources were keyed by their absolute path).
     """
 
     config: MatchConfig
     source: str
     timeouts_per_game: int | None = None
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,6 +128,8 @@ class LiveSession:
         store.require_sound()  # never resume, nor start a match beside, a damaged one
         key = setup_key(setup.config, setup.source)
         row = store.find_unfinished(key)
+        for alias in setup.aliases:
+            row = row or store.find_unfinished(setup_key(setup.config, alias))
         if row is None:
             row = store.new_match(setup_key=key, source=setup.source,
                                   config=config_doc(setup.config), now_iso=now_iso)  # fmt: skip

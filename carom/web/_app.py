@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from carom.live import MatchStore
+from carom.live import MatchStore, source_identity
 from carom.timestamps import now_iso
 from carom.web._auth import TokenStore, write_token_file
 from carom.web._guard import Guard
@@ -72,7 +72,7 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
     table = Table(store, Broadcaster(settings.keepalive_s, settings.max_sse_clients), rig)
     table.default_match = settings.match
     if settings.match is None or not settings.start_match:
-        _say_unfinished(store, MANUAL_SOURCE if rig is None else rig.source, settings, say)
+        _say_unfinished(store, None if rig is None else rig.source, settings, say)
     guard = Guard(tokens, settings.guard)
 
     @asynccontextmanager
@@ -121,14 +121,17 @@ def _middleware(app: FastAPI, settings: WebSettings, guard: Guard) -> None:
     app.add_middleware(SecurityHeaders)
 
 
-def _say_unfinished(store: MatchStore, source: str, settings: WebSettings, say: Say) -> None:
+def _say_unfinished(store: MatchStore, camera: str | None, settings: WebSettings, say: Say) -> None:
     """Name the newest match of this table left unfinished (a restart, a crash).
 
-    The table starts empty; only the same set-up entered again resumes it.
+    The table starts empty; only the same set-up entered again resumes it. ``camera``:
+    the ``--camera`` as given (its matches are keyed by its absolute path, older ones
+    by the path as given), None without a camera.
     """
+    sources = {MANUAL_SOURCE} if camera is None else {camera, source_identity(camera)}
     if not store.health.sound:
         return  # a damaged database: its own lines say what to do
-    left = [m for m in store.matches() if m.finished_at is None and m.source == source]
+    left = [m for m in store.matches() if m.finished_at is None and m.source in sources]
     if left:
         m = left[-1]
         say(f"match {m.id} ({' - '.join(m.players)}, begun {m.created_at[:16]}) was left "

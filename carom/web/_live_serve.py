@@ -64,6 +64,7 @@ class LiveWeb:
         runner.session.subscribe(self.rig.replay.on_update)
         self.rig.watch(runner, self.table.poke)
         self.rig.runner, self.rig.capture, self.rig.active = runner, runner.capture, True
+        runner.console = True  # a review left at the video's end waits for the console too
         self.table.poke(Account("live_refereeing"))
 
     def detach(self) -> None:

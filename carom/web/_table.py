@@ -35,6 +35,7 @@ from carom.live import (
     ReviewDecision,
     SessionUpdate,
     TimeoutCall,
+    source_identity,
 )
 from carom.match import ClockSettings, MatchFile, ShotClock
 from carom.timestamps import now_iso
@@ -173,11 +174,11 @@ class Table:
             if self.rig is not None:
                 self.rig.check(setup.config.table)  # before a match is opened that cannot run
                 self.rig.stop()
-            source = MANUAL_SOURCE if self.rig is None else self.rig.source
-            session = LiveSession.open(
-                self.store, LiveSetup(setup.config, source, setup.timeouts_per_game),
-                now_iso=now_iso(),
-            )  # fmt: skip
+            given = MANUAL_SOURCE if self.rig is None else self.rig.source
+            source = given if self.rig is None else source_identity(given)
+            live_setup = LiveSetup(setup.config, source, setup.timeouts_per_game,
+                                   aliases=tuple({given} - {source}))  # fmt: skip
+            session = LiveSession.open(self.store, live_setup, now_iso=now_iso())
             self._attach(session, setup)
             how = "resumed" if session.resumed else "new"
             said = Account("match_started", {"how": how, "id": session.match_id})

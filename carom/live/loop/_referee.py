@@ -14,7 +14,16 @@ import collections
 import dataclasses
 from collections.abc import Callable
 
-from carom.live import FoulCall, LiveSession, PersonCall, ReviewDecision, TimeoutCall
+from carom.live import (
+    HELP,
+    FoulCall,
+    HelpRequest,
+    LiveSession,
+    PersonCall,
+    ReviewDecision,
+    TimeoutCall,
+    parse_line,
+)
 from carom.live.loop._board import BoardView, Closing
 from carom.match import ShotClock
 from carom.timestamps import now_iso
@@ -47,6 +56,45 @@ class LiveReferee:
     def waiting(self) -> bool:
         """A review waits for a person, or shots wait behind one."""
         return self.session.pending is not None or bool(self.backlog)
+
+    def await_decisions(
+        self, take_calls: Callable[[float], None], keyboard_open: Callable[[], bool],
+        *, console: bool, stopped: Callable[[], bool],
+    ) -> None:  # fmt: skip
+        """The source ended: wait for the decisions while anyone can give them.
+
+        ``take_calls(wait_s)`` takes the calls that came, typed or (``console``: a web
+        console serves the match) posted. A review nobody can decide any more (the
+        keyboard closed, no console) is said, not dropped without a word: the same
+        command resumes the match and asks again. ``stopped``: Ctrl-C or SIGTERM.
+        """
+        if not self.waiting:
+            return
+        where = "at the keyboard" + (" or in the web console" if console else "")
+        self.say(f"the video ended; {self._waiting_shot()} waits for review: decide it {where}")
+        while self.waiting and not stopped() and (console or keyboard_open()):
+            take_calls(0.1)
+        if self.waiting and not stopped():
+            self.say(f"{self._waiting_shot()} still waits for review and nobody can decide it "
+                     "here (the keyboard is closed); the same command resumes the match and "
+                     "asks again")  # fmt: skip
+
+    def typed(self, line: str) -> None:
+        """A line typed at the keyboard: a call applied, ``help`` answered, a refusal said."""
+        try:
+            call = parse_line(line, self.players)
+            if call is None:
+                return
+            if isinstance(call, HelpRequest):
+                self.say(HELP)
+            else:
+                self.apply(call, who="keyboard")
+        except CaromError as exc:
+            self.say(str(exc))
+
+    def _waiting_shot(self) -> str:
+        pending = self.session.pending
+        return "a shot" if pending is None else f"shot {pending.record.index}"
 
     def submit(
         self, analyzed: AnalyzedShot, closing: Closing | None = None, late: bool = False

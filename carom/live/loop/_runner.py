@@ -44,12 +44,9 @@ from calibration import Calibration, DriftCheck
 from carom.console import remark, say
 from carom.files import write_json_atomic
 from carom.live import (
-    HELP,
-    HelpRequest,
     LiveSession,
     PersonCall,
     ReviewDecision,
-    parse_line,
 )
 from carom.live.loop._board import BoardView, Closing
 from carom.live.loop._camera_watch import CameraWatch
@@ -122,6 +119,7 @@ class LiveRunner:
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.posted: queue.Queue[PostedCall] = queue.Queue()
         self.keyboard_done = False
+        self.console = False  # a web console takes calls too (carom live --serve)
         self.stop = threading.Event()
         self.interrupted = threading.Event()  # see interrupt()
         self.analyzer: Analyzer | None = None
@@ -303,8 +301,12 @@ class LiveRunner:
         if self.analyzer is not None and not self._tail:
             for shot in self.analyzer.finish():
                 self.referee.submit(shot, None, self._late)
-        while self.referee.waiting and not self.keyboard_done:
-            self._commands(wait_s=0.1)
+        self.referee.await_decisions(
+            self._commands,
+            lambda: not self.keyboard_done,
+            console=self.console,
+            stopped=self.interrupted.is_set,
+        )
         self._status_line(force=True)
 
     # --- calls: posted ones, then typed lines ------------------------------------------
@@ -324,20 +326,8 @@ class LiveRunner:
             if line is None:
                 self.keyboard_done = True
                 return
-            self._command(line)
+            self.referee.typed(line)
             wait_s = 0.0
-
-    def _command(self, line: str) -> None:
-        try:
-            call = parse_line(line, self.config.players)
-            if call is None:
-                return
-            if isinstance(call, HelpRequest):
-                self._say(HELP)
-            else:
-                self.referee.apply(call, who="keyboard")
-        except CaromError as exc:
-            self._say(str(exc))
 
     # --- faults -----------------------------------------------------------------------
 

@@ -157,6 +157,42 @@ def test_live_serve_shows_the_match_carom_live_referees(tmp_path: Path) -> None:
     assert docs[-1]["match"]["players"][0]["timeouts"] == 1
 
 
+def test_a_review_left_at_the_video_s_end_waits_for_the_console_with_the_keyboard_closed(
+    tmp_path: Path,
+) -> None:
+    """Under a service manager stdin is closed: the shot cut off by the video's end waits
+    for the web console's decision instead of being dropped (the run ended with status 0
+    and the review undecided, without a word)."""
+    clip = first_seconds(tmp_path / "clip.mp4", end_s=5.0)  # in the middle of the first shot
+    calibration = write_truth_calibration(tmp_path / "calibration.json")
+    env = os.environ | {"CAROM_TOKEN": "live-serve-token-0123456789"}
+    auth = {"Authorization": f"Bearer {env['CAROM_TOKEN']}"}
+    proc, url = _start("live", "--camera", str(clip), "--calibration", str(calibration),
+                       "--players", "A", "B", "--first", "A", "--db", str(tmp_path / "live.db"),
+                       "--pace", "0", "--shot-clock", "0", "--serve", "--port", "0",
+                       env=env)  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            proc.lines.append(line)  # type: ignore[attr-defined]
+            if "waits for review" in line:
+                break
+        assert line.strip() == ("carom live: the video ended; shot 0 waits for review: decide "
+                                "it at the keyboard or in the web console")  # fmt: skip
+        r = httpx2.post(url + "/api/calls", json={"kind": "decision", "decision": "reject"},
+                        headers=auth, timeout=30)  # fmt: skip
+        assert r.status_code == 200, r.text
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert out.splitlines()[0] == "REVIEW: the video ended before every ball stopped"
+    assert out.splitlines()[1].startswith("shot 0  A  0  ")  # decided: judged, then the result
+    assert "nobody can decide it" not in err
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_ctrl_c_or_a_service_manager_s_stop_ends_serve_cleanly_with_status_0(
     tmp_path: Path, sig: signal.Signals

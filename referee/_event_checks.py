@@ -3,8 +3,10 @@
 A shot built in Python (not read from a log) gets the same checks as one read from a
 file, so that :meth:`referee.Match.play` judges only what ``carom score`` would read
 back: a whole index, finite times, a non-negative time uncertainty, two different balls
-in a contact, the enumerations' own members (``Cushion.HEAD``, not ``"top"``),
-positions of finite millimetres, a doubt in words. A NaN time was judged (as the first
+in a contact, the enumerations' own members (``Cushion.HEAD``, not ``"top"``), a
+``Call`` only of a foul a person calls (``CALL_FOULS``), positions of finite
+millimetres, a doubt in words. (:meth:`referee.Match.play` checks the index: the next
+shot's.) A NaN time was judged (as the first
 event of a break) and then written as ``NaN``, which is not JSON; a NaN lag position
 decided the lag.
 """
@@ -17,7 +19,7 @@ from typing import Any
 
 from referee._errors import RulesError
 from referee._events import BallContact, Call, CushionContact, OffTable, PinDown, Pocketed
-from referee._names import Ball, Cushion, Foul, Pin, Pocket
+from referee._names import CALL_FOULS, Ball, Cushion, Foul, Pin, Pocket
 
 __all__ = ["check_events", "check_lag", "check_shot"]
 
@@ -52,6 +54,9 @@ def check_events(events: Any, where: str) -> None:
                 raise RulesError(f"{at}.{name}: expected a {kind.__name__}, got {value!r}")
         if isinstance(event, BallContact):
             _check_pair(event.balls, at)
+        if isinstance(event, Call) and event.foul not in CALL_FOULS:
+            choices = ", ".join(sorted(CALL_FOULS))
+            raise RulesError(f"{at}.foul: '{event.foul}' cannot be called (callable: {choices})")
 
 
 def _check_times(event: Any, at: str) -> None:

@@ -338,7 +338,17 @@ class Match:
         return state
 
     def play(self, shot: Shot) -> ShotRecord:
-        """Judge and record a shot."""
+        """Judge and record a shot.
+
+        Its ``index`` must be the number of shots recorded so far (0 for the first, as
+        in a shot log), so a shot is never recorded twice or out of order.
+        """
+        expected = len(self.records)
+        if shot.index != expected and isinstance(shot.index, int):
+            raise IllegalMoveError(
+                f"shot {shot.index}: expected index {expected} (shots in order: "
+                f"{expected} recorded so far)"
+            )
         record, state = apply_shot(self.state, shot)
         self._push(state, f"shot {shot.index}", record)
         return record

@@ -8,13 +8,16 @@ from dataclasses import replace
 import pytest
 
 from referee import (
+    CALL_FOULS,
     Ball,
     BallContact,
+    Call,
     Correction,
     CorrectionKind,
     Cushion,
     CushionContact,
     Discipline,
+    Foul,
     IllegalMoveError,
     Lag,
     Match,
@@ -205,6 +208,31 @@ def test_lag_entered_by_hand_with_breaker_choice() -> None:
 
 
 # --- illegal input changes nothing -----------------------------------------
+
+
+@pytest.mark.parametrize("index", [1, 5, -1])
+def test_a_shot_out_of_order_is_refused_and_changes_nothing(index: int) -> None:
+    """As the shot-log reader refuses ``shots[1].index: expected 1``: a shot built in Python
+    is recorded only as the next one (it was recorded under any index, twice too)."""
+    match = Match(config())
+    match.play(point(0, W))
+    before = match.state
+    with pytest.raises(RulesError, match=r"shot -?\d+: expected index 1|index: expected a whole"):
+        match.play(point(index if index != 1 else 0, W))
+    assert match.state is before and len(match.records) == 1
+    match.play(point(1, W))  # the next one is taken
+    assert [r.index for r in match.records] == [0, 1]
+
+
+@pytest.mark.parametrize("foul", sorted(set(Foul) - CALL_FOULS))
+def test_a_call_of_a_foul_no_person_calls_is_refused_and_changes_nothing(foul: Foul) -> None:
+    """The shot-log reader's rule: only the fouls a camera cannot see are called."""
+    match = Match(config())
+    before = match.state
+    shot = Shot(index=0, cue_ball=W, events=(Call(t_s=1.0, foul=foul),))
+    with pytest.raises(RulesError, match=f"'{foul}' cannot be called \\(callable: "):
+        match.play(shot)
+    assert match.state is before and not match.records
 
 
 def test_shot_before_lag_is_illegal() -> None:

@@ -11,6 +11,7 @@ stays a two-player game: its fouls give their points to the opponent [§6].
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -110,6 +111,8 @@ class MatchConfig:
             raise RulesError(f"players: 2 to {MAX_PLAYERS} names, got {n}: {self.players!r}")
         if not all(self.players) or len(set(self.players)) != n:
             raise RulesError(f"players must be different names, got {self.players!r}")
+        for name in self.players:
+            _check_printable(name)
         most = rules_of(self.discipline).max_players
         if most is not None and n > most:
             word = {2: "two", 3: "three", 4: "four"}.get(most, str(most))
@@ -228,3 +231,17 @@ def _check_pair(balls: set[Ball], what: str) -> None:
     if len(balls) != 2 or not balls <= _CUE_BALLS or balls == {Ball.YELLOW, Ball.DOTTED}:
         each = ", one per player" if what == "cue_balls" else ""
         raise RulesError(f"{what} must be white and yellow (or white and dotted){each}")
+
+
+def _check_printable(name: str) -> None:
+    """A player's name is text a scoresheet prints (a terminal, a file, a board).
+
+    No control character, no half of a UTF-16 pair (a lone surrogate escape in JSON).
+    """
+    for ch in name:
+        kind = unicodedata.category(ch)
+        if kind in ("Cc", "Cs"):
+            what = "half of a UTF-16 pair" if kind == "Cs" else "a control character"
+            raise RulesError(
+                f"players: {name!r} holds {what} (U+{ord(ch):04X}); give names of printable letters"
+            )

@@ -101,7 +101,8 @@ def ask_int(value: Any, where: str, *, lo: int | None = None, hi: int | None = N
 def ask_str(value: Any, where: str) -> str:
     """A non-empty string."""
     if not isinstance(value, str) or not value:
-        raise ShotLogError(f"{where}: expected a non-empty string, got {_kind(value)}")
+        got = "an empty string" if value == "" else _kind(value)
+        raise ShotLogError(f"{where}: expected a non-empty string, got {got}")
     return value
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 import pytest
@@ -21,6 +22,7 @@ from referee import (
     IllegalMoveError,
     Lag,
     Match,
+    MatchConfig,
     NextPosition,
     OffTable,
     Phase,
@@ -233,6 +235,24 @@ def test_a_call_of_a_foul_no_person_calls_is_refused_and_changes_nothing(foul: F
     with pytest.raises(RulesError, match=f"'{foul}' cannot be called \\(callable: "):
         match.play(shot)
     assert match.state is before and not match.records
+
+
+@pytest.mark.parametrize(
+    ("name", "what"),
+    [("B\ud800n", "half of a UTF-16 pair (U+D800)"), ("Ben\n2", "a control character (U+000A)"),
+     ("\x1b[31mRed", "a control character (U+001B)")],
+)  # fmt: skip
+def test_a_player_name_a_scoresheet_cannot_print_is_refused(name: str, what: str) -> None:
+    """``carom score`` ended in an internal error on a ``\\ud800`` escape; a newline or a
+    terminal escape in a name broke the scoresheet's lines."""
+    with pytest.raises(RulesError, match=re.escape(f"holds {what}; give names of printable")):
+        _two(name)
+    assert _two("Zoë Ñandú 김").players[1] == "Zoë Ñandú 김"
+
+
+def _two(name: str) -> MatchConfig:
+    return MatchConfig(discipline=Discipline.THREE_CUSHION, players=("Ana", name),
+                       cue_balls={"Ana": W, name: Y}, target={"Ana": 3, name: 3})  # fmt: skip
 
 
 def test_shot_before_lag_is_illegal() -> None:

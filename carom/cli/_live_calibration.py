@@ -50,7 +50,8 @@ def live_calibration(args: argparse.Namespace, config: Any) -> Path:
     bar.stage(f"calibrating from {args.camera}")
     try:
         fit_calibration(args.camera, config.table, config.discipline, path.parent,
-                        say=progress_say(bar, "live"), name=path.stem)  # fmt: skip
+                        say=progress_say(bar, "live"), name=path.stem,
+                        wizard_db=args.db)  # fmt: skip
     finally:
         bar.clear()
     _say(f"calibrated: {path} (the wizard and later runs use it; delete it to refit)")
@@ -84,7 +85,7 @@ def calibration_file(args: argparse.Namespace, path: Path) -> Any:
 
     given = args.calibration is not None
     origin = CalibrationOrigin.GIVEN if given else CalibrationOrigin.CAMERA
-    return CalibrationFile(path, origin, source=str(args.camera))
+    return CalibrationFile(path, origin, source=str(args.camera), db=None if given else args.db)
 
 
 def _say(text: str) -> None:

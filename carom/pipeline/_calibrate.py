@@ -90,6 +90,7 @@ def fit_calibration(
     *,
     say: Say | None = None,
     name: str = "calibration",
+    wizard_db: Path | None = None,
 ) -> Calibration:
     """Fit the camera to ``table`` from ``source`` (module docstring); save it in ``out``.
 
@@ -97,6 +98,9 @@ def fit_calibration(
     fit (``name`` defaults to ``calibration``), ``out/NAME_failed_overlay.png`` for a
     failed one. ``frame_30`` (BGR, h x w x 3): frame 30, when the caller has already
     decoded it. ``say`` hears the waiting for a camera and a doubtful fit.
+    ``wizard_db``: the database of ``carom live``, whose camera calibration this is: a
+    failure's way out names the wizard of ``carom serve --db`` that database (it saves
+    where the next start finds it), instead of ``--calibration``.
 
     Raises:
         CalibrationFailed: no fit, or only failed ones (the message says how to mark
@@ -105,12 +109,12 @@ def fit_calibration(
     try:
         best = best_calibration(source, table, discipline, frame_30, say=say)
     except CalibrationError as exc:
-        raise _failed(source, None, exc, None) from None
+        raise _failed(source, None, exc, None, wizard_db) from None
     out.mkdir(parents=True, exist_ok=True)
     if best.report.verdict is Outcome.FAILED:
         overlay = out / f"{name}_failed_overlay.png"
         save_overlay(best, overlay)
-        raise _failed(source, best, None, overlay)
+        raise _failed(source, best, None, overlay, wizard_db)
     overlay = out / f"{name}_overlay.png"
     save_result(best, out / f"{name}.json", overlay)
     if best.report.verdict is Outcome.DOUBTFUL and say is not None:
@@ -186,12 +190,15 @@ def doubtful_line(result: CalibrationResult, overlay: Path, *, going_on: bool = 
     )
 
 
-def how_to_mark(source: str, frame_idx: int = 30, out: str = "calibration.json") -> str:
+def how_to_mark(
+    source: str, frame_idx: int = 30, out: str = "calibration.json", wizard_db: Path | None = None
+) -> str:
     """The commands that calibrate ``source`` from corners a person marks, in one line.
 
     ``carom calibrate`` with ``--corners`` (a video's frame ``frame_idx``; a picture
     sequence's, or its last when it has fewer), or ``--interactive``; for a video or a
-    camera also the browser wizard (``carom serve --camera`` opens no picture sequence).
+    camera also the browser wizard (``carom serve --camera`` opens no picture sequence;
+    ``--db wizard_db`` when given: the wizard saves beside that database).
     """
     src = shlex.quote(source)
     pictures = image_sequence(source)
@@ -206,7 +213,8 @@ def how_to_mark(source: str, frame_idx: int = 30, out: str = "calibration.json")
     )
     if still or pictures is not None:
         return text
-    return f"{text}, or in the browser: carom serve --camera {src}, then {WIZARD_URL}"
+    db = "" if wizard_db is None else f" --db {shlex.quote(str(wizard_db))}"
+    return f"{text}, or in the browser: carom serve --camera {src}{db}, then {WIZARD_URL}"
 
 
 def failed_line(
@@ -218,6 +226,7 @@ def failed_line(
     out: str = "calibration.json",
     *,
     then_pass: bool = True,
+    wizard_db: Path | None = None,
 ) -> str:
     """The one line a failed calibration gives: why, and how to mark the corners.
 
@@ -226,8 +235,10 @@ def failed_line(
     "then pass --calibration OUT" (not for ``carom calibrate`` itself).
     """
     then = f"; then pass --calibration {out}" if then_pass else ""
+    if wizard_db is not None:
+        then = "; the wizard saves where carom live finds it"
     why = _failed_why(source, best, error, overlay)
-    return f"{why}; {how_to_mark(source, frame_idx, out)}{then}"
+    return f"{why}; {how_to_mark(source, frame_idx, out, wizard_db)}{then}"
 
 
 def _failed_why(
@@ -244,9 +255,10 @@ def _failed_why(
 
 
 def _failed(
-    source: str, best: CalibrationResult | None, error: CaromError | None, overlay: Path | None
-) -> CalibrationFailed:
-    return CalibrationFailed(failed_line(source, best, error, overlay),
+    source: str, best: CalibrationResult | None, error: CaromError | None, overlay: Path | None,
+    wizard_db: Path | None = None,
+) -> CalibrationFailed:  # fmt: skip
+    return CalibrationFailed(failed_line(source, best, error, overlay, wizard_db=wizard_db),
                              reason=_failed_why(source, best, error, overlay))  # fmt: skip
 
 

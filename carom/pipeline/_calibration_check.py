@@ -43,6 +43,7 @@ def check_calibration_fits(
     *,
     origin: CalibrationOrigin = CalibrationOrigin.GIVEN,
     source: str = "VIDEO",
+    db: Path | None = None,
 ) -> None:
     """Check a calibration file against one frame of the video before it is used.
 
@@ -51,9 +52,10 @@ def check_calibration_fits(
     (docs/calibration.md, "Checked against the video"). No table found in the frame:
     ``say`` hears that the check could not be made, and the calibration is used.
     ``origin`` names the file and the way out that applies to it; ``source`` the video
-    or camera (in the command of the way out). A file fitted with less than a good
-    fit's confidence (a doubtful fit, four marked corners alone) is used, and ``say``
-    hears so.
+    or camera (in the command of the way out); ``db`` carom live's database, beside
+    which a camera's own calibration is kept (its wizard: ``carom serve --db`` it). A
+    file fitted with less than a good fit's confidence (a doubtful fit, four marked
+    corners alone) is used, and ``say`` hears so.
 
     Raises:
         CalibrationError: the calibration does not fit (one line: the side, the misfit
@@ -67,7 +69,7 @@ def check_calibration_fits(
         say(f"{which}: not checked against the video ({exc}); using it as given")
         return
     if not fit.fits:
-        raise _misfit(fit, which, origin, path, source)
+        raise _misfit(fit, which, origin, path, source, db)
     confidence = calib.residuals.get("confidence")
     if confidence is not None and confidence < _GOOD_CONFIDENCE:
         say(f"{which}: fitted with confidence {confidence:.2f}, below a good fit's "
@@ -75,16 +77,18 @@ def check_calibration_fits(
             "cushion contacts may be off by centimetres")  # fmt: skip
 
 
-def _misfit(fit: Any, which: str, origin: CalibrationOrigin, path: Path, source: str) -> Exception:
+def _misfit(
+    fit: Any, which: str, origin: CalibrationOrigin, path: Path, source: str, db: Path | None
+) -> Exception:
     return CalibrationError(
         f"{which}: does not fit this video: the table's {fit.worst_side} edge in the "
         f"picture lies {fit.worst_px:.1f} px from where the calibration puts it (at most "
         f"{fit.tolerance_px:.1f} px; another camera, lens or table, or corners marked "
-        f"off?); {_way_out(origin, path, source)}"
+        f"off?); {_way_out(origin, path, source, db)}"
     )
 
 
-def _way_out(origin: CalibrationOrigin, path: Path, source: str) -> str:
+def _way_out(origin: CalibrationOrigin, path: Path, source: str, db: Path | None) -> str:
     if origin is CalibrationOrigin.GIVEN:
         command = shlex.join(["carom", "calibrate", source, "--out", str(path)])
         return (f"recalibrate ({command}) or leave out --calibration to fit one from the "
@@ -92,7 +96,8 @@ def _way_out(origin: CalibrationOrigin, path: Path, source: str) -> str:
     if origin is CalibrationOrigin.SERVER:
         return "fit it again in the wizard (/wizard), which saves it there"
     wizard = WIZARD_URL.removeprefix("http://")
-    return (f"fit it again: in the browser wizard ({wizard} of carom serve --camera), or "
+    serve = shlex.join(["carom", "serve", "--camera", source, *(["--db", str(db)] if db else [])])
+    return (f"fit it again: in the browser wizard ({wizard} of {serve}), or "
             f"delete {path} and the next start fits one")  # fmt: skip
 
 
@@ -104,6 +109,8 @@ class CalibrationFile:
     origin: CalibrationOrigin = CalibrationOrigin.GIVEN
     #: The video or camera it is used with (named in the way out of a misfit).
     source: str = "VIDEO"
+    #: carom live's database, beside which a camera's own calibration is kept.
+    db: Path | None = None
 
     def load_checked(self, frame_bgr: Any, say: Say) -> Calibration:
         """The calibration, of ``frame_bgr``'s size (h, w, 3) and checked against it.
@@ -115,6 +122,6 @@ class CalibrationFile:
         h, w = frame_bgr.shape[:2]
         calib = load_calibration(self.path, expect_size_px=(w, h))
         check_calibration_fits(
-            calib, frame_bgr, self.path, say, origin=self.origin, source=self.source
+            calib, frame_bgr, self.path, say, origin=self.origin, source=self.source, db=self.db
         )
         return calib

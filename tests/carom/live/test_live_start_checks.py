@@ -62,8 +62,8 @@ def test_the_camera_s_own_calibration_that_does_not_fit_says_to_fit_it_again(
     assert line.startswith(f"carom: the camera's calibration {saved}: does not fit this video")
     assert line.endswith(
         "; fit it again: in the browser wizard (127.0.0.1:8765/wizard of carom serve "
-        f"--camera), or delete {saved} and the next start fits one"
-    ), line
+        f"--camera {SAMPLE} --db {db}), or delete {saved} and the next start fits one"
+    ), line  # the wizard of that database saves where this command finds it
     assert "--calibration" not in line
 
 

@@ -21,13 +21,14 @@ from carom.pipeline import (
     Pipeline,
     best_calibration,
     camera_calibration_path,
+    fit_calibration,
     how_to_mark,
 )
 from carom.pipeline import _calibrate as calibrate_step
 from carom.web._routes_pages import PAGES
 from hardware import CameraFrame, CameraKind, register_camera
 from hardware.camera import _cameras as hardware_cameras
-from referee import MATCH_TABLE, Ball, Discipline
+from referee import MATCH_TABLE, Ball, Discipline, Table
 from tests.calibration.test_empty_table import clean_table, with_player
 from tests.carom.cli._no_table import floor, write_clip
 from tests.sample_truth import sample_truth
@@ -103,6 +104,22 @@ def test_the_way_out_names_real_commands_and_the_wizard_route() -> None:
     assert "carom calibrate 'my clips/a.mp4' --frame 30 --corners 'u,v;u,v;u,v;u,v'" in video
     assert f"carom serve --camera 'my clips/a.mp4', then {WIZARD_URL}" in video
     assert "--frame" not in how_to_mark("0") and "serve" not in how_to_mark("still.png")
+    # carom live's camera calibration: the wizard of its own database saves where it looks.
+    live = how_to_mark("0", wizard_db=Path("club db/live.db"))
+    assert f"carom serve --camera 0 --db 'club db/live.db', then {WIZARD_URL}" in live
+
+
+def test_a_failed_fit_of_carom_live_names_its_database_s_wizard(tmp_path: Path) -> None:
+    """carom live --db auto.db: the wizard of carom serve without --db saved its fit
+    beside carom-live.db, where this command never looks (found by a new installer)."""
+    clip = write_clip(tmp_path / "floor.mp4", floor())
+    with pytest.raises(CalibrationFailed) as failed:
+        fit_calibration(str(clip), Table(), Discipline.THREE_CUSHION, tmp_path / "c",
+                        wizard_db=tmp_path / "auto.db")  # fmt: skip
+    line = str(failed.value)
+    assert f"carom serve --camera {clip} --db {tmp_path / 'auto.db'}, then {WIZARD_URL}" in line
+    assert line.endswith("; the wizard saves where carom live finds it"), line
+    assert "--calibration" not in line
 
 
 def test_a_picture_sequence_s_way_out_names_a_frame_it_has_and_no_wizard(

@@ -14,6 +14,7 @@ to tell them when the board falls behind or catches up.
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -26,6 +27,7 @@ import numpy as np
 
 from calibration import load_calibration
 from carom.board import board_warning
+from carom.console import say
 from carom.live import Account, LiveError, LiveSession, PersonCall, ReviewDecision
 from carom.live.loop import (
     BoardSink,
@@ -164,6 +166,9 @@ class CameraRig:
         except CaromError as exc:
             self.error = str(exc)
             what = Account("pipeline_stopped", {"error": str(exc)})
+            say("serve", f"camera pipeline stopped: {exc}; the match is kept: once it is "
+                "mended (the wizard saves a new fit), close the match and start it again in "
+                "the console, which resumes it", level=logging.ERROR)  # fmt: skip
         finally:
             capture.stop()
         if not runner.stop.is_set():

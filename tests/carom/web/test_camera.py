@@ -118,10 +118,13 @@ def test_the_console_option_foul_makes_the_camera_s_late_stroke_a_foul(tmp_path:
         srv.stop()
 
 
-def test_a_calibration_the_video_refuses_stops_the_pipeline_with_error(tmp_path: Path) -> None:
+def test_a_calibration_the_video_refuses_stops_the_pipeline_with_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The camera's calibration is checked when a match starts: one that does not fit
     stops the pipeline, and the health says "error" (it said "ended", as a video's end),
-    the state's ``what`` why: the camera's own calibration and the way to fit it again."""
+    the state's ``what`` why: the camera's own calibration and the way to fit it again.
+    The server's own lines (and so ``--log-file``) say it too: they said nothing."""
     from dataclasses import replace
 
     from calibration import Calibration, Distortion, load_calibration, save_calibration
@@ -142,5 +145,10 @@ def test_a_calibration_the_video_refuses_stops_the_pipeline_with_error(tmp_path:
         what = str(state["what"])
         assert f"the camera's calibration {wrong}: does not fit this video" in what, what
         assert "fit it again in the wizard (/wizard), which saves it there" in what, what
+        (line,) = [x for x in capsys.readouterr().err.splitlines() if "pipeline stopped" in x]
+        assert line.startswith(f"carom serve: camera pipeline stopped: the camera's calibration "
+                               f"{wrong}: does not fit this video")  # fmt: skip
+        assert line.endswith("close the match and start it again in the console, which "
+                             "resumes it")  # fmt: skip
     finally:
         srv.stop()

@@ -8,6 +8,7 @@ The format is documented with a JSON Schema in ``docs/shot-log.md``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ __all__ = [
     "FORMAT",
     "SHOT_LOG_FIELDS",
     "ShotLog",
+    "check_shot_order",
     "parse_event",
     "parse_shot",
     "parse_shot_log",
@@ -84,6 +86,7 @@ def parse_shot_log(data: Any, discipline: Discipline | None = None) -> ShotLog:
     for i, shot in enumerate(shots):
         if shot.index != i:
             raise ShotLogError(f"shots[{i}].index: expected {i} (shots in order), got {shot.index}")
+        check_shot_order(shots[i - 1] if i else None, shot, f"shots[{i}]")
     lag_data = top.get("lag", None)
     lag = None if lag_data is None else _lag(lag_data, match.players)
     return ShotLog(match=match, shots=shots, lag=lag)
@@ -177,6 +180,9 @@ def parse_shot(data: Any, where: str) -> Shot:
     )
     start_s = obj.get("start_s", None)
     end_s = obj.get("end_s", None)
+    start_s = None if start_s is None else ask_num(start_s, obj.at("start_s"))
+    end_s = None if end_s is None else ask_num(end_s, obj.at("end_s"))
+    _check_span(events, start_s, end_s, obj)
     pins = obj.get("pins_standing", None)
     doubt = obj.get("doubt", None)
     is_break = obj.get("break", None)
@@ -184,8 +190,8 @@ def parse_shot(data: Any, where: str) -> Shot:
         index=ask_int(obj.get("index"), obj.at("index"), lo=0),
         cue_ball=ask_enum(Ball, obj.get("cue_ball"), obj.at("cue_ball")),
         events=tuple(sorted(events, key=lambda e: e.t_s)),
-        start_s=None if start_s is None else ask_num(start_s, obj.at("start_s")),
-        end_s=None if end_s is None else ask_num(end_s, obj.at("end_s")),
+        start_s=start_s,
+        end_s=end_s,
         start_positions_mm=_positions(
             obj.get("start_positions_mm", {}), obj.at("start_positions_mm")
         ),
@@ -196,6 +202,40 @@ def parse_shot(data: Any, where: str) -> Shot:
         safety=ask_bool(obj.get("safety", False), obj.at("safety")),
         is_break=None if is_break is None else ask_bool(is_break, obj.at("break")),
     )
+
+
+def check_shot_order(before: Shot | None, shot: Shot, where: str) -> None:
+    """Shots in time order: a shot does not start before the one before it started."""
+    if before is None or before.start_s is None or shot.start_s is None:
+        return
+    if shot.start_s < before.start_s:
+        raise ShotLogError(f"{where}.start_s: {shot.start_s} s is before the shot before it "
+                           f"started ({before.start_s} s); shots are in time order")  # fmt: skip
+
+
+#: How far (s) a seen event may lie outside its shot's ``start_s``..``end_s``: contacts
+#: are timed between frames, and one can fall just before the first moving frame.
+SPAN_SLACK_S = 1.0
+
+
+def _check_span(events: tuple[Event, ...], start_s: float | None, end_s: float | None,
+                obj: Obj) -> None:  # fmt: skip
+    """A shot's times agree: ``end_s`` not before ``start_s``, its seen events between them.
+
+    A typo in a time (364.0 for 36.4) moved an event into another part of the match
+    without a word. A person's call may come after the balls stopped: not checked.
+    """
+    if start_s is not None and end_s is not None and end_s < start_s:
+        raise ShotLogError(f"{obj.at('end_s')}: {end_s} s is before start_s {start_s} s")
+    lo = -math.inf if start_s is None else start_s - SPAN_SLACK_S
+    hi = math.inf if end_s is None else end_s + SPAN_SLACK_S
+    for i, event in enumerate(events):
+        if not isinstance(event, Call) and not lo <= event.t_s <= hi:
+            span = f"{'?' if start_s is None else start_s}..{'?' if end_s is None else end_s} s"
+            raise ShotLogError(
+                f"{obj.at('events')}[{i}].t_s: {event.t_s} s lies outside its shot ({span}); "
+                "check the time"
+            )
 
 
 def parse_start(data: Any, where: str, players: tuple[str, ...]) -> StartState:

@@ -38,6 +38,7 @@ from referee import (
     Discipline,
     Match,
     ShotLogError,
+    check_shot_order,
     parse_shot,
     parse_shot_log,
 )
@@ -307,12 +308,18 @@ def _judge(header: dict[str, Any], shots: Iterator[Any], discipline: Discipline 
         result = None if lag is None else match.lag(lag)
     except CaromError as exc:
         stopped = exc
+    before = None
     for i, data in enumerate(shots):
         shot = parse_shot(data, f"shots[{i}]")
         if shot.index != i and order_error is None:
             order_error = ShotLogError(
                 f"shots[{i}].index: expected {i} (shots in order), got {shot.index}"
             )
+        try:
+            check_shot_order(before, shot, f"shots[{i}]")
+        except ShotLogError as exc:
+            order_error = order_error or exc
+        before = shot
         if stopped is None and order_error is None and lag_error is None:
             try:
                 match.play(shot)

@@ -762,3 +762,48 @@ def test_mutated_document_parses_or_raises_the_documented_error(data: st.DataObj
     if parse_or_documented_error(copy.deepcopy(doc)):
         # What the reader accepts, the schema accepts: the schema is never stricter.
         assert [e.message for e in VALIDATOR.iter_errors(doc)] == []
+
+
+# --- times that contradict each other (a new developer's typo went unseen) ---------
+
+_EXAMPLE = Path(__file__).parents[2] / "examples" / "three_cushion_match.json"
+
+
+def _example() -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(_EXAMPLE.read_text(encoding="utf-8"))
+    return doc
+
+
+def test_an_event_outside_its_shot_is_refused_naming_it() -> None:
+    doc = _example()
+    shot = doc["shots"][1]  # 35.0 .. 42.5 s
+    i = next(k for k, e in enumerate(shot["events"]) if e["kind"] == "cushion")
+    shot["events"][i]["t_s"] = shot["events"][i]["t_s"] * 10  # 36.4 typed as 364.0
+    with pytest.raises(ShotLogError) as refused:
+        parse_shot_log(doc)
+    assert re.fullmatch(rf"shots\[1\]\.events\[{i}\]\.t_s: [\d.]+ s lies outside its shot "
+                        r"\(35\.0\.\.42\.5 s\); check the time", str(refused.value))  # fmt: skip
+
+
+def test_a_shot_ending_before_it_starts_or_starting_before_the_one_before_is_refused() -> None:
+    doc = _example()
+    doc["shots"][1]["end_s"] = 30.0
+    with pytest.raises(ShotLogError, match=r"shots\[1\]\.end_s: 30\.0 s is before start_s 35"):
+        parse_shot_log(doc)
+    doc = _example()
+    doc["shots"][2]["start_s"] = 20.0
+    for event in doc["shots"][2]["events"]:
+        event["t_s"] -= 40.0  # its events with it: the shot alone is consistent
+    doc["shots"][2]["end_s"] -= 40.0
+    with pytest.raises(ShotLogError, match=r"shots\[2\]\.start_s: 20\.0 s is before the shot "
+                       r"before it started \(35\.0 s\); shots are in time order"):  # fmt: skip
+        parse_shot_log(doc)
+
+
+def test_a_person_s_call_after_the_balls_stopped_and_a_contact_just_before_the_start_stay() -> None:
+    doc = _example()
+    shot = doc["shots"][1]
+    shot["events"].append({"kind": "call", "t_s": shot["end_s"] + 20.0, "foul": "balls_moving"})
+    shot["events"][0]["t_s"] = shot["start_s"] - 0.01  # timed between frames, before the start
+    log = parse_shot_log(doc)
+    assert any(isinstance(e, Call) for e in log.shots[1].events)

@@ -343,6 +343,9 @@ class Match:
         Its ``index`` must be the number of shots recorded so far (0 for the first, as
         in a shot log), so a shot is never recorded twice or out of order.
         """
+        if not isinstance(shot, Shot):
+            raise RulesError(f"play: expected a Shot, got {type(shot).__name__} (parse_shot "
+                             "reads one from a shot log's object)")  # fmt: skip
         expected = len(self.records)
         if shot.index != expected and isinstance(shot.index, int):
             raise IllegalMoveError(

@@ -118,19 +118,19 @@ def _write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def write_trajectories_json(path: Path, traj: Trajectories) -> None:
+def write_trajectories_json(path: Path | str, traj: Trajectories) -> None:
     """Write ``trajectories.json`` at ``path`` by an atomic replace."""
-    _write_atomic(path, _json_text(trajectories_json(traj)))
+    _write_atomic(Path(path), _json_text(trajectories_json(traj)))
 
 
-def write_trajectories_csv(path: Path, traj: Trajectories) -> None:
+def write_trajectories_csv(path: Path | str, traj: Trajectories) -> None:
     """Write ``trajectories.csv`` at ``path`` by an atomic replace."""
-    _write_atomic(path, trajectories_csv(traj))
+    _write_atomic(Path(path), trajectories_csv(traj))
 
 
-def write_trajectories(folder: Path, traj: Trajectories) -> tuple[Path, Path]:
+def write_trajectories(folder: Path | str, traj: Trajectories) -> tuple[Path, Path]:
     """Write both files into ``folder`` (beside its ``shots.json``); their paths."""
-    paths = (folder / JSON_NAME, folder / CSV_NAME)
+    paths = (Path(folder) / JSON_NAME, Path(folder) / CSV_NAME)
     write_trajectories_json(paths[0], traj)
     write_trajectories_csv(paths[1], traj)
     return paths

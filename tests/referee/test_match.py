@@ -255,6 +255,15 @@ def _two(name: str) -> MatchConfig:
                        cue_balls={"Ana": W, name: Y}, target={"Ana": 3, name: 3})  # fmt: skip
 
 
+def test_a_shot_given_as_its_json_object_is_a_rules_error_naming_parse_shot() -> None:
+    """It was an AttributeError: every error of the library is a CaromError."""
+    match = Match(config())
+    before = match.state
+    with pytest.raises(RulesError, match=r"play: expected a Shot, got dict \(parse_shot reads"):
+        match.play({"index": 0, "cue_ball": "white", "events": []})  # type: ignore[arg-type]
+    assert match.state is before
+
+
 def test_shot_before_lag_is_illegal() -> None:
     match = Match(config(first=None))
     before = match.state

@@ -84,6 +84,14 @@ def test_written_files_read_back_to_the_same_trajectories(traj: Trajectories) ->
     assert len(rows) == traj.n_samples
 
 
+def test_a_folder_given_as_a_string_is_written_too(tmp_path: Path) -> None:
+    """As open() takes one (it was a TypeError on ``str / str``)."""
+    traj = parse_trajectories(json.loads(_doc_example("json")))
+    json_path, csv_path = write_trajectories(str(tmp_path), traj)
+    assert json_path == tmp_path / "trajectories.json" and csv_path.is_file()
+    assert parse_trajectories(json.loads(json_path.read_text())) == traj
+
+
 def test_flag_names_are_the_bits_of_vision_and_the_schema() -> None:
     assert {str(f.name).lower(): int(f) for f in TrackFlag} == FLAG_NAMES
     assert SCHEMA["properties"]["flags"]["const"] == dict(FLAG_NAMES)

@@ -38,6 +38,7 @@ def replay_to_scoreboard(
     link: ScoreboardLink | None = None,
     baud: int = 19200,
     addr: int = 0,
+    dialect: str = "frames",
     confirm_s: float = FINAL_CONFIRM_S,
     waiting: Callable[[str], None] | None = None,
 ) -> BoardReplay:
@@ -48,7 +49,7 @@ def replay_to_scoreboard(
     acknowledges it, for at most ``confirm_s`` (:attr:`BoardReplay.final` says
     whether it did; ``waiting`` hears when the command waits for it). ``discipline``
     overrides the log's, as ``carom score`` does; ``link`` lets a caller pass a running
-    link (left running); ``addr`` is the board's bus address.
+    link (left running); ``addr`` is the board's bus address, ``dialect`` its protocol.
 
     Raises:
         ShotLogError: the log is malformed (before any shot is shown).
@@ -57,7 +58,7 @@ def replay_to_scoreboard(
     log = parse_shot_log(load_json(shot_log_path), discipline)
     match = Match(log.match)
     own = link is None
-    board = link or _connect(url, baud=baud, addr=addr)
+    board = link or _connect(url, baud=baud, addr=addr, dialect=dialect)
     try:
         run = _play(board, match, log, delay_s)
         return BoardReplay(run, confirm_final(board, confirm_s, waiting))
@@ -84,13 +85,15 @@ def _play(board: ScoreboardLink, match: Match, log: ShotLog, delay_s: float) -> 
     return ScoreRun(match, lag)
 
 
-def _connect(url: str, wait_s: float = 2.0, baud: int = 19200, addr: int = 0) -> ScoreboardLink:
+def _connect(
+    url: str, wait_s: float = 2.0, baud: int = 19200, addr: int = 0, dialect: str = "frames"
+) -> ScoreboardLink:
     """A started link to the board at bus ``addr`` whose port opened within ``wait_s``.
 
     Raises:
         ScoreboardError: no port opened.
     """
-    link = ScoreboardLink(url, baud=baud, addr=addr).start()
+    link = ScoreboardLink(url, baud=baud, addr=addr, dialect=dialect).start()
     if link.flush(wait_s):
         return link
     link.stop()

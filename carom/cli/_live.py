@@ -240,7 +240,7 @@ def _board_link(args: argparse.Namespace) -> Any:
     from hardware import ScoreboardLink
 
     url, baud, addr = args.scoreboard, args.scoreboard_baud, args.scoreboard_addr
-    return ScoreboardLink(url, baud=baud, addr=addr).start()
+    return ScoreboardLink(url, baud=baud, addr=addr, dialect=args.scoreboard_dialect).start()
 
 
 def _play(runner: Any, confirm_s: float) -> Any:

@@ -47,6 +47,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        help="seconds between shots on the scoreboard, 0 to 60 (0.5)")  # fmt: skip
 
 
+#: The board protocols the commands offer (``hardware.dialects()``; named here so that
+#: building the parser loads no serial code).
+BOARD_DIALECTS = ("frames", "text")
+
+
 def add_board_options(parser: argparse.ArgumentParser, what: str) -> None:
     """``--scoreboard URL`` (``what`` it does), its baud, bus address and final confirm."""
     parser.add_argument("--scoreboard", metavar="URL", type=board_url,
@@ -56,6 +61,10 @@ def add_board_options(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--scoreboard-addr", type=board_address, default=0, metavar="N",
                         help="the board's bus address (its DIP switches), 0..254, decimal or "
                         "0x hex (0)")  # fmt: skip
+    parser.add_argument("--scoreboard-dialect", choices=BOARD_DIALECTS, default="frames",
+                        help="the board's protocol: frames (two-way, acknowledged) or text "
+                        "(one line a snapshot, for the simplest one-way boards; nothing is "
+                        "acknowledged, what was written counts) (frames)")  # fmt: skip
     parser.add_argument(
         "--scoreboard-confirm", type=_confirm_seconds, default=10.0, metavar="S",
         help="at the end, send the final state again for at most S seconds until the board "
@@ -167,6 +176,7 @@ def _scored(args: argparse.Namespace, discipline: Discipline | None) -> tuple[li
             replay = replay_to_scoreboard(path, args.scoreboard, delay_s=args.scoreboard_delay,
                                           discipline=discipline, baud=args.scoreboard_baud,
                                           addr=args.scoreboard_addr,
+                                          dialect=args.scoreboard_dialect,
                                           confirm_s=args.scoreboard_confirm,
                                           waiting=lambda line: say("score", line))  # fmt: skip
         except ShotLogError as exc:

@@ -20,10 +20,14 @@ ROOT = Path(__file__).parents[3]
 EXAMPLE = ROOT / "examples" / "three_cushion_match.json"
 
 
-def _carom(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _carom_cmd() -> list[str]:
     exe = shutil.which("carom", path=str(Path(sys.executable).parent))
-    cmd = [exe] if exe else [sys.executable, "-m", "carom"]
-    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=60, env=env)
+    return [exe] if exe else [sys.executable, "-m", "carom"]
+
+
+def _carom(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*_carom_cmd(), *args], capture_output=True, text=True, timeout=60,
+                          env=env)  # fmt: skip
 
 
 def test_score_example_prints_every_shot_and_the_result() -> None:
@@ -252,6 +256,39 @@ def test_a_board_at_another_bus_address_is_reached_with_scoreboard_addr(
     out = _carom("score", str(EXAMPLE), "--scoreboard", emu.url, "--scoreboard-delay", "0",
                  "--scoreboard-addr", "255")  # fmt: skip
     assert out.returncode == 2 and "0xFF is the broadcast address" in out.stderr
+
+
+@pytest.mark.realtime  # the link writes on its own thread, read as it comes
+def test_a_one_way_text_board_gets_a_line_a_snapshot_with_scoreboard_dialect_text() -> None:
+    """The simplest boards take the one-line text dialect (docs/scoreboard-protocol.md);
+    the library spoke it but no command could choose it (found by a new installer)."""
+    import os
+    import select
+    import time
+
+    master, slave = os.openpty()
+    try:
+        proc = subprocess.Popen(
+            [*_carom_cmd(), "score", str(EXAMPLE), "--scoreboard", os.ttyname(slave),
+             "--scoreboard-dialect", "text", "--scoreboard-delay", "0",
+             "--scoreboard-confirm", "2"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        got, end = b"", time.monotonic() + 60
+        while (proc.poll() is None or select.select([master], [], [], 0.2)[0]) and (
+            time.monotonic() < end
+        ):
+            if select.select([master], [], [], 0.05)[0]:
+                got += os.read(master, 4096)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert proc.returncode == 0, err
+    assert "result: Ana wins" in out and err == ""  # one-way: what was written counts
+    lines = got.decode("ascii").split("\r\n")
+    assert lines[0] == ">Ana 1 : 0 Ben  R1  I1"
+    assert lines[-2] == ">Ana 5 : 4 Ben  R0  I3  END"
 
 
 def test_a_deaf_board_ends_the_command_with_status_6_after_the_scoresheet(

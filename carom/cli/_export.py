@@ -137,10 +137,22 @@ def _say_what_was_done(
 
 
 def _repair(db: Path, new: Path) -> int:
-    """``carom matches DB --repair NEW``: the salvage's report on stdout; 0 when done."""
-    from carom.live import repair
+    """``carom matches DB --repair NEW``: the salvage's report on stdout; 0 when done.
+
+    Nothing salvaged from a file whose table of matches cannot be read is a LiveError
+    (exit 2), and no empty NEW is left behind.
+    """
+    from carom.live import LiveError, repair
 
     report = repair(db, new)
+    if report.unreadable is not None and all(m.new_id is None for m in report.matches):
+        for line in report.lines()[:-1]:  # what was found, not "wrote NEW: 0 of 0 matches"
+            print(line)
+        for path in (new, new.with_name(new.name + "-wal"), new.with_name(new.name + "-shm")):
+            path.unlink(missing_ok=True)
+        raise LiveError(f"{db}: nothing could be salvaged ({report.unreadable}); {new} was not "
+                        f"written; keep {db} as it is: SQLite's own .recover may still read "
+                        "some of it")  # fmt: skip
     for line in report.lines():
         print(line)
     if not report.complete:

@@ -240,6 +240,26 @@ def test_the_repair_command_reports_what_was_lost(
     assert "unfinished" in capsys.readouterr().out
 
 
+def test_a_repair_that_saves_nothing_says_so_and_writes_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file cut in half loses its table of matches: nothing can be salvaged. The repair
+    said "wrote NEW.db: 0 of 0 matches" with status 0 (found by a new installer)."""
+    path = damaged(tmp_path, "truncated")
+    new = tmp_path / "new.db"
+    assert main(["matches", str(path), "--repair", str(new)]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        "not salvaged: its table of matches cannot be read (database disk image is malformed)"
+    ]
+    assert err.strip() == (
+        f"carom: {path}: nothing could be salvaged (its table of matches cannot be read "
+        f"(database disk image is malformed)); {new} was not written; keep {path} as it is: "
+        "SQLite's own .recover may still read some of it"
+    )
+    assert not new.exists() and not new.with_name("new.db-wal").exists()
+
+
 def _drop_chain(path: Path) -> None:
     """Make ``path`` a schema 1 file, as carom-referee wrote before the chain."""
     sql("ALTER TABLE journal DROP COLUMN chain", "ALTER TABLE matches DROP COLUMN head",

@@ -309,6 +309,7 @@ class Match:
         self._history: deque[MatchState] = deque([new_match(config)], maxlen=keep)
         self._inputs: deque[str] = deque(maxlen=undo_depth)
         self._records: list[ShotRecord | None] = []
+        self._n_shots = 0  # the records that are shots (the next shot's index)
 
     @property
     def state(self) -> MatchState:
@@ -324,6 +325,7 @@ class Match:
         self._history.append(state)
         self._inputs.append(what)
         self._records.append(record)
+        self._n_shots += record is not None
 
     def lag(self, lag: Lag) -> LagResult:
         """Record the lag."""
@@ -346,7 +348,7 @@ class Match:
         if not isinstance(shot, Shot):
             raise RulesError(f"play: expected a Shot, got {type(shot).__name__} (parse_shot "
                              "reads one from a shot log's object)")  # fmt: skip
-        expected = len(self.records)
+        expected = self._n_shots
         if shot.index != expected and isinstance(shot.index, int):
             raise IllegalMoveError(
                 f"shot {shot.index}: expected index {expected} (shots in order: "
@@ -373,5 +375,5 @@ class Match:
         self._history.pop()
         self._history[-1] = restored
         self._inputs.pop()
-        self._records.pop()
+        self._n_shots -= self._records.pop() is not None
         return restored

@@ -59,19 +59,20 @@ class LiveReferee:
 
     def await_decisions(
         self, take_calls: Callable[[float], None], keyboard_open: Callable[[], bool],
-        *, console: bool, stopped: Callable[[], bool],
+        *, console: bool, stopped: Callable[[], bool], ended: str = "the video ended",
     ) -> None:  # fmt: skip
         """The source ended: wait for the decisions while anyone can give them.
 
         ``take_calls(wait_s)`` takes the calls that came, typed or (``console``: a web
         console serves the match) posted. A review nobody can decide any more (the
         keyboard closed, no console) is said, not dropped without a word: the same
-        command resumes the match and asks again. ``stopped``: Ctrl-C or SIGTERM.
+        command resumes the match and asks again. ``stopped``: Ctrl-C or SIGTERM;
+        ``ended``: what ended (the video, or the camera stopped).
         """
         if not self.waiting:
             return
         where = "at the keyboard" + (" or in the web console" if console else "")
-        self.say(f"the video ended; {self._waiting_shot()} waits for review: decide it {where}")
+        self.say(f"{ended}; {self._waiting_shot()} waits for review: decide it {where}")
         while self.waiting and not stopped() and (console or keyboard_open()):
             take_calls(0.1)
         if self.waiting and not stopped():

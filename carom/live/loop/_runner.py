@@ -306,6 +306,7 @@ class LiveRunner:
             lambda: not self.keyboard_done,
             console=self.console,
             stopped=self.interrupted.is_set,
+            ended="the video ended" if self.capture.is_file else "the camera stopped",
         )
         self._status_line(force=True)
 

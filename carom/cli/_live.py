@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     6 (``EXIT_DEVICE``) when the board never acknowledged the final state within
     ``--scoreboard-confirm`` (one line on stderr after the result; the match is saved).
     """
-    from carom.live import LiveSession, LiveSetup, MatchStore, source_identity
+    from carom.live import LiveSession, LiveSetup, MatchStore
     from carom.live.loop import (
         BoardSink,
         Capture,
@@ -198,9 +198,8 @@ def run(args: argparse.Namespace) -> int:
     clock = ShotClock(clock_settings)
     store = MatchStore(args.db, strict=True)  # a damaged file: one line, never resumed
     try:
-        source = source_identity(args.camera)  # the same video by any spelling of its path
-        setup = LiveSetup(config, source, clock_settings.extensions,
-                          aliases=tuple({args.camera} - {source}))  # fmt: skip
+        # The same video by any spelling of its path resumes its match.
+        setup = LiveSetup.seen_by(config, args.camera, clock_settings.extensions)
         session = LiveSession.open(store, setup, now_iso=now_iso())
         start_s = session.resume_video_t_s or 0.0
         _say_opened(session, start_s)
@@ -332,11 +331,8 @@ def _say_left_unfinished(store: Any, session: Any, setup: Any, db: Path) -> None
     """
     if session.resumed:
         return
-    sources = {setup.source, *setup.aliases}
-    left = [m for m in store.matches() if m.finished_at is None and m.source in sources
-            and m.id != session.match_id]  # fmt: skip
-    if left:
-        m = left[-1]
+    m = session.left_unfinished(store, setup.sources, besides=session.match_id)
+    if m is not None:
         _say(f"match {m.id} ({' - '.join(m.players)}, begun {m.created_at[:16]}) of this "
              "camera was left unfinished with another set-up: the same options (players, "
              f"first player, targets, rules) resume it; carom matches {db} lists every "

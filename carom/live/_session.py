@@ -28,6 +28,7 @@ from carom.live._codec import (
     encode_tracks,
     setup_key,
     shot_doc,
+    source_identity,
 )
 from carom.live._hold import hold_match, release_match
 from carom.live._machine import Machine
@@ -77,6 +78,23 @@ class LiveSetup:
     source: str
     timeouts_per_game: int | None = None
     aliases: tuple[str, ...] = ()
+
+    @classmethod
+    def seen_by(
+        cls, config: MatchConfig, camera: str, timeouts_per_game: int | None = None
+    ) -> LiveSetup:
+        """The set-up of a match ``camera`` (``--camera`` as given) watches.
+
+        Keyed by its :func:`~carom.live.source_identity`; the spelling as given is kept
+        as an alias (a match begun under it is resumed too).
+        """
+        source = source_identity(camera)
+        return cls(config, source, timeouts_per_game, tuple({camera} - {source}))
+
+    @property
+    def sources(self) -> frozenset[str]:
+        """Every spelling of the source a match of this set-up may be stored under."""
+        return frozenset((self.source, *self.aliases))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -154,6 +172,18 @@ class LiveSession:
         session._replay(store.journal(match_id, upto=upto))
         session.resumed = True
         return session
+
+    @staticmethod
+    def left_unfinished(
+        store: MatchStore, sources: frozenset[str], *, besides: int | None = None
+    ) -> MatchRow | None:
+        """The newest unfinished match seen by one of ``sources`` (but ``besides``), if any.
+
+        A restart or a crash left it; only the same set-up resumes it.
+        """
+        left = [m for m in store.matches()
+                if m.finished_at is None and m.source in sources and m.id != besides]  # fmt: skip
+        return left[-1] if left else None
 
     def release(self) -> None:
         """Let another process referee this match (it was held since :meth:`open`)."""

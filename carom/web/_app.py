@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from carom.live import MatchStore, source_identity
+from carom.live import LiveSession, MatchStore, source_identity
 from carom.timestamps import now_iso
 from carom.web._auth import TokenStore, write_token_file
 from carom.web._guard import Guard
@@ -128,12 +128,12 @@ def _say_unfinished(store: MatchStore, camera: str | None, settings: WebSettings
     the ``--camera`` as given (its matches are keyed by its absolute path, older ones
     by the path as given), None without a camera.
     """
-    sources = {MANUAL_SOURCE} if camera is None else {camera, source_identity(camera)}
     if not store.health.sound:
         return  # a damaged database: its own lines say what to do
-    left = [m for m in store.matches() if m.finished_at is None and m.source in sources]
-    if left:
-        m = left[-1]
+    given = MANUAL_SOURCE if camera is None else camera
+    sources = frozenset({given, given if camera is None else source_identity(camera)})
+    m = LiveSession.left_unfinished(store, sources)
+    if m is not None:
         say(f"match {m.id} ({' - '.join(m.players)}, begun {m.created_at[:16]}) was left "
             "unfinished: a new match with the same set-up (players, first player, targets, "
             f"rules) resumes it; carom matches {settings.db} lists every match")  # fmt: skip

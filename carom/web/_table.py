@@ -35,7 +35,6 @@ from carom.live import (
     ReviewDecision,
     SessionUpdate,
     TimeoutCall,
-    source_identity,
 )
 from carom.match import ClockSettings, MatchFile, ShotClock
 from carom.timestamps import now_iso
@@ -174,10 +173,11 @@ class Table:
             if self.rig is not None:
                 self.rig.check(setup.config.table)  # before a match is opened that cannot run
                 self.rig.stop()
-            given = MANUAL_SOURCE if self.rig is None else self.rig.source
-            source = given if self.rig is None else source_identity(given)
-            live_setup = LiveSetup(setup.config, source, setup.timeouts_per_game,
-                                   aliases=tuple({given} - {source}))  # fmt: skip
+            if self.rig is None:
+                live_setup = LiveSetup(setup.config, MANUAL_SOURCE, setup.timeouts_per_game)
+            else:
+                live_setup = LiveSetup.seen_by(setup.config, self.rig.source,
+                                               setup.timeouts_per_game)  # fmt: skip
             session = LiveSession.open(self.store, live_setup, now_iso=now_iso())
             self._attach(session, setup)
             how = "resumed" if session.resumed else "new"

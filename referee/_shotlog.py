@@ -53,6 +53,7 @@ _START = {
 #: Written by ``carom analyze`` for people and tools; read, checked, not judged.
 _SHOT_INFO = {"verdict"}
 _EVENT_INFO = {"confidence", "evidence"}
+_FAR_MM = 100_000.0  # positions: a ball 100 m from the table is a corrupt number
 _EVENT_FIELDS = {
     "ball": {"balls"}, "cushion": {"ball", "cushion"}, "pin": {"pin", "ball"},
     "off_table": {"ball"}, "pocket": {"ball", "pocket"}, "call": {"foul"},
@@ -271,7 +272,12 @@ def _xy(value: Any, where: str) -> XY:
     pair = ask_list(value, where)
     if len(pair) != 2:
         raise ShotLogError(f"{where}: expected [x_mm, y_mm], got {len(pair)} numbers")
-    return (ask_num(pair[0], f"{where}[0]"), ask_num(pair[1], f"{where}[1]"))
+    return (_mm(pair[0], f"{where}[0]"), _mm(pair[1], f"{where}[1]"))
+
+
+def _mm(value: Any, where: str) -> float:
+    """A coordinate in table mm: within 100 m of the table's corner (no camera sees farther)."""
+    return ask_num(value, where, lo=-_FAR_MM, hi=_FAR_MM)
 
 
 def _positions(data: Any, where: str) -> dict[Ball, XY]:
@@ -289,8 +295,9 @@ def _paths(data: Any, where: str) -> dict[Ball, tuple[TimedXY, ...]]:
             triple = ask_list(s, f"{obj.at(key)}[{i}]")
             if len(triple) != 3:
                 raise ShotLogError(f"{obj.at(key)}[{i}]: expected [t_s, x_mm, y_mm]")
-            t, x, y = (ask_num(v, f"{obj.at(key)}[{i}][{j}]") for j, v in enumerate(triple))
-            points.append((t, x, y))
+            at = f"{obj.at(key)}[{i}]"
+            t = ask_num(triple[0], f"{at}[0]")
+            points.append((t, _mm(triple[1], f"{at}[1]"), _mm(triple[2], f"{at}[2]")))
         out[ball] = tuple(points)
     return out
 
@@ -320,8 +327,7 @@ def parse_event(data: Any, where: str) -> Event:
 
 
 def _check_info(obj: Obj) -> None:
-    if ask_num(obj.get("confidence", 1.0), obj.at("confidence"), lo=0.0) > 1.0:
-        raise ShotLogError(f"{obj.at('confidence')}: expected a number from 0 to 1")
+    ask_num(obj.get("confidence", 1.0), obj.at("confidence"), lo=0.0, hi=1.0)
     ask_str(obj.get("evidence", "-"), obj.at("evidence"))
 
 

@@ -14,6 +14,9 @@ reading it. :func:`decode_document` then
    (a 5,000-digit integer would be a ValueError from Python's int conversion limit,
    a 30-digit one is already meaningless in any of our fields). NaN and infinities
    pass here (Python writes them); each schema says where it wants finite numbers.
+   A key given twice in one JSON object is refused (``json.loads`` would keep the
+   last without a word; TOML refuses it itself). A leading byte-order mark, which
+   some editors write, is read past.
 
 Every refusal is one line, raised as the loader's own error class (a
 :class:`referee.CaromError`): ``SOURCE: PROBLEM; FIX``.
@@ -31,7 +34,14 @@ from typing import Any
 
 from referee._errors import CaromError
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "DocumentLimits", "decode_document"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "DocumentLimits",
+    "RepeatedKey",
+    "decode_document",
+    "unique_keys",
+]
 
 #: Nesting levels any of our documents may have (the deepest real one has 6).
 MAX_DEPTH = 64
@@ -45,6 +55,16 @@ _SKIP = re.compile(
 )
 _BRACKETS = re.compile(r"[\[\]{}]")
 _DIGIT = re.compile(r"\d")
+
+
+class RepeatedKey(Exception):
+    """A key given twice in one JSON object (:func:`unique_keys`); the loader words it."""
+
+    @classmethod
+    def of(cls, key: str) -> RepeatedKey:
+        """The refusal of ``key`` given twice, in the words every reader uses."""
+        shown = json.dumps(key, ensure_ascii=False)[:60]
+        return cls(f"the key {shown} is given twice in one object")
 
 
 class _TooLong(Exception):
@@ -104,9 +124,11 @@ def decode_document(
     """
     limits.check_size(len(raw), source, error, fix)
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        raise error(f"{source}: not UTF-8 text (byte {exc.start}); {fix}") from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        where = f"0x{raw[exc.start]:02x} at byte {exc.start}, line {line}"
+        raise error(f"{source}: not UTF-8 text ({where}); {fix}") from None
     depth = nesting(text)
     if depth > limits.max_depth:
         raise error(
@@ -114,6 +136,8 @@ def decode_document(
         )
     try:
         return _decode(text, limits.max_digits, toml)
+    except RepeatedKey as exc:
+        raise error(f"{source}: {exc}; {fix}") from None
     except _TooLong as exc:
         raise error(
             f"{source}: a number has more than {limits.max_digits} digits ({exc}); {fix}"
@@ -149,10 +173,24 @@ def _decode(text: str, max_digits: int, toml: bool) -> Any:
         return number(token, float)
 
     if not toml:
-        return json.loads(text, parse_int=as_int, parse_float=as_float)
+        return json.loads(
+            text, parse_int=as_int, parse_float=as_float, object_pairs_hook=unique_keys
+        )
     data = tomllib.loads(text, parse_float=as_float)
     _check_toml_ints(data, max_digits)
     return data
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict (``object_pairs_hook``); :class:`RepeatedKey` for a key twice."""
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RepeatedKey.of(key)
+            seen.add(key)
+    return obj
 
 
 def _check_toml_ints(data: Any, max_digits: int) -> None:

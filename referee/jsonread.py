@@ -72,8 +72,8 @@ def show(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def ask_num(value: Any, where: str, *, lo: float | None = None) -> float:
-    """A finite number (not a bool), at least ``lo``."""
+def ask_num(value: Any, where: str, *, lo: float | None = None, hi: float | None = None) -> float:
+    """A finite number (not a bool), at least ``lo`` and at most ``hi``."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ShotLogError(f"{where}: expected a number, got {_kind(value)}")
     try:
@@ -84,6 +84,8 @@ def ask_num(value: Any, where: str, *, lo: float | None = None) -> float:
         raise ShotLogError(f"{where}: expected a finite number, got {_kind(value)}")
     if lo is not None and value < lo:
         raise ShotLogError(f"{where}: must be at least {lo:g}, got {value:g}")
+    if hi is not None and value > hi:
+        raise ShotLogError(f"{where}: must be at most {hi:g}, got {value:g}")
     return float(value)
 
 

@@ -56,12 +56,14 @@ def board_summary(snapshot: Snapshot | None) -> str:
     return f"{a} {sa} : {sb} {b}, {'over' if snapshot.over else 'not over'}"
 
 
-def _what_it_shows(status: LinkStatus) -> str:
+def _what_it_shows(status: LinkStatus, *, final: bool) -> str:
+    """What the board took last, and what it should show (at the end: the final state)."""
     shown = status.shown
     said = f"it acknowledged last {board_summary(shown)}" if shown else "it acknowledged no state"
     if status.state is not LinkState.UP and status.last_error:
         said += f"; the port: {status.last_error}"
-    return f"{said}; the final state is {board_summary(status.current)}"
+    should = "the final state is" if final else "it should show"
+    return f"{said}; {should} {board_summary(status.current)}"
 
 
 def board_warning(status: LinkStatus | None, late_s: float = LATE_S) -> str | None:
@@ -69,7 +71,7 @@ def board_warning(status: LinkStatus | None, late_s: float = LATE_S) -> str | No
     if status is None or status.current is None or status.unconfirmed_s < late_s:
         return None
     return (f"the scoreboard has not confirmed the score for {late_s:g} s or more "
-            f"({_what_it_shows(status)}); check the cable and the board")  # fmt: skip
+            f"({_what_it_shows(status, final=False)}); check the cable and the board")  # fmt: skip
 
 
 def board_warning_parts(status: LinkStatus | None, late_s: float = LATE_S) -> dict[str, Any] | None:
@@ -125,9 +127,10 @@ def confirm_final(
     status = link.status()
     # A board at another bus address answers nothing at all: name the one spoken to.
     address = f" and its bus address ({link.addr}: --scoreboard-addr)" if not status.shown else ""
+    shows = _what_it_shows(status, final=True)
     line = (
         f"scoreboard: the board never confirmed the final state within {timeout_s:g} s "
-        f"({_what_it_shows(status)}); check the cable and the board at {status.url}{address} "
+        f"({shows}); check the cable and the board at {status.url}{address} "
         "(the result printed is the right one)"
     )
     return FinalBoard(False, line)

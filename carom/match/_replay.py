@@ -108,7 +108,7 @@ def run_json(run: ScoreRun, *, with_shots: bool = True) -> dict[str, Any]:
             for p, s in stats.items()
         },
         "audit": [vars_of(a) for a in state.audit],
-        "error": None if run.error is None else str(run.error),
+        "error": None if run.error is None else stopped_reason(run),
     }
 
 

@@ -42,6 +42,7 @@ from referee import (
     parse_shot,
     parse_shot_log,
 )
+from referee.jsonbound import RepeatedKey, unique_keys
 
 __all__ = ["score_stream"]
 
@@ -65,7 +66,9 @@ class _Scanner:
         self._buf, self._pos, self._eof = "", 0, False
         self.brackets = 0  # opening brackets in the last value's text (strings too)
         self._line, self._col = 1, 1  # of the buffer's first character
-        self._decoder = json.JSONDecoder(parse_int=_checked(int), parse_float=_checked(float))
+        self._decoder = json.JSONDecoder(
+            parse_int=_checked(int), parse_float=_checked(float), object_pairs_hook=unique_keys
+        )
 
     def _more(self) -> bool:
         """Read on (at least as much as is buffered: amortised linear); False at the end."""
@@ -220,15 +223,20 @@ def _check(path: Path) -> tuple[dict[str, Any], int]:
     """The check pass: the header (shots as ``[]``) and which ``shots`` key is the last."""
     header: dict[str, Any] = {}
     last = 0
+    twice: RepeatedKey | None = None
     with _scanner(path) as scan:
         if scan.peek() != "{":
             _not_an_object(scan)
         for key, which, value, element in _members(scan):
             _check_depth(value, scan.brackets, 2 if element else 1)
             if not element:
-                header[key] = value  # a repeated key: the last wins, as in json.loads
+                if key in header and twice is None:  # refused at the end, as json.loads does
+                    twice = RepeatedKey.of(key)
+                header[key] = value
             if key == _SHOTS:
                 last = which
+    if twice is not None:
+        raise twice
     return header, last
 
 
@@ -258,7 +266,7 @@ def _shots(path: Path, which: int) -> Iterator[Any]:
 
 @contextmanager
 def _scanner(path: Path) -> Iterator[_Scanner]:
-    with path.open(encoding="utf-8", newline="") as f:
+    with path.open(encoding="utf-8-sig", newline="") as f:  # past a byte-order mark
         yield _Scanner(f, SHOT_LOG_LIMITS.max_bytes)
 
 
@@ -269,11 +277,11 @@ def score_stream(path: Path, discipline: Discipline | None = None) -> ScoreRun:
     """
     try:
         header, which = _check(path)
-    except (_Refused, OSError, UnicodeDecodeError) as exc:
+    except (_Refused, RepeatedKey, OSError, UnicodeDecodeError) as exc:
         return _whole_file(path, discipline, exc)
     try:
         return _judge(header, _shots(path, which), discipline)
-    except (_Refused, OSError, UnicodeDecodeError) as exc:  # the file changed since the check
+    except (_Refused, RepeatedKey, OSError, UnicodeDecodeError) as exc:  # changed since the check
         return _whole_file(path, discipline, exc)
 
 
@@ -288,7 +296,8 @@ def _whole_file(path: Path, discipline: Discipline | None, problem: Exception) -
     if isinstance(problem, UnicodeDecodeError):
         what = "not UTF-8 text"
     else:
-        what = str(problem) if isinstance(problem, _Refused) else f"cannot read it ({problem})"
+        known = isinstance(problem, _Refused | RepeatedKey)
+        what = str(problem) if known else f"cannot read it ({problem})"
     raise ShotLogError(f"{path}: {what}; {_FIX}")
 
 

@@ -77,7 +77,7 @@ def test_analyzed_fields_are_read_and_checked() -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        ({"confidence": 1.5}, "shots[0].events[0].confidence: expected a number from 0 to 1"),
+        ({"confidence": 1.5}, "shots[0].events[0].confidence: must be at most 1, got 1.5"),
         ({"confidence": "high"}, "shots[0].events[0].confidence: expected a number"),
         ({"evidence": ""}, "shots[0].events[0].evidence: expected a non-empty string"),
     ],

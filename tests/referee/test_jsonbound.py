@@ -85,6 +85,27 @@ def test_not_utf8_and_not_json_are_one_line() -> None:
         _decode(b"[}")
 
 
+def test_a_bad_byte_is_named_by_its_value_and_place() -> None:
+    # A Latin-1 "1/4" (0xbc) on line 2: its value, its offset and its line.
+    with pytest.raises(ShotLogError, match=r"not UTF-8 text \(0xbc at byte 6, line 2\); fix it$"):
+        _decode(b'[1,\n "\xbc"]')
+
+
+def test_a_key_given_twice_is_refused_where_json_loads_keeps_the_last() -> None:
+    with pytest.raises(ShotLogError, match=r'the key "t_s" is given twice in one object; fix it$'):
+        _decode(b'[{"t_s": 1.0, "kind": "ball", "t_s": 2.0}]')
+    with pytest.raises(ShotLogError, match=r'the key "a" is given twice'):
+        _decode(b'{"a": 1, "b": {"c": 2}, "a": 1}')  # the same value too
+    assert _decode(b'[{"a": 1}, {"a": 2}]') == [{"a": 1}, {"a": 2}]  # once per object
+    with pytest.raises(ShotLogError, match="not valid TOML"):  # tomllib refuses it itself
+        _decode(b"a = 1\na = 2", toml=True)
+
+
+def test_a_byte_order_mark_is_read_past() -> None:
+    # Some editors (Windows Notepad's "UTF-8 with BOM") start the file with one.
+    assert _decode(b'\xef\xbb\xbf{"a": [1]}') == {"a": [1]}
+
+
 @FAST
 @given(st.binary(max_size=400))
 def test_any_bytes_decode_or_give_the_loaders_error(raw: bytes) -> None:

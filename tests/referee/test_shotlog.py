@@ -636,6 +636,21 @@ MALFORMED: list[tuple[str, tuple[str | int, ...], Any, str, bool]] = [
         True,
     ),
     (
+        "position far off the table",
+        (*S0, "end_positions_mm", "white", 0),
+        1e300,
+        "shots[0].end_positions_mm.white[0]",
+        True,
+    ),
+    (
+        "path sample far off the table",
+        (*S0, "paths_mm", "white", 0, 2),
+        -200_000,
+        "shots[0].paths_mm.white[0][2]",
+        True,
+    ),
+    ("confidence above one", (*E, 1, "confidence"), 1.5, "shots[0].events[1].confidence", True),
+    (
         "path sample of two numbers",
         (*S0, "paths_mm", "white", 0),
         [0.0, 1.0],
@@ -672,6 +687,20 @@ def test_malformed_document_names_the_field(
     # Where the schema cannot say it (cross-field rules), it accepts the document:
     # the table then records exactly what the schema leaves to the reader.
     assert VALIDATOR.is_valid(doc) is not schema_can_tell
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "said"),
+    [
+        ((*E, 1, "confidence"), 1.5, "must be at most 1, got 1.5"),
+        ((*S0, "end_positions_mm", "white", 1), 1e300, "must be at most 100000, got 1e+300"),
+        ((*S0, "paths_mm", "white", 0, 1), -2e5, "must be at least -100000, got -200000"),
+    ],
+)
+def test_out_of_range_number_is_shown(where: tuple[str | int, ...], value: Any, said: str) -> None:
+    # The value found is named in a few characters (a 300-digit distance helps nobody).
+    with pytest.raises(ShotLogError, match=re.escape(said) + "$"):
+        parse_shot_log(mutated(where, value))
 
 
 def test_base_of_malformed_cases_is_valid() -> None:

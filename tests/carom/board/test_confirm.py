@@ -48,7 +48,8 @@ def test_a_board_behind_for_long_enough_is_warned_about_with_what_it_shows() -> 
     warning = board_warning(_status())
     assert warning is not None
     assert "it acknowledged last Ana 2 : 2 Ben, not over" in warning
-    assert "the final state is Ana 5 : 4 Ben, over" in warning
+    # During a match the score it should show is no final state (said at the end only).
+    assert "it should show Ana 5 : 4 Ben, over" in warning and "final" not in warning
     assert "check the cable" in warning
     assert board_warning(_status(unconfirmed_s=LATE_S / 2)) is None  # resends repair noise
     assert board_warning(_status(confirmed=True, unconfirmed_s=0.0)) is None

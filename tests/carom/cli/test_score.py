@@ -105,10 +105,14 @@ def test_shot_after_match_end_keeps_what_was_judged(tmp_path: Path) -> None:
     log.write_text(json.dumps(doc))
     out = _carom("score", str(log))
     assert "result: Ana wins" in out.stdout  # the judged shots are all printed
-    assert _one_line_error(out).endswith(
-        "stopped: the match was over after shot 13 (Ana wins); the shots after it are not "
+    why = (
+        "the match was over after shot 13 (Ana wins); the shots after it are not "
         "scored; check the log's target and its last shots"
     )
+    assert _one_line_error(out).endswith(f"stopped: {why}")
+    # --json says the same (it spoke of an undo, which only the live console has).
+    scored = _carom("score", str(log), "--json")
+    assert json.loads(scored.stdout)["error"] == why
 
 
 @pytest.mark.parametrize(

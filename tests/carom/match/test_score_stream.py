@@ -87,15 +87,47 @@ def _example() -> dict[str, Any]:
 
 
 @pytest.mark.usefixtures("tiny_chunks")
-def test_the_shots_may_come_first_and_a_repeated_key_counts_once(tmp_path: Path) -> None:
+def test_the_shots_may_come_first(tmp_path: Path) -> None:
     doc = _example()
     shots_first = {"shots": doc["shots"], **{k: v for k, v in doc.items() if k != "shots"}}
     path = _log(shots_first, tmp_path)
     assert _streamed(path) == _whole(path)
-    text = path.read_text(encoding="utf-8")
-    twice = text.replace('{\n "shots"', '{\n "shots": [],\n "shots"', 1)
-    path.write_text(twice, encoding="utf-8")
-    assert _streamed(path) == _whole(path)  # json.loads keeps the last
+
+
+@pytest.mark.usefixtures("tiny_chunks")
+@pytest.mark.parametrize(
+    ("edit", "key"),
+    [
+        (lambda t: t.replace('{\n "format"', '{\n "shots": [],\n "format"', 1), "shots"),
+        (lambda t: t.replace('{\n "format"', '{\n "match": {},\n "format"', 1), "match"),
+        (lambda t: t.replace('"index": 3', '"index": 3, "index": 3', 1), "index"),
+    ],
+)
+@pytest.mark.parametrize("big", [False, True])
+def test_a_key_given_twice_is_refused_by_both_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: Any, key: str, big: bool
+) -> None:
+    # json.loads would keep the last: a hand-edited log whose first "index" (or
+    # "shots") was meant would be scored on the other without a word.
+    path = _log(_example(), tmp_path)
+    path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    whole = _whole(path)
+    assert whole == f'{path}: the key "{key}" is given twice in one object; {stream._FIX}'
+    if big:
+        _over_limit(monkeypatch)  # the stream's own words
+    assert _streamed(path) == whole
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_a_byte_order_mark_is_read_past(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, big: bool
+) -> None:
+    path = _log(_example(), tmp_path)
+    expected = _whole(path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    if big:
+        _over_limit(monkeypatch)
+    assert _streamed(path) == expected == _whole(path)
 
 
 @pytest.mark.usefixtures("tiny_chunks")

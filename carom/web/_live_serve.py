@@ -98,7 +98,8 @@ def start_for_live(
     table.rig = rig
     table.adopt(session, setup)
     server = serve_in_thread(app, host, port)
-    _say(f"serving on {server.url}/ (console /console, overlay /overlay)")
+    pages = "scoreboard /scoreboard, overlay /overlay, console /console, history /history"
+    _say(f"serving on {server.url}/ ({pages})")
     return LiveWeb(server, table, rig)
 
 

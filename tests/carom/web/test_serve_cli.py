@@ -136,6 +136,10 @@ def test_live_serve_shows_the_match_carom_live_referees(tmp_path: Path) -> None:
     docs = []
     sse = SseClient(url, timeout_s=60)
     try:
+        # Every page the line names is served (it named the console and the overlay only).
+        named = re.findall(r"\w+ (/\w+)", proc.lines[-1])  # type: ignore[attr-defined]
+        assert named == ["/scoreboard", "/overlay", "/console", "/history"]
+        assert all(httpx2.get(url + page).status_code == 200 for page in named)
         docs.append(sse.next()[1])
         r = httpx2.post(url + "/api/matches", json={"players": ["C", "D"]}, headers=auth)
         assert r.status_code == 409 and "carom live" in r.json()["detail"]

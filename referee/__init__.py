@@ -11,7 +11,14 @@ from referee._break import (
     check_break_layout,
 )
 from referee._config import DEFAULT_TARGETS, MAX_PLAYERS, MatchConfig
-from referee._disciplines import DISCIPLINES, BreakLayout, DisciplineRules, LagRule, rules_of
+from referee._disciplines import (
+    DISCIPLINES,
+    BreakLayout,
+    DisciplineRules,
+    LagRule,
+    call_fouls,
+    rules_of,
+)
 from referee._errors import CaromError, IllegalMoveError, RulesError, ShotLogError, UnknownBallError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
 from referee._lag import Lag, LagResult, judge_lag
@@ -194,6 +201,7 @@ __all__ = [
     "average_text",
     "balkline_mm",
     "ball_regions",
+    "call_fouls",
     "check_break_layout",
     "check_shot_order",
     "cue_ball_due",

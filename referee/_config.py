@@ -87,6 +87,7 @@ class MatchConfig:
                              f"got {dict(self.target)!r}")  # fmt: skip
         if set(self.target) != set(self.players):
             raise RulesError("target must give every player a positive number of points")
+        self._check_count()
         if self.sets < 1 or self.sets % 2 == 0:
             raise RulesError(f"sets must be an odd number (best of N), got {self.sets}")
         if self.innings_limit is not None and self.innings_limit < 1:
@@ -104,6 +105,17 @@ class MatchConfig:
             if not isinstance(getattr(self, name), Mapping):
                 raise RulesError(f"{name}: expected a mapping of player names, got "
                                  f"{getattr(self, name)!r}")  # fmt: skip
+
+    def _check_count(self) -> None:
+        """``start_count`` only where the board counts down, and no handicap there."""
+        rules = rules_of(self.discipline)
+        if self.start_count is not None and not rules.countdown:
+            raise RulesError(f"start_count is the 7-pin starting count; {self.discipline} "
+                             "counts up to its target (give target instead)")  # fmt: skip
+        if rules.countdown and len(set(self.target.values())) > 1:
+            raise RulesError(f"{self.discipline}: every player counts down from start_count; "
+                             f"a target per player (a handicap) is not used, got "
+                             f"{dict(self.target)!r}")  # fmt: skip
 
     def _check_players(self) -> None:
         n = len(self.players)
@@ -212,6 +224,15 @@ class MatchConfig:
     def shared_cue_ball(self) -> Ball | None:
         """The ball every player shoots (the 7-pin game's red); ``None``: each has one."""
         return rules_of(self.discipline).shared_cue_ball
+
+    @property
+    def equalizes(self) -> bool:
+        """Whether reaching the target first gives those behind an equalizing inning.
+
+        ``equalizing`` asks for it; the discipline must have one (not five-pins, where
+        the first to reach the target wins [rules.md §6], nor the 7-pin game).
+        """
+        return self.equalizing and rules_of(self.discipline).equalizing_inning
 
     @property
     def countdown_from(self) -> int | None:

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from referee._carom_games import judge_carom_game
 from referee._errors import RulesError
 from referee._five_pins import judge_five_pins
-from referee._names import Ball, Discipline, Pin
+from referee._names import CALL_FOULS, Ball, Discipline, Foul, Pin
 from referee._pin_carom7 import DEFAULT_START_COUNT, judge_pin_carom7
 from referee._shot import Shot, ShotContext
 from referee._verdict import Verdict
@@ -30,6 +30,7 @@ __all__ = [
     "DisciplineRules",
     "Judge",
     "LagRule",
+    "call_fouls",
     "discipline_named",
     "rules_of",
 ]
@@ -73,6 +74,9 @@ class DisciplineRules:
     ``alternates_every_stroke``: one stroke each, scoring or not (five-pins).
     ``max_players``: ``None`` for no limit beyond the match's own; five-pins is a
     two-player game (its fouls give points to *the* opponent).
+    ``equalizing_inning``: the player who did not break gets an equalizing inning when
+    the breaker reaches the target first [rules.md §5, the scoring disciplines]; in
+    five-pins the first to reach the target wins [§6], the 7-pin game ends at zero [§7].
     """
 
     discipline: Discipline
@@ -87,6 +91,7 @@ class DisciplineRules:
     countdown: bool = False
     alternates_every_stroke: bool = False
     max_players: int | None = None
+    equalizing_inning: bool = True
 
 
 _CAROM_BALLS = (Ball.WHITE, Ball.YELLOW, Ball.RED)
@@ -122,14 +127,14 @@ def _entries() -> dict[Discipline, DisciplineRules]:
             discipline=Discipline.FIVE_PINS, judge=judge_five_pins, balls=_CAROM_BALLS,
             default_target=60, break_layout=BreakLayout.FIVE_PINS, lag=LagRule.FIVE_PINS,
             pins=_FIVE_PINS,
-            alternates_every_stroke=True, max_players=2,
+            alternates_every_stroke=True, max_players=2, equalizing_inning=False,
         ),
         Discipline.PIN_CAROM_7: DisciplineRules(
             discipline=Discipline.PIN_CAROM_7, judge=judge_pin_carom7,
             balls=(Ball.RED, Ball.WHITE1, Ball.WHITE2), default_target=DEFAULT_START_COUNT,
             break_layout=BreakLayout.SEVEN_PINS, lag=LagRule.ENTERED, pins=_SEVEN_PINS,
             pockets=True,
-            shared_cue_ball=Ball.RED, countdown=True,
+            shared_cue_ball=Ball.RED, countdown=True, equalizing_inning=False,
         ),
     }  # fmt: skip
     for d in Discipline:
@@ -166,3 +171,14 @@ def discipline_named(name: Discipline | str) -> Discipline:
     except ValueError:
         known = ", ".join(Discipline)
         raise RulesError(f"discipline {name!r}: unknown; one of {known}") from None
+
+
+def call_fouls(discipline: Discipline) -> frozenset[Foul]:
+    """The fouls a person may call in ``discipline``.
+
+    ``CALL_FOULS``, without the pin foul where there are no pins (a jump over pins in
+    three-cushion is no foul at all).
+    """
+    if rules_of(discipline).pins:
+        return CALL_FOULS
+    return CALL_FOULS - {Foul.JUMP_OVER_PINS}

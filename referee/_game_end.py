@@ -50,12 +50,13 @@ def game_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchSt
     return state, ()
 
 
-def cut_to_target(state: MatchState, shooter: str) -> tuple[MatchState, Notes]:
+def cut_to_target(state: MatchState, shooter: str | None) -> tuple[MatchState, Notes]:
     """Five-pins [rules.md §6]: a total past the target is cut back to the target.
 
     The points cut off come first off the run of ``shooter``'s stroke that made them,
     so a high run never counts points the total did not keep (8 points made with 2 to
     go are a run of 2); the rest (points the opponent's foul gave) as a correction.
+    ``shooter`` None: no stroke made them (a referee's correction of the points).
     """
     scores = dict(state.scores)
     for p, target in state.config.target.items():
@@ -84,7 +85,7 @@ def target_reached(state: MatchState, player: str, note: Notes) -> tuple[MatchSt
     cfg = state.config
     mine = state.scores[player].innings
     behind = tuple(q for q in cfg.order_from(player)[1:] if state.scores[q].innings < mine)
-    if cfg.equalizing and behind:
+    if cfg.equalizes and behind:
         scores = dict(state.scores)
         scores[player] = scores[player].closed()
         start = NextPosition.BREAK if cfg.equalizing_from_break else NextPosition.PLAY_ON

@@ -263,11 +263,17 @@ def _correct_points(state: MatchState, player: str, points: int) -> tuple[MatchS
     score = state.scores[player]
     if score.points + points < 0:
         raise IllegalMoveError(f"correction: {player} has only {score.points} points")
+    if state.config.countdown_from is not None and state.board(player) - points < 0:
+        raise IllegalMoveError(f"correction: {player}'s count is {state.board(player)}; it "
+                               "ends at exactly zero, never below (rules.md §7)")  # fmt: skip
     scores = dict(state.scores)
     scores[player] = replace(
         score, points=score.points + points, corrected=score.corrected + points
     )
     moved = replace(state, scores=scores)
+    if rules_of(state.config.discipline).alternates_every_stroke:  # five-pins, as after a shot
+        moved, _ = cut_to_target(moved, None)
+        scores = dict(moved.scores)
     if state.config.countdown_from is None and not state.equalizing:
         reached = [p for p in state.config.players if scores[p].points >= state.config.target[p]]
         if reached:

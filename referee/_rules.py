@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from itertools import pairwise
 from math import isfinite
 
-from referee._disciplines import Judge, rules_of
+from referee._disciplines import Judge, call_fouls, rules_of
 from referee._errors import UnknownBallError
 from referee._events import (
     BallContact,
@@ -83,6 +83,8 @@ def _check_names(shot: Shot, ctx: ShotContext) -> None:
             raise UnknownBallError(f"{where}: pin '{event.pin}' is not used in {ctx.discipline}")
         if isinstance(event, Pocketed) and not rules_of(ctx.discipline).pockets:
             raise UnknownBallError(f"{where}: pocket event, but {ctx.discipline} has no pockets")
+        if isinstance(event, Call) and event.foul not in call_fouls(ctx.discipline):
+            raise UnknownBallError(f"{where}: call {event.foul}, but {ctx.discipline} has no pins")
     for ball in named:
         if ball not in balls:
             known = ", ".join(sorted(balls))

@@ -40,7 +40,6 @@ from carom.live._steps import (
 )
 from carom.live._store import LiveError
 from referee import (
-    CALL_FOULS,
     Call,
     Correction,
     CorrectionKind,
@@ -58,6 +57,7 @@ from referee import (
     apply_join,
     apply_lag,
     apply_shot,
+    call_fouls,
     reason_json,
 )
 
@@ -228,8 +228,10 @@ class Machine:
         return self._plan(said, steps, pending=a.pending, timeouts=a.timeouts, pop=True)
 
     def _plan_foul(self, foul: Foul) -> Plan:
-        if foul not in CALL_FOULS:
-            raise LiveError(f"foul {foul!r} cannot be called (callable: {_callable()})")
+        callable_here = call_fouls(self.match.state.config.discipline)
+        if foul not in callable_here:
+            here = ", ".join(sorted(f.value for f in callable_here))
+            raise LiveError(f"foul '{foul}' cannot be called (callable: {here})")
         if self.pending is not None:
             p = self.pending
             shot, info = _with_call(p.shot, foul), p.info
@@ -339,7 +341,3 @@ def _override(record: ShotRecord, points: int, match: Match) -> list[Correction]
 def _called(foul: Foul | None, said: Account) -> Account:
     """``said``, after "foul F called: " when a person called ``foul`` on the shot."""
     return said if foul is None else Account("foul_called", {"foul": str(foul), "then": said})
-
-
-def _callable() -> str:
-    return ", ".join(sorted(f.value for f in CALL_FOULS))

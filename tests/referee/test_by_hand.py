@@ -134,10 +134,12 @@ def test_any_hand_kept_sequence_keeps_the_score_s_invariants(
 def test_five_pins_points_past_the_target_are_cut_back_as_after_a_shot() -> None:
     m = Match(config(Discipline.FIVE_PINS, target=10))
     m.correct(_points("A", 14))
-    assert m.state.scores["A"].points == 10 and m.state.equalizing  # cut to the target
+    assert m.state.scores["A"].points == 10  # cut to the target
+    # The first to reach the target wins: five-pins has no equalizing inning [rules.md §6].
+    assert m.state.winner == "A" and not m.state.equalizing
     assert m.state.audit[-1].detail == (
-        "+14 points to A (A's total cut back to the target 10; A reached the target: "
-        "equalizing inning for B)"
+        "+14 points to A (A's total cut back to the target 10; A reached the target; "
+        "match over: A wins)"
     )
     a = m.state.scores["A"]
     assert (a.runs, a.high_run, a.corrected) == ((10,), 10, 0)  # the run kept 10 of 14

@@ -8,7 +8,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import (
-    CALL_FOULS,
     DISCIPLINES,
     Ball,
     BallContact,
@@ -33,6 +32,7 @@ from referee import (
     ShotRecord,
     UnknownBallError,
     Verdict,
+    call_fouls,
     cue_ball_due,
     english_reason,
     judge,
@@ -68,7 +68,7 @@ def event_recipes(draw: st.DrawFn, discipline: Discipline) -> list[tuple]:
         elif kind == "off":
             extra = (a,)
         elif kind == "call":
-            extra = (draw(st.sampled_from(sorted(CALL_FOULS))),)
+            extra = (draw(st.sampled_from(sorted(call_fouls(discipline)))),)
         elif kind == "pin":
             pin = draw(st.sampled_from(sorted(DISCIPLINES[discipline].pins)))
             extra = (pin, draw(st.sampled_from([a, None])))

@@ -200,7 +200,6 @@ def complete_doc() -> dict[str, Any]:
             "innings_limit": 50,
             "sets": 3,
             "equalizing": False,
-            "start_count": 300,
             "rules": every_option_changed(),
         },
         "lag": {

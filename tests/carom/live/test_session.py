@@ -188,6 +188,18 @@ def test_a_foul_called_on_a_held_shot_decides_it(tmp_path: Path) -> None:
     assert update.record.verdict.fouls == (Foul.DOUBLE_HIT,) and update.state.shooter == "Ben"
 
 
+def test_a_jump_over_pins_is_no_foul_a_three_cushion_referee_can_call(tmp_path: Path) -> None:
+    store = MatchStore(tmp_path / "live.db")
+    session = LiveSession.open(store, example_setup(), now_iso=NOW)
+    assert str(session.state.config.discipline) == "three-cushion"
+    for i, shot in enumerate(example_inputs()[:3]):
+        session.submit(shot, video_t_s=float(i), now_iso=NOW)
+    said = _refused(session, store, lambda: session.call(
+        FoulCall(Foul.JUMP_OVER_PINS), who="ref", now_iso=NOW))  # fmt: skip
+    assert said.startswith("foul 'jump_over_pins' cannot be called (callable: balls_moving")
+    assert "pins" not in said.partition("callable:")[2]
+
+
 def _refused(session: LiveSession, store: MatchStore, attempt: Callable[[], object]) -> str:
     before = (session.state, session.version, session.pending, store.journal(session.match_id))
     with pytest.raises(CaromError) as info:

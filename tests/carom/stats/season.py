@@ -49,8 +49,10 @@ SEASON: dict[str, Callable[[], Doc]] = {
     "04-five-pins": lambda: renamed(
         changed(sample("five_pins_match"), innings_limit=2), {"B": "Cleo"}
     ),
-    "05-five-pins-draw": lambda: changed(
-        sample("five_pins_match"), target={"A": 2, "B": 2}, equalizing=True
+    # Five-pins has no equalizing inning (rules.md §6): the draw is a balkline game whose
+    # one inning each ends level at the innings limit (B's miss), with a stroke after it.
+    "05-balkline-draw": lambda: with_misses(
+        changed(sample("balkline_47_2"), innings_limit=1), "yellow", "white"
     ),
     "06-balkline": lambda: renamed(sample("balkline_47_2"), {"A": NASTY, "B": "Cleo"}),
     "07-seven-pins": lambda: sample("seven_pins_match"),
@@ -67,3 +69,14 @@ def write_log(path: Path, doc: Doc) -> Path:
 def write_season(root: Path) -> list[Path]:
     """``root/<name>/shots.json`` for every match of :data:`SEASON`, in name order."""
     return [write_log(root / name / "shots.json", make()) for name, make in SEASON.items()]
+
+
+def with_misses(doc: Doc, *cue_balls: str) -> Doc:
+    """The log with strokes of these cue balls that touch nothing after its last."""
+    out = copy.deepcopy(doc)
+    for ball in cue_balls:
+        last = out["shots"][-1]
+        t_s = last["end_s"] + 2.0
+        out["shots"].append({"index": last["index"] + 1, "start_s": t_s, "end_s": t_s + 3.0,
+                             "cue_ball": ball, "events": []})  # fmt: skip
+    return out

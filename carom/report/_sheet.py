@@ -59,14 +59,19 @@ def render_sheet(run: ScoreRun) -> str:
         shared = len(state.tied) < len(cfg.players)
         result = f"draw between {', '.join(state.tied)}" if state.tied and shared else "draw"
     out.append(f"result: {result}")
-    head = f"{'score':>6} {'innings':>8} {'average':>8} {'high run':>9} {'sets':>5}"
+    # Over sets the board is the last set's; the match's points stand beside it, as the
+    # innings and the average are the match's (a board of 1 beside 2 innings at 1.000).
+    sets = cfg.sets > 1
+    head = f"{'score':>6} {'points':>7}" if sets else f"{'score':>6}"
+    head += f" {'innings':>8} {'average':>8} {'high run':>9} {'sets':>5}"
     out.append(f"{'player':<{width}} {head}")
     stats = match_stats(state)
     for p in cfg.players:
         s = stats[p]
+        points = f" {s.points:>7}" if sets else ""
         out.append(
-            f"{pad_to(p, width)} {state.board(p):>6} {s.innings:>8} {s.average:>8} {s.high_run:>9} "
-            f"{s.sets_won:>5}"
+            f"{pad_to(p, width)} {state.board(p):>6}{points} {s.innings:>8} {s.average:>8} "
+            f"{s.high_run:>9} {s.sets_won:>5}"
         )
     for a in state.audit:
         out.append(f"audit v{a.version} after {a.shots_played} shots: {a.action}: {a.detail}")

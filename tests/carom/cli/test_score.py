@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from carom.match import score_file
+from carom.match import score_document, score_file
+from carom.report import render_sheet
 from hardware import Faults, ScoreboardEmulator, Snapshot, snapshot_from_state
+from referee import match_stats
 from tests.carom.cli._in_process import carom_in_process
 
 ROOT = Path(__file__).parents[3]
@@ -38,6 +40,24 @@ def test_score_example_prints_every_shot_and_the_result() -> None:
     assert "REVIEW: balls too close to tell" in out.stdout
     assert "result: Ana wins" in out.stdout
     assert out.stderr == ""
+
+
+def test_over_sets_the_table_gives_the_match_s_points_beside_the_last_set_s_board() -> None:
+    """A board of 2 beside 3 innings at 1.333 reads wrong: the match's points stand too."""
+    doc = json.loads(EXAMPLE.read_text())
+    doc["match"].update(sets=3, target=2)
+    sheet = render_sheet(score_document(doc)).splitlines()
+    at = sheet.index("result: Ana wins") + 1
+    assert sheet[at].split() == ["player", "score", "points", "innings", "average", "high",
+                                 "run", "sets"]  # fmt: skip
+    stats = match_stats(score_document(doc).match.state)
+    for line in sheet[at + 1 : at + 3]:
+        player, _board, points, innings, average, *_ = line.split()
+        assert (int(points), int(innings), average) == (
+            stats[player].points, stats[player].innings, stats[player].average)  # fmt: skip
+    assert sheet[at + 1].split()[1:3] == ["2", "4"]  # Ana's last set, and the match
+    single = render_sheet(score_document(json.loads(EXAMPLE.read_text()))).splitlines()
+    assert "points" not in single[single.index("result: Ana wins") + 1]  # one game: the board
 
 
 def test_score_json_document() -> None:

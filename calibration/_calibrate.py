@@ -28,6 +28,7 @@ from calibration._camera import CalibrationError, Distortion, Intrinsics
 from calibration._detect import TableEdges, detect_table
 from calibration._file import Calibration, CalibrationMethod, save_calibration
 from calibration._fit import Fit, fit_camera
+from calibration._fitmodel import Lens
 from calibration._geometry import PYRAMID_TABLE, TableGeometry
 from calibration._manual import fit_from_points
 from calibration._outcome import Outcome, SideResiduals, side_residuals
@@ -46,9 +47,6 @@ CORNERS_ONLY_CONFIDENCE = 0.5
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
-#: A lens from checkerboards: intrinsics, distortion and the corners' RMS error in px
-#: (what :func:`calibration.fit_lens_from_checkerboards` returns).
-Lens = tuple[Intrinsics, Distortion, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +106,10 @@ def calibrate_frame(
     report = quality_report(calib, uv, xyz, sides=sides)
     if method is CalibrationMethod.MANUAL and not diamonds:
         report = _corners_only(report)
-    residuals = report.residuals() | ({} if lens is None else {"lens_rms_px": lens[2]})
+    # A lens from checkerboards carries its corners' RMS (px) third; one given as
+    # (intrinsics, distortion) has none to record.
+    lens_rms = {"lens_rms_px": lens[2]} if lens is not None and len(lens) == 3 else {}
+    residuals = report.residuals() | lens_rms
     calib = Calibration(geometry, fit.camera, when, method, residuals)
     overlay = draw_overlay(frame_bgr, calib, discipline=discipline)
     return CalibrationResult(calib, report, overlay)
@@ -122,18 +123,27 @@ def _corners_only(report: QualityReport) -> QualityReport:
     return replace(report, verdict=Outcome.DOUBTFUL, advice=CORNERS_ONLY, confidence=confidence)
 
 
-def save_result(result: CalibrationResult, path: Path, overlay_path: Path) -> None:
+def save_result(result: CalibrationResult, path: str | Path, overlay_path: str | Path) -> None:
     """Write the calibration file to ``path`` and the overlay PNG to ``overlay_path``.
+
+    The overlay's name is checked first, so a refused one leaves no calibration file.
 
     Raises:
         CalibrationError: a file cannot be written (the message names it).
     """
+    overlay = Path(overlay_path)
+    if not cv2.haveImageWriter(str(overlay)):
+        raise CalibrationError(f"{overlay}: the overlay is a picture; give a name ending "
+                               ".png (or .jpg)")  # fmt: skip
     save_calibration(path, result.calibration)
-    overlay_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        overlay.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CalibrationError(f"{overlay}: cannot make its folder ({exc.strerror})") from None
     # Fast PNG compression: 0.1 s less at 1080p for a somewhat bigger file.
     png = [cv2.IMWRITE_PNG_COMPRESSION, 1]
-    if not cv2.imwrite(str(overlay_path), result.overlay_bgr, png):
-        raise CalibrationError(f"{overlay_path}: cannot write the overlay image; check the folder")
+    if not cv2.imwrite(str(overlay), result.overlay_bgr, png):
+        raise CalibrationError(f"{overlay}: cannot write the overlay image; check the folder")
 
 
 def _edge_points(edges: TableEdges, fit: Fit, geometry: TableGeometry) -> tuple[F64, F64, I64, F64]:

@@ -32,7 +32,7 @@ from calibration._camera import (
 from calibration._detect import TableEdges
 from calibration._lsq import least_squares
 
-__all__ = ["Fit"]
+__all__ = ["Fit", "Lens"]
 
 F64 = NDArray[np.float64]
 #: A fixed lens: intrinsics and distortion, or what :func:`fit_lens_from_checkerboards`

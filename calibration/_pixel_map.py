@@ -20,6 +20,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration._camera import CalibrationError
 from calibration._file import Calibration
 
 __all__ = ["MmToPx", "PxToMm"]
@@ -37,6 +38,7 @@ class PxToMm:
     """
 
     def __init__(self, calibration: Calibration, z_mm: float, step_px: int = 8) -> None:
+        _check_map(z_mm, step_px, "step_px", whole=True)
         self._calibration, self._z_mm, self._step = calibration, z_mm, step_px
         w, h = calibration.image_size_px
         self._u0 = self._v0 = -2.0 * step_px
@@ -55,6 +57,8 @@ class PxToMm:
         """One pixel -> (x, y) mm and d(x, y)/d(u, v) as (xu, xv, yu, yv); NaN off the plane."""
         if not self._step:
             return self._exact(u, v)
+        if not (math.isfinite(u) and math.isfinite(v)):
+            return (math.nan,) * 6  # no pixel: no place (as a point off the plane)
         fu, fv = (u - self._u0) / self._step, (v - self._v0) / self._step
         iu, iv = math.floor(fu), math.floor(fv)
         if not (0 <= iu < self._nu - 1 and 0 <= iv < self._nv - 1):
@@ -97,6 +101,9 @@ class MmToPx:
     """
 
     def __init__(self, calibration: Calibration, z_mm: float, step_mm: float = 20.0) -> None:
+        _check_map(z_mm, step_mm, "step_mm", whole=False)
+        if step_mm == 0:
+            raise CalibrationError("MmToPx: step_mm must be more than 0")
         g = calibration.geometry
         self._calibration, self._z_mm, self._step = calibration, z_mm, step_mm
         self._x0 = self._y0 = -10.0 * step_mm
@@ -108,9 +115,15 @@ class MmToPx:
         self._nx, self._ny = len(xs), len(ys)
 
     def points(self, xy_mm: F64) -> F64:
-        """Points (k, 2) table mm -> (k, 2) ``uv_px``."""
-        out = np.empty_like(xy_mm, dtype=np.float64)
-        for i, (x, y) in enumerate(xy_mm.tolist()):
+        """Points (k, 2) table mm -> (k, 2) ``uv_px`` (NaN for a NaN point)."""
+        xy = np.asarray(xy_mm, dtype=np.float64)
+        if xy.ndim != 2 or xy.shape[1] != 2:
+            raise CalibrationError(f"xy_mm: expected (k, 2), got {xy.shape}")
+        out = np.empty_like(xy)
+        for i, (x, y) in enumerate(xy.tolist()):
+            if not (math.isfinite(x) and math.isfinite(y)):
+                out[i] = math.nan
+                continue
             fx, fy = (x - self._x0) / self._step, (y - self._y0) / self._step
             ix, iy = int(np.floor(fx)), int(np.floor(fy))
             if not (0 <= ix < self._nx - 1 and 0 <= iy < self._ny - 1):
@@ -122,3 +135,13 @@ class MmToPx:
             bottom = q[1, 0] + (q[1, 1] - q[1, 0]) * a
             out[i] = top + (bottom - top) * b
         return out
+
+
+def _check_map(z_mm: float, step: float, name: str, *, whole: bool) -> None:
+    """A finite height and a grid step of 0 or more (whole pixels for ``step_px``)."""
+    if not math.isfinite(z_mm):
+        raise CalibrationError(f"z_mm: expected a finite height above the cloth, got {z_mm}")
+    kind = int if whole else (int, float)
+    if isinstance(step, bool) or not isinstance(step, kind) or not step >= 0:
+        what = "a whole number of pixels" if whole else "a length in mm"
+        raise CalibrationError(f"{name}: expected {what}, 0 or more, got {step!r}")

@@ -11,8 +11,15 @@ message, which is always one line that names the problem and the way out::
     │   └── UnknownBallError  a ball, pin or player the match does not know
     ├── CalibrationError      (calibration/) camera model or table geometry
     │   └── CalibrationFailed the automatic fit failed: stop, mark the corners (exit 4)
-    ├── VideoError            (vision/) frames cannot be read or decoded
-    └── ScoreboardError       (hardware/) a scoreboard link failed
+    ├── VisionError           (vision/) detection, tracking, events
+    │   ├── VideoError        frames cannot be read or decoded
+    │   └── ModelError        a ball network file cannot be loaded or run
+    ├── ScoreboardError       (hardware/) a scoreboard link failed
+    │   └── ProtocolError     the board answered what the protocol does not allow
+    ├── CameraError           (hardware/) a camera or stream cannot be opened or read
+    └── the app layer's       (carom/) LiveError (CallParseError, ConflictError),
+                              MatchFileError, TrajectoriesError, ShotCsvError,
+                              ReportError, ManifestError, CatalogueError
 
 The subclasses of the other packages are defined there and derive from
 :class:`CaromError`; the referee is the bottom layer, so the root lives here.

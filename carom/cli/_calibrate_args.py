@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration import CalibrationError, Lens, fit_lens_from_checkerboards
+from calibration import CalibrationError, Distortion, Intrinsics, fit_lens_from_checkerboards
 from vision import IMAGE_SUFFIXES
 
 __all__ = [
@@ -85,7 +85,9 @@ def parse_pattern(text: str) -> tuple[int, int]:
     return cols, rows
 
 
-def lens_from_checkerboards(spec: str, pattern: tuple[int, int], square_mm: float) -> Lens:
+def lens_from_checkerboards(
+    spec: str, pattern: tuple[int, int], square_mm: float
+) -> tuple[Intrinsics, Distortion, float]:
     """The lens from the checkerboard pictures in folder ``spec`` or matching glob ``spec``."""
     path = Path(spec)
     names = sorted(str(p) for p in path.iterdir()) if path.is_dir() else sorted(glob.glob(spec))

@@ -46,7 +46,7 @@ from vision.detect._blob_balls import Found, mean_balls, same_balls
 from vision.detect._blob_refinement import balls_in_blob
 from vision.detect._blob_split import ball_pieces
 from vision.detect._colour_model import ColourModel
-from vision.detect._detector import DetectorCapabilities, Pixels
+from vision.detect._detector import DetectorCapabilities, Pixels, check_pixels
 from vision.detect._still_cache import RepeatCache, StillCache
 from vision.detect._table_image import ball_radius_px, surface_polygon_px
 from vision.frames import YuvImage
@@ -179,8 +179,7 @@ class ColourDetector:
                 streak up to two radii long) within reach lies wholly inside.
         """
         w, h = self.size_px
-        if image_bgr.shape != (h, w, 3):
-            raise VisionError(f"detector: frame is {image_bgr.shape}, expected ({h}, {w}, 3)")
+        check_pixels(image_bgr, (w, h))
         hs, ws = self.surface_small.shape
         if near_px is None:
             return _pack(self._search(image_bgr, (0, 0, ws, hs)))

@@ -14,10 +14,10 @@ from typing import ClassVar, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from vision._types import U8, Detections
+from vision._types import U8, Detections, VisionError
 from vision.frames import YuvImage
 
-__all__ = ["Detector", "DetectorCapabilities", "Pixels"]
+__all__ = ["Detector", "DetectorCapabilities", "Pixels", "check_pixels"]
 
 F64 = NDArray[np.float64]
 #: A frame as a detector reads it: BGR (h, w, 3), or planes converted where sliced.
@@ -56,3 +56,21 @@ class Detector(Protocol):
         ``capabilities.guided``; None: search the whole table.
         """
         ...
+
+
+def check_pixels(image_bgr: object, size_px: tuple[int, int]) -> None:
+    """Refuse a frame a detector of this camera (``size_px``: width, height) cannot read.
+
+    Raises:
+        VisionError: Not an array or planes, another size, or not 8-bit (a 16-bit
+            frame would be a raw OpenCV error, a float one found no ball at all).
+    """
+    w, h = size_px
+    if not isinstance(image_bgr, np.ndarray | YuvImage):
+        raise VisionError(f"detector: expected a ({h}, {w}, 3) uint8 frame, got "
+                          f"{type(image_bgr).__name__}")  # fmt: skip
+    if image_bgr.shape != (h, w, 3):
+        raise VisionError(f"detector: frame is {image_bgr.shape}, expected ({h}, {w}, 3)")
+    if isinstance(image_bgr, np.ndarray) and image_bgr.dtype != np.uint8:
+        raise VisionError(f"detector: frame is {image_bgr.dtype}, expected uint8 (8-bit BGR; "
+                          "scale a deeper frame down to 0..255)")  # fmt: skip

@@ -13,11 +13,12 @@ from collections.abc import Callable, Iterator
 
 from hardware import CameraError, open_camera
 from vision._types import Frame, VideoError
+from vision.frames._closing import ClosedByWith
 
 __all__ = ["CameraSource"]
 
 
-class CameraSource:
+class CameraSource(ClosedByWith):
     """A camera or stream (``hardware.open_camera``) as frames; ``t_s`` is the camera's."""
 
     def __init__(self, spec: int | str, clock: Callable[[], float] = time.monotonic) -> None:

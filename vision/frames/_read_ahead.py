@@ -81,7 +81,12 @@ class ReadAhead(Generic[T]):
     def __iter__(self) -> Iterator[T]:
         try:
             while True:
-                got = self._buffer.get()
+                try:
+                    got = self._buffer.get(timeout=_POLL_S)
+                except queue.Empty:
+                    if self._gone.is_set():
+                        return  # closed (from another thread too): the reader sends no end
+                    continue
                 if isinstance(got, _End):
                     if got.error is not None:
                         raise got.error

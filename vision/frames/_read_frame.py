@@ -24,7 +24,7 @@ from vision.frames._sources import IMAGE_SUFFIXES, open_source
 __all__ = ["read_frame"]
 
 
-def read_frame(spec: str, frame_idx: int = 0) -> NDArray[np.uint8]:
+def read_frame(spec: str | Path, frame_idx: int = 0) -> NDArray[np.uint8]:
     """Frame ``frame_idx`` of a video or image sequence, a still image, or a camera's first.
 
     ``spec``: a video file, an image file, a folder or glob of images, a camera index
@@ -36,6 +36,9 @@ def read_frame(spec: str, frame_idx: int = 0) -> NDArray[np.uint8]:
             be opened or decoded (unreadable media: exit status 5, as for a video).
         CalibrationError: the source has no frame ``frame_idx`` (a bad ``--frame``).
     """
+    spec = str(spec)
+    if isinstance(frame_idx, bool) or not isinstance(frame_idx, int) or frame_idx < 0:
+        raise CalibrationError(f"{spec}: frame {frame_idx!r}: give a frame number, 0 or more")
     live = is_camera_spec(spec)
     path = Path(spec)
     if not live and path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():

@@ -18,7 +18,8 @@ import math
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from types import TracebackType
+from typing import Protocol, Self, runtime_checkable
 
 import cv2
 import numpy as np
@@ -26,6 +27,7 @@ import numpy as np
 from hardware import is_camera_spec
 from vision._types import U8, Frame, VideoError
 from vision.frames._camera import CameraSource
+from vision.frames._closing import ClosedByWith
 from vision.frames._video_file import (
     DECODER_NICE,
     START_TOLERANCE_S,
@@ -65,8 +67,17 @@ class FrameSource(Protocol):
 
     def close(self) -> None: ...
 
+    def __enter__(self) -> Self: ...
 
-class ImageSource:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None: ...
+
+
+class ImageSource(ClosedByWith):
     """Image files in sorted name order, ``t_s = i / fps``, from ``start_s`` on."""
 
     def __init__(

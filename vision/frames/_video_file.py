@@ -60,6 +60,7 @@ import av
 import numpy as np
 
 from vision._types import U8, Frame, VideoError
+from vision.frames._closing import ClosedByWith
 from vision.frames._mp4_index import index_missing
 from vision.frames._read_ahead import ReadAhead
 from vision.frames._yuv_planes import from_av
@@ -155,7 +156,7 @@ def _why(exc: Exception) -> object:
     return exc.strerror if isinstance(exc, av.FFmpegError) and exc.strerror else exc
 
 
-class VideoFileSource:
+class VideoFileSource(ClosedByWith):
     """A video file decoded with PyAV; iterate once (see the module docstring)."""
 
     def __init__(
@@ -212,12 +213,12 @@ class VideoFileSource:
         self._size = (int(ctx.width), int(ctx.height))
         self.n_frames_expected = int(self._stream.frames or 0)
         self.header_duration_s, self._header_start_s = _header_span(self._container, self._stream)
-        self.dropped_frames = 0
-        self.repaired_stamps = 0  # frames whose time did not increase, moved one frame on
-        self.frames_read = 0
+        # Frames dropped, stamps repaired (a time that did not increase moved one frame on), read.
+        self.dropped_frames = self.repaired_stamps = self.frames_read = 0
         self.ahead = ahead
         self._planes = not exact
         self._reader: ReadAhead[Frame] | None = None
+        self._read = False  # read once: the decoder is closed at the end
 
     @property
     def fps(self) -> float:
@@ -230,6 +231,9 @@ class VideoFileSource:
         return self._size
 
     def __iter__(self) -> Iterator[Frame]:
+        if self._read:  # the decoder is closed at the end of the first reading
+            raise VideoError(f"video {self.path}: read once already; open it again to re-read")
+        self._read = True
         if self.ahead <= 0:
             return self._frames()
         self._reader = ReadAhead(self._frames(), self.ahead, nice=DECODER_NICE)

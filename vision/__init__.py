@@ -24,6 +24,7 @@ from vision._types import (
     VisionError,
 )
 from vision.detect import (
+    DETECTOR_KINDS,
     MODEL_PATH,
     AutoDetector,
     BallModel,
@@ -83,6 +84,7 @@ from vision.pins import (
 from vision.track import BallState, Tracker, TrackStep
 
 __all__ = [
+    "DETECTOR_KINDS",
     "IMAGE_SUFFIXES",
     "MODEL_PATH",
     "PINS_MODEL_PATH",

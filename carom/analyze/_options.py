@@ -43,13 +43,24 @@ class AnalyzeOptions:
     #: above win where they differ (``match_config``).
     match: MatchFile = field(default_factory=MatchFile)
 
+    def __post_init__(self) -> None:
+        """The set-up is checked here, not after a calibration was fitted for it.
+
+        Raises:
+            RulesError: a rule of the set-up (one player, a first player not playing).
+            VisionError: an unknown detector.
+        """
+        self.pipeline().config()
+
     def pipeline(self) -> Pipeline:
         """The pipeline description: the match file with these options over it."""
         match = self.match
         if match.players != self.players:
             match = match.renamed(self.players)
         first = self.first_player if self.first_player is not None else match.first_player
-        target = dict.fromkeys(self.players, self.target) if self.target else match.target
+        target = (
+            dict.fromkeys(self.players, self.target) if self.target is not None else match.target
+        )
         match = replace(match, discipline=self.discipline, table=self.table,
                         first_player=first, target=target)  # fmt: skip
         return Pipeline(source=str(self.video), match=match, calibration=self.calibration,

@@ -20,7 +20,7 @@ from carom.match import MatchFile
 from carom.pipeline._calibrate import fit_calibration
 from carom.pipeline._vision import VisionPipeline
 from referee import MatchConfig, Table
-from vision import AnalyzerSettings
+from vision import DETECTOR_KINDS, AnalyzerSettings, VisionError
 
 __all__ = ["Pipeline", "check_calibration_table"]
 
@@ -41,6 +41,11 @@ class Pipeline:
     calibration: Path | None = None
     detector: str = "auto"
     settings: AnalyzerSettings | None = None
+
+    def __post_init__(self) -> None:
+        if self.detector not in DETECTOR_KINDS:  # before a calibration is fitted for it
+            kinds = ", ".join(DETECTOR_KINDS)
+            raise VisionError(f"detector: unknown kind {self.detector!r}; use one of {kinds}")
 
     def config(self) -> MatchConfig:
         """The referee's set-up; a camera names the shooter (``follow_cue_ball`` on).

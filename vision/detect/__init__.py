@@ -25,6 +25,7 @@ from vision.detect._inference import (
     settle,
 )
 from vision.detect._learned_detector import LearnedDetector
+from vision.detect._make_detector import KINDS as DETECTOR_KINDS
 from vision.detect._make_detector import DetectorKind, load_or_fallback, make_detector
 from vision.detect._network_crops import BALL_PX, CLASSES, STRIDE, Roi, cut_roi, roi_size
 from vision.detect._table_image import ball_radius_px, surface_polygon_px
@@ -32,6 +33,7 @@ from vision.detect._table_image import ball_radius_px, surface_polygon_px
 __all__ = [
     "BALL_PX",
     "CLASSES",
+    "DETECTOR_KINDS",
     "MODEL_PATH",
     "ONNX_DEVICE_ENV",
     "STRIDE",

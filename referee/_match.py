@@ -149,7 +149,9 @@ def shot_context(state: MatchState, cue_ball: Ball | None = None) -> ShotContext
 
 def _shooter(state: MatchState) -> str:
     if state.phase is Phase.LAG:
-        raise IllegalMoveError("the lag is not decided yet: record the lag or set first_player")
+        why = "a lag judged 'lag again' is played again"
+        raise IllegalMoveError(f"the lag is not decided yet ({why}): record the next lag, its "
+                               "winner, or first_player")  # fmt: skip
     if state.phase is Phase.OVER:
         raise IllegalMoveError("the match is over: no more shots (undo to reopen it)")
     if state.shooter is None:

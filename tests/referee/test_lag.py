@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from referee import (
     Ball,
     BallContact,
@@ -9,8 +11,11 @@ from referee import (
     CushionContact,
     Discipline,
     Event,
+    IllegalMoveError,
     Lag,
+    Match,
     MatchConfig,
+    Shot,
     judge_lag,
 )
 
@@ -48,3 +53,15 @@ def test_the_far_long_cushion_shows_the_crossing() -> None:
     far = CushionContact(t_s=3.0, ball=W, cushion=Cushion.RIGHT)
     result = judge_lag(_lag({W: (300.0, 600.0), Y: (200.0, 1000.0)}, far), CONFIG)
     assert result.winner == "B" and result.faults["A"] == ("crossed into the opponent's half",)
+
+
+def test_a_stroke_after_a_lag_to_play_again_says_the_lag_was_not_decided() -> None:
+    """A log whose one lag was judged 'lag again' and then strokes: the refusal says so
+    (it said "record the lag" although one was recorded)."""
+    match = Match(CONFIG)
+    kiss = BallContact(t_s=4.0, balls=(W, Y))
+    assert match.lag(_lag({W: (300.0, 650.0), Y: (200.0, 770.0)}, kiss)).winner is None
+    before = match.state
+    with pytest.raises(IllegalMoveError, match="a lag judged 'lag again' is played again"):
+        match.play(Shot(index=0, cue_ball=W, events=()))
+    assert match.state is before

@@ -111,6 +111,12 @@ def _match_doc(run: AnalyzeRun) -> dict[str, Any]:
         doc["target"] = next(iter(cfg.target.values()))
     else:
         doc["target"] = dict(cfg.target)
+    # The rest of the set-up where it is not the default: a replay is the same match
+    # (a 7-pin count from 500, best of 3, an innings limit were lost on replay).
+    set_up = {"innings_limit": (cfg.innings_limit, None), "sets": (cfg.sets, 1),
+              "equalizing": (cfg.equalizing, True), "start_count": (cfg.start_count, None),
+              "equalizing_from_break": (cfg.equalizing_from_break, True)}  # fmt: skip
+    doc |= {k: value for k, (value, default) in set_up.items() if value != default}
     defaults = RuleOptions().as_dict()
     rules = {k: v for k, v in cfg.options.as_dict().items() if defaults[k] != v}
     if rules:

@@ -24,7 +24,7 @@ from carom.match._file import (
     parse_table,
 )
 from carom.match._file_read import MAX_COUNT, load_match_file
-from referee import MAX_PLAYERS, Discipline, StartState, Table
+from referee import MAX_PLAYERS, Discipline, StartState, Table, rules_of
 
 __all__ = [
     "add_match_options",
@@ -47,9 +47,11 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--match", type=Path, metavar="FILE",
                    help="match file (TOML, or JSON; docs/match-file.md); the flags below "
                    "override it")  # fmt: skip
-    p.add_argument("--discipline", help="the game (default three-cushion)")
+    p.add_argument("--discipline", help="the game: " + ", ".join(Discipline)
+                   + " (default three-cushion)")  # fmt: skip
     p.add_argument("--table", help="table preset (match, small, large, pyramid) or "
-                   "LENGTHxWIDTH in mm (default match = 2840x1420)")  # fmt: skip
+                   "LENGTHxWIDTH in mm (default: match = 2840x1420; pyramid for "
+                   "pin-carom-7)")  # fmt: skip
     p.add_argument("--players", nargs="+", metavar="A,B",
                    help="the players in order of play, 2 to 8, comma-separated (A B works "
                    "too); with two, player 1 plays white, player 2 yellow; with more, the "
@@ -60,7 +62,8 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--target",
         metavar="N|A=N,B=M",
-        help="points to win: one number, or one per player (default by discipline)",
+        help="points to win: one number, or one per player (default by discipline); in "
+        "pin-carom-7 one number, the count each player plays down from (its start_count)",
     )
     g = p.add_argument_group("joining a match in progress (the file's [start])")
     g.add_argument("--start-score", metavar="A=N,B=M", help="what the scoreboard shows")
@@ -91,7 +94,7 @@ def match_from_args(args: argparse.Namespace) -> MatchFile:
     if args.first is not None:
         match = replace(match, first_player=_player(args.first, "--first", match))
     if args.target is not None:
-        match = replace(match, target=_target(args.target, match.players))
+        match = _with_target(match, _target(args.target, match.players))
     if any(getattr(args, k) is not None for k in _START_FLAGS):
         match = replace(match, start=_start(args, match))
     try:
@@ -170,6 +173,21 @@ def _player(name: str, flag: str, match: MatchFile) -> str:
         raise MatchFileError(f"{flag}: {name!r} is not one of the players {names} "
                              "(names as in --players or the match file)")  # fmt: skip
     return name
+
+
+def _with_target(match: MatchFile, target: dict[str, int]) -> MatchFile:
+    """``--target`` over ``match``: in the 7-pin game, one number is the starting count.
+
+    The 7-pin board counts down from ``start_count`` (a target there is not used, and
+    ``--target 500`` was taken and ignored: the game counted down from 300).
+    """
+    if not rules_of(match.discipline).countdown:
+        return replace(match, target=target)
+    counts = set(target.values())
+    if len(counts) > 1:
+        raise MatchFileError(f"--target: {match.discipline} counts every player down from "
+                             "one start count; give one number")  # fmt: skip
+    return replace(match, start_count=counts.pop())
 
 
 def _target(text: str, players: tuple[str, ...]) -> dict[str, int]:

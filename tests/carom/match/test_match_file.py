@@ -287,6 +287,15 @@ def test_players_have_one_syntax_and_rename_the_files_players_in_order(tmp_path:
     assert m.start is not None and m.start.board == {"Ana": 5} and m.start.shooter == "Ana"
 
 
+def test_a_7_pin_target_is_the_count_played_down_from() -> None:
+    """``--target 500`` in the 7-pin game was taken and ignored: it counted from 300."""
+    cfg = _flags("--discipline", "pin-carom-7", "--target", "500").config(camera=True)
+    assert cfg.countdown_from == 500
+    assert _flags("--discipline", "three-cushion", "--target", "500").start_count is None
+    with pytest.raises(MatchFileError, match="pin-carom-7 counts every player down from one"):
+        _flags("--discipline", "pin-carom-7", "--target", "A=300,B=200")
+
+
 def test_three_players_from_the_flags_rotate_the_whites(tmp_path: Path) -> None:
     m = _flags("--players", "Ana,Ben,Cleo", "--first", "Cleo", "--target", "Ana=20,Ben=25,Cleo=30")
     assert m.players == ("Ana", "Ben", "Cleo") and m.first_player == "Cleo"

@@ -33,11 +33,10 @@ from referee._config import MatchConfig
 from referee._disciplines import rules_of
 from referee._errors import IllegalMoveError, RulesError, UnknownBallError
 from referee._event_checks import check_shot
-from referee._game_end import Notes, cut_to_target, game_end, join_notes, target_reached
+from referee._game_end import cut_to_target, game_end, join_notes, target_reached
 from referee._join import joined_state
 from referee._lag import Lag, LagResult, judge_lag
 from referee._names import Ball, NextPosition
-from referee._reason import english_reason
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext
 from referee._start import StartState
@@ -273,17 +272,15 @@ def _correct_points(state: MatchState, player: str, points: int) -> tuple[MatchS
     scores[player] = replace(
         score, points=score.points + points, corrected=score.corrected + points
     )
-    notes: Notes = ()
     moved = replace(state, scores=scores)
     if rules_of(state.config.discipline).alternates_every_stroke:  # five-pins, as after a shot
-        moved, notes = cut_to_target(moved, None)
+        moved, _ = cut_to_target(moved, None)
         scores = dict(moved.scores)
     if state.config.countdown_from is None and not state.equalizing:
         reached = [p for p in state.config.players if scores[p].points >= state.config.target[p]]
         if reached:
-            moved, notes = target_reached(moved, reached[0], notes)
-    said = english_reason(notes)
-    return moved, f"{points:+d} points to {player}" + (f" ({said})" if said else "")
+            moved, _ = target_reached(moved, reached[0], ())
+    return moved, f"{points:+d} points to {player}"
 
 
 def _correct_turn(state: MatchState, player: str) -> tuple[MatchState, str]:

@@ -27,6 +27,25 @@ def _truth_lines() -> list[str]:
     return [shot_line(match.play(shot), match.state) for shot in log.shots]
 
 
+def test_what_the_referee_says_aloud_is_on_the_shot_s_line() -> None:
+    """A five-pins foul's ball in hand: the players act on it (live printed only the foul,
+    where analyze and score print the instruction; found by a club official)."""
+    five = TRUTH_LOG.parent / "five_pins_match.shots.json"
+    log = parse_shot_log(json.loads(five.read_text(encoding="utf-8")))
+    match = Match(log.match)
+    records = [match.play(shot) for shot in log.shots]
+    fouled = [r for r in records if r.verdict.announcements]
+    assert fouled, "the sample has a foul with ball in hand"
+    match = Match(log.match)
+    for shot in log.shots:
+        record = match.play(shot)
+        line = shot_line(record, match.state)
+        assert "\n" not in line
+        for said in record.verdict.announcements:
+            assert line.endswith(said) or f"; {said};" in line, line
+    assert any("Ball in hand for" in a for r in fouled for a in r.verdict.announcements)
+
+
 def test_each_shot_is_one_line_on_stdout_as_judged_and_in_the_log(tmp_path: Path) -> None:
     calibration = write_truth_calibration(tmp_path / "cal.json")
     cmd = live_cmd(calibration, tmp_path / "live.db", None, "--pace", "0")
@@ -36,7 +55,10 @@ def test_each_shot_is_one_line_on_stdout_as_judged_and_in_the_log(tmp_path: Path
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[:-1] == _truth_lines()
-    assert lines[0] == "shot 0  A  +1  point: red then yellow after 3 cushions  (A 1 : 0 B)"
+    assert lines[0] == (
+        "shot 0  A  +1  point: red then yellow after 3 cushions  (A 1 : 0 B); "
+        "red is frozen to the left cushion"  # said aloud: the player may ask for the break
+    )
     assert lines[1] == "shot 1  A  0  missed the second ball: hit only red, not yellow  (A 1 : 0 B)"
     assert lines[-1] == "A 1 : 2 B  (playing)"  # the result, after the calls
     # An unattended club PC finds every call in the log, with its time, in order.
@@ -57,7 +79,8 @@ def test_a_held_shot_is_one_review_line_once(capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr().out.splitlines()
     assert out == [
         "REVIEW: second ball contact unsure (0.41)",
-        "shot 0  A  +1  point: red then yellow after 3 cushions  (A 1 : 0 B)",
+        "shot 0  A  +1  point: red then yellow after 3 cushions  (A 1 : 0 B); "
+        "red is frozen to the left cushion",
     ]
 
 

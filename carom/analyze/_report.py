@@ -84,9 +84,11 @@ def write_html(run: AnalyzeRun, path: Path, lang: str = "en") -> None:
         keyed = run.keyed_notes.get(note)
         meta[t("meta_note", n=i + 1)] = note if keyed is None else note_in(lang, keyed)
     geometry = None if run.calibration is None else run.calibration.geometry
+    cfg = run.match.state.config
     write_report(
         path, _report_shots(run), title=t("title", video=opts.video.name), meta=meta,
         summary=match_summary(run.score_run()), geometry=geometry, lang=lang,
+        discipline=cfg.discipline, options=cfg.options,
     )  # fmt: skip
 
 

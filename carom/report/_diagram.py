@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration import TableGeometry
+from carom.report._diagram_table import PAD, table_origin, table_primitives
 from carom.report._drawing import (
     BG,
     TEXT,
@@ -30,7 +31,18 @@ from carom.report._drawing import (
     render_bgr,
     render_svg,
 )
-from referee import Ball, BallContact, Call, Cushion, CushionContact, OffTable, PinDown, Verdict
+from referee import (
+    Ball,
+    BallContact,
+    Call,
+    Cushion,
+    CushionContact,
+    Discipline,
+    OffTable,
+    PinDown,
+    RuleOptions,
+    Verdict,
+)
 from vision import BallTrack, ScoredEvent
 
 __all__ = [
@@ -54,7 +66,6 @@ F64 = NDArray[np.float64]
 U8 = NDArray[np.uint8]
 XY = tuple[float, float]
 
-RAIL, CUSHION, CLOTH = "#5b3a21", "#1d5c35", "#2c7a4b"
 MUTED, DOUBT, INK = "#aab0b8", "#ff9f1a", "#15171a"
 #: Fill colour of each ball on the diagram (and of its path).
 BALL_COLOURS: Mapping[Ball, str] = {
@@ -62,7 +73,7 @@ BALL_COLOURS: Mapping[Ball, str] = {
     Ball.DOTTED: "#f6f4ea", Ball.WHITE1: "#f6f4ea", Ball.WHITE2: "#f6f4ea",
 }  # fmt: skip
 _DOT = {Ball.DOTTED: "#c8141e", Ball.WHITE2: "#2f6fe0"}
-PAD, CAPTION, LEGEND, BADGE_R = 40.0, 104.0, 80.0, 58.0
+CAPTION, LEGEND, BADGE_R = 104.0, 80.0, 58.0
 #: The key's words under every diagram (a report in another language passes its own).
 KEY_WORDS: Mapping[str, str] = {
     "start": "start", "end": "end", "unseen": "not seen (predicted)", "doubtful": "doubtful event",
@@ -70,28 +81,6 @@ KEY_WORDS: Mapping[str, str] = {
 
 
 # --- the content: table, paths, events, caption ---
-
-
-def table_origin(geometry: TableGeometry) -> XY:
-    """Canvas position of the table origin (head-left cushion nose corner)."""
-    off = PAD + geometry.cushion_width_mm + geometry.rail_width_mm
-    return (off, off)
-
-
-def _table(g: TableGeometry, o: XY) -> list[Primitive]:
-    rail, cush = g.cushion_width_mm + g.rail_width_mm, g.cushion_width_mm
-    out: list[Primitive] = [
-        Shape("rect", (o[0] - rail, o[1] - rail, g.length_mm + 2 * rail, g.width_mm + 2 * rail),
-              Style(fill=RAIL), "rail"),
-        Shape("rect", (o[0] - cush, o[1] - cush, g.length_mm + 2 * cush, g.width_mm + 2 * cush),
-              Style(fill=CUSHION), "cushion"),
-        Shape("rect", (o[0], o[1], g.length_mm, g.width_mm), Style(fill=CLOTH), "cloth"),
-    ]  # fmt: skip
-    out += [Shape("circle", (o[0] + x, o[1] + y, 14.0), Style(fill="#e8e2d0"), "diamond")
-            for x, y in g.diamonds_mm()]  # fmt: skip
-    out += [Shape("circle", (o[0] + x, o[1] + y, 9.0), Style(fill="#d9e6dc", opacity=0.7), "spot")
-            for x, y in g.spots_mm()]  # fmt: skip
-    return out
 
 
 def clip_tracks(
@@ -334,6 +323,8 @@ def build_diagram(
     doubtful_below: float = 0.5,
     words: Mapping[str, str] = KEY_WORDS,
     line_of: Callable[[ScoredEvent], str] | None = None,
+    discipline: Discipline | None = None,
+    options: RuleOptions | None = None,
 ) -> Diagram:
     """The primitives of one shot's diagram (see the module docstring for the frame).
 
@@ -345,10 +336,14 @@ def build_diagram(
         doubtful_below: Events under this confidence (or with a doubt) drawn orange.
         words: The key's words (:data:`KEY_WORDS`' keys), in the reader's language.
         line_of: An event's legend line after its number (default: ``1.877 s  white-red``).
+        discipline: Its marks drawn on the table (chalk lines, pins); None: a plain
+            carom table (a pocket table's pockets are drawn either way).
+        options: The match's rule options (where the zones lie; None: the defaults).
     """
     o = table_origin(geometry)
     width = geometry.length_mm + 2 * o[0]
-    prims = _table(geometry, o) + _paths(tracks, o, geometry.radius_mm)
+    prims = table_primitives(geometry, o, discipline, options)
+    prims += _paths(tracks, o, geometry.radius_mm)
     prims += _events(events, tracks, geometry, o, doubtful_below)
     y = geometry.width_mm + 2 * o[1] + CAPTION
     chars = int((width - 2 * PAD) / (CAPTION * 0.6))  # 0.6 em: a wide sans, bold
@@ -371,11 +366,14 @@ def diagram_svg(
     doubtful_below: float = 0.5,
     words: Mapping[str, str] = KEY_WORDS,
     line_of: Callable[[ScoredEvent], str] | None = None,
+    discipline: Discipline | None = None,
+    options: RuleOptions | None = None,
 ) -> str:
     """A self-contained ``<svg>`` of the shot (arguments as :func:`build_diagram`)."""
     return render_svg(build_diagram(geometry, tracks, events, caption=caption,
                                     doubtful_below=doubtful_below, words=words,
-                                    line_of=line_of))  # fmt: skip
+                                    line_of=line_of, discipline=discipline,
+                                    options=options))  # fmt: skip
 
 
 def diagram_png(
@@ -386,9 +384,11 @@ def diagram_png(
     caption: str = "",
     doubtful_below: float = 0.5,
     width_px: int = 1280,
+    discipline: Discipline | None = None,
 ) -> U8:
     """The same diagram as a BGR image (h, w, 3) uint8 ``width_px`` wide (for PNG files)."""
-    d = build_diagram(geometry, tracks, events, caption=caption, doubtful_below=doubtful_below)
+    d = build_diagram(geometry, tracks, events, caption=caption, doubtful_below=doubtful_below,
+                      discipline=discipline)  # fmt: skip
     return render_bgr(d, width_px)
 
 

@@ -46,6 +46,8 @@ from referee import (
     BallContact,
     CaromError,
     CushionContact,
+    Discipline,
+    RuleOptions,
     ShotRecord,
     Verdict,
 )
@@ -183,7 +185,8 @@ def _card(page: Page, shot: ReportShot) -> str:
     caption = diagram_caption(page, shot.player, shot.verdict)
     svg = diagram_svg(page.geometry, shot.tracks, shot.events, caption=caption,
                       doubtful_below=page.doubtful_below, words=key_words(page),
-                      line_of=lambda e: _legend_line(page, e))  # fmt: skip
+                      line_of=lambda e: _legend_line(page, e), discipline=page.discipline,
+                      options=page.options)  # fmt: skip
     title = page.t("shot_title", n=shot.index, player=shot.player)
     when = page.t("shot_times", start=page.num(shot.start_s, 3), end=page.num(shot.end_s, 3))
     cue = page.t("cue_ball", ball=page.word("ball", shot.cue_ball))
@@ -314,9 +317,12 @@ def render_report(
     geometry: TableGeometry | None = None,
     doubtful_below: float = 0.5,
     lang: str = "en",
+    discipline: Discipline | None = None,
+    options: RuleOptions | None = None,
 ) -> str:
     """The whole HTML document as text (see :func:`write_report`)."""
-    page = Page(lang if lang in LANGUAGES else "en", geometry or TableGeometry(), doubtful_below)
+    page = Page(lang if lang in LANGUAGES else "en", geometry or TableGeometry(), doubtful_below,
+                discipline, options)  # fmt: skip
     meta_rows = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in meta.items())
     players = _players(shots, summary)
     parts = [] if summary is None else [_match_panel(page, summary)]
@@ -346,6 +352,8 @@ def write_report(
     geometry: TableGeometry | None = None,
     doubtful_below: float = 0.5,
     lang: str = "en",
+    discipline: Discipline | None = None,
+    options: RuleOptions | None = None,
 ) -> None:
     """Write the report as one self-contained HTML file.
 
@@ -360,12 +368,16 @@ def write_report(
         doubtful_below: Events under this confidence are highlighted as doubtful.
         lang: The language of every fixed text and number (``carom.i18n.LANGUAGES``;
             another code gives English).
+        discipline: The diagrams draw its marks (balklines and anchor squares, the
+            straight-rail corners, pins); None: a plain table.
+        options: The match's rule options (where the zones lie; None: the defaults).
 
     Raises:
         ReportError: the file cannot be written.
     """
     text = render_report(shots, title=title, meta=meta, summary=summary, geometry=geometry,
-                         doubtful_below=doubtful_below, lang=lang)  # fmt: skip
+                         doubtful_below=doubtful_below, lang=lang, discipline=discipline,
+                         options=options)  # fmt: skip
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:

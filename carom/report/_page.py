@@ -24,9 +24,11 @@ from referee import (
     PIN_FIELDS,
     ZONE_FIELDS,
     BallRegions,
+    Discipline,
     LayoutItem,
     PinItem,
     Reason,
+    RuleOptions,
     ShotRecord,
     Verdict,
     ball_regions,
@@ -59,6 +61,9 @@ class Page:
     lang: str
     geometry: TableGeometry
     doubtful_below: float
+    #: The diagrams draw its marks (chalk lines, pins); None: a plain table.
+    discipline: Discipline | None = None
+    options: RuleOptions | None = None
 
     def t(self, key: str, **fields: object) -> str:
         """The message ``key``, filled in, escaped for HTML."""

@@ -19,7 +19,7 @@ from calibration import TableGeometry
 from carom.live import LiveSession, MatchStore, PlayStep, corrections_in_effect
 from carom.report import diagram_svg, diagram_texts, legend_lines
 from carom.web._state import record_doc, score_doc, stats_doc
-from referee import Phase, Shot, ShotRecord, Verdict, average_text, match_stats
+from referee import Phase, Shot, ShotRecord, Verdict, average_text, match_stats, rules_of
 from vision import BallTrack, ScoredEvent
 
 __all__ = ["History", "shot_svg"]
@@ -125,7 +125,9 @@ def _scored(shot: Shot, info: Mapping[int, tuple[float, str]]) -> Sequence[Score
 def shot_svg(session: LiveSession, shot: Shot, info: Mapping[int, tuple[float, str]],
              player: str, verdict: Verdict | None, lang: str = "en") -> str:  # fmt: skip
     """The shot's diagram: paths, numbered contacts and the verdict line in ``lang``."""
-    geometry = TableGeometry(session.state.config.table)
+    cfg = session.state.config
+    geometry = TableGeometry(cfg.table, pockets=rules_of(cfg.discipline).pockets)
     caption, words = diagram_texts(lang, player, verdict)
     return diagram_svg(geometry, _tracks(shot), _scored(shot, info), caption=caption,
-                       words=words, line_of=legend_lines(lang))  # fmt: skip
+                       words=words, line_of=legend_lines(lang), discipline=cfg.discipline,
+                       options=cfg.options)  # fmt: skip

@@ -24,7 +24,7 @@ from carom.report import (
     verdict_caption,
 )
 from carom.report._diagram import BADGE_R, DOUBT
-from referee import Ball, BallContact, Cushion, CushionContact, Event, Verdict
+from referee import Ball, BallContact, Cushion, CushionContact, Discipline, Event, Verdict
 from vision import BallTrack, ScoredEvent
 
 TRUTH = Path(__file__).parents[3] / "sample_videos" / "three_cushion_match.json"
@@ -93,6 +93,39 @@ def test_svg_is_xml_with_the_table_to_scale() -> None:
     assert len(by_class(root, "circle", "diamond")) == 24
     vb = [float(v) for v in root.get("viewBox", "").split()]
     assert vb[2] > GEOMETRY.length_mm + 2 * 200 and vb[3] > GEOMETRY.width_mm + 2 * 200
+
+
+@pytest.mark.parametrize(
+    ("discipline", "geometry", "chalk", "pins", "pockets"),
+    [
+        (Discipline.THREE_CUSHION, TableGeometry(), 0, 0, 0),
+        (Discipline.BALKLINE_47_2, TableGeometry(), 4 + 8 * 3, 0, 0),  # lines, anchor sides
+        (Discipline.FIVE_PINS, TableGeometry(), 0, 5, 0),
+        (Discipline.PIN_CAROM_7, TableGeometry.pyramid(), 0, 7, 6),
+    ],
+)
+def test_the_table_shows_the_marks_the_verdicts_speak_of(
+    discipline: Discipline, geometry: TableGeometry, chalk: int, pins: int, pockets: int
+) -> None:
+    """Balklines and anchor squares, pins, pockets where they lie (a club official found
+    every diagram drawn as a plain carom table: a zone limit could not be checked)."""
+    root = ET.fromstring(diagram_svg(geometry, {}, [], discipline=discipline))
+    lines = by_class(root, "polyline", "chalk")
+    assert len(lines) == chalk
+    o = table_origin(geometry)
+    want = geometry.chalk_lines_mm(discipline).tolist()
+    flat = [[float(v) for v in line.get("points", "").replace(" ", ",").split(",")]
+            for line in lines]  # fmt: skip
+    got = [[v - o[i % 2] for i, v in enumerate(q)] for q in flat]
+    assert np.allclose(sorted(got), sorted(want))
+    centres = sorted((float(c.get("cx", "")) - o[0], float(c.get("cy", "")) - o[1])
+                     for c in by_class(root, "circle", "pin"))  # fmt: skip
+    assert (
+        np.allclose(centres, sorted(geometry.pins_mm(discipline).values())) if pins else not centres
+    )
+    assert len(centres) == pins and len(by_class(root, "circle", "pocket")) == pockets
+    plain = ET.fromstring(diagram_svg(geometry, {}, []))  # no discipline: no chalk, no pins
+    assert not by_class(plain, "polyline", "chalk") and not by_class(plain, "circle", "pin")
 
 
 def test_start_end_and_path_points_sit_at_the_ball_positions_in_mm() -> None:

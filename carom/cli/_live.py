@@ -387,8 +387,8 @@ def shot_line(record: Any, state: Any) -> str:
         points += f" (+{v.opponent_points} to the opponent)"
     if v.penalty:
         points += f" (+{v.penalty} penalty)"
-    # What a referee says aloud (ball in hand, frozen balls, a re-spot) goes on the line:
-    # the players act on it (analyze and score print it below the shot).
+    # What a referee says aloud (ball in hand, frozen balls, a wrong break position) goes on
+    # the line: the players act on it (analyze and score print it below the shot).
     said = "".join(f"; {a}" for a in v.announcements)
     return (
         f"shot {record.index}  {record.player}  {points}  {v.reason}  ({_score_line(state)}){said}"

@@ -140,6 +140,8 @@
 
   async function loadReplay(url) {
     stopReplay();
+    // Hidden until frames come: a shot without them (no camera) never shows an empty player.
+    $("replay").classList.add("hidden");
     try {
       const data = await api("GET", url);
       replay.frames = (data && data.frames) || [];

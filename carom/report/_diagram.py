@@ -385,10 +385,11 @@ def diagram_png(
     doubtful_below: float = 0.5,
     width_px: int = 1280,
     discipline: Discipline | None = None,
+    options: RuleOptions | None = None,
 ) -> U8:
     """The same diagram as a BGR image (h, w, 3) uint8 ``width_px`` wide (for PNG files)."""
     d = build_diagram(geometry, tracks, events, caption=caption, doubtful_below=doubtful_below,
-                      discipline=discipline)  # fmt: skip
+                      discipline=discipline, options=options)  # fmt: skip
     return render_bgr(d, width_px)
 
 

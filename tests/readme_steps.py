@@ -91,11 +91,14 @@ STEPS: dict[str, Step | tuple[Step, ...]] = {
         out=(r"REVIEW",), truth="balkline_47_2"),
     "carom analyze sample_videos/hard_three_cushion.mp4 --players Ana,Ben --start-score "
     "Ana=12,Ben=7 --start-innings Ana=9,Ben=9 --start-shooter Ana": Step(
-        out=(r"^Ana\s+12\s", r"^Ben\s+9\s", r"red then white after 3 cushions"),
+        out=(r"^Ana\s+12\s", r"^Ben\s+9\s", r"red then white after 3 cushions",
+             r"^set-up: .*; joined in progress at 12 : 7 after 9 : 9 innings, Ana at the table$"),
         truth="hard_three_cushion"),
     "carom analyze sample_videos/seven_pins_match.mp4 --discipline pin-carom-7 --table "
     "pyramid --first A": Step(
-        out=(r"340 : 250", r"^\s+re-spot white2 on spot 3$"), truth="seven_pins_match"),
+        out=(r"340 : 250", r"^\s+re-spot white2 on spot 3$",
+             r"^set-up: each counts down from 300; pyramid table 3550x1775 mm;"),
+        truth="seven_pins_match"),
     # -- Whole archives
     "carom batch examples/samples.csv --out season/": (
         Step(out=(r"three_cushion_match", r"seven_pins_match"),

@@ -40,6 +40,7 @@ from carom.report._report_stats import (
     points_plot,
     runs_plot,
 )
+from carom.report._setup_words import setup_terms
 from referee import (
     MATCH_TABLE,
     Ball,
@@ -259,6 +260,9 @@ def _match_panel(page: Page, m: MatchSummary) -> str:
     if m.lag:
         said = m.lag if m.lag_result is None else lag_words(page, m.lag_result)
         lines.append(f"<p>{page.t('lag', reason=said)}</p>")
+    if m.config is not None:
+        terms = "; ".join(setup_terms(m.config, page.raw))
+        lines.append(f'<p class="setup">{page.t("setup", terms=terms)}</p>')
     keys = ("col_score", "col_innings", "col_average", "col_high_run", "col_sets")
     head = f"<th>{page.t('col_player')}</th>" + "".join(
         f'<th class="num">{page.t(k)}</th>' for k in keys

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from carom.match import ScoreRun
-from referee import LagResult, ShotRecord, match_stats
+from referee import LagResult, MatchConfig, ShotRecord, match_stats
 
 __all__ = ["MatchSummary", "PlayerLine", "inning_points", "match_summary", "points_plot",
            "runs_plot"]  # fmt: skip
@@ -52,6 +52,7 @@ class MatchSummary:
         lag: The lag's reason (the referee's words), if a lag was judged; ``lag_result``
             the result itself (the report says it in its language).
         audit: The corrections a person made: (version, shots played, action, detail).
+        config: The set-up the shots were judged under (the panel says it), if known.
     """
 
     discipline: str
@@ -63,6 +64,7 @@ class MatchSummary:
     lag: str | None = None
     lag_result: LagResult | None = None
     audit: tuple[tuple[int, int, str, str], ...] = ()
+    config: MatchConfig | None = None
 
 
 def match_summary(run: ScoreRun) -> MatchSummary:
@@ -80,6 +82,7 @@ def match_summary(run: ScoreRun) -> MatchSummary:
         discipline=str(state.config.discipline), players=tuple(state.config.players),
         lines=lines, winner=state.winner, draw=state.draw, tied=tuple(state.tied),
         lag=None if run.lag is None else run.lag.reason, lag_result=run.lag, audit=audit,
+        config=state.config,
     )  # fmt: skip
 
 

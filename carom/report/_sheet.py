@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from carom.i18n import display_width, pad_to
 from carom.match import ScoreRun
+from carom.report._setup_words import setup_line
 from referee import ShotRecord, match_stats
 
 __all__ = ["render_sheet", "render_standings"]
@@ -42,7 +43,7 @@ def render_sheet(run: ScoreRun) -> str:
     """Every shot's verdict, then the final score and statistics, as text."""
     state = run.match.state
     cfg = state.config
-    out = [f"{cfg.discipline}: {' vs '.join(cfg.players)}"]
+    out = [f"{cfg.discipline}: {' vs '.join(cfg.players)}", setup_line(cfg)]
     if run.lag is not None:
         out.append(f"lag: {run.lag.reason}")
     width = max([10, *map(display_width, cfg.players)])  # long names keep the columns in line

@@ -1,0 +1,94 @@
+"""A match's set-up in words: the terms its shots were judged under.
+
+A referee or a club official checks a result against them: what each player played to
+(a handicap gives each their own target; the 7-pin game counts down from its start
+count), the sets, the innings limit, the equalizing inning where the game has one, the
+table, the rule options changed from their defaults (named as in a match file), and
+where a record joined a match already under way. A club official found a 7-pin game
+played down from 500, or a handicap, nowhere on the sheet or in the report.
+
+The words are the report's catalogue (``setup_*``): the scoresheet says them in English,
+the report in its language.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from carom.i18n import catalogue
+from carom.match import TABLE_PRESETS
+from referee import MatchConfig, RuleOptions, StartState, Table, rules_of
+
+__all__ = ["setup_line", "setup_terms"]
+
+#: A catalogue message filled in: ``text(key, **fields)``.
+Text = Callable[..., str]
+
+
+def setup_line(cfg: MatchConfig) -> str:
+    """The scoresheet's line: ``set-up: to 40 points; equalizing inning ...; match table ...``."""
+
+    def english(key: str, **fields: object) -> str:
+        return catalogue("report").text("en", key, **fields)
+
+    return "set-up: " + "; ".join(setup_terms(cfg, english))
+
+
+def setup_terms(cfg: MatchConfig, text: Text) -> list[str]:
+    """Each term of ``cfg``'s set-up in the words of ``text`` (a catalogue's)."""
+    terms = [_goal(cfg, text)]
+    if cfg.sets > 1:
+        terms.append(text("setup_sets", n=cfg.sets))
+    if cfg.innings_limit is not None:
+        terms.append(text("setup_innings_limit", n=cfg.innings_limit))
+    if rules_of(cfg.discipline).equalizing_inning:
+        terms.append(_equalizing(cfg, text))
+    terms.append(_table(cfg.table, text))
+    default = RuleOptions().as_dict()
+    changed = [f"{k} {json.dumps(v)}" for k, v in cfg.options.as_dict().items() if v != default[k]]
+    if changed:
+        terms.append(text("setup_rules", rules=", ".join(changed)))
+    if cfg.start is not None:
+        terms.append(_joined(cfg.start, cfg.players, text))
+    return terms
+
+
+def _goal(cfg: MatchConfig, text: Text) -> str:
+    if cfg.countdown_from is not None:
+        return text("setup_countdown", count=cfg.countdown_from)
+    targets = [cfg.target[p] for p in cfg.players]
+    handicap = len(set(targets)) > 1
+    each = ", ".join(f"{p} {t}" for p, t in zip(cfg.players, targets, strict=True))
+    goal = text("setup_target", target=each if handicap else targets[0])
+    if cfg.sets > 1:
+        goal = text("setup_per_set", goal=goal)
+    return text("setup_handicap", goal=goal) if handicap else goal
+
+
+def _equalizing(cfg: MatchConfig, text: Text) -> str:
+    if not cfg.equalizes:
+        return text("setup_no_equalizing")
+    return text("setup_equalizing_break" if cfg.equalizing_from_break else "setup_equalizing")
+
+
+def _table(table: Table, text: Text) -> str:
+    """``match table 2840x1420 mm`` (a named size), else the size and the balls'."""
+    size = f"{table.length_mm:g}x{table.width_mm:g} mm"
+    dims = (table.length_mm, table.width_mm, table.ball_diameter_mm)
+    name = next((n for n, s in TABLE_PRESETS.items() if s == dims), None)
+    if name is None:
+        return text("setup_table_other", size=size, ball=f"{table.ball_diameter_mm:g}")
+    return text(f"setup_table_{name}", size=size)
+
+
+def _joined(start: StartState, players: tuple[str, ...], text: Text) -> str:
+    """Where the record began: the board, the innings, the set and who was at the table."""
+    board = " : ".join(str(start.board.get(p, 0)) for p in players)
+    innings = " : ".join(str(start.innings.get(p, 0)) for p in players)
+    words = [text("setup_joined", board=board, innings=innings)]
+    if start.set_index:
+        words.append(text("setup_joined_set", n=start.set_index + 1))
+    if start.shooter is not None:
+        words.append(text("setup_at_table", player=start.shooter))
+    return ", ".join(words)

@@ -5,7 +5,7 @@ Built from the shot log document itself (the ``shots`` with their ``verdict``), 
 same log. The cue ball's first and second object balls and the cushions it touched
 before the second are read from the shot's events, in time order, for the carom
 disciplines (every discipline but ``five-pins`` and ``pin-carom-7``, where the cells are
-empty).
+empty); the pins that fell, and the ball that knocked each, from its pin events.
 
 Text cells hold what people typed or the referee said (names, reasons): one that a
 spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a
@@ -28,6 +28,7 @@ __all__ = [
     "SHOT_CSV_COLUMNS",
     "ShotCsvError",
     "cue_ball_contacts",
+    "pins_down",
     "shot_csv_columns",
     "shot_csv_rows",
     "shot_csv_text",
@@ -38,8 +39,8 @@ __all__ = [
 SEATS = "abcdefgh"
 _FIXED = (
     "match", "shot", "player", "set", "inning", "points", "opponent_points", "penalty",
-    "run", "cue_ball", "first_ball", "second_ball", "cushions_before_second_ball", "fouls",
-    "review", "reason", "start_s", "end_s",
+    "run", "cue_ball", "first_ball", "second_ball", "cushions_before_second_ball", "pins_down",
+    "fouls", "review", "reason", "start_s", "end_s",
 )  # fmt: skip
 _TEXT = frozenset({"match", "player", "fouls", "review", "reason"})
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -89,6 +90,15 @@ def cue_ball_contacts(events: Sequence[Mapping[str, Any]], cue: str) -> tuple[st
     return first, second, str(cushions) if second else ""
 
 
+def pins_down(events: Sequence[Mapping[str, Any]]) -> str:
+    """The pins that fell, in time order: ``PIN:BALL`` each, ``;`` between (docs/shot-csv.md).
+
+    ``BALL`` is the ball that knocked the pin, empty when another pin did.
+    """
+    pins = sorted((e for e in events if e.get("kind") == "pin"), key=lambda e: float(e["t_s"]))
+    return ";".join(f"{e['pin']}:{e.get('ball') or ''}" for e in pins)
+
+
 def _row(shot: Mapping[str, Any], players: Sequence[str], match: str, carom: bool) -> list[str]:
     v = shot["verdict"]
     cue = str(shot["cue_ball"])
@@ -96,7 +106,7 @@ def _row(shot: Mapping[str, Any], players: Sequence[str], match: str, carom: boo
     fixed = [
         match, str(v["index"]), v["player"], str(v["set"]), str(v["inning"]), str(v["points"]),
         str(v["opponent_points"]), str(v["penalty"]), str(v["run"]), cue, *contacts,
-        ";".join(v["fouls"]), v["review"] or "", v["reason"],
+        pins_down(shot.get("events", [])), ";".join(v["fouls"]), v["review"] or "", v["reason"],
         f"{float(shot['start_s']):.3f}", f"{float(shot['end_s']):.3f}",
     ]  # fmt: skip
     seats = [c for p in players for c in (p, str(v["score_after"][p]))]

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from referee import BallContact, CushionContact, Shot, parse_shot_log
+from referee import BallContact, CushionContact, PinDown, Shot, parse_shot_log
 
 DOC = Path(__file__).parents[3] / "docs" / "shot-csv.md"
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
@@ -54,7 +54,9 @@ def expected_row(doc: dict[str, Any], shot: Shot, match: str, carom: bool) -> di
         "run": str(v["run"]), "cue_ball": str(shot.cue_ball),
     }  # fmt: skip
     first, second, cushions = contacts(shot) if carom else ("", "", "")
+    pins = sorted((e for e in shot.events if isinstance(e, PinDown)), key=lambda e: e.t_s)
     row |= {"first_ball": first, "second_ball": second, "cushions_before_second_ball": cushions,
+            "pins_down": ";".join(f"{e.pin}:{e.ball or ''}" for e in pins),
             "fouls": ";".join(v["fouls"]), "review": _safe(v["review"] or ""),
             "reason": _safe(v["reason"]), "start_s": f"{shot.start_s:.3f}",
             "end_s": f"{shot.end_s:.3f}"}  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from referee import record_json
 from tests.carom.report.shot_csv_check import check_against_log, documented_columns, read_rows
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "three_cushion_match.json"
+SAMPLES = Path(__file__).parents[3] / "sample_videos"
 
 
 def _ev(t: float, kind: str, **more: Any) -> dict[str, Any]:
@@ -113,6 +115,26 @@ def test_pin_games_leave_the_carom_columns_empty() -> None:
         "",
         "",
     )
+
+
+def test_the_pins_that_fell_are_listed_in_time_order_with_the_ball_that_knocked_each() -> None:
+    """A coach's five-pins and 7-pin rows say what fell (the club official found no pins)."""
+    events = [_ev(2.0, "pin", pin="foot"), _ev(1.5, "pin", pin="center", ball="yellow"),
+              _ev(1.0, "ball", balls=["white", "yellow"])]  # fmt: skip
+    doc = _doc(events, _verdict(0, "Ana"), discipline="five-pins")
+    assert read_rows(shot_csv_text(doc, "m"))[0]["pins_down"] == "center:yellow;foot:"
+    assert read_rows(shot_csv_text(_doc(POINT, _verdict(0, "Ana")), "m"))[0]["pins_down"] == ""
+
+
+@pytest.mark.parametrize("name", ["five_pins_match", "seven_pins_match"])
+def test_the_bundled_pin_games_judged_check_field_by_field(name: str) -> None:
+    doc = json.loads((SAMPLES / f"{name}.shots.json").read_text(encoding="utf-8"))
+    run = score_document(doc)
+    for shot, record in zip(doc["shots"], run.match.records, strict=True):
+        shot["verdict"] = record_json(record)
+    rows = check_against_log(shot_csv_text(doc, name), doc, name)
+    fell = [r["pins_down"] for r in rows if r["pins_down"]]
+    assert fell and all(re.fullmatch(r"(\w+:\w*)(;\w+:\w*)*", f) for f in fell), fell
 
 
 def test_three_players_get_a_seat_each_and_a_tenth_is_refused() -> None:

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration._detect import detect_table
+from calibration._errors import CalibrationError
 from calibration._file import Calibration
 
 __all__ = ["FrameFit", "frame_fit", "projected_outline", "tolerance_px"]
@@ -98,8 +99,20 @@ def frame_fit(calib: Calibration, image_bgr: U8) -> FrameFit:
     """Compare ``calib`` with the cloth edges of one frame (h, w, 3) BGR (module docstring).
 
     Raises:
-        CalibrationError: no table found in the frame (the check cannot be made).
+        CalibrationError: no table found in the frame (the check cannot be made), or a
+            frame of another size than the one ``calib`` was fitted to (its outline would
+            be compared with another picture's edges).
     """
+    w, h = calib.image_size_px
+    shape = image_bgr.shape if isinstance(image_bgr, np.ndarray) else None
+    if shape is None or len(shape) < 2 or tuple(shape[:2]) != (h, w):
+        got = "no picture" if shape is None else f"an array of shape {shape}"
+        if shape is not None and len(shape) >= 2:
+            got = f"a {shape[1]}x{shape[0]} frame"
+        raise CalibrationError(
+            f"frame_fit: {got}, but the calibration was fitted to {w}x{h} pictures; give "
+            "a frame of the camera it was fitted to, or calibrate this camera"
+        )
     edges = detect_table(image_bgr).thinned(_EDGE_POINTS)
     outline = projected_outline(calib)
     misfit = []

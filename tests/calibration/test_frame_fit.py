@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
-from calibration import Calibration, Distortion, frame_fit, tolerance_px
+from calibration import Calibration, CalibrationError, Distortion, frame_fit, tolerance_px
 from tests.sample_truth import SAMPLES, sample_truth
 from vision import read_frame
 
@@ -54,3 +55,12 @@ def test_the_tolerance_grows_with_the_picture() -> None:
     assert tolerance_px((1280, 720)) == pytest.approx(5.87, abs=0.01)
     assert tolerance_px((1920, 1080)) == pytest.approx(8.81, abs=0.01)
     assert tolerance_px((320, 240)) == 4.0
+
+
+def test_a_frame_of_another_size_is_refused_not_compared() -> None:
+    """A library user comparing a 720p calibration with a 1080p frame got a misfit figure."""
+    _, calib = sample_truth("three_cushion_match")
+    bigger = cv2.resize(_frame("three_cushion_match"), (1920, 1080))
+    with pytest.raises(CalibrationError, match=r"a 1920x1080 frame, but the calibration was "
+                       r"fitted to 1280x720 pictures; give a frame of the camera"):  # fmt: skip
+        frame_fit(calib, bigger)

@@ -107,7 +107,7 @@ def frame_fit(calib: Calibration, image_bgr: U8) -> FrameFit:
     shape = image_bgr.shape if isinstance(image_bgr, np.ndarray) else None
     if shape is None or len(shape) < 2 or tuple(shape[:2]) != (h, w):
         got = "no picture" if shape is None else f"an array of shape {shape}"
-        if shape is not None and len(shape) >= 2:
+        if shape is not None and len(shape) in (2, 3):
             got = f"a {shape[1]}x{shape[0]} frame"
         raise CalibrationError(
             f"frame_fit: {got}, but the calibration was fitted to {w}x{h} pictures; give "

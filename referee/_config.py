@@ -107,11 +107,15 @@ class MatchConfig:
                                  f"{getattr(self, name)!r}")  # fmt: skip
 
     def _check_count(self) -> None:
-        """``start_count`` only where the board counts down, and no handicap there."""
+        """``start_count`` only where the board counts down; no handicap nor innings limit there."""
         rules = rules_of(self.discipline)
         if self.start_count is not None and not rules.countdown:
             raise RulesError(f"start_count is the 7-pin starting count; {self.discipline} "
                              "counts up to its target (give target instead)")  # fmt: skip
+        if rules.countdown and self.innings_limit is not None:
+            raise RulesError(f"{self.discipline}: the game ends when a player's count reaches "
+                             f"zero; an innings limit is not used, got "
+                             f"{self.innings_limit}")  # fmt: skip
         if rules.countdown and len(set(self.target.values())) > 1:
             raise RulesError(f"{self.discipline}: every player counts down from start_count; "
                              f"a target per player (a handicap) is not used, got "

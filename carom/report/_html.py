@@ -261,7 +261,7 @@ def _match_panel(page: Page, m: MatchSummary) -> str:
         said = m.lag if m.lag_result is None else lag_words(page, m.lag_result)
         lines.append(f"<p>{page.t('lag', reason=said)}</p>")
     if m.config is not None:
-        terms = "; ".join(setup_terms(m.config, page.raw))
+        terms = "; ".join(setup_terms(m.config, page.raw, page.num))
         lines.append(f'<p class="setup">{page.t("setup", terms=terms)}</p>')
     keys = ("col_score", "col_innings", "col_average", "col_high_run", "col_sets")
     head = f"<th>{page.t('col_player')}</th>" + "".join(

@@ -8,7 +8,8 @@ where a record joined a match already under way. A club official found a 7-pin g
 played down from 500, or a handicap, nowhere on the sheet or in the report.
 
 The words are the report's catalogue (``setup_*``): the scoresheet says them in English,
-the report in its language.
+the report in its language, with its numbers. Rule options keep the names and values a
+match file gives them (``follow_cue_ball true``), to be looked up in docs/rules-options.md.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ __all__ = ["setup_line", "setup_terms"]
 
 #: A catalogue message filled in: ``text(key, **fields)``.
 Text = Callable[..., str]
+#: A number as the language writes it: ``num(value, decimals)``.
+Num = Callable[[float, int], str]
 
 
 def setup_line(cfg: MatchConfig) -> str:
@@ -32,11 +35,14 @@ def setup_line(cfg: MatchConfig) -> str:
     def english(key: str, **fields: object) -> str:
         return catalogue("report").text("en", key, **fields)
 
-    return "set-up: " + "; ".join(setup_terms(cfg, english))
+    def plain(value: float, decimals: int) -> str:
+        return f"{value:.{decimals}f}"
+
+    return "set-up: " + "; ".join(setup_terms(cfg, english, plain))
 
 
-def setup_terms(cfg: MatchConfig, text: Text) -> list[str]:
-    """Each term of ``cfg``'s set-up in the words of ``text`` (a catalogue's)."""
+def setup_terms(cfg: MatchConfig, text: Text, num: Num) -> list[str]:
+    """Each term of ``cfg``'s set-up in the words of ``text`` (a catalogue's), ``num``'s numbers."""
     terms = [_goal(cfg, text)]
     if cfg.sets > 1:
         terms.append(text("setup_sets", n=cfg.sets))
@@ -44,13 +50,13 @@ def setup_terms(cfg: MatchConfig, text: Text) -> list[str]:
         terms.append(text("setup_innings_limit", n=cfg.innings_limit))
     if rules_of(cfg.discipline).equalizing_inning:
         terms.append(_equalizing(cfg, text))
-    terms.append(_table(cfg.table, text))
+    terms.append(_table(cfg.table, text, num))
     default = RuleOptions().as_dict()
     changed = [f"{k} {json.dumps(v)}" for k, v in cfg.options.as_dict().items() if v != default[k]]
     if changed:
         terms.append(text("setup_rules", rules=", ".join(changed)))
     if cfg.start is not None:
-        terms.append(_joined(cfg.start, cfg.players, text))
+        terms.append(_joined(cfg, cfg.start, text))
     return terms
 
 
@@ -72,23 +78,42 @@ def _equalizing(cfg: MatchConfig, text: Text) -> str:
     return text("setup_equalizing_break" if cfg.equalizing_from_break else "setup_equalizing")
 
 
-def _table(table: Table, text: Text) -> str:
+def _table(table: Table, text: Text, num: Num) -> str:
     """``match table 2840x1420 mm`` (a named size), else the size and the balls'."""
-    size = f"{table.length_mm:g}x{table.width_mm:g} mm"
+    size = (
+        f"{num(table.length_mm, _places(table.length_mm))}x"
+        f"{num(table.width_mm, _places(table.width_mm))} mm"
+    )
     dims = (table.length_mm, table.width_mm, table.ball_diameter_mm)
     name = next((n for n, s in TABLE_PRESETS.items() if s == dims), None)
     if name is None:
-        return text("setup_table_other", size=size, ball=f"{table.ball_diameter_mm:g}")
+        ball = num(table.ball_diameter_mm, _places(table.ball_diameter_mm))
+        return text("setup_table_other", size=size, ball=ball)
     return text(f"setup_table_{name}", size=size)
 
 
-def _joined(start: StartState, players: tuple[str, ...], text: Text) -> str:
-    """Where the record began: the board, the innings, the set and who was at the table."""
+def _places(mm: float) -> int:
+    """Decimals that show a size as given: 2840, 61.5, 2764.25."""
+    return next((d for d in range(3) if round(mm, d) == mm), 3)
+
+
+def _joined(cfg: MatchConfig, start: StartState, text: Text) -> str:
+    """Where the record began: the board, innings, sets, the breaker, who was at the table."""
+    players = cfg.players
     board = " : ".join(str(start.board.get(p, 0)) for p in players)
     innings = " : ".join(str(start.innings.get(p, 0)) for p in players)
     words = [text("setup_joined", board=board, innings=innings)]
     if start.set_index:
         words.append(text("setup_joined_set", n=start.set_index + 1))
-    if start.shooter is not None:
+    if cfg.sets > 1 and (start.set_index or start.sets_won):
+        won = " : ".join(str(start.sets_won.get(p, 0)) for p in players)
+        words.append(text("setup_joined_sets_won", sets=won))
+    if start.breaker is not None:
+        words.append(text("setup_breaker", player=start.breaker))
+    if start.shooter is not None and start.run:
+        words.append(text("setup_at_table_run", player=start.shooter, run=start.run))
+    elif start.shooter is not None:
         words.append(text("setup_at_table", player=start.shooter))
+    if start.next_break:
+        words.append(text("setup_next_break"))
     return ", ".join(words)

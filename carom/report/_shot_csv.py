@@ -90,13 +90,19 @@ def cue_ball_contacts(events: Sequence[Mapping[str, Any]], cue: str) -> tuple[st
     return first, second, str(cushions) if second else ""
 
 
-def pins_down(events: Sequence[Mapping[str, Any]]) -> str:
+def pins_down(events: Sequence[Mapping[str, Any]], standing: Sequence[str] | None = None) -> str:
     """The pins that fell, in time order: ``PIN:BALL`` each, ``;`` between (docs/shot-csv.md).
 
-    ``BALL`` is the ball that knocked the pin, empty when another pin did.
+    As the referee counts them: each pin once (its first fall), and only a pin that was
+    ``standing`` (the shot's ``pins_standing``; ``None``: all). ``BALL`` is the ball that
+    knocked the pin, empty when another pin did.
     """
     pins = sorted((e for e in events if e.get("kind") == "pin"), key=lambda e: float(e["t_s"]))
-    return ";".join(f"{e['pin']}:{e.get('ball') or ''}" for e in pins)
+    fell: dict[str, str] = {}
+    for e in pins:
+        if standing is None or e["pin"] in standing:
+            fell.setdefault(str(e["pin"]), str(e.get("ball") or ""))
+    return ";".join(f"{pin}:{ball}" for pin, ball in fell.items())
 
 
 def _row(shot: Mapping[str, Any], players: Sequence[str], match: str, carom: bool) -> list[str]:
@@ -106,7 +112,8 @@ def _row(shot: Mapping[str, Any], players: Sequence[str], match: str, carom: boo
     fixed = [
         match, str(v["index"]), v["player"], str(v["set"]), str(v["inning"]), str(v["points"]),
         str(v["opponent_points"]), str(v["penalty"]), str(v["run"]), cue, *contacts,
-        pins_down(shot.get("events", [])), ";".join(v["fouls"]), v["review"] or "", v["reason"],
+        pins_down(shot.get("events", []), shot.get("pins_standing")), ";".join(v["fouls"]),
+        v["review"] or "", v["reason"],
         f"{float(shot['start_s']):.3f}", f"{float(shot['end_s']):.3f}",
     ]  # fmt: skip
     seats = [c for p in players for c in (p, str(v["score_after"][p]))]

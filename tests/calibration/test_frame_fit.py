@@ -64,3 +64,5 @@ def test_a_frame_of_another_size_is_refused_not_compared() -> None:
     with pytest.raises(CalibrationError, match=r"a 1920x1080 frame, but the calibration was "
                        r"fitted to 1280x720 pictures; give a frame of the camera"):  # fmt: skip
         frame_fit(calib, bigger)
+    with pytest.raises(CalibrationError, match=r"an array of shape \(1, 720, 1280, 3\), but"):
+        frame_fit(calib, _frame("three_cushion_match")[None])  # a batch of one, not a frame

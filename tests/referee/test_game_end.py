@@ -85,6 +85,15 @@ def test_a_7_pin_handicap_and_a_start_count_elsewhere_are_refused_not_ignored() 
                     target={"A": 300, "B": 200})  # fmt: skip
     with pytest.raises(RulesError, match="start_count is the 7-pin starting count"):
         config(Discipline.THREE_CUSHION, start_count=300)
+    with pytest.raises(RulesError, match=r"pin-carom-7: the game ends when a player's count "
+                       r"reaches zero; an innings limit is not used, got 20"):  # fmt: skip
+        MatchConfig(
+            discipline=Discipline.PIN_CAROM_7,
+            players=("A", "B"),
+            cue_balls={},
+            target={"A": 300, "B": 300},
+            innings_limit=20,
+        )  # the game went on past it
     doc = {"format": "carom-shots/1", "discipline": "pin-carom-7", "shots": [],
            "match": {"players": ["A", "B"], "target": {"A": 300, "B": 200}}}  # fmt: skip
     with pytest.raises(RulesError, match=r"^match: pin-carom-7: every player counts down"):

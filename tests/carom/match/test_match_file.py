@@ -127,9 +127,10 @@ def match_files(draw: st.DrawFn) -> MatchFile:
         discipline=discipline, players=(a, b), cue_balls={} if pins else balls,
         table=draw(st.none() | st.just(Table(length_mm=length, width_mm=length / 2))),
         first_player=draw(st.none() | st.sampled_from([a, b])),
-        # The 7-pin game counts down from start_count: no handicap, no start_count elsewhere.
+        # The 7-pin game counts down from start_count: no handicap, no innings limit, no
+        # start_count elsewhere.
         target=draw(st.sampled_from([{}, {a: 40, b: 40}, *([] if pins else [{a: 30, b: 25}])])),
-        innings_limit=draw(st.none() | st.integers(1, 80)), sets=sets,
+        innings_limit=None if pins else draw(st.none() | st.integers(1, 80)), sets=sets,
         equalizing=draw(st.booleans()), equalizing_from_break=draw(st.booleans()),
         start_count=draw(st.none() | st.integers(1, 500)) if pins else None, rules=rules,
         clock=clock,

@@ -54,9 +54,12 @@ def expected_row(doc: dict[str, Any], shot: Shot, match: str, carom: bool) -> di
         "run": str(v["run"]), "cue_ball": str(shot.cue_ball),
     }  # fmt: skip
     first, second, cushions = contacts(shot) if carom else ("", "", "")
-    pins = sorted((e for e in shot.events if isinstance(e, PinDown)), key=lambda e: e.t_s)
+    fell: dict[str, str] = {}  # the referee's count: each standing pin once, its first fall
+    for e in sorted((e for e in shot.events if isinstance(e, PinDown)), key=lambda e: e.t_s):
+        if shot.pins_standing is None or e.pin in shot.pins_standing:
+            fell.setdefault(str(e.pin), "" if e.ball is None else str(e.ball))
     row |= {"first_ball": first, "second_ball": second, "cushions_before_second_ball": cushions,
-            "pins_down": ";".join(f"{e.pin}:{e.ball or ''}" for e in pins),
+            "pins_down": ";".join(f"{pin}:{ball}" for pin, ball in fell.items()),
             "fouls": ";".join(v["fouls"]), "review": _safe(v["review"] or ""),
             "reason": _safe(v["reason"]), "start_s": f"{shot.start_s:.3f}",
             "end_s": f"{shot.end_s:.3f}"}  # fmt: skip

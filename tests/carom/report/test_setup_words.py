@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from carom.i18n import LANGUAGES, catalogue
+from carom.i18n import LANGUAGES, catalogue, format_number
 from carom.match import TABLE_PRESETS, score_document
 from carom.report import match_summary, render_report, render_sheet
 from carom.report._setup_words import setup_line
@@ -64,8 +64,38 @@ def _config(**kw: object) -> MatchConfig:
             "set-up: to 40 points; equalizing inning from the break position; match table "
             "2840x1420 mm; joined in progress at 12 : 7 after 9 : 9 innings, Ana at the table",
         ),
+        (
+            {
+                "sets": 3,
+                "start": StartState(
+                    board={"Ana": 12, "Ben": 7},
+                    set_index=2,
+                    sets_won={"Ana": 1, "Ben": 1},
+                    breaker="Ben",
+                    shooter="Ana",
+                    run=3,
+                ),
+            },
+            "set-up: to 40 points a set; best of 3 sets; equalizing inning from the break "
+            "position; match table 2840x1420 mm; joined in progress at 12 : 7 after 0 : 0 "
+            "innings, set 3, sets 1 : 1, Ben broke this game, Ana at the table on a run of 3",
+        ),
+        (
+            {"start": StartState(next_break=True)},
+            "set-up: to 40 points; equalizing inning from the break position; match table "
+            "2840x1420 mm; joined in progress at 0 : 0 after 0 : 0 innings, the next stroke "
+            "from the break position",
+        ),
     ],
-    ids=["defaults", "handicap", "sets-limit-table", "rules", "joined"],
+    ids=[
+        "defaults",
+        "handicap",
+        "sets-limit-table",
+        "rules",
+        "joined",
+        "joined-sets",
+        "joined-at-a-break",
+    ],
 )
 def test_the_line_names_every_term_that_decides_the_result(
     changes: dict[str, object], line: str
@@ -108,6 +138,8 @@ def test_the_report_says_it_in_its_language_under_the_result(lang: str) -> None:
     assert "Ana 5, <b>& 4" in html.unescape(said) and "<b>&" not in said  # escaped once
     assert words["setup_sets"].format(n=3) in html.unescape(said)
     assert page.index('class="setup"') < page.index('class="players"')
+    size = f"{format_number(lang, 2840, 0)}x{format_number(lang, 1420, 0)} mm"
+    assert size in html.unescape(said)  # the page's numbers: 2.840x1.420 mm in Turkish
 
 
 def test_every_named_table_has_its_words() -> None:

@@ -123,6 +123,12 @@ def test_the_pins_that_fell_are_listed_in_time_order_with_the_ball_that_knocked_
               _ev(1.0, "ball", balls=["white", "yellow"])]  # fmt: skip
     doc = _doc(events, _verdict(0, "Ana"), discipline="five-pins")
     assert read_rows(shot_csv_text(doc, "m"))[0]["pins_down"] == "center:yellow;foot:"
+    # As the referee counts them: a pin that was not standing, or falls twice, once at most.
+    events += [_ev(2.2, "pin", pin="center", ball="white"), _ev(2.5, "pin", pin="left")]
+    doc = _doc(events, _verdict(0, "Ana"), discipline="five-pins")
+    doc["shots"][0]["pins_standing"] = ["center", "foot", "right", "head"]
+    assert read_rows(shot_csv_text(doc, "m"))[0]["pins_down"] == "center:yellow;foot:"
+    check_against_log(shot_csv_text(doc, "m"), doc, "m")
     assert read_rows(shot_csv_text(_doc(POINT, _verdict(0, "Ana")), "m"))[0]["pins_down"] == ""
 
 

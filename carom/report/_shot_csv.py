@@ -5,7 +5,8 @@ Built from the shot log document itself (the ``shots`` with their ``verdict``), 
 same log. The cue ball's first and second object balls and the cushions it touched
 before the second are read from the shot's events, in time order, for the carom
 disciplines (every discipline but ``five-pins`` and ``pin-carom-7``, where the cells are
-empty); the pins that fell, and the ball that knocked each, from its pin events.
+empty); the pins that fell, and the ball that knocked each, from its pin events as the
+referee counts them (each pin once; in five-pins only a pin the shot had standing).
 
 Text cells hold what people typed or the referee said (names, reasons): one that a
 spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a
@@ -105,14 +106,17 @@ def pins_down(events: Sequence[Mapping[str, Any]], standing: Sequence[str] | Non
     return ";".join(f"{pin}:{ball}" for pin, ball in fell.items())
 
 
-def _row(shot: Mapping[str, Any], players: Sequence[str], match: str, carom: bool) -> list[str]:
+def _row(shot: Mapping[str, Any], players: Sequence[str], match: str, discipline: str) -> list[str]:
     v = shot["verdict"]
+    carom = discipline not in _NOT_CAROM
+    # Five-pins ignores a pin down that was not standing; the 7-pin game's pins are all set.
+    standing = shot.get("pins_standing") if discipline == "five-pins" else None
     cue = str(shot["cue_ball"])
     contacts = cue_ball_contacts(shot.get("events", []), cue) if carom else ("", "", "")
     fixed = [
         match, str(v["index"]), v["player"], str(v["set"]), str(v["inning"]), str(v["points"]),
         str(v["opponent_points"]), str(v["penalty"]), str(v["run"]), cue, *contacts,
-        pins_down(shot.get("events", []), shot.get("pins_standing")), ";".join(v["fouls"]),
+        pins_down(shot.get("events", []), standing), ";".join(v["fouls"]),
         v["review"] or "", v["reason"],
         f"{float(shot['start_s']):.3f}", f"{float(shot['end_s']):.3f}",
     ]  # fmt: skip
@@ -130,11 +134,11 @@ def shot_csv_rows(doc: Mapping[str, Any], match: str) -> list[dict[str, str]]:
     """
     players = list(doc["match"]["players"])
     columns = shot_csv_columns(len(players))
-    carom = str(doc.get("discipline")) not in _NOT_CAROM
+    discipline = str(doc.get("discipline"))
     rows = []
     for shot in doc["shots"]:
         if shot.get("verdict") is not None:
-            values = _row(shot, players, match, carom)
+            values = _row(shot, players, match, discipline)
             rows.append({c: _cell(c, v) for c, v in zip(columns, values, strict=True)})
     return rows
 

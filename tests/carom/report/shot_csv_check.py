@@ -56,7 +56,11 @@ def expected_row(doc: dict[str, Any], shot: Shot, match: str, carom: bool) -> di
     first, second, cushions = contacts(shot) if carom else ("", "", "")
     fell: dict[str, str] = {}  # the referee's count: each standing pin once, its first fall
     for e in sorted((e for e in shot.events if isinstance(e, PinDown)), key=lambda e: e.t_s):
-        if shot.pins_standing is None or e.pin in shot.pins_standing:
+        if (
+            shot.pins_standing is None
+            or e.pin in shot.pins_standing
+            or doc["discipline"] != "five-pins"
+        ):
             fell.setdefault(str(e.pin), "" if e.ball is None else str(e.ball))
     row |= {"first_ball": first, "second_ball": second, "cushions_before_second_ball": cushions,
             "pins_down": ";".join(f"{pin}:{ball}" for pin, ball in fell.items()),

@@ -95,7 +95,14 @@ def config_doc(config: MatchConfig) -> dict[str, Any]:
 
 
 def config_from_doc(doc: Mapping[str, Any]) -> MatchConfig:
-    """The inverse of :func:`config_doc` (checked by the referee's parser)."""
+    """The inverse of :func:`config_doc` (checked by the referee's parser).
+
+    A 7-pin match stored with an innings limit (taken, and never applied, before the
+    referee refused it) opens without it: the game is the one that was played.
+    """
+    match = doc.get("match")
+    if doc.get("discipline") == "pin-carom-7" and isinstance(match, Mapping):
+        doc = {**doc, "match": {k: v for k, v in match.items() if k != "innings_limit"}}
     return parse_shot_log({**doc, "shots": []}).match
 
 

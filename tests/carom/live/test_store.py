@@ -120,6 +120,15 @@ def test_files_that_are_not_carom_databases_give_one_line_errors(tmp_path: Path)
     assert not (tmp_path / "missing.db").exists()
 
 
+def test_a_7_pin_match_stored_with_an_innings_limit_still_opens_without_it() -> None:
+    """Taken (and never applied) before the referee refused it: no stored match is lost."""
+    seven = MatchConfig(discipline=Discipline.PIN_CAROM_7, players=("P", "Q"), cue_balls={},
+                        target={"P": 300, "Q": 300}, start_count=500)  # fmt: skip
+    doc = config_doc(seven)
+    doc["match"]["innings_limit"] = 20
+    assert config_from_doc(doc) == seven
+
+
 def test_match_configs_round_trip_through_the_shot_log_head() -> None:
     configs = [
         long_config(),

@@ -6,6 +6,8 @@
   (:class:`Diagram`) rendered to SVG or pixels;
 * :func:`write_report`: the self-contained HTML report in the user's language (match
   panel from :func:`match_summary`, statistics plots, scoresheet table, a card per shot);
+* :func:`setup_line` / :func:`setup_terms_in`: the set-up a match was judged under, in
+  words (the scoresheet's line; the terms in a language, for the web history);
 * :func:`write_shot_csv`: the per-shot CSV of a shot log (docs/shot-csv.md);
 * :class:`AnnotatedWriter`: the annotated video's frames, its words in the report's
   language (:class:`VideoWords`) drawn in any script (:func:`pick_glyphs`).
@@ -35,6 +37,7 @@ from carom.report._html import (
 )
 from carom.report._page import diagram_texts
 from carom.report._report_stats import MatchSummary, PlayerLine, inning_points, match_summary
+from carom.report._setup_words import setup_line, setup_terms_in
 from carom.report._sheet import render_sheet, render_standings
 from carom.report._shot_csv import (
     SHOT_CSV_COLUMNS,
@@ -78,6 +81,8 @@ __all__ = [
     "render_sheet",
     "render_standings",
     "render_svg",
+    "setup_line",
+    "setup_terms_in",
     "shot_csv_columns",
     "shot_csv_rows",
     "shot_csv_text",

@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from carom.i18n import catalogue
+from carom.i18n import catalogue, format_number
 from carom.match import TABLE_PRESETS
 from referee import MatchConfig, RuleOptions, StartState, Table, rules_of
 
-__all__ = ["setup_line", "setup_terms"]
+__all__ = ["setup_line", "setup_terms", "setup_terms_in"]
 
 #: A catalogue message filled in: ``text(key, **fields)``.
 Text = Callable[..., str]
@@ -39,6 +39,21 @@ def setup_line(cfg: MatchConfig) -> str:
         return f"{value:.{decimals}f}"
 
     return "set-up: " + "; ".join(setup_terms(cfg, english, plain))
+
+
+def setup_terms_in(cfg: MatchConfig, lang: str) -> list[str]:
+    """:func:`setup_terms` in language ``lang`` (the report's words and numbers, unescaped).
+
+    The web history's match panel shows them (``GET /api/matches/{id}``'s ``setup``).
+    """
+
+    def words(key: str, **fields: object) -> str:
+        return catalogue("report").text(lang, key, **fields)
+
+    def number(value: float, decimals: int) -> str:
+        return format_number(lang, value, decimals)
+
+    return setup_terms(cfg, words, number)
 
 
 def setup_terms(cfg: MatchConfig, text: Text, num: Num) -> list[str]:

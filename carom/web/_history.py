@@ -17,7 +17,7 @@ from fastapi import HTTPException
 
 from calibration import TableGeometry
 from carom.live import LiveSession, MatchStore, PlayStep, corrections_in_effect
-from carom.report import diagram_svg, diagram_texts, legend_lines
+from carom.report import diagram_svg, diagram_texts, legend_lines, setup_terms_in
 from carom.web._state import record_doc, score_doc, stats_doc
 from referee import Phase, Shot, ShotRecord, Verdict, average_text, match_stats, rules_of
 from vision import BallTrack, ScoredEvent
@@ -65,10 +65,14 @@ class History:
             "score": score_doc(state), "shots": len(s.records),
         }  # fmt: skip
 
-    def detail(self, match_id: int) -> dict[str, Any]:
-        """One match with its scoresheet (every shot in effect) and statistics."""
+    def detail(self, match_id: int, lang: str = "en") -> dict[str, Any]:
+        """One match with its set-up (its terms in ``lang``), scoresheet and statistics.
+
+        The scoresheet holds every shot in effect.
+        """
         s = self.session(match_id)
         return self.summary(match_id) | {
+            "setup": setup_terms_in(s.state.config, lang),
             "scoresheet": [record_doc(s.match_id, r) for r in s.records],
             "stats": stats_doc(s.state),
             # carom-shots/1 has no place for them: export.json re-scores without them

@@ -57,10 +57,11 @@ def matches(history: HistoryDep) -> list[dict[str, Any]]:
 
 
 @router.get("/api/matches/{match_id}")
-def match(match_id: MatchId, history: HistoryDep) -> dict[str, Any]:
-    """One match: result, scoresheet and per-player statistics."""
+def match(match_id: MatchId, history: HistoryDep, request: Request,
+          lang: LangQuery = None) -> dict[str, Any]:  # fmt: skip
+    """One match: result, set-up (its terms in ``lang``), scoresheet, per-player statistics."""
     _known(history, match_id)
-    return history.detail(match_id)
+    return history.detail(match_id, _lang(request, lang))
 
 
 @router.get("/api/matches/{match_id}/export.json")
@@ -148,7 +149,7 @@ def review_diagram(table: Annotated[Table, Depends(table_of)], request: Request,
 
 
 def _lang(request: Request, lang: str | None) -> str:
-    """A diagram's language: ``?lang=``, else the browser's, else English."""
+    """A diagram's or set-up's language: ``?lang=``, else the browser's, else English."""
     return pick_language(lang, request.headers.get("accept-language"))
 
 

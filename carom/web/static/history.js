@@ -89,7 +89,7 @@
     $("match").classList.toggle("hidden", id === null);
     if (id === null) return;
     try {
-      const m = await api("GET", `/api/matches/${id}`);
+      const m = await api("GET", fmt.inLang(`/api/matches/${id}`));
       $("match-title").textContent = t("con.match_title", { id: m.id, discipline: fmt.title(m.discipline) }) +
         ` · ${(m.players || []).join(" – ")} · ${result(m)}`;
       $("exports").replaceChildren(
@@ -99,6 +99,8 @@
         m.corrections_not_in_export > 0
           ? el("span", { class: "muted", id: "export-json-note", text: t("hist.export_json_corrections", { n: fmt.int(m.corrections_not_in_export) }) })
           : "");
+      // The terms come in the page's language from the server (the report's words).
+      $("match-setup").textContent = m.setup && m.setup.length ? t("hist.setup", { terms: m.setup.join("; ") }) : "";
       statsTable(m.stats);
       const shots = m.scoresheet || [];
       scoresheet(shots, m.players || []);

@@ -240,7 +240,13 @@ def test_history_shows_the_finished_match(fed_pages: Pages, fed: RunningServer) 
     history.locator("#match-title").filter(has_text="Ana won").wait_for()
     assert history.locator("#matches tr.sel td").last.inner_text().strip() == "Ana won"
     rows = history.locator("#scoresheet tbody tr")
-    sheet = history.request.get(f"{fed.url}/api/matches/{final['id']}").json()["scoresheet"]
+    detail = history.request.get(f"{fed.url}/api/matches/{final['id']}").json()
+    sheet = detail["scoresheet"]
+    # The set-up the match was judged under, under its title (the report's words).
+    setup = history.inner_text("#match-setup")
+    assert (
+        setup == "Set-up: " + "; ".join(detail["setup"]) and "match table 2,840x1,420 mm" in setup
+    )
     assert rows.count() == len(sheet) == 14
     figures = history.locator("#diagrams figure img")
     assert figures.count() == rows.count()

@@ -375,7 +375,8 @@ def test_numbers_and_dates_are_written_as_the_language_writes_them(
     pages: Pages, fed: RunningServer
 ) -> None:
     """An average in Turkish has a decimal comma; a date in Korean and French reads as
-    there (the browser's Intl, in the page's language)."""
+    there (the browser's Intl, in the page's language); the history's set-up of the match
+    has the table's size as the language writes it (the server's, in the page's)."""
     board = pages.open("/scoreboard?lang=tr")
     cell = board.locator("[data-player=Ana] [data-stat=average] b")
     cell.wait_for()
@@ -393,6 +394,12 @@ def test_numbers_and_dates_are_written_as_the_language_writes_them(
         date = history.locator("#matches tr[data-match] td").nth(1)
         date.wait_for()
         assert re.fullmatch(pattern, date.inner_text().strip()), (lang, date.inner_text())
+        # The match's set-up in the page's language, with its numbers (French: 2 840).
+        setup = history.locator("#match-setup")
+        setup.filter(has_text=catalogue("web").text(lang, "hist.setup", terms="")).wait_for()
+        table = catalogue("report").text(lang, "setup_table_match", size="{size}")
+        size = {"fr": "2\u202f840x1\u202f420"}.get(lang, "2,840x1,420")
+        assert table.replace("{size}", f"{size} mm") in setup.inner_text()
         history.close()
 
 

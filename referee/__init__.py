@@ -11,6 +11,7 @@ from referee._break import (
     check_break_layout,
 )
 from referee._config import DEFAULT_TARGETS, MAX_PLAYERS, MatchConfig
+from referee._corrections import apply_correction, counts_in_run
 from referee._disciplines import (
     DISCIPLINES,
     BreakLayout,
@@ -31,7 +32,6 @@ from referee._layout_items import (
 )
 from referee._match import (
     Match,
-    apply_correction,
     apply_join,
     apply_lag,
     apply_shot,
@@ -204,6 +204,7 @@ __all__ = [
     "call_fouls",
     "check_break_layout",
     "check_shot_order",
+    "counts_in_run",
     "cue_ball_due",
     "doubt_code",
     "english_ordinal",

@@ -58,7 +58,9 @@ from referee import (
     apply_lag,
     apply_shot,
     call_fouls,
+    counts_in_run,
     reason_json,
+    rules_of,
 )
 
 __all__ = ["Machine"]
@@ -196,8 +198,8 @@ class Machine:
         )
         steps: list[Step] = [PlayStep(shot, info, p.entry)]
         if kind is DecisionKind.POINTS:
-            record = self._simulate(steps)[1][-1]
-            steps += [CorrectStep(c) for c in _override(record, int(points or 0), self.match)]
+            after, records = self._simulate(steps)
+            steps += [CorrectStep(c) for c in _override(records[-1], int(points or 0), after)]
         _, records = self._simulate(steps)
         label = f"points {points}" if kind is DecisionKind.POINTS else str(kind)
         said = Account("review", {"decision": label, "shot": shot_account(records[0])})
@@ -323,17 +325,29 @@ def _with_call(shot: Shot, foul: Foul) -> Shot:
     return replace(shot, events=(*shot.events, Call(t_s=t_s, foul=foul)))
 
 
-def _override(record: ShotRecord, points: int, match: Match) -> list[Correction]:
-    """Corrections that make a recorded shot count ``points`` for its shooter."""
+def _override(record: ShotRecord, points: int, after: MatchState) -> list[Correction]:
+    """Corrections that make a recorded shot count ``points`` for its shooter.
+
+    ``after``: the state after the shot. The points the decision changes are the
+    stroke's own: they count in the run of that stroke (:func:`referee.counts_in_run`;
+    its inning given back first when the shot wrongly ended it), and so in the high
+    run; where no run of the shooter's is left to amend (the shot ended a game), a
+    plain correction. In five-pins every stroke ends the inning: the turn passes
+    whatever the stroke scored.
+    """
     shooter, v = record.player, record.verdict
     note = f"review: shot {record.index} scored {points}"
-    out = []
-    if points != v.points:
-        out.append(Correction(CorrectionKind.POINTS, shooter, points - v.points, note))
-    if points > 0 and v.inning_ends:
+    out, state = [], after
+    alternates = rules_of(after.config.discipline).alternates_every_stroke
+    if points > 0 and v.inning_ends and not alternates:
         out.append(Correction(CorrectionKind.TURN, shooter, note=note))
-    elif points == 0 and not v.inning_ends:
-        following = match.state.config.next_player(shooter)  # the opponent, of two
+        state = apply_correction(state, out[-1])
+    if points != v.points:
+        delta = points - v.points
+        out.append(Correction(CorrectionKind.POINTS, shooter, delta, note,
+                              in_run=counts_in_run(state, shooter, delta)))  # fmt: skip
+    if points == 0 and not v.inning_ends:
+        following = after.config.next_player(shooter)  # the opponent, of two
         out.append(Correction(CorrectionKind.TURN, following, note=note))
     return out
 

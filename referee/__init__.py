@@ -22,6 +22,7 @@ from referee._disciplines import (
 )
 from referee._errors import CaromError, IllegalMoveError, RulesError, ShotLogError, UnknownBallError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
+from referee._join import continues, start_after
 from referee._lag import Lag, LagResult, judge_lag
 from referee._layout_items import (
     LAYOUT_BALL_ENGLISH,
@@ -204,6 +205,7 @@ __all__ = [
     "call_fouls",
     "check_break_layout",
     "check_shot_order",
+    "continues",
     "counts_in_run",
     "cue_ball_due",
     "doubt_code",
@@ -230,6 +232,7 @@ __all__ = [
     "shot_context",
     "shot_json",
     "standings",
+    "start_after",
     "start_json",
     "with_review",
 ]

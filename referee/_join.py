@@ -7,7 +7,7 @@ from referee._names import NextPosition
 from referee._start import StartState
 from referee._state import MatchState, Phase, Score
 
-__all__ = ["joined_state"]
+__all__ = ["continues", "joined_state", "start_after"]
 
 
 def joined_state(config: MatchConfig, start: StartState, version: int = 0) -> MatchState:
@@ -52,3 +52,41 @@ def _score(config: MatchConfig, start: StartState, player: str) -> Score:
         carried=points - run,
         penalties=penalties,
     )
+
+
+def start_after(state: MatchState) -> StartState:
+    """What a record joining ``state`` (a match under way) would be told: its whole start.
+
+    The boards, innings, the player at the table and their run, the breaker, the set
+    and the sets won, and whether the next stroke is from the break position.
+    """
+    players = state.config.players
+    shooter = state.shooter
+    run = state.scores[shooter].current_run if shooter is not None else 0
+    return StartState(
+        board={p: state.board(p) for p in players},
+        innings={p: state.scores[p].innings for p in players},
+        run=run, shooter=shooter, breaker=state.breaker, set_index=state.set_index,
+        sets_won=dict(state.sets_won), next_break=state.break_due,
+    )  # fmt: skip
+
+
+def continues(start: StartState, end: StartState, players: tuple[str, ...]) -> bool:
+    """Whether a record joined at ``start`` takes up a match that stopped at ``end``.
+
+    ``end`` is :func:`start_after` of the earlier record's last state. ``start`` must
+    give every player's board, and each other field it gives must agree: a record
+    joined at 0 : 0 with nothing else known continues nothing.
+    """
+    if set(start.board) != set(players) or dict(start.board) == dict.fromkeys(players, 0):
+        return False
+    given = [
+        dict(start.board) == dict(end.board),
+        all(end.innings.get(p) == n for p, n in start.innings.items()),
+        all(end.sets_won.get(p) == n for p, n in start.sets_won.items()),
+        start.set_index == end.set_index,
+        start.shooter is None or (start.shooter == end.shooter and start.run == end.run),
+        start.breaker in (None, end.breaker),
+        start.next_break in (None, end.next_break),
+    ]
+    return all(given)

@@ -7,7 +7,8 @@ whatever its name. Each log is scored with ``carom.match.score_file`` (the numbe
 ``carom score``); a log that cannot be read is listed with its reason and the others
 are still counted. A log of shots whose bytes are another's (the same analysis found
 twice, in a batch's folder and an analyze's) is counted once, the other listed as
-skipped.
+skipped. A match recorded in several files is counted once
+(:mod:`carom.stats._continued`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from carom.match import load_json, score_file, stopped_reason
 from carom.stats._categories import player_categories
+from carom.stats._continued import join_continued
 from carom.stats._model import MatchFigures, PlayerMatch, SeasonStats
 from carom.stats._season import rank_players
 from referee import (
@@ -28,7 +30,9 @@ from referee import (
     Shot,
     ShotLogError,
     match_stats,
+    new_match,
     parse_shot,
+    start_after,
 )
 
 __all__ = ["collect_stats", "display_name", "find_logs", "read_match"]
@@ -60,6 +64,7 @@ def collect_stats(paths: Sequence[Path | str]) -> SeasonStats:
             matches.append(match)
         except (CaromError, OSError, ValueError) as exc:
             skipped.append((log, _one_line(exc, log)))
+    matches = join_continued(matches)
     return SeasonStats(tuple(matches), rank_players(matches), tuple(sorted(skipped)))
 
 
@@ -123,6 +128,7 @@ def read_match(path: Path) -> MatchFigures:
     shots, total = _log_shots(path)
     result = MatchResult.from_state(state) if state.phase is Phase.OVER else None
     categories = player_categories(state.config.players, records, shots, state.config.discipline)
+    opening = match_stats(new_match(state.config))  # a record joined in progress: its start
     figures = tuple(
         PlayerMatch(
             p,
@@ -133,9 +139,12 @@ def read_match(path: Path) -> MatchFigures:
             s.sets_won,
             None if result is None else result.match_points(p),
             categories[p],
+            opening[p].points,
+            opening[p].innings,
         )
         for p, s in match_stats(state).items()
     )
+    going_on = state.phase is Phase.PLAYING and run.error is None and bool(records)
     return MatchFigures(
         path=path,
         name=display_name(path),
@@ -149,6 +158,8 @@ def read_match(path: Path) -> MatchFigures:
         result=result,
         error=None if run.error is None else stopped_reason(run).splitlines()[0],
         unjudged=max(0, total - len(records)),
+        start=state.config.start,
+        end=start_after(state) if going_on else None,
     )
 
 

@@ -57,6 +57,7 @@ def _match_json(number: int, m: MatchFigures) -> dict[str, Any]:
         "match": number,
         "name": m.name,
         "path": str(m.path),
+        "parts": [str(p) for p in m.parts or (m.path,)],
         "discipline": m.discipline,
         "players": list(m.players),
         "phase": m.phase,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
 
-from referee import MatchResult, Phase, Standing
+from referee import MatchResult, Phase, Standing, StartState
 
 __all__ = ["MatchFigures", "PlayerMatch", "PlayerSeason", "SeasonStats", "ShotCategories"]
 
@@ -67,6 +67,8 @@ class PlayerMatch:
 
     ``average``: points / innings truncated to three decimals (``referee.average_text``);
     ``match_points``: 2 a win, 1 a share of a draw, 0 a loss; ``None`` until it is over.
+    ``carried_points``, ``carried_innings``: what the record started with, when it
+    joined the match in progress (included in ``points`` and ``innings``).
     """
 
     player: str
@@ -77,6 +79,8 @@ class PlayerMatch:
     sets_won: int
     match_points: int | None
     categories: ShotCategories
+    carried_points: int = 0
+    carried_innings: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +91,11 @@ class MatchFigures:
     ``.shots.json`` / ``.json``. ``phase``: ``over``, ``playing`` or ``lag``. ``error``:
     why the replay stopped before the log's end (the shots judged before it count);
     ``unjudged``: the log's shots after that stop. ``result``: the finished match as the
-    standings read it (``None`` while in progress).
+    standings read it (``None`` while in progress). ``start``: where the record joined
+    the match (``None``: at its start); ``end``: where it stopped, the match still under
+    way (``None``: over, or stopped by a refusal). ``parts``: the logs of a match
+    recorded in several files, in play order (:mod:`carom.stats._continued`); empty for
+    one file, ``path``.
     """
 
     path: Path
@@ -102,6 +110,9 @@ class MatchFigures:
     result: MatchResult | None = None
     error: str | None = None
     unjudged: int = 0
+    start: StartState | None = None
+    end: StartState | None = None
+    parts: tuple[Path, ...] = ()
 
     @property
     def finished(self) -> bool:

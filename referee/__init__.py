@@ -11,7 +11,7 @@ from referee._break import (
     check_break_layout,
 )
 from referee._config import DEFAULT_TARGETS, MAX_PLAYERS, MatchConfig
-from referee._corrections import apply_correction, counts_in_run
+from referee._corrections import apply_correction
 from referee._disciplines import (
     DISCIPLINES,
     BreakLayout,
@@ -206,7 +206,6 @@ __all__ = [
     "check_break_layout",
     "check_shot_order",
     "continues",
-    "counts_in_run",
     "cue_ball_due",
     "doubt_code",
     "english_ordinal",

@@ -1,15 +1,13 @@
 """A referee's corrections: points, the turn, the break position [rules.md §2-7].
 
 Theory of operation. A correction changes what the strokes left: it never replays
-them. Points are a plain correction (``Score.corrected``, apart from the runs), or,
-with ``in_run``, a stroke's own whose call was overturned (a shot held for review
-that the referee decides: ``carom.live``), which count in the run of that stroke:
-the inning under way of the player at the table, else the inning the last stroke
-ended, when it was that player's (in five-pins every stroke ends one). So the high
-run is the run as played. A turn to the player whose inning the last stroke ended
+them. Points are a plain correction (``Score.corrected``, apart from the runs: a
+person's decision on a stroke held for review is the stroke's own instead,
+:mod:`referee._decided`). A turn to the player whose inning the last stroke ended
 gives that inning back (its run goes on); any other turn closes the inning of the
-player at the table. A match kept by hand takes points and turns as strokes instead
-(:mod:`referee._by_hand`).
+player at the table. The break position goes to the player at the table (in
+five-pins that stroke may not score, [000 §10.4]). A match kept by hand takes points
+and turns as strokes instead (:mod:`referee._by_hand`).
 """
 
 from __future__ import annotations
@@ -20,11 +18,11 @@ from referee._by_hand import by_hand_step
 from referee._disciplines import rules_of
 from referee._errors import IllegalMoveError, UnknownBallError
 from referee._game_end import cut_to_target, target_reached
-from referee._names import NextPosition
+from referee._names import Discipline, NextPosition
 from referee._shot import Carry
-from referee._state import AuditEntry, Correction, CorrectionKind, MatchState, Phase, Score
+from referee._state import AuditEntry, Correction, CorrectionKind, MatchState, Phase
 
-__all__ = ["apply_correction", "counts_in_run"]
+__all__ = ["apply_correction"]
 
 
 def apply_correction(state: MatchState, correction: Correction) -> MatchState:
@@ -37,13 +35,15 @@ def apply_correction(state: MatchState, correction: Correction) -> MatchState:
     if correction.by_hand and (step := by_hand_step(state, correction)) is not None:
         moved, detail = step
     elif correction.kind is CorrectionKind.POINTS:
-        moved, detail = _correct_points(state, player, correction.points, correction.in_run)
+        moved, detail = _correct_points(state, player, correction.points)
     elif correction.kind is CorrectionKind.TURN:
         moved, detail = _correct_turn(state, player)
     else:
         if state.shooter != player:
             raise IllegalMoveError(f"correction: only {state.shooter} (at the table) may ask")
-        moved = replace(state, next_position=NextPosition.BREAK, break_due=True, carry=Carry())
+        frozen = state.config.discipline is Discipline.FIVE_PINS  # no legal stroke [§6]
+        carry = Carry(frozen_restart=frozen)
+        moved = replace(state, next_position=NextPosition.BREAK, break_due=True, carry=carry)
         detail = f"break position for {player}"
     if correction.note:
         detail += f" ({correction.note})"
@@ -51,9 +51,7 @@ def apply_correction(state: MatchState, correction: Correction) -> MatchState:
     return replace(moved, audit=(*state.audit, entry), version=state.version + 1)
 
 
-def _correct_points(
-    state: MatchState, player: str, points: int, in_run: bool
-) -> tuple[MatchState, str]:
+def _correct_points(state: MatchState, player: str, points: int) -> tuple[MatchState, str]:
     if points == 0:
         raise IllegalMoveError("correction: points must not be zero")
     score = state.scores[player]
@@ -63,12 +61,9 @@ def _correct_points(
         raise IllegalMoveError(f"correction: {player}'s count is {state.board(player)}; it "
                                "ends at exactly zero, never below (rules.md §7)")  # fmt: skip
     scores = dict(state.scores)
-    if in_run:
-        scores[player] = _in_run(state, player, points)
-    else:
-        scores[player] = replace(
-            score, points=score.points + points, corrected=score.corrected + points
-        )
+    scores[player] = replace(
+        score, points=score.points + points, corrected=score.corrected + points
+    )
     moved = replace(state, scores=scores)
     if rules_of(state.config.discipline).alternates_every_stroke:  # five-pins, as after a shot
         moved, _ = cut_to_target(moved, None)
@@ -77,34 +72,7 @@ def _correct_points(
         reached = [p for p in state.config.players if scores[p].points >= state.config.target[p]]
         if reached:
             moved, _ = target_reached(moved, reached[0], ())
-    return moved, f"{points:+d} points to {player}" + (" in the run" if in_run else "")
-
-
-def counts_in_run(state: MatchState, player: str, points: int) -> bool:
-    """Whether ``points`` may count in the run of ``player``'s last stroke (module docstring).
-
-    The run of the inning under way when ``player`` is at the table in one, else of
-    the inning the last stroke ended when it was ``player``'s; and it stays 0 or more.
-    """
-    score = state.scores[player]
-    if state.shooter == player and score.in_inning:
-        return score.current_run + points >= 0
-    return (
-        state.last_inning_ended_by == player and bool(score.runs) and score.runs[-1] + points >= 0
-    )
-
-
-def _in_run(state: MatchState, player: str, points: int) -> Score:
-    """``player``'s score with ``points`` more in the run of their last stroke."""
-    if not counts_in_run(state, player, points):
-        raise IllegalMoveError(f"correction: {points:+d} points in {player}'s run: no stroke "
-                               f"of {player}'s leaves such a run to amend")  # fmt: skip
-    score = state.scores[player]
-    if state.shooter == player and score.in_inning:
-        return replace(score, points=score.points + points,
-                       current_run=score.current_run + points)  # fmt: skip
-    runs = (*score.runs[:-1], score.runs[-1] + points)
-    return replace(score, points=score.points + points, runs=runs)
+    return moved, f"{points:+d} points to {player}"
 
 
 def _correct_turn(state: MatchState, player: str) -> tuple[MatchState, str]:

@@ -92,6 +92,11 @@ def check_shot(shot: Any, where: str) -> None:
             raise RulesError(f"{where}.{name}: expected a finite number or None, got {value!r}")
     if shot.doubt is not None and not isinstance(shot.doubt, str):
         raise RulesError(f"{where}.doubt: expected words or None, got {shot.doubt!r}")
+    decided = shot.decided_points
+    if decided is not None and (not isinstance(decided, int) or isinstance(decided, bool)
+                                or decided < 0):  # fmt: skip
+        raise RulesError(f"{where}.decided_points: expected a whole number >= 0 or None, "
+                         f"got {decided!r}")  # fmt: skip
     _check_positions(shot.start_positions_mm, f"{where}.start_positions_mm")
     _check_positions(shot.end_positions_mm, f"{where}.end_positions_mm")
     if not isinstance(shot.paths_mm, Mapping):

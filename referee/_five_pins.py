@@ -96,6 +96,10 @@ def judge_five_pins(shot: Shot, ctx: ShotContext) -> Verdict:
     note = (Reason.of(ReasonKey.PINS_IGNORED, pins=",".join(ignored)),) if ignored else ()
     if fouls:
         return _foul_verdict(shot, ctx, fouls, value, note)
+    if value.points and ctx.carry.frozen_restart and ctx.options.five_pins_frozen_break_no_score:
+        # [000 §10.4]: from the break position set for frozen balls, a safety only.
+        said = Reason.of(ReasonKey.PINS_FROZEN_BREAK, points=value.points, items=value.items())
+        return Verdict(inning_ends=True, reason_parts=(said, *note))
     parts = (_scoring_reason(ctx, value), *note)
     return Verdict(inning_ends=True, reason_parts=parts, points=value.points)
 

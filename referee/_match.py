@@ -30,6 +30,7 @@ from dataclasses import replace
 from referee._break import BreakCall
 from referee._config import MatchConfig
 from referee._corrections import apply_correction
+from referee._decided import decided_verdict
 from referee._disciplines import rules_of
 from referee._errors import IllegalMoveError, RulesError
 from referee._event_checks import check_shot
@@ -169,6 +170,9 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
     call = decide_break(state, shot)
     ctx = replace(shot_context(state, turn.cue_ball), is_break=call.is_break)
     verdict = _with_calls(judge(shot, ctx), turn, call)
+    if shot.decided_points is not None:  # a person's decision on a held stroke
+        remaining = state.board(shooter) if state.config.countdown_from is not None else None
+        verdict = decided_verdict(verdict, shot.decided_points, ctx, remaining)
     cfg = state.config
     incoming = cfg.next_player(shooter)  # five-pins (two players): the opponent
     scores = dict(state.scores)

@@ -99,6 +99,11 @@ class RuleOptions:
     #: the centre line (the ball in hand then goes to the bottom, head half) when its
     #: centre is within this distance of the line.
     five_pins_centre_line_mm: float = 1.0
+    #: §6 five-pins frozen balls [000 §10.4]: the stroke from the break position the
+    #: referee sets when frozen balls leave no legal stroke may not score for the
+    #: shooter (a safety only; a foul still gives the opponent its points), as the
+    #: seed reads. False: it scores as any stroke (rules.md §6 is silent on it).
+    five_pins_frozen_break_no_score: bool = True
 
     # --- 7-pin carom ---
     #: §7 [000 7-pins §9]: in a carom only the white the cue ball reaches second

@@ -80,6 +80,8 @@ class ReasonKey(StrEnum):
     PINS_FOUL = "pins_foul"
     PINS_FOUL_STROKE = "pins_foul_stroke"
     PINS_IGNORED = "pins_ignored"
+    PINS_FROZEN_BREAK = "pins_frozen_break"
+    DECIDED = "decided"
     PIN7_ALL_SEVEN = "pin7_all_seven"
     PIN7_PENALTY = "pin7_penalty"
     PIN7_ALL_SEVEN_FOUL = "pin7_all_seven_foul"
@@ -201,6 +203,11 @@ _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.PINS_FOUL: _PINS_FOUL,
     ReasonKey.PINS_FOUL_STROKE: _PINS_FOUL + " + stroke {points} from {items}",
     ReasonKey.PINS_IGNORED: "ignored: {pins} pin down but not standing",
+    ReasonKey.DECIDED: "decided by the referee: the stroke scores {points}",
+    ReasonKey.PINS_FROZEN_BREAK: (
+        "no points: the stroke from the break position after frozen balls may not score "
+        "({points} points not counted: {items})"
+    ),
     ReasonKey.PIN7_ALL_SEVEN: "all 7 pins: the game is won",
     ReasonKey.PIN7_PENALTY: "{penalty} points added to the count",
     ReasonKey.PIN7_ALL_SEVEN_FOUL: "all 7 pins on a foul cost the starting count",

@@ -29,6 +29,8 @@ class Shot:
     declaration that the stroke was an intentional safety [rules.md §4].
     ``is_break``: a person or the log says the stroke is (or is not) a break;
     ``None``: the match decides from the start positions (rules.md §3).
+    ``decided_points``: a person decided the stroke (held for review) scored this
+    many points for the shooter, whatever its events say (:mod:`referee._decided`).
     """
 
     index: int
@@ -43,6 +45,7 @@ class Shot:
     doubt: str | None = None
     safety: bool = False
     is_break: bool | None = None
+    decided_points: int | None = None
 
     def __post_init__(self) -> None:
         freeze_fields(self, "start_positions_mm", "end_positions_mm", "paths_mm")
@@ -54,11 +57,15 @@ class Carry:
 
     ``zone``: the restricted zone (balkline zone, anchor square, straight-rail
     corner) in which the previous counted caroms were made with both object
-    balls inside, and ``zone_caroms`` how many in a row.
+    balls inside, and ``zone_caroms`` how many in a row. ``frozen_restart``: in
+    five-pins, the stroke is played from the break position the referee set
+    because frozen balls left no legal stroke (a correction), which may not score
+    [000 five-pins §10.4].
     """
 
     zone: str | None = None
     zone_caroms: int = 0
+    frozen_restart: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

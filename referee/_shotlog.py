@@ -42,6 +42,7 @@ _TOP = set(SHOT_LOG_FIELDS)
 _SHOT = {
     "index", "start_s", "end_s", "cue_ball", "events", "start_positions_mm",
     "end_positions_mm", "paths_mm", "pins_standing", "doubt", "safety", "break",
+    "decided_points",
 }  # fmt: skip
 _MATCH = {
     "players", "cue_balls", "first_player", "target", "innings_limit", "sets",
@@ -187,6 +188,7 @@ def parse_shot(data: Any, where: str) -> Shot:
     pins = obj.get("pins_standing", None)
     doubt = obj.get("doubt", None)
     is_break = obj.get("break", None)
+    decided = obj.get("decided_points", None)
     return Shot(
         index=ask_int(obj.get("index"), obj.at("index"), lo=0),
         cue_ball=ask_enum(Ball, obj.get("cue_ball"), obj.at("cue_ball")),
@@ -202,6 +204,9 @@ def parse_shot(data: Any, where: str) -> Shot:
         doubt=None if doubt is None else ask_str(doubt, obj.at("doubt")),
         safety=ask_bool(obj.get("safety", False), obj.at("safety")),
         is_break=None if is_break is None else ask_bool(is_break, obj.at("break")),
+        decided_points=None
+        if decided is None
+        else ask_int(decided, obj.at("decided_points"), lo=0),
     )
 
 

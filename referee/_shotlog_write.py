@@ -64,6 +64,8 @@ def shot_json(shot: Shot) -> dict[str, Any]:
         out["safety"] = True
     if shot.is_break is not None:
         out["break"] = shot.is_break
+    if shot.decided_points is not None:
+        out["decided_points"] = shot.decided_points
     return out
 
 

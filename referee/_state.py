@@ -110,12 +110,8 @@ class CorrectionKind(StrEnum):
 class Correction:
     """A referee's correction: add (or, negative, remove) ``points``, or give the turn.
 
-    ``kind=POINTS`` adds ``points`` to ``player``: a plain correction, apart from the
-    runs, or with ``in_run`` the points of a stroke of the inning under way whose call
-    was overturned (a shot held for review that the referee decides), which count in
-    its run and so in the high run (``player`` must be at the table, in an inning);
-    ``kind=TURN`` makes ``player`` the shooter (resuming their inning if the last
-    stroke wrongly ended it);
+    ``kind=POINTS`` adds ``points`` to ``player``; ``kind=TURN`` makes ``player`` the
+    shooter (resuming their inning if the last stroke wrongly ended it);
     ``kind=BREAK_POSITION`` grants the player at the table the break position (a
     request: cue ball frozen to the red in three-cushion [rules.md §5], no legal
     stroke from frozen balls in five-pins [§6]).
@@ -128,8 +124,6 @@ class Correction:
     #: The match is kept by hand (no camera records strokes): points to the player at
     #: the table are scored in their inning and a turn ends it (:mod:`referee._by_hand`).
     by_hand: bool = False
-    #: The points are a stroke's of the inning under way: they count in its run.
-    in_run: bool = False
 
     def __post_init__(self) -> None:
         try:
@@ -139,8 +133,6 @@ class Correction:
             raise RulesError(f"correction kind {self.kind!r}: unknown; one of {kinds}") from None
         if not isinstance(self.points, int) or isinstance(self.points, bool):
             raise RulesError(f"correction points: a whole number, got {self.points!r}")
-        if self.in_run and self.kind is not CorrectionKind.POINTS:
-            raise RulesError(f"correction in_run: only points count in a run, not {self.kind}")
 
 
 @dataclass(frozen=True, slots=True)

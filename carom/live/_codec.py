@@ -211,13 +211,10 @@ def lag_from_json(data: Mapping[str, Any]) -> Lag:
 def correction_json(c: Correction) -> dict[str, Any]:
     """A referee correction as a JSON object.
 
-    ``by_hand`` and ``in_run`` are written only when true: the journals written before
-    them read as they did.
+    ``by_hand`` is written only when true: the journals written before it read as they did.
     """
-    doc: dict[str, Any] = {"kind": str(c.kind), "player": c.player, "points": c.points,
-                           "note": c.note}  # fmt: skip
-    doc |= {"by_hand": True} if c.by_hand else {}
-    return doc | ({"in_run": True} if c.in_run else {})
+    doc = {"kind": str(c.kind), "player": c.player, "points": c.points, "note": c.note}
+    return {**doc, "by_hand": True} if c.by_hand else doc
 
 
 def correction_from_json(data: Mapping[str, Any]) -> Correction:
@@ -225,7 +222,7 @@ def correction_from_json(data: Mapping[str, Any]) -> Correction:
     return Correction(
         kind=CorrectionKind(data["kind"]), player=str(data["player"]),
         points=int(data.get("points", 0)), note=str(data.get("note", "")),
-        by_hand=data.get("by_hand") is True, in_run=data.get("in_run") is True,
+        by_hand=data.get("by_hand") is True,
     )  # fmt: skip
 
 

@@ -58,9 +58,7 @@ from referee import (
     apply_lag,
     apply_shot,
     call_fouls,
-    counts_in_run,
     reason_json,
-    rules_of,
 )
 
 __all__ = ["Machine"]
@@ -90,7 +88,8 @@ class Machine:
         if kind == "shot":
             return self._plan_shot(payload, paths, seq)
         if kind == "decide":
-            return self._plan_decide(DecisionKind(payload["decision"]), payload.get("points"))
+            return self._plan_decide(DecisionKind(payload["decision"]), payload.get("points"),
+                                     stroke=payload.get("stroke") is True)  # fmt: skip
         if kind == "pause":
             why = payload.get("why")
             said = Account("paused", {"why": why}) if why else Account("resumed")
@@ -189,17 +188,27 @@ class Machine:
         return self._plan(said, steps, pending=pending, video_t_s=video_t_s,
                           action=self._action(said, steps))  # fmt: skip
 
-    def _plan_decide(self, kind: DecisionKind, points: int | None) -> Plan:
+    def _plan_decide(self, kind: DecisionKind, points: int | None, *, stroke: bool) -> Plan:
+        """A review decision: accept, reject, or the stroke's points.
+
+        ``points N`` is the stroke's own verdict
+        (``Shot.decided_points``: the run, the high run, the game's end follow from it)
+        when ``stroke``, as every decision is written now; a decision stored without it
+        (before 2026-12-07) replays as it was made: the accepted shot, then corrections
+        of the points and the turn, so a stored match keeps the result it had.
+        """
         p = self.pending
         if p is None:
             raise LiveError(f"{kind}: no shot waits for review; nothing to decide")
         shot, info = (
             _rejected(p.shot, p.info) if kind is DecisionKind.REJECT else _accepted(p.shot, p.info)
         )
+        if kind is DecisionKind.POINTS and stroke:
+            shot = replace(shot, decided_points=int(points or 0))
         steps: list[Step] = [PlayStep(shot, info, p.entry)]
-        if kind is DecisionKind.POINTS:
-            after, records = self._simulate(steps)
-            steps += [CorrectStep(c) for c in _override(records[-1], int(points or 0), after)]
+        if kind is DecisionKind.POINTS and not stroke:
+            record = self._simulate(steps)[1][-1]
+            steps += [CorrectStep(c) for c in _override(record, int(points or 0), self.match)]
         _, records = self._simulate(steps)
         label = f"points {points}" if kind is DecisionKind.POINTS else str(kind)
         said = Account("review", {"decision": label, "shot": shot_account(records[0])})
@@ -325,29 +334,20 @@ def _with_call(shot: Shot, foul: Foul) -> Shot:
     return replace(shot, events=(*shot.events, Call(t_s=t_s, foul=foul)))
 
 
-def _override(record: ShotRecord, points: int, after: MatchState) -> list[Correction]:
+def _override(record: ShotRecord, points: int, match: Match) -> list[Correction]:
     """Corrections that make a recorded shot count ``points`` for its shooter.
 
-    ``after``: the state after the shot. The points the decision changes are the
-    stroke's own: they count in the run of that stroke (:func:`referee.counts_in_run`;
-    its inning given back first when the shot wrongly ended it), and so in the high
-    run; where no run of the shooter's is left to amend (the shot ended a game), a
-    plain correction. In five-pins every stroke ends the inning: the turn passes
-    whatever the stroke scored.
+    Only for a decision stored before decisions were strokes (:meth:`_plan_decide`).
     """
     shooter, v = record.player, record.verdict
     note = f"review: shot {record.index} scored {points}"
-    out, state = [], after
-    alternates = rules_of(after.config.discipline).alternates_every_stroke
-    if points > 0 and v.inning_ends and not alternates:
-        out.append(Correction(CorrectionKind.TURN, shooter, note=note))
-        state = apply_correction(state, out[-1])
+    out = []
     if points != v.points:
-        delta = points - v.points
-        out.append(Correction(CorrectionKind.POINTS, shooter, delta, note,
-                              in_run=counts_in_run(state, shooter, delta)))  # fmt: skip
-    if points == 0 and not v.inning_ends:
-        following = after.config.next_player(shooter)  # the opponent, of two
+        out.append(Correction(CorrectionKind.POINTS, shooter, points - v.points, note))
+    if points > 0 and v.inning_ends:
+        out.append(Correction(CorrectionKind.TURN, shooter, note=note))
+    elif points == 0 and not v.inning_ends:
+        following = match.state.config.next_player(shooter)  # the opponent, of two
         out.append(Correction(CorrectionKind.TURN, following, note=note))
     return out
 

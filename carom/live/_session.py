@@ -339,8 +339,8 @@ class LiveSession:
     def decide(self, decision: ReviewDecision, *, who: str, now_iso: str) -> SessionUpdate:
         """Settle the shot held for review (accept, reject, or its points)."""
         payload: dict[str, Any] = {"decision": str(decision.kind)}
-        if decision.kind is DecisionKind.POINTS:
-            payload["points"] = decision.points
+        if decision.kind is DecisionKind.POINTS:  # the stroke's own points (not corrections)
+            payload |= {"points": decision.points, "stroke": True}
         return self._commit("decide", payload, None, who, now_iso)
 
     def call(self, call: PersonCall, *, who: str, now_iso: str) -> SessionUpdate:

@@ -148,7 +148,9 @@ def test_undoing_a_decision_holds_the_shot_again_and_points_override(tmp_path: P
     # The referee says the stroke missed: no point, and the turn passes.
     update = session.decide(ReviewDecision(DecisionKind.POINTS, 0), who="ref", now_iso=NOW)
     assert update.state.board("Ana") == 3 and update.state.shooter == "Ben"
-    assert update.state.audit[-1].detail == "turn to Ben (review: shot 7 scored 0)"
+    assert update.record is not None  # the stroke's own verdict, not a correction after it
+    assert update.record.verdict.reason == "decided by the referee: the stroke scores 0"
+    assert not any(a.action.startswith("correct") for a in update.state.audit)
     update = session.call(UndoCall(), who="ref", now_iso=NOW)
     assert update.pending == held and update.state.shooter == "Ana"
     update = session.decide(ReviewDecision(DecisionKind.POINTS, 1), who="ref", now_iso=NOW)

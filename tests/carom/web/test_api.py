@@ -145,7 +145,12 @@ def test_a_review_waits_for_the_person_and_the_decision_scores_it(tmp_path: Path
         assert c.get("/api/review/replay").json() == {"fps": 10.0, "frames": []}
         with pytest.raises(Exception, match="waits for review"):
             t.submit_shot(t.session.pending and _any_shot())  # type: ignore[arg-type]
+        # A three-cushion stroke scores 1 point at most: 2 is refused, nothing changes.
         r = c.post("/api/calls", json={"kind": "decision", "decision": "points", "points": 2},
+                   headers=AUTH)  # fmt: skip
+        assert r.status_code == 409 and "1 point at most in three-cushion" in r.json()["detail"]
+        assert c.get("/api/review").json()["pending"] == pending
+        r = c.post("/api/calls", json={"kind": "decision", "decision": "points", "points": 1},
                    headers=AUTH)  # fmt: skip
         assert r.status_code == 200, r.text
         s = r.json()
@@ -153,7 +158,7 @@ def test_a_review_waits_for_the_person_and_the_decision_scores_it(tmp_path: Path
         shooter = pending["shooter"]
         before = {p["name"]: p["points"] for p in held["match"]["players"]}
         after = {p["name"]: p["points"] for p in s["match"]["players"]}
-        assert after[shooter] == before[shooter] + 2
+        assert after[shooter] == before[shooter] + 1
         r = c.post("/api/calls", json={"kind": "decision", "decision": "accept"}, headers=AUTH)
         assert r.status_code == 409 and "no shot waits for review" in r.json()["detail"]
 

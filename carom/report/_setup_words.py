@@ -58,11 +58,11 @@ def setup_terms_in(cfg: MatchConfig, lang: str) -> list[str]:
 
 def setup_terms(cfg: MatchConfig, text: Text, num: Num) -> list[str]:
     """Each term of ``cfg``'s set-up in the words of ``text`` (a catalogue's), ``num``'s numbers."""
-    terms = [_goal(cfg, text)]
+    terms = [_goal(cfg, text, num)]
     if cfg.sets > 1:
-        terms.append(text("setup_sets", n=cfg.sets))
+        terms.append(text("setup_sets", n=num(cfg.sets, 0)))
     if cfg.innings_limit is not None:
-        terms.append(text("setup_innings_limit", n=cfg.innings_limit))
+        terms.append(text("setup_innings_limit", n=num(cfg.innings_limit, 0)))
     if rules_of(cfg.discipline).equalizing_inning:
         terms.append(_equalizing(cfg, text))
     terms.append(_table(cfg.table, text, num))
@@ -71,17 +71,17 @@ def setup_terms(cfg: MatchConfig, text: Text, num: Num) -> list[str]:
     if changed:
         terms.append(text("setup_rules", rules=", ".join(changed)))
     if cfg.start is not None:
-        terms.append(_joined(cfg, cfg.start, text))
+        terms.append(_joined(cfg, cfg.start, text, num))
     return terms
 
 
-def _goal(cfg: MatchConfig, text: Text) -> str:
+def _goal(cfg: MatchConfig, text: Text, num: Num) -> str:
     if cfg.countdown_from is not None:
-        return text("setup_countdown", count=cfg.countdown_from)
+        return text("setup_countdown", count=num(cfg.countdown_from, 0))
     targets = [cfg.target[p] for p in cfg.players]
     handicap = len(set(targets)) > 1
-    each = ", ".join(f"{p} {t}" for p, t in zip(cfg.players, targets, strict=True))
-    goal = text("setup_target", target=each if handicap else targets[0])
+    each = ", ".join(f"{p} {num(t, 0)}" for p, t in zip(cfg.players, targets, strict=True))
+    goal = text("setup_target", target=each if handicap else num(targets[0], 0))
     if cfg.sets > 1:
         goal = text("setup_per_set", goal=goal)
     return text("setup_handicap", goal=goal) if handicap else goal
@@ -112,21 +112,21 @@ def _places(mm: float) -> int:
     return next((d for d in range(3) if round(mm, d) == mm), 3)
 
 
-def _joined(cfg: MatchConfig, start: StartState, text: Text) -> str:
+def _joined(cfg: MatchConfig, start: StartState, text: Text, num: Num) -> str:
     """Where the record began: the board, innings, sets, the breaker, who was at the table."""
     players = cfg.players
-    board = " : ".join(str(start.board.get(p, 0)) for p in players)
-    innings = " : ".join(str(start.innings.get(p, 0)) for p in players)
+    board = " : ".join(num(start.board.get(p, 0), 0) for p in players)
+    innings = " : ".join(num(start.innings.get(p, 0), 0) for p in players)
     words = [text("setup_joined", board=board, innings=innings)]
     if start.set_index:
-        words.append(text("setup_joined_set", n=start.set_index + 1))
+        words.append(text("setup_joined_set", n=num(start.set_index + 1, 0)))
     if cfg.sets > 1 and (start.set_index or start.sets_won):
-        won = " : ".join(str(start.sets_won.get(p, 0)) for p in players)
+        won = " : ".join(num(start.sets_won.get(p, 0), 0) for p in players)
         words.append(text("setup_joined_sets_won", sets=won))
     if start.breaker is not None:
         words.append(text("setup_breaker", player=start.breaker))
     if start.shooter is not None and start.run:
-        words.append(text("setup_at_table_run", player=start.shooter, run=start.run))
+        words.append(text("setup_at_table_run", player=start.shooter, run=num(start.run, 0)))
     elif start.shooter is not None:
         words.append(text("setup_at_table", player=start.shooter))
     if start.next_break:

@@ -51,7 +51,11 @@ def context_of(doc: dict[str, Any]) -> ShotContext:
         table=Table(**ctx.get("table", {})),
         is_break=ctx.get("is_break", False),
         options=RuleOptions.from_mapping(ctx.get("rules", {})),
-        carry=Carry(zone=carry.get("zone"), zone_caroms=carry.get("zone_caroms", 0)),
+        carry=Carry(
+            zone=carry.get("zone"),
+            zone_caroms=carry.get("zone_caroms", 0),
+            frozen_restart=carry.get("frozen_restart", False),
+        ),
         remaining=ctx.get("remaining"),
         start_count=ctx.get("start_count"),
         must_attempt=ctx.get("must_attempt", False),

@@ -47,8 +47,8 @@ def decided_verdict(
         raise IllegalMoveError(f"decided points: a stroke scores 1 point at most in "
                                f"{ctx.discipline}, not {points}")  # fmt: skip
     if remaining is not None and points > remaining:
-        raise IllegalMoveError(f"decided points: the count is {remaining}; a stroke takes it "
-                               f"to zero at most, not {points} below")  # fmt: skip
+        raise IllegalMoveError(f"decided points: the count is {remaining}; a stroke scores "
+                               f"{remaining} at most, not {points}")  # fmt: skip
     if rules.alternates_every_stroke:
         ends = True
     elif (points > 0) == (judged.points > 0) and not judged.fouls:

@@ -22,7 +22,7 @@ from referee import (
     parse_shot,
     shot_json,
 )
-from tests.referee.factories import config, drive, miss, point
+from tests.referee.factories import config, drive, many, miss, point
 
 W, Y, R = Ball.WHITE, Ball.YELLOW, Ball.RED
 
@@ -130,3 +130,15 @@ def test_a_decision_round_trips_through_a_shot_log() -> None:
     assert doc["decided_points"] == 1
     assert parse_shot(doc, "shot") == shot
     assert "decided_points" not in shot_json(miss(4, W))
+
+
+def test_a_7_pin_decision_counts_down_and_stops_at_the_count_left() -> None:
+    match = Match(many("AB", Discipline.PIN_CAROM_7, target=10, start_count=10))
+    touch = Shot(index=0, cue_ball=R, events=(BallContact(t_s=0.5, balls=(R, Ball.WHITE1)),))
+    before = match.state
+    with pytest.raises(IllegalMoveError, match="the count is 10; a stroke scores 10 at most"):
+        match.play(_decided(touch, 11))
+    assert match.state is before
+    record = match.play(_decided(touch, 4))
+    assert record.verdict.points == 4 and match.state.board("A") == 6
+    assert match.state.shooter == "A"  # points for a stroke judged without keep the table

@@ -14,8 +14,10 @@ The turn: in five-pins it passes after every stroke; otherwise a decision that k
 the stroke scoring (or not scoring) keeps the judged end of the inning (a 7-pin carom
 without pins still ends the series), and one that turns a miss into points keeps the
 player at the table, points into none ends the inning. The balls that left the table
-are still spotted. A carom game's stroke scores 1 point at most; a 7-pin stroke at
-most the count left.
+are still spotted, and the break position a ball off the table gave stays. A carom
+game's stroke scores 1 point at most, a five-pins stroke 16 (every pin and the
+carom), a 7-pin stroke the count left; in five-pins the stroke from the break
+position set for frozen balls none (rule option ``five_pins_frozen_break_no_score``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import replace
 
 from referee._disciplines import rules_of
 from referee._errors import IllegalMoveError
+from referee._five_pins import most_stroke_points
 from referee._names import NextPosition
 from referee._reason import Reason, ReasonKey
 from referee._shot import Carry, ShotContext
@@ -43,9 +46,15 @@ def decided_verdict(
         IllegalMoveError: more points than one stroke of the game can score.
     """
     rules = rules_of(ctx.discipline)
-    if not rules.pins and not rules.countdown and points > 1:
-        raise IllegalMoveError(f"decided points: a stroke scores 1 point at most in "
+    most = None if rules.countdown else 1 if not rules.pins else most_stroke_points()
+    if most is not None and points > most:
+        raise IllegalMoveError(f"decided points: a stroke scores {most} "
+                               f"point{'s' if most > 1 else ''} at most in "
                                f"{ctx.discipline}, not {points}")  # fmt: skip
+    if points and ctx.carry.frozen_restart and ctx.options.five_pins_frozen_break_no_score:
+        raise IllegalMoveError("decided points: the stroke from the break position set for "
+                               "frozen balls may not score [five-pins §10.4]; decide 0 "
+                               "or call its foul")  # fmt: skip
     if remaining is not None and points > remaining:
         raise IllegalMoveError(f"decided points: the count is {remaining}; a stroke scores "
                                f"{remaining} at most, not {points}")  # fmt: skip
@@ -61,6 +70,12 @@ def decided_verdict(
         inning_ends=ends, points=points, opponent_points=0, penalty=0, fouls=(),
         review=None, review_parts=(), wins_game=False,
         reason="", reason_parts=(Reason.of(ReasonKey.DECIDED, points=points),),
-        next_position=judged.next_position if kept else NextPosition.PLAY_ON,
+        # The break position the balls' leaving the table gave stays (it is no foul's).
+        next_position=judged.next_position if kept or _kept_break(judged) else NextPosition.PLAY_ON,
         carry=judged.carry if kept and not ends else Carry(),
     )  # fmt: skip
+
+
+def _kept_break(judged: Verdict) -> bool:
+    """The judged stroke gave the break position (the shooter's own ball off the table)."""
+    return judged.next_position is NextPosition.BREAK

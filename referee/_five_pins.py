@@ -52,7 +52,7 @@ from referee._shot import Shot, ShotContext
 from referee._spotting import respot_five_pins
 from referee._verdict import Respot, Verdict
 
-__all__ = ["FIVE_PINS", "judge_five_pins", "pin_points"]
+__all__ = ["FIVE_PINS", "judge_five_pins", "most_stroke_points", "pin_points"]
 
 #: The five pins: the centre pin and the four side pins.
 FIVE_PINS: frozenset[Pin] = frozenset({Pin.CENTER, Pin.HEAD, Pin.FOOT, Pin.LEFT, Pin.RIGHT})
@@ -86,6 +86,11 @@ class _Value:
     def items(self) -> str:
         """The ``items`` field of a reason (:func:`referee.pin_items`)."""
         return ",".join(p.code() for p in self.parts)
+
+
+def most_stroke_points() -> int:
+    """The most one stroke can score: every pin down and the carom (only the first counts)."""
+    return pin_points(FIVE_PINS) + _CAROM
 
 
 def judge_five_pins(shot: Shot, ctx: ShotContext) -> Verdict:

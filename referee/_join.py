@@ -75,14 +75,16 @@ def continues(start: StartState, end: StartState, players: tuple[str, ...]) -> b
     """Whether a record joined at ``start`` takes up a match that stopped at ``end``.
 
     ``end`` is :func:`start_after` of the earlier record's last state. ``start`` must
-    give every player's board, and each other field it gives must agree: a record
-    joined at 0 : 0 with nothing else known continues nothing.
+    give every player's board and innings, past the match's very start (an inning
+    begun, or a later set), and each other field it gives must agree.
     """
-    if set(start.board) != set(players) or dict(start.board) == dict.fromkeys(players, 0):
+    if set(start.board) != set(players) or set(start.innings) != set(players):
         return False
+    if start.set_index == 0 and not any(start.innings.values()):
+        return False  # nothing played yet: a match's start continues nothing
     given = [
         dict(start.board) == dict(end.board),
-        all(end.innings.get(p) == n for p, n in start.innings.items()),
+        dict(start.innings) == dict(end.innings),
         all(end.sets_won.get(p) == n for p, n in start.sets_won.items()),
         start.set_index == end.set_index,
         start.shooter is None or (start.shooter == end.shooter and start.run == end.run),

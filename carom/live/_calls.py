@@ -97,7 +97,8 @@ class ReviewDecision:
 
     ``ACCEPT``: the events are right as seen (their doubt is cleared); ``REJECT``: the
     doubtful events did not happen (they are dropped); ``POINTS``: the shot scored
-    ``points`` whatever the events say (applied as a referee correction).
+    ``points`` whatever the events say (the stroke's own verdict,
+    ``referee.Shot.decided_points``).
     """
 
     kind: DecisionKind

@@ -194,7 +194,7 @@ class Machine:
         ``points N`` is the stroke's own verdict
         (``Shot.decided_points``: the run, the high run, the game's end follow from it)
         when ``stroke``, as every decision is written now; a decision stored without it
-        (before 2026-12-07) replays as it was made: the accepted shot, then corrections
+        (by an earlier version) replays as it was made: the accepted shot, then corrections
         of the points and the turn, so a stored match keeps the result it had.
         """
         p = self.pending

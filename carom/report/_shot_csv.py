@@ -118,10 +118,15 @@ def _row(shot: Mapping[str, Any], players: Sequence[str], match: str, discipline
         str(v["opponent_points"]), str(v["penalty"]), str(v["run"]), cue, *contacts,
         pins_down(shot.get("events", []), standing), ";".join(v["fouls"]),
         v["review"] or "", v["reason"],
-        f"{float(shot['start_s']):.3f}", f"{float(shot['end_s']):.3f}",
+        *(_seconds(shot.get(k)) for k in ("start_s", "end_s")),
     ]  # fmt: skip
     seats = [c for p in players for c in (p, str(v["score_after"][p]))]
     return [*fixed, *seats]
+
+
+def _seconds(value: Any) -> str:
+    """A shot's time with 3 decimals; empty when the log gives none (shots entered live)."""
+    return "" if value is None else f"{float(value):.3f}"
 
 
 def shot_csv_rows(doc: Mapping[str, Any], match: str) -> list[dict[str, str]]:

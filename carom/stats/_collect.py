@@ -18,22 +18,12 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from carom.match import load_json, score_file, stopped_reason
-from carom.stats._categories import player_categories
+from carom.match import load_json, score_file
 from carom.stats._continued import join_continued
-from carom.stats._model import MatchFigures, PlayerMatch, SeasonStats
+from carom.stats._figures import match_figures, shots_by_index
+from carom.stats._model import MatchFigures, SeasonStats
 from carom.stats._season import rank_players
-from referee import (
-    CaromError,
-    MatchResult,
-    Phase,
-    Shot,
-    ShotLogError,
-    match_stats,
-    new_match,
-    parse_shot,
-    start_after,
-)
+from referee import CaromError, Shot, ShotLogError
 
 __all__ = ["collect_stats", "display_name", "find_logs", "read_match"]
 
@@ -123,44 +113,8 @@ def display_name(path: Path) -> str:
 def read_match(path: Path) -> MatchFigures:
     """One log replayed (raises ShotLogError, one line, for a log that cannot be read)."""
     run = score_file(path)
-    state = run.match.state
-    records = run.match.records
     shots, total = _log_shots(path)
-    result = MatchResult.from_state(state) if state.phase is Phase.OVER else None
-    categories = player_categories(state.config.players, records, shots, state.config.discipline)
-    opening = match_stats(new_match(state.config))  # a record joined in progress: its start
-    figures = tuple(
-        PlayerMatch(
-            p,
-            s.points,
-            s.innings,
-            s.average,
-            s.high_run,
-            s.sets_won,
-            None if result is None else result.match_points(p),
-            categories[p],
-            opening[p].points,
-            opening[p].innings,
-        )
-        for p, s in match_stats(state).items()
-    )
-    going_on = state.phase is Phase.PLAYING and run.error is None and bool(records)
-    return MatchFigures(
-        path=path,
-        name=display_name(path),
-        discipline=str(state.config.discipline),
-        players=tuple(state.config.players),
-        phase=str(state.phase),
-        winner=state.winner,
-        draw=state.draw,
-        tied=tuple(state.tied),
-        figures=figures,
-        result=result,
-        error=None if run.error is None else stopped_reason(run).splitlines()[0],
-        unjudged=max(0, total - len(records)),
-        start=state.config.start,
-        end=start_after(state) if going_on else None,
-    )
+    return match_figures(run, shots, total, path, display_name(path))
 
 
 def _log_shots(path: Path) -> tuple[dict[int, Shot] | None, int]:
@@ -176,11 +130,7 @@ def _log_shots(path: Path) -> tuple[dict[int, Shot] | None, int]:
     shots = data.get("shots") if isinstance(data, dict) else None
     if not isinstance(shots, list):
         return None, 0
-    out = {}
-    for i, item in enumerate(shots):
-        shot = parse_shot(item, f"shots[{i}]")
-        out[shot.index] = Shot(index=shot.index, cue_ball=shot.cue_ball, events=shot.events)
-    return out, len(shots)
+    return shots_by_index(shots), len(shots)
 
 
 def _one_line(exc: BaseException, log: Path) -> str:

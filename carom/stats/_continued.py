@@ -2,25 +2,34 @@
 
 A camera restarted mid-match, or a recording cut in two, gives two shot logs: the
 first stops with the match under way, the second joined it in progress (``carom
-analyze --start-score ...``, a match file's ``start``). Counted as two matches, the
-players' points, innings and matches were counted twice (the second record carries the
-first one's score). A log is taken as the continuation of an earlier one, in the order
-the logs were found, when both are of the same discipline and players, the earlier one
-stopped with the match under way (its replay complete) and the later one's start agrees
-with where it stopped (:func:`referee.continues`: every player's board, and the
-innings, sets, the player at the table and the run where it gives them). The two are
-then one match: the points and innings of the first with what the second added to its
-start, the better high run, the shot categories of both, and the result, phase and
-sets of the second; its name is the parts' names joined with `` + ``, its path the
-last part's. A later part may be continued again (a match in three files).
+analyze --start-score ... --start-innings ...``, a match file's ``start``). Counted as
+two matches, the players' points, innings and matches were counted twice (the second
+record carries the first one's score).
+
+A log is taken as the continuation of an earlier one, in the order the logs were
+found, when both have the same set-up (discipline, players in order, targets, sets,
+innings limit, rules, table; the start and the first player aside), the earlier one
+stopped with the match under way (its replay complete), and the later one's start
+agrees with where it stopped (:func:`referee.continues`: every player's score and
+innings, and the set, the sets won, the player at the table with his run, the breaker
+and the break position where it gives them). The parts are then replayed as one log,
+the earlier one's set-up and lag followed by every part's shots, so the whole match is
+judged as it was played (the breaker, an inning or a run across the cut, the
+equalizing inning, a zone's count): one match, its name the parts' names joined with
+`` + ``, its path the last part's. Where that replay refuses a shot, the parts stay
+apart as before. A later part may be continued again (a match in three files).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
-from carom.stats._model import MatchFigures, PlayerMatch
-from referee import MatchResult, average_text, continues
+from carom.match import load_json, score_document
+from carom.stats._figures import match_figures, shots_by_index
+from carom.stats._model import MatchFigures
+from referee import CaromError, MatchConfig, continues
 
 __all__ = ["join_continued"]
 
@@ -30,53 +39,45 @@ def join_continued(matches: Sequence[MatchFigures]) -> list[MatchFigures]:
     out: list[MatchFigures] = []
     for later in matches:
         i = _taken_up(out, later)
-        if i is None:
+        whole = None if i is None else _replayed_whole(out[i], later)
+        if i is None or whole is None:
             out.append(later)
         else:
-            out[i] = _merged(out[i], later)
+            out[i] = whole
     return out
 
 
 def _taken_up(earlier: list[MatchFigures], later: MatchFigures) -> int | None:
     """The index of the latest match in ``earlier`` that ``later`` continues, if any."""
-    if later.start is None:
+    if later.start is None or later.config is None:
         return None
     for i in range(len(earlier) - 1, -1, -1):
         m = earlier[i]
-        same = m.discipline == later.discipline and m.players == later.players
-        if same and m.end is not None and continues(later.start, m.end, later.players):
+        if m.end is None or m.config is None or _setup(m.config) != _setup(later.config):
+            continue
+        if continues(later.start, m.end, later.players):
             return i
     return None
 
 
-def _merged(first: MatchFigures, then: MatchFigures) -> MatchFigures:
-    """One match: ``first``, then ``then`` (which joined it where ``first`` stopped)."""
-    figures = tuple(_both(first.of(p), then.of(p)) for p in then.players)
-    result = None
-    if then.result is not None:
-        result = MatchResult(
-            players=then.players,
-            points={f.player: f.points for f in figures},
-            innings={f.player: f.innings for f in figures},
-            high_run={f.player: f.high_run for f in figures},
-            winner=then.result.winner,
-            tied=then.result.tied,
-        )
-    return MatchFigures(
-        path=then.path, name=f"{first.name} + {then.name}", discipline=then.discipline,
-        players=then.players, phase=then.phase, winner=then.winner, draw=then.draw,
-        tied=then.tied, figures=figures, result=result, error=then.error,
-        unjudged=first.unjudged + then.unjudged, start=first.start, end=then.end,
-        parts=(*(first.parts or (first.path,)), then.path),
-    )  # fmt: skip
+def _setup(config: MatchConfig) -> MatchConfig:
+    """What two parts of one match share: the set-up without its start and first player."""
+    return replace(config, start=None, first_player=None)
 
 
-def _both(first: PlayerMatch, then: PlayerMatch) -> PlayerMatch:
-    """A player's figures over both records: ``then``'s own added to ``first``'s."""
-    points = first.points + then.points - then.carried_points
-    innings = first.innings + then.innings - then.carried_innings
-    return PlayerMatch(
-        first.player, points, innings, average_text(points, innings),
-        max(first.high_run, then.high_run), then.sets_won, then.match_points,
-        first.categories + then.categories, first.carried_points, first.carried_innings,
-    )  # fmt: skip
+def _replayed_whole(first: MatchFigures, then: MatchFigures) -> MatchFigures | None:
+    """The parts of ``first`` and ``then`` replayed as one log; None if it refuses a shot."""
+    parts = (*(first.parts or (first.path,)), then.path)
+    try:
+        docs = [load_json(p) for p in parts]
+        doc: dict[str, Any] = dict(docs[0])
+        items = [item for d in docs for item in d["shots"]]
+        doc["shots"] = [{**item, "index": k} for k, item in enumerate(items)]
+        run = score_document(doc)
+        shots = shots_by_index(doc["shots"])
+    except (CaromError, OSError, KeyError, TypeError):
+        return None  # a part too large to read whole, or unreadable now
+    if run.error is not None or len(run.match.records) != len(items):
+        return None
+    name = f"{first.name} + {then.name}"
+    return match_figures(run, shots, len(items), then.path, name, parts)

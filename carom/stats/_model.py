@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
 
-from referee import MatchResult, Phase, Standing, StartState
+from referee import MatchConfig, MatchResult, Phase, Standing, StartState
 
 __all__ = ["MatchFigures", "PlayerMatch", "PlayerSeason", "SeasonStats", "ShotCategories"]
 
@@ -95,7 +95,7 @@ class MatchFigures:
     the match (``None``: at its start); ``end``: where it stopped, the match still under
     way (``None``: over, or stopped by a refusal). ``parts``: the logs of a match
     recorded in several files, in play order (:mod:`carom.stats._continued`); empty for
-    one file, ``path``.
+    one file, ``path``. ``config``: the set-up the log was judged under.
     """
 
     path: Path
@@ -113,6 +113,7 @@ class MatchFigures:
     start: StartState | None = None
     end: StartState | None = None
     parts: tuple[Path, ...] = ()
+    config: MatchConfig | None = None
 
     @property
     def finished(self) -> bool:

@@ -142,3 +142,35 @@ def test_a_7_pin_decision_counts_down_and_stops_at_the_count_left() -> None:
     record = match.play(_decided(touch, 4))
     assert record.verdict.points == 4 and match.state.board("A") == 6
     assert match.state.shooter == "A"  # points for a stroke judged without keep the table
+
+
+def test_five_pins_decisions_stop_at_what_one_stroke_can_score() -> None:
+    match = Match(config(Discipline.FIVE_PINS, target=60))
+    before = match.state
+    with pytest.raises(IllegalMoveError, match="16 points at most in five-pins, not 150"):
+        match.play(_decided(_five_pins_stroke(match, W, Pin.CENTER), 150))
+    assert match.state is before
+    assert match.play(_decided(_five_pins_stroke(match, W), 16)).verdict.points == 16
+
+
+def test_from_the_break_position_for_frozen_balls_a_decision_cannot_score() -> None:
+    from referee import Correction, CorrectionKind
+
+    match = Match(config(Discipline.FIVE_PINS, target=60))
+    match.correct(Correction(CorrectionKind.BREAK_POSITION, "A"))
+    before = match.state
+    with pytest.raises(IllegalMoveError, match="may not score"):
+        match.play(_decided(_five_pins_stroke(match, W, Pin.CENTER), 8))
+    assert match.state is before
+    assert match.play(_decided(_five_pins_stroke(match, W, Pin.CENTER), 0)).verdict.points == 0
+
+
+def test_the_break_position_a_cue_ball_off_the_table_gave_stays_after_a_decision() -> None:
+    from referee import OffTable
+
+    match = Match(config(target=10))
+    off = Shot(index=0, cue_ball=W,
+               events=(BallContact(t_s=0.3, balls=(W, R)), OffTable(t_s=0.9, ball=W)))  # fmt: skip
+    record = match.play(_decided(off, 0))
+    assert record.verdict.fouls == () and match.state.shooter == "B"
+    assert match.state.break_due  # B plays from the break position, as without the decision

@@ -45,25 +45,39 @@ def test_a_record_joined_there_goes_on_exactly_as_the_match_would() -> None:
     assert {p: joined.state.board(p) for p in PLAYERS} == {p: match.state.board(p) for p in PLAYERS}
 
 
-def test_a_start_that_gives_the_scores_and_agrees_continues_the_match() -> None:
+def test_a_start_that_gives_the_scores_and_innings_and_agrees_continues_the_match() -> None:
     end = start_after(_stopped("pp m p").state)
     assert continues(end, end, PLAYERS)
-    assert continues(StartState(board={"A": 2, "B": 1}), end, PLAYERS)  # the rest unknown
-    assert continues(StartState(board={"A": 2, "B": 1}, innings={"B": 1}), end, PLAYERS)
+    scores = {"board": {"A": 2, "B": 1}, "innings": {"A": 1, "B": 1}}
+    assert continues(StartState(**scores), end, PLAYERS)  # the rest unknown
+    assert continues(StartState(**scores, shooter="B", run=1), end, PLAYERS)
+
+
+def test_a_new_set_at_0_0_continues_the_set_before() -> None:
+    match = Match(config(target=2, sets=3, equalizing=False))
+    drive(match, "pp")  # A wins the first set; the second starts at 0 : 0
+    end = start_after(match.state)
+    assert dict(end.board) == {"A": 0, "B": 0} and end.set_index == 1
+    start = StartState(board=end.board, innings=end.innings, set_index=1, sets_won={"A": 1})
+    assert continues(start, end, PLAYERS)
+    assert not continues(replace(start, set_index=0, sets_won={}), end, PLAYERS)
 
 
 @pytest.mark.parametrize(
     "start",
     [
-        StartState(board={"A": 2}),  # not every player's score
-        StartState(board={"A": 2, "B": 2}),  # another score
-        StartState(board={"A": 0, "B": 0}),  # 0 : 0 continues nothing
-        StartState(board={"A": 2, "B": 1}, innings={"A": 2}),
-        StartState(board={"A": 2, "B": 1}, shooter="A"),
-        StartState(board={"A": 2, "B": 1}, shooter="B", run=0),  # B is on a run of 1
-        StartState(board={"A": 2, "B": 1}, breaker="B"),
-        StartState(board={"A": 2, "B": 1}, next_break=True),
-        StartState(board={"A": 2, "B": 1}, set_index=1, sets_won={"A": 1}),
+        StartState(board={"A": 2, "B": 1}),  # no innings: too little to tell
+        StartState(board={"A": 2}, innings={"A": 1, "B": 1}),  # not every player's score
+        StartState(board={"A": 2, "B": 2}, innings={"A": 1, "B": 1}),  # another score
+        StartState(board={"A": 0, "B": 0}, innings={"A": 0, "B": 0}),  # a match's start
+        StartState(board={"A": 2, "B": 1}, innings={"A": 2, "B": 1}),
+        StartState(board={"A": 2, "B": 1}, innings={"A": 1, "B": 1}, shooter="A"),
+        StartState(board={"A": 2, "B": 1}, innings={"A": 1, "B": 1}, shooter="B", run=0),
+        StartState(board={"A": 2, "B": 1}, innings={"A": 1, "B": 1}, breaker="B"),
+        StartState(board={"A": 2, "B": 1}, innings={"A": 1, "B": 1}, next_break=True),
+        StartState(
+            board={"A": 2, "B": 1}, innings={"A": 1, "B": 1}, set_index=1, sets_won={"A": 1}
+        ),
     ],
 )
 def test_a_start_that_disagrees_in_anything_it_gives_does_not(start: StartState) -> None:
@@ -80,7 +94,7 @@ def test_any_match_under_way_is_continued_by_its_own_start(
         return  # over: nothing to take up
     end = start_after(match.state)
     players = match.state.config.players
-    assert continues(end, end, players) == (set(end.board.values()) != {0})
+    assert continues(end, end, players) == (any(end.innings.values()) or end.set_index > 0)
     # And it is a start a record may be given (a match file's, a shot log's): checked.
     config: MatchConfig = replace(match.state.config, start=end)
     assert Match(config).state.scores.keys() == match.state.scores.keys()

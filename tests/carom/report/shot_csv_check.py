@@ -65,8 +65,8 @@ def expected_row(doc: dict[str, Any], shot: Shot, match: str, carom: bool) -> di
     row |= {"first_ball": first, "second_ball": second, "cushions_before_second_ball": cushions,
             "pins_down": ";".join(f"{pin}:{ball}" for pin, ball in fell.items()),
             "fouls": ";".join(v["fouls"]), "review": _safe(v["review"] or ""),
-            "reason": _safe(v["reason"]), "start_s": f"{shot.start_s:.3f}",
-            "end_s": f"{shot.end_s:.3f}"}  # fmt: skip
+            "reason": _safe(v["reason"]), "start_s": _seconds(shot.start_s),
+            "end_s": _seconds(shot.end_s)}  # fmt: skip
     for seat, player in zip("abcdefgh", doc["match"]["players"], strict=False):
         row |= {f"player_{seat}": _safe(player), f"score_{seat}": str(v["score_after"][player])}
     return row
@@ -86,3 +86,7 @@ def check_against_log(text: str, doc: dict[str, Any], match: str) -> list[dict[s
     for row, shot in zip(rows, judged, strict=True):
         assert row == expected_row(doc, shot, match, carom), f"shot {shot.index}"
     return rows
+
+
+def _seconds(t_s: float | None) -> str:
+    return "" if t_s is None else f"{t_s:.3f}"

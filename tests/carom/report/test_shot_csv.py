@@ -75,6 +75,16 @@ def test_a_hand_made_log_gives_the_rows_the_shot_log_says() -> None:
     assert tuple(rows[0]) == SHOT_CSV_COLUMNS
 
 
+def test_a_shot_without_times_has_empty_time_cells() -> None:
+    """Shots fed to a live match without times (the web history's shots.csv was a 500)."""
+    doc = _doc(POINT, _verdict(0, "Ana", points=1, run=1, inning_ends=False,
+                                 reason="point", score_after={"Ana": 1, "Ben": 0}))  # fmt: skip
+    for key in ("start_s", "end_s"):
+        del doc["shots"][0][key]
+    rows = check_against_log(shot_csv_text(doc, "live"), doc, "live")
+    assert (rows[0]["start_s"], rows[0]["end_s"]) == ("", "")
+
+
 def test_the_bundled_example_log_judged_checks_field_by_field() -> None:
     """The 14-shot example (a lag, points, misses, fouls) judged, then written as CSV."""
     doc = json.loads(EXAMPLE.read_text(encoding="utf-8"))

@@ -1,12 +1,13 @@
 """A match recorded in two (or three) files counts once, with the figures of one file of
-the whole match: real shot logs (the bundled example match, cut where a camera might have
-been restarted), the second part joined where the first stopped as ``carom analyze
---start-score ...`` would be told."""
+the whole match: real shot logs (the bundled example matches and sample clips' logs), cut
+where a camera might have been restarted, each later part joined where the part before
+stopped as ``carom analyze --start-score ... --start-innings ...`` would be told."""
 
 from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,27 +15,40 @@ import pytest
 
 from carom.match import score_file
 from carom.stats import collect_stats, stats_json
-from referee import start_after, start_json
+from referee import StartState, start_after, start_json
 from tests.carom.stats.season import write_log
 
-EXAMPLE = Path(__file__).parents[3] / "examples" / "three_cushion_match.json"
+ROOT = Path(__file__).parents[3]
+TWO = ROOT / "examples" / "three_cushion_match.json"
+THREE = ROOT / "examples" / "three_players_match.json"  # drawn in the equalizing innings
+BALKLINE = ROOT / "sample_videos" / "balkline_47_2.shots.json"
+PINS = ROOT / "sample_videos" / "seven_pins_match.shots.json"
 Doc = dict[str, Any]
 
 
-def _parts(tmp: Path, cuts: list[int]) -> list[Path]:
-    """The example match's log cut before each shot of ``cuts``, each later part joined."""
-    whole: Doc = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+def _whole_start(start: StartState) -> Doc:
+    return start_json(start)
+
+
+def _scores_only(start: StartState) -> Doc:
+    """What a club types: --start-score and --start-innings, nothing else."""
+    return {"board": dict(start.board), "innings": dict(start.innings)}
+
+
+def _parts(
+    tmp: Path, source: Path, cuts: list[int], told: Callable[[StartState], Doc] = _whole_start,
+    **match: Any,
+) -> list[Path]:  # fmt: skip
+    """``source``'s log cut before each shot of ``cuts``; each later part joined as told."""
+    whole: Doc = json.loads(source.read_text(encoding="utf-8"))
+    whole = {**whole, "match": {**whole["match"], **match}}
     bounds = [0, *cuts, len(whole["shots"])]
     paths: list[Path] = []
     for k, (a, b) in enumerate(itertools.pairwise(bounds)):
         doc = {**whole, "shots": [{**s, "index": s["index"] - a} for s in whole["shots"][a:b]]}
         if paths:  # joined where the part before stopped
-            state = score_file(paths[-1]).match.state
-            doc = {
-                **doc,
-                "lag": None,
-                "match": {**whole["match"], "start": start_json(start_after(state))},
-            }
+            start = start_after(score_file(paths[-1]).match.state)
+            doc = {**doc, "lag": None, "match": {**whole["match"], "start": told(start)}}
         paths.append(write_log(tmp / f"part-{k + 1}" / "shots.json", doc))
     return paths
 
@@ -43,38 +57,75 @@ def _figures(season: Any) -> list[Doc]:
     return [m["statistics"] for m in stats_json(season)["matches"]]
 
 
-@pytest.mark.parametrize("cuts", [[6], [3, 9], [1]])
-def test_the_parts_count_as_the_whole_match(tmp_path: Path, cuts: list[int]) -> None:
-    whole = collect_stats([EXAMPLE])
-    parts = _parts(tmp_path / "season", cuts)
-    season = collect_stats([tmp_path / "season"])
-    assert len(season.matches) == 1
+def _one_match_as_the_whole(tmp_path: Path, whole_log: Path, parts: list[Path]) -> None:
+    whole = collect_stats([whole_log])
+    season = collect_stats([parts[0].parent.parent])
+    assert len(season.matches) == 1, [m.name for m in season.matches]
     (match,) = season.matches
     assert match.parts == tuple(parts) and match.path == parts[-1]
     assert match.name == " + ".join(f"part-{k + 1}" for k in range(len(parts)))
-    assert (match.phase, match.winner, match.result) == (
-        whole.matches[0].phase, whole.matches[0].winner, whole.matches[0].result,
+    (one,) = whole.matches
+    assert (match.phase, match.winner, match.draw, match.result) == (
+        one.phase, one.winner, one.draw, one.result,
     )  # fmt: skip
     assert _figures(season) == _figures(whole)  # points, innings, GA, HR, categories ...
     assert season.players == whole.players
     assert stats_json(season)["matches"][0]["parts"] == [str(p) for p in parts]
 
 
+@pytest.mark.parametrize(
+    ("source", "cuts"),
+    [
+        (TWO, [6]), (TWO, [3, 9]), (TWO, [1]), (TWO, [13]),
+        (THREE, [9]), (THREE, [4, 8]),  # cut in the equalizing innings
+        (BALKLINE, [1]), (PINS, [2]),
+    ],
+)  # fmt: skip
+def test_the_parts_count_as_the_whole_match(tmp_path: Path, source: Path, cuts: list[int]) -> None:
+    _one_match_as_the_whole(tmp_path, source, _parts(tmp_path / "season", source, cuts))
+
+
+@pytest.mark.parametrize("cut", [1, 3, 7])
+def test_told_only_the_scores_and_innings_the_parts_still_make_the_whole(
+    tmp_path: Path, cut: int
+) -> None:
+    """Mid-run, or before the breaker's equalizing inning: the earlier part knows what the
+    later one was not told (who was at the table on what run, who broke)."""
+    parts = _parts(tmp_path / "season", TWO, [cut], _scores_only)
+    _one_match_as_the_whole(tmp_path, TWO, parts)
+
+
+def test_a_restart_between_sets_joins_at_0_0(tmp_path: Path) -> None:
+    doc = json.loads(TWO.read_text(encoding="utf-8"))
+    doc["match"] |= {"target": 2, "sets": 3, "equalizing": False}
+    whole = write_log(tmp_path / "whole" / "shots.json", doc)
+    judged = len(score_file(whole).match.records)  # the shots until the match was won
+    whole = write_log(whole, {**doc, "shots": doc["shots"][:judged]})
+    parts = _parts(tmp_path / "season", whole, [2])  # after A won the first set 2 : 0
+    assert json.loads(parts[1].read_text())["match"]["start"]["board"] == {"Ana": 0, "Ben": 0}
+    _one_match_as_the_whole(tmp_path, whole, parts)
+
+
 def test_a_part_alone_or_one_that_does_not_take_up_the_other_counts_on_its_own(
     tmp_path: Path,
 ) -> None:
-    first, second = _parts(tmp_path / "season", [6])
+    first, second = _parts(tmp_path / "season", TWO, [6])
     alone = collect_stats([second]).matches[0]
     assert alone.parts == () and alone.of("Ana").carried_points > 0  # joined: its score kept
     # The second part's start one point off the first's end: two matches, as before.
     doc = json.loads(second.read_text(encoding="utf-8"))
     board = doc["match"]["start"]["board"]
-    doc["match"]["start"]["board"] = {**board, "Ana": board["Ana"] + 1}
-    write_log(second, doc)
+    write_log(second, {**doc, "match": {**doc["match"], "start": {
+        **doc["match"]["start"], "board": {**board, "Ana": board["Ana"] + 1}}}})  # fmt: skip
     apart = collect_stats([tmp_path / "season"])
     assert [m.parts for m in apart.matches] == [(), ()]
     assert [m.path for m in apart.matches] == [first, second]
     # Out of order (the later part found first), nothing is taken up either.
-    _parts(tmp_path / "other", [6])
+    _parts(tmp_path / "other", TWO, [6])
     swapped = collect_stats([tmp_path / "other" / "part-2", tmp_path / "other" / "part-1"])
     assert len(swapped.matches) == 2
+    # Another set-up (a target of 40 after one of 5) is another match.
+    target = _parts(tmp_path / "target", TWO, [6])
+    doc = json.loads(target[1].read_text(encoding="utf-8"))
+    write_log(target[1], {**doc, "match": {**doc["match"], "target": 40}})
+    assert len(collect_stats([tmp_path / "target"]).matches) == 2

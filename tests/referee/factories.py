@@ -13,6 +13,8 @@ from referee import (
     Foul,
     Match,
     MatchConfig,
+    Pin,
+    PinDown,
     Shot,
     ShotRecord,
     cue_ball_due,
@@ -96,3 +98,11 @@ def drive(match: Match, script: str) -> list[ShotRecord]:
         shot = {"p": point, "m": miss, "f": foul}[ch](index, cue)
         records.append(match.play(shot))
     return records
+
+
+def five_pins_stroke(match: Match, cue: Ball, *pins: Pin) -> Shot:
+    """The next five-pins stroke: ``cue`` hits the opponent's ball, which knocks ``pins``."""
+    other = Y if cue is W else W
+    falls = tuple(PinDown(t_s=1.0 + 0.1 * i, pin=p, ball=other) for i, p in enumerate(pins))
+    hit = BallContact(t_s=0.5, balls=(cue, other))
+    return Shot(index=match.state.shots_played, cue_ball=cue, events=(hit, *falls))

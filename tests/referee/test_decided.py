@@ -16,13 +16,12 @@ from referee import (
     Match,
     Phase,
     Pin,
-    PinDown,
     RulesError,
     Shot,
     parse_shot,
     shot_json,
 )
-from tests.referee.factories import config, drive, many, miss, point
+from tests.referee.factories import config, drive, five_pins_stroke, many, miss, point
 
 W, Y, R = Ball.WHITE, Ball.YELLOW, Ball.RED
 
@@ -89,18 +88,11 @@ def test_the_equalizing_inning_and_the_innings_limit_follow_a_decision() -> None
     assert match.state.phase is Phase.OVER and match.state.scores["B"].innings == 1
 
 
-def _five_pins_stroke(match: Match, cue: Ball, *pins: Pin) -> Shot:
-    other = Y if cue is W else W
-    falls = tuple(PinDown(t_s=1.0 + 0.1 * i, pin=p, ball=other) for i, p in enumerate(pins))
-    return Shot(index=_next(match), cue_ball=cue,
-                events=(BallContact(t_s=0.5, balls=(cue, other)), *falls))  # fmt: skip
-
-
 def test_five_pins_a_decision_passes_the_turn_and_is_cut_to_the_target_in_its_run() -> None:
     match = Match(config(Discipline.FIVE_PINS, target=12))
-    match.play(_five_pins_stroke(match, W, Pin.LEFT))  # A 2
-    match.play(_five_pins_stroke(match, Y))  # B 0
-    record = match.play(_decided(_five_pins_stroke(match, W, Pin.CENTER), 12))
+    match.play(five_pins_stroke(match, W, Pin.LEFT))  # A 2
+    match.play(five_pins_stroke(match, Y))  # B 0
+    record = match.play(_decided(five_pins_stroke(match, W, Pin.CENTER), 12))
     a = match.state.scores["A"] if match.state.phase is Phase.PLAYING else None
     assert record.verdict.points == 12
     assert match.state.phase is Phase.OVER and match.state.winner == "A"
@@ -148,9 +140,9 @@ def test_five_pins_decisions_stop_at_what_one_stroke_can_score() -> None:
     match = Match(config(Discipline.FIVE_PINS, target=60))
     before = match.state
     with pytest.raises(IllegalMoveError, match="16 points at most in five-pins, not 150"):
-        match.play(_decided(_five_pins_stroke(match, W, Pin.CENTER), 150))
+        match.play(_decided(five_pins_stroke(match, W, Pin.CENTER), 150))
     assert match.state is before
-    assert match.play(_decided(_five_pins_stroke(match, W), 16)).verdict.points == 16
+    assert match.play(_decided(five_pins_stroke(match, W), 16)).verdict.points == 16
 
 
 def test_from_the_break_position_for_frozen_balls_a_decision_cannot_score() -> None:
@@ -160,9 +152,9 @@ def test_from_the_break_position_for_frozen_balls_a_decision_cannot_score() -> N
     match.correct(Correction(CorrectionKind.BREAK_POSITION, "A"))
     before = match.state
     with pytest.raises(IllegalMoveError, match="may not score"):
-        match.play(_decided(_five_pins_stroke(match, W, Pin.CENTER), 8))
+        match.play(_decided(five_pins_stroke(match, W, Pin.CENTER), 8))
     assert match.state is before
-    assert match.play(_decided(_five_pins_stroke(match, W, Pin.CENTER), 0)).verdict.points == 0
+    assert match.play(_decided(five_pins_stroke(match, W, Pin.CENTER), 0)).verdict.points == 0
 
 
 def test_the_break_position_a_cue_ball_off_the_table_gave_stays_after_a_decision() -> None:

@@ -12,24 +12,13 @@ from referee import (
     Discipline,
     Match,
     Pin,
-    PinDown,
     ReasonKey,
     RuleOptions,
     Shot,
 )
-from tests.referee.factories import config, point
+from tests.referee.factories import config, five_pins_stroke, point
 
 W, Y, R = Ball.WHITE, Ball.YELLOW, Ball.RED
-
-
-def _centre_pin(match: Match, cue: Ball) -> Shot:
-    """The cue ball hits the opponent's ball, which knocks the centre pin alone (8)."""
-    other = Y if cue is W else W
-    events = (
-        BallContact(t_s=0.5, balls=(cue, other)),
-        PinDown(t_s=1.2, pin=Pin.CENTER, ball=other),
-    )
-    return Shot(index=match.state.shots_played, cue_ball=cue, events=events)
 
 
 def _frozen(**options: object) -> Match:
@@ -41,14 +30,14 @@ def _frozen(**options: object) -> Match:
 
 def test_the_stroke_from_the_break_position_for_frozen_balls_scores_nothing() -> None:
     match = _frozen()
-    record = match.play(_centre_pin(match, W))
+    record = match.play(five_pins_stroke(match, W, Pin.CENTER))
     assert record.verdict.points == 0 and record.verdict.opponent_points == 0
     (said,) = record.verdict.reason_parts
     assert said.key is ReasonKey.PINS_FROZEN_BREAK and dict(said.fields)["points"] == 8
     assert "may not score" in record.verdict.reason
     assert match.state.shooter == "B" and match.state.scores["A"].points == 0
     # The next stroke is an ordinary one again: the opponent's 8 count.
-    assert match.play(_centre_pin(match, Y)).verdict.points == 8
+    assert match.play(five_pins_stroke(match, Y, Pin.CENTER)).verdict.points == 8
 
 
 def test_a_foul_from_there_still_gives_the_opponent_its_points() -> None:
@@ -61,7 +50,7 @@ def test_a_foul_from_there_still_gives_the_opponent_its_points() -> None:
 
 def test_with_the_option_off_the_stroke_scores_as_any() -> None:
     match = _frozen(five_pins_frozen_break_no_score=False)
-    assert match.play(_centre_pin(match, W)).verdict.points == 8
+    assert match.play(five_pins_stroke(match, W, Pin.CENTER)).verdict.points == 8
 
 
 def test_in_three_cushion_the_break_position_for_a_frozen_ball_scores() -> None:

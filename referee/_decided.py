@@ -48,16 +48,15 @@ def decided_verdict(
     rules = rules_of(ctx.discipline)
     most = None if rules.countdown else 1 if not rules.pins else most_stroke_points()
     if most is not None and points > most:
-        raise IllegalMoveError(f"decided points: a stroke scores {most} "
-                               f"point{'s' if most > 1 else ''} at most in "
+        raise IllegalMoveError(f"decided points: one stroke scores {most} at most in "
                                f"{ctx.discipline}, not {points}")  # fmt: skip
     if points and ctx.carry.frozen_restart and ctx.options.five_pins_frozen_break_no_score:
         raise IllegalMoveError("decided points: the stroke from the break position set for "
-                               "frozen balls may not score [five-pins §10.4]; decide 0 "
+                               "frozen balls may not score (five-pins §10.4); decide 0 "
                                "or call its foul")  # fmt: skip
     if remaining is not None and points > remaining:
-        raise IllegalMoveError(f"decided points: the count is {remaining}; a stroke scores "
-                               f"{remaining} at most, not {points}")  # fmt: skip
+        raise IllegalMoveError(f"decided points: the count is {remaining}, the most one "
+                               f"stroke can score; not {points}")  # fmt: skip
     if rules.alternates_every_stroke:
         ends = True
     elif (points > 0) == (judged.points > 0) and not judged.fouls:

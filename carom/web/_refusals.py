@@ -50,6 +50,13 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "correct_only_shooter": "correction: only {player} (at the table) may ask",
     "correct_too_few": "correction: {player} has only {points} points",
     "correct_at_table": "correction: {player} is already at the table",
+    "decide_too_many": "decided points: one stroke scores {most} at most in {game}, not {points}",
+    "decide_count": "decided points: the count is {remaining}, the most one stroke can score; "
+    "not {points}",
+    "decide_frozen": (
+        "decided points: the stroke from the break position set for frozen balls may not "
+        "score (five-pins §10.4); decide 0 or call its foul"
+    ),
     "match_over": "the match is over: no more shots (undo to reopen it)",
     "another_writer": (
         "match {id}: another process has written this match since it was loaded here; "
@@ -92,7 +99,7 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "token_busy": "the server is busy checking tokens; try again",
 }
 #: Fields that hold words, not numbers.
-_TEXT = ("decision", "reason", "phase", "player", "path", "camera", "made", "match")
+_TEXT = ("decision", "reason", "phase", "player", "path", "camera", "made", "match", "game")
 # (``wait_s`` is a number; the token messages' ``<token>`` and ``1 s`` are literal.)
 _READER = TemplateReader(REFUSAL_ENGLISH, _TEXT)
 

@@ -109,7 +109,7 @@ def test_a_foul_decided_as_points_is_no_foul_and_a_decision_is_bounded() -> None
     assert match.state.scores["B"].points == 0 and match.state.shooter == "B"
     three = Match(config(target=10))
     before = three.state
-    with pytest.raises(IllegalMoveError, match="1 point at most in three-cushion"):
+    with pytest.raises(IllegalMoveError, match="one stroke scores 1 at most in three-cushion"):
         three.play(_decided(point(0, W), 2))
     assert three.state is before
     with pytest.raises(RulesError, match="decided_points: expected a whole number"):
@@ -128,7 +128,9 @@ def test_a_7_pin_decision_counts_down_and_stops_at_the_count_left() -> None:
     match = Match(many("AB", Discipline.PIN_CAROM_7, target=10, start_count=10))
     touch = Shot(index=0, cue_ball=R, events=(BallContact(t_s=0.5, balls=(R, Ball.WHITE1)),))
     before = match.state
-    with pytest.raises(IllegalMoveError, match="the count is 10; a stroke scores 10 at most"):
+    with pytest.raises(
+        IllegalMoveError, match="the count is 10, the most one stroke can score; not 11"
+    ):
         match.play(_decided(touch, 11))
     assert match.state is before
     record = match.play(_decided(touch, 4))
@@ -139,7 +141,9 @@ def test_a_7_pin_decision_counts_down_and_stops_at_the_count_left() -> None:
 def test_five_pins_decisions_stop_at_what_one_stroke_can_score() -> None:
     match = Match(config(Discipline.FIVE_PINS, target=60))
     before = match.state
-    with pytest.raises(IllegalMoveError, match="16 points at most in five-pins, not 150"):
+    with pytest.raises(
+        IllegalMoveError, match="one stroke scores 16 at most in five-pins, not 150"
+    ):
         match.play(_decided(five_pins_stroke(match, W, Pin.CENTER), 150))
     assert match.state is before
     assert match.play(_decided(five_pins_stroke(match, W), 16)).verdict.points == 16

@@ -148,7 +148,10 @@ def test_a_review_waits_for_the_person_and_the_decision_scores_it(tmp_path: Path
         # A three-cushion stroke scores 1 point at most: 2 is refused, nothing changes.
         r = c.post("/api/calls", json={"kind": "decision", "decision": "points", "points": 2},
                    headers=AUTH)  # fmt: skip
-        assert r.status_code == 409 and "1 point at most in three-cushion" in r.json()["detail"]
+        assert (
+            r.status_code == 409
+            and "one stroke scores 1 at most in three-cushion" in r.json()["detail"]
+        )
         assert c.get("/api/review").json()["pending"] == pending
         r = c.post("/api/calls", json={"kind": "decision", "decision": "points", "points": 1},
                    headers=AUTH)  # fmt: skip

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,19 @@ from hypothesis import strategies as st
 from carom.i18n import LANGUAGES, catalogue, template_fields
 from carom.live import LiveSession, MatchStore, ReviewPending
 from carom.web._refusals import REFUSAL_ENGLISH, refusal_parts
-from referee import Correction, CorrectionKind
+from referee import (
+    Ball,
+    BallContact,
+    Correction,
+    CorrectionKind,
+    Discipline,
+    IllegalMoveError,
+    Match,
+    Shot,
+)
 from tests.carom.live.shotpool import analyzed, golden_shots
 from tests.carom.web._web import AUTH, client, feed_until_review, new_match, table
+from tests.referee.factories import config, five_pins_stroke, many
 
 
 def test_every_refusal_has_words_in_every_web_catalogue() -> None:
@@ -177,3 +188,28 @@ def test_a_match_another_process_referees_is_keyed_and_closing_lets_it_go(tmp_pa
                 if pipe is not None:
                     pipe.close()
         assert new_match(c)["match"]["id"] == match_id  # its holder gone: resumed here
+
+
+def test_a_decision_beyond_one_stroke_s_points_is_keyed(tmp_path: Path) -> None:
+    """Through the API in three-cushion; the 7-pin count and five-pins frozen-balls refusals
+    as the referee writes them (the same decision path)."""
+    with client(tmp_path) as c:
+        new_match(c, target=999)
+        feed_until_review(table(c))
+        body = {"kind": "decision", "decision": "points", "points": 2}
+        fields = _refused(c, "/api/calls", body, "decide_too_many")
+        assert fields == {"most": "1", "game": "three-cushion", "points": "2"}
+    seven = Match(many("AB", Discipline.PIN_CAROM_7, target=10, start_count=10))
+    touch = Shot(
+        index=0, cue_ball=Ball.RED, events=(BallContact(t_s=0.5, balls=(Ball.RED, Ball.WHITE1)),)
+    )
+    five = Match(config(Discipline.FIVE_PINS, target=60))
+    five.correct(Correction(CorrectionKind.BREAK_POSITION, "A"))
+    for match, shot, key in ((seven, replace(touch, decided_points=11), "decide_count"),
+                             (five, replace(five_pins_stroke(five, Ball.WHITE), decided_points=2),
+                              "decide_frozen")):  # fmt: skip
+        try:
+            match.play(shot)
+        except IllegalMoveError as exc:
+            parts = refusal_parts(str(exc))
+        assert parts is not None and parts["key"] == key

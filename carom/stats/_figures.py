@@ -15,7 +15,7 @@ from typing import Any
 from carom.match import ScoreRun, stopped_reason
 from carom.stats._categories import player_categories
 from carom.stats._model import MatchFigures, PlayerMatch
-from referee import MatchResult, Phase, Shot, match_stats, new_match, parse_shot, start_after
+from referee import MatchResult, Phase, Shot, match_stats, parse_shot, start_after
 
 __all__ = ["match_figures", "shots_by_index"]
 
@@ -32,7 +32,6 @@ def match_figures(
     state, records = run.match.state, run.match.records
     result = MatchResult.from_state(state) if state.phase is Phase.OVER else None
     categories = player_categories(state.config.players, records, shots, state.config.discipline)
-    opening = match_stats(new_match(state.config))  # a record joined in progress: its start
     figures = tuple(
         PlayerMatch(
             p,
@@ -43,8 +42,6 @@ def match_figures(
             s.sets_won,
             None if result is None else result.match_points(p),
             categories[p],
-            opening[p].points,
-            opening[p].innings,
         )
         for p, s in match_stats(state).items()
     )

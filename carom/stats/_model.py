@@ -67,8 +67,6 @@ class PlayerMatch:
 
     ``average``: points / innings truncated to three decimals (``referee.average_text``);
     ``match_points``: 2 a win, 1 a share of a draw, 0 a loss; ``None`` until it is over.
-    ``carried_points``, ``carried_innings``: what the record started with, when it
-    joined the match in progress (included in ``points`` and ``innings``).
     """
 
     player: str
@@ -79,8 +77,6 @@ class PlayerMatch:
     sets_won: int
     match_points: int | None
     categories: ShotCategories
-    carried_points: int = 0
-    carried_innings: int = 0
 
 
 @dataclass(frozen=True, slots=True)

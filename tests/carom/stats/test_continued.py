@@ -111,7 +111,8 @@ def test_a_part_alone_or_one_that_does_not_take_up_the_other_counts_on_its_own(
 ) -> None:
     first, second = _parts(tmp_path / "season", TWO, [6])
     alone = collect_stats([second]).matches[0]
-    assert alone.parts == () and alone.of("Ana").carried_points > 0  # joined: its score kept
+    # Alone, the joined part counts with the score it joined at (2 of Ana's 5).
+    assert alone.parts == () and alone.of("Ana").points == 5
     # The second part's start one point off the first's end: two matches, as before.
     doc = json.loads(second.read_text(encoding="utf-8"))
     board = doc["match"]["start"]["board"]

@@ -29,6 +29,10 @@ EVIDENCE_ENGLISH: dict[str, str] = {
     "kiss_bounce": (
         "path after the ball contact fits a bounce off the {cushion} cushion, not a straight run"
     ),
+    "kiss_corner": (
+        "path after the ball contact fits a bounce in the corner of the {cushion} and "
+        "{second_cushion} cushions, not a straight run"
+    ),
     "kiss_pushed": (
         "struck from rest towards the {cushion} cushion a few mm away: there within the frame"
     ),
@@ -57,7 +61,7 @@ EVIDENCE_ENGLISH: dict[str, str] = {
     "near_miss": "near miss, gap {gap} mm",
 }
 #: Fields that hold names or a line of their own, not numbers.
-_WORDS = ("ball", "other", "cushion", "evidence")
+_WORDS = ("ball", "other", "cushion", "second_cushion", "evidence")
 _READER = TemplateReader(EVIDENCE_ENGLISH, _WORDS)
 
 

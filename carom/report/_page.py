@@ -203,7 +203,8 @@ class Page:
     def _coded(self, fields: Mapping[str, str]) -> dict[str, object]:
         """A review code's fields in the language: names as words, numbers as written."""
         words = {"ball": "ball", "other": "ball", "first": "ball", "second": "ball",
-                 "cushion": "side", "pin": "pin", "pocket": "pocket", "foul": "foul"}  # fmt: skip
+                 "cushion": "side", "second_cushion": "side", "pin": "pin",
+                 "pocket": "pocket", "foul": "foul"}  # fmt: skip
         out: dict[str, object] = {}
         for name, value in fields.items():
             if name in words:

@@ -13,6 +13,8 @@ plain look, 960x540 at 60 fps, 0.5 Mbit/s), each analysed as ``carom analyze`` d
 * pt0053 ``cluster``: a ball contact and two cushion contacts 7 and 18 ms after it;
 * pt0056 ``thin_kiss``: a thin contact;
 * pt0112 ``cushions_close``: two cushion contacts close in time;
+* pt0262 ``kiss_by_cushion``: a ball kissed 15 ms before it reaches a corner, where it
+  touches both cushions within 6 ms, one frame seen between the kiss and the corner;
 * pt1307 ``order_close``: a cushion and a ball contact a few ms apart.
 
 Every event is found today, within 50 ms, and the verdict is the truth's; the
@@ -39,10 +41,11 @@ from calibration import TableGeometry
 from carom.report._evidence import evidence_code
 from carom.report._page import Page
 from carom.synth_check import ClipCheck, check_clip
-from referee import MATCH_TABLE, doubt_code
+from referee import MATCH_TABLE, Ball, CushionContact, doubt_code
 
 FIXTURES = Path(__file__).parent / "fixtures" / "independent"
-NAMES = ("pt0001", "pt0002", "pt0011", "pt0034", "pt0044", "pt0053", "pt0056", "pt0112", "pt1307")
+NAMES = ("pt0001", "pt0002", "pt0011", "pt0034", "pt0044", "pt0053", "pt0056", "pt0112", "pt0262",
+         "pt1307")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +65,25 @@ def test_every_event_is_found_and_nothing_else(checks: dict[str, ClipCheck], nam
 def test_the_verdict_is_the_truths(checks: dict[str, ClipCheck], name: str) -> None:
     check = checks[name]
     assert check.verdicts_total == 1 and check.verdicts_agree == 1, check.verdict_diffs
+
+
+def test_both_cushions_of_a_corner_reached_just_after_a_kiss_are_found(
+    checks: dict[str, ClipCheck],
+) -> None:
+    """pt0262: the yellow, kissed by the white, is in the head-right corner 15 and 21 ms
+    later; the path after the kiss fits the kick reflected at both cushions."""
+    truth = json.loads((FIXTURES / "pt0262.json").read_text())
+    lead = truth["extra"]["lead_s"]
+    found = {
+        str(s.event.cushion): (s.event.t_s - lead, s.evidence)
+        for analyzed, _ in checks["pt0262"].run.shots
+        for s in analyzed.scored
+        if isinstance(s.event, CushionContact) and s.event.ball is Ball.YELLOW
+        and 0.20 < s.event.t_s - lead < 0.25
+    }  # fmt: skip
+    assert set(found) == {"head", "right"}, found
+    assert abs(found["head"][0] - 0.2201) < 0.004 and abs(found["right"][0] - 0.2259) < 0.004
+    assert "corner of the head and right cushions" in found["head"][1]
 
 
 def test_contact_times_and_resting_balls(checks: dict[str, ClipCheck]) -> None:

@@ -14,7 +14,11 @@ is, the ball touched the cushion in between. The time is where that straight pat
 reaches the nose. A ball already on that cushion at the ball contact (running along
 it) and pressed into it keeps the one contact the cushion finder gave it. A ball at
 rest 4-20 mm from a cushion and struck towards it is there within the frame, even
-when what follows (a second kiss) fits neither path: it touched it.
+when what follows (a second kiss) fits neither path: it touched it. Struck into a
+corner, a ball may touch both of its cushions before the next sample: the path after
+then fits the velocity reflected at both, in the order the straight path reaches them
+(tuning pt0262: the yellow kissed 15 ms before the head cushion and 21 ms before the
+right, one sample between the kiss and the corner, both cushions missed before).
 
 Thresholds were tuned on the tuning part of the independent set only
 (``bench/independent_events.py``; ``docs/independent-events.md``).
@@ -73,9 +77,11 @@ def cushions_after_kisses(
         t_next = _next_kiss_s(found, ball, t_s)
         hi = samples[ball].index_before(t_next) if t_next < np.inf else len(samples[ball]) - 1
         bounced = _bounce(samples[ball], kick, hi, geometry, tol)
-        hit = bounced or _pushed_in(samples[ball], kick, (hi, t_next), geometry, tol)
-        if hit is not None and not cushion_contact_near([*found, *out], ball, hit[1], hit[0]):
-            out.append(_event(ball, hit, bounced is not None))
+        pushed = None if bounced else _pushed_in(samples[ball], kick, (hi, t_next), geometry, tol)
+        hits = bounced or ([pushed] if pushed is not None else [])
+        why = _why(hits, pushed is None)
+        out.extend(_event(ball, hit, why) for hit in hits
+                   if not cushion_contact_near([*found, *out], ball, hit[1], hit[0]))  # fmt: skip
     return out
 
 
@@ -158,32 +164,41 @@ def _next_kiss_s(found: Sequence[ScoredEvent], ball: Ball, t_s: float) -> float:
     return min(later, default=np.inf)
 
 
-def _reflect(v: F64, normal: F64) -> F64:
-    out: F64 = v - (1.0 + CUSHION_E) * float(v @ normal) * normal
-    return out
+def _reflect(v: F64, normals: F64 | list[F64]) -> F64:
+    """``v`` reflected at each of ``normals`` (one normal, or several in turn)."""
+    for normal in normals if isinstance(normals, list) else [normals]:
+        v = v - (1.0 + CUSHION_E) * float(v @ normal) * normal
+    return v
 
 
-def _bounce(
-    s: Samples, kick: Kick, hi: int, geometry: TableGeometry, tol: Tolerances
-) -> tuple[float, Cushion, float] | None:
-    """``(t_s, cushion, confidence)`` of a touch between the kick and the samples after.
+Hit = tuple[float, Cushion, float]  # (t_s, cushion, confidence)
+Wall = tuple[Cushion, F64]  # a cushion and its normal into the table
+_WALLS: tuple[tuple[Wall, ...], ...] = (
+    *(((c, np.array(n)),) for c, n in NORMALS.items()),
+    *(((a, np.array(NORMALS[a])), (b, np.array(NORMALS[b])))
+      for a in (Cushion.HEAD, Cushion.FOOT) for b in (Cushion.LEFT, Cushion.RIGHT)),
+)  # fmt: skip
+
+
+def _bounce(s: Samples, kick: Kick, hi: int, geometry: TableGeometry, tol: Tolerances) -> list[Hit]:
+    """The touches between the kick and the samples after: one cushion, or a corner's two.
 
     The path after starts at the first sample after the kick, or at the one after it (the
     first on the way in), or at the one after that: the tracker's filter lags a sudden
     turn, and its first sample after the bounce may lie 10-13 mm back along the way in
     (tuning pt0064: the white struck 92 mm from a cushion at 6 m/s, seen once 13 mm
-    from it).
+    from it). One cushion is tried before a corner's two.
     """
     first = s.index_before(kick.t_s) + 1
     for j in (first, first + 1, first + 2):
         post = s.fit_after(j, 3, hi_max=hi)
         if post is None or post.n < 2 or (j > first and s.t_s[first] >= post.t_lo_s):
             continue
-        for cushion, normal in NORMALS.items():
-            hit = _through(s, kick, post, (first, j), (cushion, np.array(normal)), geometry, tol)
-            if hit is not None:
-                return hit
-    return None
+        for walls in _WALLS:
+            hits = _through(s, kick, post, (first, j), walls, geometry, tol)
+            if hits:
+                return hits
+    return []
 
 
 def _pushed_in(
@@ -232,42 +247,66 @@ def _through(
     kick: Kick,
     post: PathFit,
     span: tuple[int, int],
-    wall: tuple[Cushion, F64],
+    walls: tuple[Wall, ...],
     geometry: TableGeometry,
     tol: Tolerances,
-) -> tuple[float, Cushion, float] | None:
-    """The touch of one cushion, if the path after fits a bounce there and not none."""
+) -> list[Hit]:
+    """The touches of ``walls`` (one cushion or a corner's two), in time order, or [].
+
+    They are kept if the path after fits a bounce at them and not a straight run. A
+    corner's cushions are at right angles: each turns round only its own component of
+    the velocity, so the two reflections give the same velocity in either order, and
+    each cushion is reached when the straight path from the contact reaches it.
+    """
     first, j = span
-    cushion, n = wall
-    v1 = post.velocity(post.t_lo_s)
-    straight = max(0.0, float((v1 - kick.v0_mm_s) @ kick.axis))
-    r_none = float(np.linalg.norm(v1 - kick.v0_mm_s - straight * kick.axis))
-    ra = _reflect(kick.axis, n)
-    lam = max(0.0, float((v1 - _reflect(kick.v0_mm_s, n)) @ ra) / float(ra @ ra))
-    r_wall = float(np.linalg.norm(v1 - _reflect(kick.v0_mm_s, n) - lam * ra))
-    u = kick.v0_mm_s + lam * kick.axis  # the velocity the ball contact gave
-    u_in = -float(u @ n)
-    speed = tol.speed_for(post.n)
-    # The bounce must explain the path much better than a straight run; spin makes a
-    # real cushion's bounce differ from the plain reflection by up to a third.
-    fits = r_wall <= 0.5 * r_none and r_wall <= max(0.4 * float(np.linalg.norm(v1)), 2 * speed)
-    if u_in < 2.0 * speed or not fits:
-        return None
-    if float(normal_gap(kick.xy_mm[None, :], cushion, geometry)[0]) < 0.5 * tol.touch_mm:
-        return None  # already on that cushion (running along it): one contact, found before
+    v1, speed = post.velocity(post.t_lo_s), tol.speed_for(post.n)
+    fit = _bounce_fit(kick, v1, [n for _, n in walls], speed)
+    if fit is None:
+        return []
+    u, r_wall, r_none = fit  # u: the velocity the ball contact gave
     # From the contact point, or from a sample on the way in when there is one.
     t0, xy0 = (kick.t_s, kick.xy_mm) if j == first else (float(s.t_s[first]), s.xy_mm[first])
-    t_c = t0 + max(float(normal_gap(xy0[None, :], cushion, geometry)[0]), 0.0) / u_in
-    if not kick.t_s - 1e-6 <= t_c < post.t_lo_s:
-        return None
-    at_wall = xy0 + u * (t_c - t0)
-    landed = at_wall + _reflect(u, n) * (post.t_lo_s - t_c)
+    landed = xy0 + u * (post.t_lo_s - t0)
+    hits: list[Hit] = []
+    for cushion, n in walls:
+        u_in = -float(u @ n)
+        if u_in < 2.0 * speed or normal_gap(kick.xy_mm[None, :], cushion, geometry)[0] < (
+            0.5 * tol.touch_mm
+        ):
+            return []  # not heading there, or already on it (running along it): found before
+        t_c = t0 + max(float(normal_gap(xy0[None, :], cushion, geometry)[0]), 0.0) / u_in
+        if not kick.t_s - 1e-6 <= t_c < post.t_lo_s:
+            return []
+        landed = landed + (_reflect(u, n) - u) * (post.t_lo_s - t_c)
+        hits.append((t_c, cushion, 0.75 if r_wall < 0.25 * r_none else 0.6))
     off_mm = float(np.linalg.norm(landed - post.at(post.t_lo_s)[0]))
     # The bounce model's velocity error (r_wall) carries into the landing point.
     allow = 4.0 * tol.noise_mm + 0.15 * float(np.linalg.norm(v1)) * tol.dt_s
     if off_mm > max(6.0, allow + r_wall * (post.t_lo_s - t0)):
+        return []
+    return sorted(hits)
+
+
+def _bounce_fit(
+    kick: Kick, v1: F64, normals: list[F64], speed: float
+) -> tuple[F64, float, float] | None:
+    """The kick's velocity, and the misfits (mm/s) of a bounce at ``normals`` and of none.
+
+    The path after's velocity ``v1`` is compared with the kick's reflected at ``normals``
+    and with it straight on; None when the bounce does not fit (``speed``: the least
+    speed read as real from the path after).
+
+    The bounce must explain the path much better than a straight run; spin makes a real
+    cushion's bounce differ from the plain reflection by up to a third.
+    """
+    straight = max(0.0, float((v1 - kick.v0_mm_s) @ kick.axis))
+    r_none = float(np.linalg.norm(v1 - kick.v0_mm_s - straight * kick.axis))
+    ra, rv0 = _reflect(kick.axis, normals), _reflect(kick.v0_mm_s, normals)
+    lam = max(0.0, float((v1 - rv0) @ ra) / float(ra @ ra))
+    r_wall = float(np.linalg.norm(v1 - rv0 - lam * ra))
+    if r_wall > 0.5 * r_none or r_wall > max(0.4 * float(np.linalg.norm(v1)), 2 * speed):
         return None
-    return t_c, cushion, 0.75 if r_wall < 0.25 * r_none else 0.6
+    return kick.v0_mm_s + lam * kick.axis, r_wall, r_none
 
 
 def cushion_contact_near(
@@ -287,12 +326,20 @@ def cushion_contact_near(
     )
 
 
-def _event(ball: Ball, hit: tuple[float, Cushion, float], bounced: bool) -> ScoredEvent:
+def _why(hits: list[Hit], bounced: bool) -> str:
+    """The evidence of the cushion contacts ``hits`` found after one ball contact.
+
+    The report reads these lines back into its languages (``carom/report/_evidence.py``).
+    """
+    if not bounced:
+        return "struck from rest towards the {} cushion a few mm away: there within the frame"
+    if len(hits) == 2:
+        return (f"path after the ball contact fits a bounce in the corner of the {hits[0][1]} "
+                f"and {hits[1][1]} cushions, not a straight run")  # fmt: skip
+    return "path after the ball contact fits a bounce off the {} cushion, not a straight run"
+
+
+def _event(ball: Ball, hit: Hit, why: str) -> ScoredEvent:
     t_s, cushion, confidence = hit
     ev = CushionContact(t_s=t_s, ball=ball, cushion=cushion, t_err_s=0.004)
-    why = (
-        f"path after the ball contact fits a bounce off the {cushion} cushion, not a straight run"
-        if bounced
-        else f"struck from rest towards the {cushion} cushion a few mm away: there within the frame"
-    )
-    return ScoredEvent(ev, confidence, why)
+    return ScoredEvent(ev, confidence, why.format(cushion))

@@ -21,9 +21,12 @@ from carom.report._evidence import EVIDENCE_ENGLISH, evidence_code
 from carom.report._page import Page
 from referee import MATCH_TABLE
 
-SAMPLE = {"ball": "white", "other": "red", "cushion": "left", "evidence": "bounce, v_n -1650 -> "
+SAMPLE = {"ball": "white", "other": "red", "cushion": "left", "second_cushion": "head",
+          "evidence": "bounce, v_n -1650 -> "
           "1555 mm/s, gap 3.6 mm"}  # fmt: skip
-ENGLISH_WORDS = re.compile(r"\b(bounce|impulse|noise|cushion|path|gap|white|red|left|unseen)\b")
+ENGLISH_WORDS = re.compile(
+    r"\b(bounce|impulse|noise|cushion|path|gap|white|red|left|head|corner|unseen)\b"
+)
 
 
 def _filled(template: str, number: str = "12.5") -> tuple[str, dict[str, str]]:

@@ -36,6 +36,9 @@ EVIDENCE_ENGLISH: dict[str, str] = {
     "kiss_pushed": (
         "struck from rest towards the {cushion} cushion a few mm away: there within the frame"
     ),
+    "kiss_pushed_on": (
+        "kicked on towards the {cushion} cushion a few mm away: there within the frame"
+    ),
     "came_back": (
         "{ball} came back along the line of centres ({v} mm/s after): "
         "{other} returned off the {cushion} cushion into it"

@@ -13,8 +13,12 @@ sample of the measured path, and from there, reflected, arrives where that sampl
 is, the ball touched the cushion in between. The time is where that straight path
 reaches the nose. A ball already on that cushion at the ball contact (running along
 it) and pressed into it keeps the one contact the cushion finder gave it. A ball at
-rest 4-20 mm from a cushion and struck towards it is there within the frame, even
-when what follows (a second kiss) fits neither path: it touched it. Struck into a
+rest 4-30 mm from a cushion and struck towards it is there within the frame, even
+when what follows (a second kiss) fits neither path: it touched it. So is a moving
+ball whose velocity after the kick (its own plus the kick's along the line of centres)
+takes it to a cushion 4-30 mm away within the frame (tuning pt0079: the red, rolling
+at 350 mm/s 9 mm from the right cushion, kissed into it at 650 mm/s and back into the
+white 27 ms after the first kiss, one sample at the nose between). Struck into a
 corner, a ball may touch both of its cushions before the next sample: the path after
 then fits the velocity reflected at both, in the order the straight path reaches them
 (tuning pt0262: the yellow kissed 15 ms before the head cushion and 21 ms before the
@@ -43,8 +47,10 @@ __all__ = ["Kick", "cushion_contact_near", "cushions_after_kisses", "kick_at", "
 
 F64 = NDArray[np.float64]
 
-#: A ball at rest at most this far (mm) from a cushion, struck into it, touches it.
-_REACH_MM = 20.0
+#: A ball at most this far (mm) from a cushion, struck into it, may be said to touch
+#: it from the kick alone (tuning pt0230: the yellow at rest 22 mm from the foot
+#: cushion, struck at 6 m/s, on it 6 ms later; 20 mm before).
+_REACH_MM = 30.0
 #: Share of the striker's speed along the line of centres a ball at rest is given:
 #: (1 + e) / 2 for equal balls, e about 0.93, less a margin for the fit.
 _KICK_SHARE = 0.9
@@ -76,13 +82,38 @@ def cushions_after_kisses(
             continue
         t_next = _next_kiss_s(found, ball, t_s)
         hi = samples[ball].index_before(t_next) if t_next < np.inf else len(samples[ball]) - 1
-        bounced = _bounce(samples[ball], kick, hi, geometry, tol)
-        pushed = None if bounced else _pushed_in(samples[ball], kick, (hi, t_next), geometry, tol)
-        hits = bounced or ([pushed] if pushed is not None else [])
-        why = _why(hits, pushed is None)
+        hits, why = _hits(samples[ball], kick, (hi, t_next), geometry, tol)
         out.extend(_event(ball, hit, why) for hit in hits
                    if not cushion_contact_near([*found, *out], ball, hit[1], hit[0]))  # fmt: skip
     return out
+
+
+def _hits(
+    s: Samples, kick: Kick, until: tuple[int, float], geometry: TableGeometry, tol: Tolerances
+) -> tuple[list[Hit], str]:
+    """The cushion contacts after ``kick`` (a bounce, else a push) and their evidence.
+
+    ``until``: the last sample before the ball's next kiss, and that kiss's time. The
+    report reads the evidence lines back into its languages (``carom/report/_evidence.py``).
+    """
+    bounced = _bounce(s, kick, until[0], geometry, tol)
+    if len(bounced) == 2:
+        return bounced, (
+            "path after the ball contact fits a bounce in the corner of the "
+            f"{bounced[0][1]} and {bounced[1][1]} cushions, not a straight run"
+        )
+    if bounced:
+        return (
+            bounced,
+            "path after the ball contact fits a bounce off the {} cushion, not a straight run",
+        )
+    if (hit := _pushed_in(s, kick, until, geometry, tol)) is not None:
+        return [
+            hit
+        ], "struck from rest towards the {} cushion a few mm away: there within the frame"
+    if (hit := _pushed_on(kick, until[1], geometry, tol)) is not None:
+        return [hit], "kicked on towards the {} cushion a few mm away: there within the frame"
+    return [], ""
 
 
 def sure_kisses(found: Sequence[ScoredEvent]) -> Iterator[tuple[float, Ball, Ball]]:
@@ -242,6 +273,33 @@ def _pushed_in(
     return None
 
 
+def _pushed_on(kick: Kick, t_next: float, geometry: TableGeometry, tol: Tolerances) -> Hit | None:
+    """A moving ball that the kick sends into a cushion a few mm away touches it.
+
+    Equal balls exchange the normal part of their relative velocity, times (1 + e) / 2:
+    the ball goes on at its own velocity plus that along the line of centres (less a
+    margin, ``_KICK_SHARE``). When that reaches a cushion ``touch_mm`` to ``_REACH_MM``
+    away within the frame, and before the ball's next kiss (``t_next``), it touched it.
+    A ball at rest is :func:`_pushed_in`'s.
+    """
+    if not np.any(kick.v0_mm_s):
+        return None
+    rel = float((kick.v_other_mm_s - kick.v0_mm_s) @ kick.axis)
+    u = kick.v0_mm_s + _KICK_SHARE * max(0.0, rel) * kick.axis
+    speed = float(np.linalg.norm(u))
+    if speed < 4.0 * tol.speed_mm_s:
+        return None
+    for cushion, normal in NORMALS.items():
+        u_in = -float(u @ np.array(normal))
+        gap = float(normal_gap(kick.xy_mm[None, :], cushion, geometry)[0])
+        if u_in < 0.3 * speed or not tol.touch_mm <= gap <= _REACH_MM:
+            continue
+        t_c = kick.t_s + gap / u_in
+        if t_c - kick.t_s <= tol.dt_s and t_c < t_next:
+            return t_c, cushion, 0.6
+    return None
+
+
 def _through(
     s: Samples,
     kick: Kick,
@@ -324,19 +382,6 @@ def cushion_contact_near(
         and abs(e.event.t_s - t_s) < within_s
         for e in found
     )
-
-
-def _why(hits: list[Hit], bounced: bool) -> str:
-    """The evidence of the cushion contacts ``hits`` found after one ball contact.
-
-    The report reads these lines back into its languages (``carom/report/_evidence.py``).
-    """
-    if not bounced:
-        return "struck from rest towards the {} cushion a few mm away: there within the frame"
-    if len(hits) == 2:
-        return (f"path after the ball contact fits a bounce in the corner of the {hits[0][1]} "
-                f"and {hits[1][1]} cushions, not a straight run")  # fmt: skip
-    return "path after the ball contact fits a bounce off the {} cushion, not a straight run"
 
 
 def _event(ball: Ball, hit: Hit, why: str) -> ScoredEvent:

@@ -13,6 +13,8 @@ plain look, 960x540 at 60 fps, 0.5 Mbit/s), each analysed as ``carom analyze`` d
 * pt0053 ``cluster``: a ball contact and two cushion contacts 7 and 18 ms after it;
 * pt0056 ``thin_kiss``: a thin contact;
 * pt0112 ``cushions_close``: two cushion contacts close in time;
+* pt0230 ``cluster``: a ball at rest 22 mm from a cushion struck into it at 6 m/s, on
+  it 6 ms later and back into its striker 19 ms after that;
 * pt0262 ``kiss_by_cushion``: a ball kissed 15 ms before it reaches a corner, where it
   touches both cushions within 6 ms, one frame seen between the kiss and the corner;
 * pt1307 ``order_close``: a cushion and a ball contact a few ms apart.
@@ -44,8 +46,8 @@ from carom.synth_check import ClipCheck, check_clip
 from referee import MATCH_TABLE, Ball, CushionContact, doubt_code
 
 FIXTURES = Path(__file__).parent / "fixtures" / "independent"
-NAMES = ("pt0001", "pt0002", "pt0011", "pt0034", "pt0044", "pt0053", "pt0056", "pt0112", "pt0262",
-         "pt1307")  # fmt: skip
+NAMES = ("pt0001", "pt0002", "pt0011", "pt0034", "pt0044", "pt0053", "pt0056", "pt0112",
+         "pt0230", "pt0262", "pt1307")  # fmt: skip
 
 
 @pytest.fixture(scope="module")

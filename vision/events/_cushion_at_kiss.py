@@ -27,8 +27,9 @@ import numpy as np
 from calibration import TableGeometry
 from referee import Ball, Cushion, CushionContact
 from vision._types import ScoredEvent
-from vision.events._cushion_after_kiss import cushion_contact_near, sure_kisses
+from vision.events._cushion_after_kiss import cushion_contact_near
 from vision.events._cushion_contacts import NORMALS, Tolerances, normal_gap
+from vision.events._kick import sure_kisses
 from vision.events._path_fit import Samples
 
 __all__ = ["cushions_at_kisses"]

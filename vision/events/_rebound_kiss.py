@@ -35,8 +35,8 @@ from numpy.typing import NDArray
 from calibration import TableGeometry
 from referee import Ball, BallContact, CushionContact
 from vision._types import ScoredEvent
-from vision.events._cushion_after_kiss import kick_at, sure_kisses
 from vision.events._cushion_contacts import NORMALS, Tolerances
+from vision.events._kick import kick_at, sure_kisses
 from vision.events._path_fit import Samples
 
 __all__ = ["kisses_after_rebounds"]

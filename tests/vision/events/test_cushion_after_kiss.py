@@ -18,8 +18,8 @@ import pytest
 from calibration import TableGeometry
 from referee import Ball, Table
 from vision import BallTrack
-from vision.events._cushion_after_kiss import kick_at
 from vision.events._cushion_contacts import Tolerances
+from vision.events._kick import kick_at
 from vision.events._path_fit import Samples
 
 _FPS = 30.0

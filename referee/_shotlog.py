@@ -20,6 +20,7 @@ from referee._lag import Lag
 from referee._names import CALL_FOULS, Ball, Cushion, Discipline, Foul, Pin, Pocket
 from referee._options import RuleOptions
 from referee._shot import Shot, TimedXY
+from referee._shotlog_decision import check_review_decision
 from referee._start import StartState
 from referee._table import XY, Table
 from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
@@ -51,8 +52,9 @@ _MATCH = {
 _START = {
     "board", "innings", "run", "shooter", "breaker", "set_index", "sets_won", "next_break",
 }  # fmt: skip
-#: Written by ``carom analyze`` for people and tools; read, checked, not judged.
-_SHOT_INFO = {"verdict"}
+#: Written by ``carom analyze`` and ``carom export`` for people and tools; read, checked, not
+#: judged.
+_SHOT_INFO = {"verdict", "review_decision"}
 _EVENT_INFO = {"confidence", "evidence"}
 _FAR_MM = 100_000.0  # positions: a ball 100 m from the table is a corrupt number
 _EVENT_FIELDS = {
@@ -176,6 +178,8 @@ def parse_shot(data: Any, where: str) -> Shot:
     """Validate and convert one shot object."""
     obj = Obj(data, where, _SHOT | _SHOT_INFO)
     Obj(obj.get("verdict", {}), obj.at("verdict"))
+    if "review_decision" in obj.data:
+        check_review_decision(obj.data["review_decision"], obj.at("review_decision"), parse_event)
     events = tuple(
         parse_event(e, f"{obj.at('events')}[{i}]")
         for i, e in enumerate(ask_list(obj.get("events", []), obj.at("events")))

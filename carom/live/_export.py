@@ -2,9 +2,11 @@
 
 The shot log holds the lag and the shots *in effect* (undone inputs left out, a
 person's foul calls as ``call`` events, review decisions already folded into the
-events), each with its verdict; ``carom score`` on it gives the same shots and
-score. Referee corrections (points, turn) have no place in ``carom-shots/1``: they
-are listed by :func:`corrections_in_effect` so a caller can say so. The trajectories
+events), each with its verdict and, for a shot a person settled, its
+``review_decision`` (what was decided, why the shot was held, the doubtful events, who
+and when); ``carom score`` on it gives the same shots and score. Referee corrections
+(points, turn) have no place in ``carom-shots/1``: they are listed by
+:func:`corrections_in_effect` so a caller can say so. The trajectories
 (:func:`trajectories`) are those of the same shots, with the same indexes, from what
 the journal kept of each shot's tracks.
 
@@ -28,10 +30,18 @@ from typing import Any, BinaryIO
 
 from carom.live._codec import config_doc, lag_json
 from carom.live._session import LiveSession
-from carom.live._steps import CorrectStep, LagStep, PlayStep
+from carom.live._steps import CorrectStep, Decided, LagStep, PlayStep
 from carom.live._store import LiveError
 from carom.trajectories import Trajectories
-from referee import Correction, MatchResult, Phase, match_stats, record_json, shot_json
+from referee import (
+    Correction,
+    MatchResult,
+    Phase,
+    event_json,
+    match_stats,
+    record_json,
+    shot_json,
+)
 
 __all__ = [
     "CSV_COLUMNS",
@@ -96,10 +106,24 @@ def shot_log(session: LiveSession) -> dict[str, Any]:
                 event_doc["confidence"] = confidence
                 if evidence:
                     event_doc["evidence"] = evidence
+        if play.decided is not None:
+            shot["review_decision"] = _decided_json(play.decided)
         shot["verdict"] = record_json(record)
         shots.append(shot)
     doc["shots"] = shots
     return doc
+
+
+def _decided_json(decided: Decided) -> dict[str, Any]:
+    """A shot log's ``review_decision``: how a person settled a shot held for review."""
+    out: dict[str, Any] = {"decision": decided.decision, "held_for": decided.held_for}
+    if decided.points is not None:
+        out["points"] = decided.points
+    out["doubtful_events"] = [event_json(e) for e in decided.doubtful]
+    for key, value in (("by", decided.who), ("at", decided.at)):
+        if value is not None:
+            out[key] = value
+    return out
 
 
 def trajectories(session: LiveSession) -> Trajectories:

@@ -27,6 +27,7 @@ from carom.live._codec import correction_from_json, shot_from_doc
 from carom.live._steps import (
     Action,
     CorrectStep,
+    Decided,
     Info,
     JoinStep,
     LagStep,
@@ -82,14 +83,19 @@ class Machine:
     # --- planning (no change) ---
 
     def plan(
-        self, kind: str, payload: Mapping[str, Any], paths: bytes | None, seq: int | None = None
-    ) -> Plan:
-        """Check an entry (journal ``seq``) against the current state; CaromError if illegal."""
+        self, kind: str, payload: Mapping[str, Any], paths: bytes | None, seq: int | None = None,
+        *, who: str | None = None, at: str | None = None,
+    ) -> Plan:  # fmt: skip
+        """Check an entry (journal ``seq``) against the current state; CaromError if illegal.
+
+        ``who`` and ``at``: the entry's author and time, kept with a review decision.
+        """
         if kind == "shot":
             return self._plan_shot(payload, paths, seq)
         if kind == "decide":
-            return self._plan_decide(DecisionKind(payload["decision"]), payload.get("points"),
-                                     stroke=payload.get("stroke") is True)  # fmt: skip
+            kind_ = DecisionKind(payload["decision"])
+            stroke = payload.get("stroke") is True
+            return self._plan_decide(kind_, payload.get("points"), stroke=stroke, by=(who, at))
         if kind == "pause":
             why = payload.get("why")
             said = Account("paused", {"why": why}) if why else Account("resumed")
@@ -188,7 +194,10 @@ class Machine:
         return self._plan(said, steps, pending=pending, video_t_s=video_t_s,
                           action=self._action(said, steps))  # fmt: skip
 
-    def _plan_decide(self, kind: DecisionKind, points: int | None, *, stroke: bool) -> Plan:
+    def _plan_decide(
+        self, kind: DecisionKind, points: int | None, *, stroke: bool,
+        by: tuple[str | None, str | None] = (None, None),
+    ) -> Plan:  # fmt: skip
         """A review decision: accept, reject, or the stroke's points.
 
         ``points N`` is the stroke's own verdict
@@ -196,6 +205,7 @@ class Machine:
         when ``stroke``, as every decision is written now; a decision stored without it
         (by an earlier version) replays as it was made: the accepted shot, then corrections
         of the points and the turn, so a stored match keeps the result it had.
+        ``by``: who decided, and when (kept for the export, :class:`Decided`).
         """
         p = self.pending
         if p is None:
@@ -205,7 +215,12 @@ class Machine:
         )
         if kind is DecisionKind.POINTS and stroke:
             shot = replace(shot, decided_points=int(points or 0))
-        steps: list[Step] = [PlayStep(shot, info, p.entry)]
+        decided = Decided(
+            decision=str(kind), held_for=p.reason, who=by[0], at=by[1],
+            doubtful=tuple(e for e in p.shot.events if e.doubt is not None),
+            points=int(points or 0) if kind is DecisionKind.POINTS else None,
+        )  # fmt: skip
+        steps: list[Step] = [PlayStep(shot, info, p.entry, decided)]
         if kind is DecisionKind.POINTS and not stroke:
             record = self._simulate(steps)[1][-1]
             steps += [CorrectStep(c) for c in _override(record, int(points or 0), self.match)]
@@ -252,7 +267,7 @@ class Machine:
             raise LiveError("foul: the last input is not a shot; call a foul right after it")
         steps: list[Step] = [
             UndoStep(),
-            PlayStep(_with_call(last.shot, foul), last.info, last.entry),
+            PlayStep(_with_call(last.shot, foul), last.info, last.entry, last.decided),
         ]
         _, records = self._simulate(steps)
         said = _called(foul, shot_account(records[-1]))

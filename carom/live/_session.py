@@ -192,7 +192,7 @@ class LiveSession:
     def _replay(self, entries: list[JournalEntry]) -> None:
         for e in entries:
             try:
-                plan = self._m.plan(e.kind, e.payload, e.paths, e.seq)
+                plan = self._m.plan(e.kind, e.payload, e.paths, e.seq, who=e.who, at=e.at)
             except (CaromError, KeyError, TypeError, ValueError) as exc:  # a damaged entry
                 raise LiveError(
                     f"match {self.match_id}: journal entry {e.seq} cannot be replayed ({exc}); "
@@ -373,7 +373,7 @@ class LiveSession:
     ) -> SessionUpdate:
         with self._lock:
             # raises: nothing written, nothing changed
-            plan = self._m.plan(kind, payload, paths, self._version + 1)
+            plan = self._m.plan(kind, payload, paths, self._version + 1, who=who, at=now_iso)
             entry = JournalEntry(
                 seq=self._version + 1, kind=kind, payload=payload, who=who, at=now_iso,
                 state_version=self.state.version + len(plan.steps), result=_result(plan),

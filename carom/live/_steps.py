@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 
 from carom.live._account import Account
 from carom.live._store import LiveError
-from referee import Correction, Lag, Phase, Shot, ShotRecord, StartState
+from referee import Correction, Event, Lag, Phase, Shot, ShotRecord, StartState
 
 __all__ = [
     "Action",
     "CorrectStep",
+    "Decided",
     "Info",
     "JoinStep",
     "LagStep",
@@ -72,9 +73,28 @@ class JoinStep:
     start: StartState
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decided:
+    """A person's decision on a shot that was held for review, kept for the export.
+
+    ``decision`` is ``accept``, ``reject`` or ``points`` (``points`` the points given);
+    ``held_for`` why the shot was held; ``doubtful`` the events whose doubt the
+    decision settled, as vision saw them (kept without their doubt when accepted,
+    dropped when rejected); ``who`` and ``at`` the journal entry's. Not judged: the
+    decision is already in the shot (its events, ``decided_points``).
+    """
+
+    decision: str
+    held_for: str
+    doubtful: tuple[Event, ...] = ()
+    points: int | None = None
+    who: str | None = None
+    at: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class PlayStep:
-    """Judge and record a shot; ``info`` is kept for the export, not judged.
+    """Judge and record a shot; ``info`` and ``decided`` are kept for the export, not judged.
 
     ``entry`` is the journal entry (``seq``) the shot came in with, whose trajectories
     the store keeps (a foul call or a review decision plays the same shot again).
@@ -83,6 +103,7 @@ class PlayStep:
     shot: Shot
     info: Info = field(default_factory=dict, compare=False)
     entry: int | None = field(default=None, compare=False)
+    decided: Decided | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

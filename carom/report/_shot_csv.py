@@ -41,9 +41,9 @@ SEATS = "abcdefgh"
 _FIXED = (
     "match", "shot", "player", "set", "inning", "points", "opponent_points", "penalty",
     "run", "cue_ball", "first_ball", "second_ball", "cushions_before_second_ball", "pins_down",
-    "fouls", "review", "reason", "start_s", "end_s",
+    "fouls", "review", "review_decision", "held_for", "reason", "start_s", "end_s",
 )  # fmt: skip
-_TEXT = frozenset({"match", "player", "fouls", "review", "reason"})
+_TEXT = frozenset({"match", "player", "fouls", "review", "held_for", "reason"})
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 #: Disciplines where "the second ball" means nothing (pins; the 7-pin game).
 _NOT_CAROM = frozenset({"five-pins", "pin-carom-7"})
@@ -117,11 +117,20 @@ def _row(shot: Mapping[str, Any], players: Sequence[str], match: str, discipline
         match, str(v["index"]), v["player"], str(v["set"]), str(v["inning"]), str(v["points"]),
         str(v["opponent_points"]), str(v["penalty"]), str(v["run"]), cue, *contacts,
         pins_down(shot.get("events", []), standing), ";".join(v["fouls"]),
-        v["review"] or "", v["reason"],
+        v["review"] or "", *_decided(shot.get("review_decision")), v["reason"],
         *(_seconds(shot.get(k)) for k in ("start_s", "end_s")),
     ]  # fmt: skip
     seats = [c for p in players for c in (p, str(v["score_after"][p]))]
     return [*fixed, *seats]
+
+
+def _decided(decided: Mapping[str, Any] | None) -> tuple[str, str]:
+    """(decision, why the shot was held) of a shot a person settled; empty cells otherwise."""
+    if decided is None:
+        return "", ""
+    points = decided.get("points")
+    decision = str(decided["decision"]) + ("" if points is None else f" {points}")
+    return decision, str(decided["held_for"])
 
 
 def _seconds(value: Any) -> str:

@@ -7,7 +7,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from carom.live import FoulCall, LiveSession, LiveSetup, PlayStep, SessionUpdate, UndoCall
+from carom.live import (
+    FoulCall,
+    LiveSession,
+    LiveSetup,
+    MatchStore,
+    PlayStep,
+    SessionUpdate,
+    UndoCall,
+)
 from referee import Ball, Foul, Lag, MatchConfig, Shot, ShotLog, parse_shot, parse_shot_log
 from vision import AnalyzedShot, BallTrack, ScoredEvent
 
@@ -106,3 +114,14 @@ def scripted_input(session: LiveSession, pool: list[tuple[Shot, Shot]]) -> Sessi
     white, yellow = pool[(v * 7) % len(pool)]
     shot = white if session.state.shooter == session.state.config.players[0] else yellow
     return session.submit(analyzed(shot), video_t_s=float(v), now_iso=NOW)
+
+
+def held_example(tmp_path: Path, **changes: object) -> LiveSession:
+    """The example match up to its shot held for review (Ana's, a point if accepted)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    store = MatchStore(tmp_path / "live.db")
+    session = LiveSession.open(store, example_setup(**changes), now_iso=NOW)
+    for i, shot in enumerate(example_inputs()[:9]):
+        session.submit(shot, video_t_s=float(i), now_iso=NOW)
+    assert session.pending is not None and session.pending.if_accepted.verdict.points == 1
+    return session

@@ -12,7 +12,7 @@ from pathlib import Path
 from carom.live import DecisionKind, LiveSession, LiveSetup, MatchStore, ReviewDecision, shot_log
 from carom.match import score_file
 from referee import Ball, Discipline, MatchConfig, Phase, Score, parse_shot
-from tests.carom.live.shotpool import NOW, SOURCE, analyzed, example_inputs, example_setup
+from tests.carom.live.shotpool import NOW, SOURCE, analyzed, held_example
 from tests.referee.golden import SHOTS_DIR
 
 HIDDEN_PIN = SHOTS_DIR / "five-pins" / "uncertain_centre_pin.review.json"
@@ -21,17 +21,6 @@ HIDDEN_PIN = SHOTS_DIR / "five-pins" / "uncertain_centre_pin.review.json"
 def _sound(score: Score) -> bool:
     parts = sum(score.runs) + score.current_run + score.awarded + score.corrected + score.carried
     return score.points == parts
-
-
-def _held_example(tmp_path: Path, **changes: object) -> LiveSession:
-    """The example match up to its shot held for review (Ana's, a point if accepted)."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    store = MatchStore(tmp_path / "live.db")
-    session = LiveSession.open(store, example_setup(**changes), now_iso=NOW)
-    for i, shot in enumerate(example_inputs()[:9]):
-        session.submit(shot, video_t_s=float(i), now_iso=NOW)
-    assert session.pending is not None and session.pending.if_accepted.verdict.points == 1
-    return session
 
 
 def _five_pins(tmp_path: Path) -> LiveSession:
@@ -49,7 +38,7 @@ def _five_pins(tmp_path: Path) -> LiveSession:
 
 
 def test_a_point_decided_away_leaves_the_run_as_it_was_before_the_stroke(tmp_path: Path) -> None:
-    session = _held_example(tmp_path)
+    session = held_example(tmp_path)
     before = session.state.scores["Ana"]
     assert session.state.shooter == "Ana" and before.in_inning
     update = session.decide(ReviewDecision(DecisionKind.POINTS, 0), who="ref", now_iso=NOW)
@@ -64,8 +53,8 @@ def test_a_point_decided_away_leaves_the_run_as_it_was_before_the_stroke(tmp_pat
 def test_a_game_point_the_camera_gave_can_be_decided_away(tmp_path: Path) -> None:
     """With the target one point away, the held stroke's accepted point would end the game;
     decided 0, the game goes on (the correction after it was refused: the game was over)."""
-    board = _held_example(tmp_path / "probe").state.board("Ana")
-    session = _held_example(tmp_path, target={"Ana": board + 1, "Ben": 99}, equalizing=False)
+    board = held_example(tmp_path / "probe").state.board("Ana")
+    session = held_example(tmp_path, target={"Ana": board + 1, "Ben": 99}, equalizing=False)
     assert session.pending is not None and session.pending.if_accepted.game_over
     update = session.decide(ReviewDecision(DecisionKind.POINTS, 0), who="ref", now_iso=NOW)
     assert update.state.phase is Phase.PLAYING and update.state.shooter == "Ben"

@@ -67,6 +67,9 @@ def expected_row(doc: dict[str, Any], shot: Shot, match: str, carom: bool) -> di
             "fouls": ";".join(v["fouls"]), "review": _safe(v["review"] or ""),
             "reason": _safe(v["reason"]), "start_s": _seconds(shot.start_s),
             "end_s": _seconds(shot.end_s)}  # fmt: skip
+    mark = doc["shots"][shot.index].get("review_decision") or {"decision": "", "held_for": ""}
+    points = "" if mark.get("points") is None else f" {mark['points']}"
+    row |= {"review_decision": mark["decision"] + points, "held_for": _safe(mark["held_for"])}
     for seat, player in zip("abcdefgh", doc["match"]["players"], strict=False):
         row |= {f"player_{seat}": _safe(player), f"score_{seat}": str(v["score_after"][player])}
     return row

@@ -73,7 +73,10 @@ class History:
         s = self.session(match_id)
         return self.summary(match_id) | {
             "setup": setup_terms_in(s.state.config, lang),
-            "scoresheet": [record_doc(s.match_id, r) for r in s.records],
+            "scoresheet": [
+                record_doc(s.match_id, r) | _decided(p)
+                for p, r in zip(_plays(s), s.records, strict=True)
+            ],
             "stats": stats_doc(s.state),
             # carom-shots/1 has no place for them: export.json re-scores without them
             "corrections_not_in_export": len(corrections_in_effect(s)),
@@ -102,11 +105,24 @@ class History:
     def shot(self, match_id: int, n: int) -> tuple[LiveSession, PlayStep, ShotRecord] | None:
         """Shot ``n`` (its number in the match) and its record, if it is in effect."""
         s = self.session(match_id)
-        plays = [op for op in s.ops if isinstance(op, PlayStep)]
-        for play, record in zip(plays, s.records, strict=True):
+        for play, record in zip(_plays(s), s.records, strict=True):
             if record.index == n:
                 return s, play, record
         return None
+
+
+def _plays(session: LiveSession) -> list[PlayStep]:
+    """The shots in effect, in the order of ``session.records``."""
+    return [op for op in session.ops if isinstance(op, PlayStep)]
+
+
+def _decided(play: PlayStep) -> dict[str, Any]:
+    """A scoresheet line's ``decided``: how a person settled the shot held for review."""
+    d = play.decided
+    if d is None:
+        return {}
+    return {"decided": {"decision": d.decision, "points": d.points, "by": d.who,
+                        "at": d.at, "held_for": d.held_for}}  # fmt: skip
 
 
 def _tracks(shot: Shot) -> dict[Any, BallTrack]:

@@ -64,6 +64,7 @@
       ["run", (s) => s.run, "num"],
       ["score_after", (s) => (s.score_after ? players.map((p) => fmt.int(s.score_after[p])).join(" : ") : ""), "num"],
       ["fouls", (s) => s.fouls], ["reason", (s) => fmt.reason(s)],
+      ["decided", (s) => s.decided && t("hist.decided_" + s.decided.decision, { points: fmt.int(s.decided.points || 0), by: s.decided.by || "?" })],
     ].filter(([, get]) => shots.some((s) => { const v = get(s); return v !== undefined && v !== null && !(Array.isArray(v) && !v.length); }));
     const head = el("tr", {}, ...columns.map(([name, , cls]) => el("th", { class: cls || "", text: t("col." + name) })));
     const rows = shots.map((s) => el("tr", { class: s.verdict ? "verdict-" + s.verdict : "", "data-shot": s.n },

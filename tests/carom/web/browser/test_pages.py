@@ -254,6 +254,14 @@ def test_history_shows_the_finished_match(fed_pages: Pages, fed: RunningServer) 
     history.wait_for_function(
         "img => img.complete && img.naturalWidth > 0", arg=figures.first.element_handle()
     )
+    # The review decided by hand says so, with who decided (the console's name for it).
+    decided = [(s["n"], s["decided"]) for s in sheet if "decided" in s]
+    assert [(n, d["decision"], d["points"]) for n, d in decided] == [(REVIEWED, "points", 1)]
+    by = decided[0][1]["by"]
+    assert by and decided[0][1]["held_for"]
+    lines = {r["shot"]: r for r in _table_rows(history, "#scoresheet")}
+    assert lines[str(REVIEWED)]["decided"] == f"1 point(s), by {by}"
+    assert {k for k, r in lines.items() if r["decided"]} == {str(REVIEWED)}
     stats = {r["name"]: r for r in _table_rows(history, "#match-stats")}
     assert stats["Ana"]["points"] == "5" and stats["Ben"]["points"] == "4"
     players = {r["player"]: r for r in _table_rows(history, "#players")}
@@ -265,6 +273,11 @@ def test_history_shows_the_finished_match(fed_pages: Pages, fed: RunningServer) 
         resp = history.request.get(fed.url + href)
         assert resp.ok, f"{href}: {resp.status}"
     assert "Ana" in history.request.get(f"{fed.url}/api/matches/{final['id']}/export.csv").text()
+    log = history.request.get(f"{fed.url}/api/matches/{final['id']}/export.json").json()
+    marks = [(s["index"], s["review_decision"]) for s in log["shots"] if "review_decision" in s]
+    assert [(i, m["decision"], m["points"], m["by"]) for i, m in marks] == [
+        (REVIEWED, "points", 1, by)
+    ]
     shots_csv = history.request.get(
         fed.url + (history.get_attribute("#export-shots-csv", "href") or "")
     )

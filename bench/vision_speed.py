@@ -189,7 +189,10 @@ def one_round(clip: Path, baseline: Path | None) -> dict[str, Any]:
 
 def summary(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     """Medians over the rounds of one clip, and whether every round agreed."""
-    med = statistics.median
+
+    def med(values: Any) -> float:  # an even count averages two: 3 decimals, not float noise
+        return round(float(statistics.median(values)), 3)
+
     out: dict[str, Any] = {
         "frames": rounds[0]["frames"], "fps": rounds[0]["fps"], "video_s": rounds[0]["video_s"],
         "decode_s": med(r["decode_s"] for r in rounds),

@@ -13,13 +13,13 @@ from typing import Any
 
 from referee._errors import ShotLogError
 from referee._events import Event
-from referee.jsonread import Obj, ask_int, ask_list, ask_str, show
+from referee.jsonread import Obj, ask_bool, ask_int, ask_list, ask_str, show
 
 __all__ = ["DECISIONS", "check_review_decision"]
 
-#: What a person may decide on a shot held for review.
-DECISIONS = ("accept", "reject", "points")
-_FIELDS = {"decision", "held_for", "points", "doubtful_events", "by", "at"}
+#: How a person may settle a shot held for review.
+DECISIONS = ("accept", "reject", "points", "foul")
+_FIELDS = {"decision", "held_for", "points", "by_corrections", "doubtful_events", "by", "at"}
 
 
 def check_review_decision(data: Any, where: str, parse_event: Callable[[Any, str], Event]) -> None:
@@ -32,14 +32,22 @@ def check_review_decision(data: Any, where: str, parse_event: Callable[[Any, str
             f"(expected one of: {', '.join(DECISIONS)})"
         )
     ask_str(obj.get("held_for"), obj.at("held_for"))
-    points = obj.get("points", None)
-    if (points is None) != (decision != "points"):
-        raise ShotLogError(f"{obj.at('points')}: given with the decision 'points' and only then")
-    if points is not None:
-        ask_int(points, obj.at("points"), lo=0)
+    _check_points(obj, decision)
     events = ask_list(obj.get("doubtful_events", []), obj.at("doubtful_events"))
     for i, e in enumerate(events):
         parse_event(e, f"{obj.at('doubtful_events')}[{i}]")
     for key in ("by", "at"):
         if key in obj.data:
             ask_str(obj.data[key], obj.at(key))
+
+
+def _check_points(obj: Obj, decision: str) -> None:
+    """``points`` (and ``by_corrections``) with the decision ``points`` and only with it."""
+    for key in ("points", "by_corrections"):
+        if key in obj.data and decision != "points":
+            raise ShotLogError(
+                f"{obj.at(key)}: only with the decision 'points' (this one is {show(decision)})"
+            )
+    if decision == "points":
+        ask_int(obj.get("points"), obj.at("points"), lo=0)
+        ask_bool(obj.get("by_corrections", False), obj.at("by_corrections"))

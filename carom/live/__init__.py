@@ -45,7 +45,7 @@ from carom.live._session import (
     ReviewPending,
     SessionUpdate,
 )
-from carom.live._steps import PlayStep
+from carom.live._steps import Decided, PlayStep
 from carom.live._store import JournalEntry, LiveError, MatchRow, MatchStore, StoreHealth
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "LAG_FAULT_ENGLISH",
     "Account",
     "CallParseError",
+    "Decided",
     "DecisionKind",
     "FoulCall",
     "HelpRequest",

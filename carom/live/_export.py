@@ -119,7 +119,15 @@ def _decided_json(decided: Decided) -> dict[str, Any]:
     out: dict[str, Any] = {"decision": decided.decision, "held_for": decided.held_for}
     if decided.points is not None:
         out["points"] = decided.points
+    if decided.by_corrections:
+        out["by_corrections"] = True
     out["doubtful_events"] = [event_json(e) for e in decided.doubtful]
+    for i, event_doc in enumerate(out["doubtful_events"]):
+        if i in decided.doubtful_info:
+            confidence, evidence = decided.doubtful_info[i]
+            event_doc["confidence"] = confidence
+            if evidence:
+                event_doc["evidence"] = evidence
     for key, value in (("by", decided.who), ("at", decided.at)):
         if value is not None:
             out[key] = value

@@ -101,7 +101,7 @@ class Machine:
             said = Account("paused", {"why": why}) if why else Account("resumed")
             return self._plan(said, (), paused=why)
         if kind == "call":
-            return self._plan_call(payload)
+            return self._plan_call(payload, by=(who, at))
         raise LiveError(f"journal: unknown entry kind {kind!r}; upgrade carom-referee")
 
     def _plan(self, said: Account, steps: Sequence[Step], **kw: Any) -> Plan:
@@ -163,18 +163,20 @@ class Machine:
     def _plan_judged(
         self, steps: list[Step], shot: Shot, info: Info, video_t_s: float | None,
         foul: Foul | None, *, hold: str | None = None, entry: int | None = None,
+        decided: Decided | None = None,
     ) -> Plan:  # fmt: skip
         """Judge ``shot`` after ``steps``: record it, or hold it when it asks for review.
 
         ``foul``: a person called it on this shot (the account says so first).
 
         ``hold``: scoring is paused for this reason, so the shot is held in any case.
-        ``entry``: the journal entry the shot came in with.
+        ``entry``: the journal entry the shot came in with. ``decided``: how a person
+        settled the held shot this is (kept when the shot is recorded).
         """
         _, records = self._simulate([*steps, PlayStep(shot, info)])
         record = records[-1]
         if record.verdict.review is None and hold is None:
-            steps = [*steps, PlayStep(shot, info, entry)]
+            steps = [*steps, PlayStep(shot, info, entry, decided)]
             said = _called(foul, shot_account(record))
             return self._plan(said, steps, pending=None, video_t_s=video_t_s,
                               action=self._action(said, steps))  # fmt: skip
@@ -215,11 +217,9 @@ class Machine:
         )
         if kind is DecisionKind.POINTS and stroke:
             shot = replace(shot, decided_points=int(points or 0))
-        decided = Decided(
-            decision=str(kind), held_for=p.reason, who=by[0], at=by[1],
-            doubtful=tuple(e for e in p.shot.events if e.doubt is not None),
-            points=int(points or 0) if kind is DecisionKind.POINTS else None,
-        )  # fmt: skip
+        given = kind is DecisionKind.POINTS
+        decided = Decided.on(p, str(kind), by, points=int(points or 0) if given else None,
+                             by_corrections=given and not stroke)  # fmt: skip
         steps: list[Step] = [PlayStep(shot, info, p.entry, decided)]
         if kind is DecisionKind.POINTS and not stroke:
             record = self._simulate(steps)[1][-1]
@@ -229,12 +229,12 @@ class Machine:
         said = Account("review", {"decision": label, "shot": shot_account(records[0])})
         return self._plan(said, steps, pending=None, action=self._action(said, steps))
 
-    def _plan_call(self, payload: Mapping[str, Any]) -> Plan:
+    def _plan_call(self, payload: Mapping[str, Any], by: tuple[str | None, str | None]) -> Plan:
         call = payload["call"]
         if call == "undo":
             return self._plan_undo()
         if call == "foul":
-            return self._plan_foul(Foul(payload["foul"]))
+            return self._plan_foul(Foul(payload["foul"]), by)
         if call == "timeout":
             return self._plan_timeout(payload.get("player"))
         if call == "correct":
@@ -253,7 +253,7 @@ class Machine:
         said = Account("undo", {"what": a.account})
         return self._plan(said, steps, pending=a.pending, timeouts=a.timeouts, pop=True)
 
-    def _plan_foul(self, foul: Foul) -> Plan:
+    def _plan_foul(self, foul: Foul, by: tuple[str | None, str | None]) -> Plan:
         callable_here = call_fouls(self.match.state.config.discipline)
         if foul not in callable_here:
             here = ", ".join(sorted(f.value for f in callable_here))
@@ -261,7 +261,8 @@ class Machine:
         if self.pending is not None:
             p = self.pending
             shot, info = _with_call(p.shot, foul), p.info
-            return self._plan_judged([], shot, info, p.video_t_s, foul, entry=p.entry)
+            return self._plan_judged([], shot, info, p.video_t_s, foul, entry=p.entry,
+                                     decided=Decided.on(p, "foul", by))  # fmt: skip
         last = self.ops[-1] if self.ops else None
         if not isinstance(last, PlayStep):
             raise LiveError("foul: the last input is not a shot; call a foul right after it")

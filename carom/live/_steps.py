@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from carom.live._account import Account
 from carom.live._store import LiveError
@@ -75,21 +76,36 @@ class JoinStep:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Decided:
-    """A person's decision on a shot that was held for review, kept for the export.
+    """How a person settled a shot that was held for review, kept for the export.
 
-    ``decision`` is ``accept``, ``reject`` or ``points`` (``points`` the points given);
-    ``held_for`` why the shot was held; ``doubtful`` the events whose doubt the
-    decision settled, as vision saw them (kept without their doubt when accepted,
-    dropped when rejected); ``who`` and ``at`` the journal entry's. Not judged: the
-    decision is already in the shot (its events, ``decided_points``).
+    ``decision`` is ``accept``, ``reject``, ``points`` (``points`` the points given) or
+    ``foul`` (a foul called on the held shot, which the call then decided); ``held_for``
+    why the shot was held; ``doubtful`` the events the referee was unsure of, as vision
+    saw them (a ``doubt``, or a time uncertain by ``t_err_s``), with vision's
+    (confidence, evidence) by position in ``doubtful``; ``who`` and ``at`` the journal
+    entry's. ``by_corrections``: a ``points`` decision an earlier version stored, which
+    replays as corrections after the accepted shot (the shot log cannot hold them). Not
+    judged: the decision is already in the shot (its events, ``decided_points``).
     """
 
     decision: str
     held_for: str
     doubtful: tuple[Event, ...] = ()
+    doubtful_info: Info = field(default_factory=dict)
     points: int | None = None
+    by_corrections: bool = False
     who: str | None = None
     at: str | None = None
+
+    @classmethod
+    def on(cls, held: PendingReview, decision: str, by: tuple[str | None, str | None],
+           **more: Any) -> Decided:  # fmt: skip
+        """The decision ``decision`` on ``held`` by ``by`` (who, at); ``more``: the rest."""
+        unsure = [i for i, e in enumerate(held.shot.events) if e.doubt is not None or e.t_err_s]
+        info = {k: held.info[i] for k, i in enumerate(unsure) if i in held.info}
+        return cls(decision=decision, held_for=held.reason, who=by[0], at=by[1],
+                   doubtful=tuple(held.shot.events[i] for i in unsure), doubtful_info=info,
+                   **more)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,15 @@
     return String(value);
   }
 
+  // How a person settled a shot held for review, and where ("accepted (web console)").
+  function decided(d) {
+    const what = d.decision === "points"
+      ? t(d.points === 1 ? "hist.decided_point_one" : "hist.decided_points", { n: fmt.int(d.points) })
+      : t("hist.decided_" + d.decision);
+    const by = { web: t("hist.by_web"), keyboard: t("hist.by_keyboard") }[d.by] || d.by;
+    return by ? t("hist.decided_by", { what, by }) : what;
+  }
+
   function scoresheet(shots, players) {
     const columns = [
       ["shot", (s) => fmt.shotNo(s.n), "num"], ["inning", (s) => s.inning, "num"],
@@ -64,7 +73,7 @@
       ["run", (s) => s.run, "num"],
       ["score_after", (s) => (s.score_after ? players.map((p) => fmt.int(s.score_after[p])).join(" : ") : ""), "num"],
       ["fouls", (s) => s.fouls], ["reason", (s) => fmt.reason(s)],
-      ["decided", (s) => s.decided && t("hist.decided_" + s.decided.decision, { points: fmt.int(s.decided.points || 0), by: s.decided.by || "?" })],
+      ["decided", (s) => s.decided && decided(s.decided)],
     ].filter(([, get]) => shots.some((s) => { const v = get(s); return v !== undefined && v !== null && !(Array.isArray(v) && !v.length); }));
     const head = el("tr", {}, ...columns.map(([name, , cls]) => el("th", { class: cls || "", text: t("col." + name) })));
     const rows = shots.map((s) => el("tr", { class: s.verdict ? "verdict-" + s.verdict : "", "data-shot": s.n },

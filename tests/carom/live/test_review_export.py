@@ -2,7 +2,9 @@
 files: the decision, why the shot was held, the doubtful events as vision saw them, who
 and when. The shot itself already holds the decision, so ``carom score`` on the export
 gives the same score; the mark survives a reload and a foul called after it, and the
-per-shot CSV shows it."""
+per-shot CSV shows it. A foul called on the held shot is a decision too; an event only
+uncertain in time is among the doubtful ones; a ``points`` decision an earlier version
+stored says it was applied as corrections."""
 
 from __future__ import annotations
 
@@ -13,11 +15,28 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from carom.live import DecisionKind, FoulCall, LiveSession, MatchStore, ReviewDecision, shot_log
+from carom.live import (
+    DecisionKind,
+    FoulCall,
+    LiveSession,
+    LiveSetup,
+    MatchStore,
+    ReviewDecision,
+    shot_log,
+)
 from carom.match import score_file
 from carom.report import shot_csv_text
-from referee import Foul, ShotLogError, parse_shot_log
-from tests.carom.live.shotpool import NOW, example_inputs, example_setup, held_example
+from referee import Foul, ShotLogError, parse_shot, parse_shot_log
+from tests.carom.live.shotpool import (
+    GOLDEN,
+    NOW,
+    SOURCE,
+    analyzed,
+    example_inputs,
+    example_setup,
+    held_example,
+    long_config,
+)
 from tests.carom.report.shot_csv_check import check_against_log
 
 SCHEMA = json.loads((Path(__file__).parents[3] / "docs" / "shot-log.schema.json").read_text())
@@ -63,8 +82,9 @@ def test_the_decision_why_the_shot_was_held_and_who_decided_are_in_the_export(
 
 
 def test_the_export_passes_the_schema_the_reader_and_scores_the_same(tmp_path: Path) -> None:
-    session, _ = _decided(tmp_path, ReviewDecision(DecisionKind.REJECT))
+    session, shot = _decided(tmp_path, ReviewDecision(DecisionKind.REJECT))
     doc = shot_log(session)
+    assert shot["review_decision"]["doubtful_events"]  # a mark with events in it
     Draft202012Validator(SCHEMA).validate(doc)
     parse_shot_log(doc)
     log = tmp_path / "export.json"
@@ -76,7 +96,7 @@ def test_the_mark_is_read_back_from_the_journal_after_a_reload(tmp_path: Path) -
     session, shot = _decided(tmp_path, ReviewDecision(DecisionKind.ACCEPT))
     again = LiveSession.load(session._store, session.match_id)
     assert shot_log(again) == shot_log(session)
-    assert shot in shot_log(again)["shots"]
+    assert shot in shot_log(again)["shots"] and shot["review_decision"]["by"] == "Eva"
 
 
 def test_a_foul_called_after_the_decision_keeps_the_mark(tmp_path: Path) -> None:
@@ -117,8 +137,12 @@ def test_the_shot_csv_shows_the_decision_and_why_the_shot_was_held(tmp_path: Pat
     ("change", "message"),
     [
         ({"decision": "overrule"}, "review_decision.decision: unknown decision 'overrule'"),
-        ({"points": 1}, "review_decision.points: given with the decision 'points' and only"),
-        ({"decision": "points"}, "review_decision.points: given with the decision 'points'"),
+        ({"points": 1}, "review_decision.points: only with the decision 'points' \\(this one"),
+        ({"points": None}, "review_decision.points: only with the decision 'points'"),
+        ({"by_corrections": False}, "review_decision.by_corrections: only with the decision 'po"),
+        ({"decision": "points"}, "review_decision.points: required field is missing"),
+        ({"decision": "points", "points": 1, "by_corrections": 1},
+         "review_decision.by_corrections: expected true or false"),
         ({"decision": "points", "points": -1}, "review_decision.points: "),
         ({"held_for": 3}, "review_decision.held_for: expected a non-empty string"),
         ({"by": ["Eva"]}, "review_decision.by: expected a non-empty string"),
@@ -137,3 +161,66 @@ def test_a_malformed_mark_is_refused_with_the_field_named(
     with pytest.raises(ShotLogError, match=message.replace("[", r"\[").replace("]", r"\]")):
         parse_shot_log(doc)
     assert not Draft202012Validator(SCHEMA).is_valid(doc)
+
+
+def _time_doubt(tmp_path: Path) -> LiveSession:
+    """A shot held because one cushion's time is uncertain (``t_err_s``), not doubtful."""
+    doc = json.loads((GOLDEN / "third_cushion_time_overlaps_second_ball.review.json").read_text())
+    session = LiveSession.open(MatchStore(tmp_path / "live.db"), LiveSetup(long_config(), SOURCE),
+                               now_iso=NOW)  # fmt: skip
+    session.submit(analyzed(parse_shot(doc["shot"], "shot")), video_t_s=0.0, now_iso=NOW)
+    assert session.pending is not None and "time uncertain" in session.pending.reason
+    return session
+
+
+@pytest.mark.parametrize("decision", [DecisionKind.ACCEPT, DecisionKind.REJECT])
+def test_an_event_uncertain_in_time_is_in_the_mark_and_stays_in_the_shot(
+    tmp_path: Path, decision: DecisionKind
+) -> None:
+    session = _time_doubt(tmp_path)
+    session.decide(ReviewDecision(decision), who="Eva", now_iso=LATER)
+    (shot,) = shot_log(session)["shots"]
+    (unsure,) = shot["review_decision"]["doubtful_events"]
+    assert (unsure["kind"], unsure["cushion"], unsure["t_err_s"]) == ("cushion", "head", 0.03)
+    assert unsure["confidence"] == 0.97  # vision's, as it was handed over (shotpool)
+    kept = [e for e in shot["events"] if e["t_s"] == unsure["t_s"]]
+    assert kept == [{"t_s": unsure["t_s"], "kind": "cushion", "ball": "white", "cushion": "head",
+                     "confidence": 0.97}]  # fmt: skip
+
+
+def test_a_doubtful_event_keeps_vision_s_confidence_and_evidence_when_rejected(
+    tmp_path: Path,
+) -> None:
+    _, shot = _decided(tmp_path, ReviewDecision(DecisionKind.REJECT))
+    for event in shot["review_decision"]["doubtful_events"]:
+        assert (event["confidence"], event["evidence"]) == (0.55, "gap 0.4 mm")
+
+
+def test_a_foul_called_on_the_held_shot_is_the_decision(tmp_path: Path) -> None:
+    session = held_example(tmp_path)
+    held = session.pending
+    assert held is not None
+    session.call(FoulCall(Foul.PUSH), who="keyboard", now_iso=LATER)
+    assert session.pending is None
+    (shot,) = [s for s in shot_log(session)["shots"] if s["index"] == held.shot.index]
+    mark = shot["review_decision"]
+    assert (mark["decision"], mark["held_for"], mark["by"]) == ("foul", held.reason, "keyboard")
+    assert shot["events"][-1]["kind"] == "call" and shot["verdict"]["fouls"] == ["push"]
+    parse_shot_log(shot_log(session))
+    Draft202012Validator(SCHEMA).validate(shot_log(session))
+
+
+def test_points_stored_by_an_earlier_version_say_they_are_corrections(tmp_path: Path) -> None:
+    """A ``decide`` entry without ``stroke`` (the code before wrote it so) replays as the
+    accepted shot and corrections, which a shot log cannot hold: the mark says so."""
+    session = held_example(tmp_path)
+    held = session.pending
+    assert held is not None
+    session._commit("decide", {"decision": "points", "points": 0}, None, "keyboard", LATER)
+    doc = shot_log(session)
+    (shot,) = [s for s in doc["shots"] if s["index"] == held.shot.index]
+    assert shot["review_decision"]["points"] == 0
+    assert shot["review_decision"]["by_corrections"] is True
+    assert "decided_points" not in shot
+    parse_shot_log(doc)
+    Draft202012Validator(SCHEMA).validate(doc)

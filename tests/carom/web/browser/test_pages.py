@@ -254,13 +254,13 @@ def test_history_shows_the_finished_match(fed_pages: Pages, fed: RunningServer) 
     history.wait_for_function(
         "img => img.complete && img.naturalWidth > 0", arg=figures.first.element_handle()
     )
-    # The review decided by hand says so, with who decided (the console's name for it).
+    # The review decided by hand says so, and where (the web console, in the page's words).
     decided = [(s["n"], s["decided"]) for s in sheet if "decided" in s]
     assert [(n, d["decision"], d["points"]) for n, d in decided] == [(REVIEWED, "points", 1)]
     by = decided[0][1]["by"]
-    assert by and decided[0][1]["held_for"]
+    assert by == "web" and decided[0][1]["held_for"]
     lines = {r["shot"]: r for r in _table_rows(history, "#scoresheet")}
-    assert lines[str(REVIEWED)]["decided"] == f"1 point(s), by {by}"
+    assert lines[str(REVIEWED)]["decided"] == "1 point given (web console)"
     assert {k for k, r in lines.items() if r["decided"]} == {str(REVIEWED)}
     stats = {r["name"]: r for r in _table_rows(history, "#match-stats")}
     assert stats["Ana"]["points"] == "5" and stats["Ben"]["points"] == "4"

@@ -30,7 +30,7 @@ from typing import Any, BinaryIO
 
 from carom.live._codec import config_doc, lag_json
 from carom.live._session import LiveSession
-from carom.live._steps import CorrectStep, Decided, LagStep, PlayStep
+from carom.live._steps import CorrectStep, Decided, Info, LagStep, PlayStep
 from carom.live._store import LiveError
 from carom.trajectories import Trajectories
 from referee import (
@@ -100,12 +100,7 @@ def shot_log(session: LiveSession) -> dict[str, Any]:
     shots = []
     for play, record in zip(plays, session.records, strict=True):
         shot = shot_json(play.shot)
-        for i, event_doc in enumerate(shot["events"]):
-            if i in play.info:
-                confidence, evidence = play.info[i]
-                event_doc["confidence"] = confidence
-                if evidence:
-                    event_doc["evidence"] = evidence
+        _with_info(shot["events"], play.info)
         if play.decided is not None:
             shot["review_decision"] = _decided_json(play.decided)
         shot["verdict"] = record_json(record)
@@ -121,17 +116,23 @@ def _decided_json(decided: Decided) -> dict[str, Any]:
         out["points"] = decided.points
     if decided.by_corrections:
         out["by_corrections"] = True
-    out["doubtful_events"] = [event_json(e) for e in decided.doubtful]
-    for i, event_doc in enumerate(out["doubtful_events"]):
-        if i in decided.doubtful_info:
-            confidence, evidence = decided.doubtful_info[i]
-            event_doc["confidence"] = confidence
-            if evidence:
-                event_doc["evidence"] = evidence
+    out["doubtful_events"] = _with_info([event_json(e) for e in decided.doubtful],
+                                        decided.doubtful_info)  # fmt: skip
     for key, value in (("by", decided.who), ("at", decided.at)):
         if value is not None:
             out[key] = value
     return out
+
+
+def _with_info(events: list[dict[str, Any]], info: Info) -> list[dict[str, Any]]:
+    """``events`` (shot-log objects) given vision's confidence and evidence, by position."""
+    for i, event_doc in enumerate(events):
+        if i in info:
+            confidence, evidence = info[i]
+            event_doc["confidence"] = confidence
+            if evidence:
+                event_doc["evidence"] = evidence
+    return events
 
 
 def trajectories(session: LiveSession) -> Trajectories:

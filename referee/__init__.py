@@ -63,7 +63,13 @@ from referee._reason import (
     reason_json,
     reasons_from_json,
 )
-from referee._review_codes import DOUBT_ENGLISH, EVENT_ENGLISH, doubt_code, review_code
+from referee._review_codes import (
+    DOUBT_ENGLISH,
+    EVENT_ENGLISH,
+    doubt_code,
+    event_code,
+    review_code,
+)
 from referee._rules import judge
 from referee._shot import Carry, Shot, ShotContext, TimedXY
 from referee._shotlog import (
@@ -210,6 +216,7 @@ __all__ = [
     "doubt_code",
     "english_ordinal",
     "english_reason",
+    "event_code",
     "event_json",
     "judge",
     "judge_lag",

@@ -178,8 +178,6 @@ def parse_shot(data: Any, where: str) -> Shot:
     """Validate and convert one shot object."""
     obj = Obj(data, where, _SHOT | _SHOT_INFO)
     Obj(obj.get("verdict", {}), obj.at("verdict"))
-    if "review_decision" in obj.data:
-        check_review_decision(obj.data["review_decision"], obj.at("review_decision"), parse_event)
     events = tuple(
         parse_event(e, f"{obj.at('events')}[{i}]")
         for i, e in enumerate(ask_list(obj.get("events", []), obj.at("events")))
@@ -193,7 +191,7 @@ def parse_shot(data: Any, where: str) -> Shot:
     doubt = obj.get("doubt", None)
     is_break = obj.get("break", None)
     decided = obj.get("decided_points", None)
-    return Shot(
+    shot = Shot(
         index=ask_int(obj.get("index"), obj.at("index"), lo=0),
         cue_ball=ask_enum(Ball, obj.get("cue_ball"), obj.at("cue_ball")),
         events=tuple(sorted(events, key=lambda e: e.t_s)),
@@ -212,6 +210,10 @@ def parse_shot(data: Any, where: str) -> Shot:
         if decided is None
         else ask_int(decided, obj.at("decided_points"), lo=0),
     )
+    if "review_decision" in obj.data:
+        mark, at = obj.data["review_decision"], obj.at("review_decision")
+        check_review_decision(mark, at, parse_event, shot.decided_points)
+    return shot
 
 
 def check_shot_order(before: Shot | None, shot: Shot, where: str) -> None:

@@ -22,8 +22,15 @@ DECISIONS = ("accept", "reject", "points", "foul")
 _FIELDS = {"decision", "held_for", "points", "by_corrections", "doubtful_events", "by", "at"}
 
 
-def check_review_decision(data: Any, where: str, parse_event: Callable[[Any, str], Event]) -> None:
-    """Refuse a malformed ``review_decision`` (a :class:`ShotLogError` naming the field)."""
+def check_review_decision(
+    data: Any, where: str, parse_event: Callable[[Any, str], Event], decided_points: int | None
+) -> None:
+    """Refuse a malformed ``review_decision`` (a :class:`ShotLogError` naming the field).
+
+    ``decided_points``: the shot's. A ``points`` decision is the stroke's own, so its
+    ``points`` are the shot's ``decided_points``; one an earlier version stored
+    (``by_corrections``) left the shot without them.
+    """
     obj = Obj(data, where, _FIELDS)
     decision = ask_str(obj.get("decision"), obj.at("decision"))
     if decision not in DECISIONS:
@@ -32,7 +39,7 @@ def check_review_decision(data: Any, where: str, parse_event: Callable[[Any, str
             f"(expected one of: {', '.join(DECISIONS)})"
         )
     ask_str(obj.get("held_for"), obj.at("held_for"))
-    _check_points(obj, decision)
+    _check_points(obj, decision, decided_points)
     events = ask_list(obj.get("doubtful_events", []), obj.at("doubtful_events"))
     for i, e in enumerate(events):
         parse_event(e, f"{obj.at('doubtful_events')}[{i}]")
@@ -41,13 +48,21 @@ def check_review_decision(data: Any, where: str, parse_event: Callable[[Any, str
             ask_str(obj.data[key], obj.at(key))
 
 
-def _check_points(obj: Obj, decision: str) -> None:
+def _check_points(obj: Obj, decision: str, decided_points: int | None) -> None:
     """``points`` (and ``by_corrections``) with the decision ``points`` and only with it."""
     for key in ("points", "by_corrections"):
         if key in obj.data and decision != "points":
             raise ShotLogError(
                 f"{obj.at(key)}: only with the decision 'points' (this one is {show(decision)})"
             )
-    if decision == "points":
-        ask_int(obj.get("points"), obj.at("points"), lo=0)
-        ask_bool(obj.get("by_corrections", False), obj.at("by_corrections"))
+    if decision != "points":
+        return
+    points = ask_int(obj.get("points"), obj.at("points"), lo=0)
+    if ask_bool(obj.get("by_corrections", False), obj.at("by_corrections")):
+        if decided_points is not None:
+            raise ShotLogError(f"{obj.at('by_corrections')}: true, but the shot has "
+                               "decided_points (the decision is the stroke's)")  # fmt: skip
+    elif decided_points != points:
+        has = "none" if decided_points is None else decided_points
+        raise ShotLogError(f"{obj.at('points')}: {points}, but the shot's decided_points is "
+                           f"{has} (a points decision is the stroke's)")  # fmt: skip

@@ -10,11 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from carom.live._account import Account
 from carom.live._store import LiveError
-from referee import Correction, Event, Lag, Phase, Shot, ShotRecord, StartState
+from referee import (
+    Correction,
+    Event,
+    Lag,
+    Phase,
+    ReasonKey,
+    Shot,
+    ShotRecord,
+    StartState,
+    event_code,
+)
 
 __all__ = [
     "Action",
@@ -79,9 +88,9 @@ class Decided:
     """How a person settled a shot that was held for review, kept for the export.
 
     ``decision`` is ``accept``, ``reject``, ``points`` (``points`` the points given) or
-    ``foul`` (a foul called on the held shot, which the call then decided); ``held_for``
+    ``foul`` (a foul called on the held shot, by a person or the shot clock); ``held_for``
     why the shot was held; ``doubtful`` the events the referee was unsure of, as vision
-    saw them (a ``doubt``, or a time uncertain by ``t_err_s``), with vision's
+    saw them (a ``doubt``, or the time the review names as deciding), with vision's
     (confidence, evidence) by position in ``doubtful``; ``who`` and ``at`` the journal
     entry's. ``by_corrections``: a ``points`` decision an earlier version stored, which
     replays as corrections after the accepted shot (the shot log cannot hold them). Not
@@ -98,14 +107,23 @@ class Decided:
     at: str | None = None
 
     @classmethod
-    def on(cls, held: PendingReview, decision: str, by: tuple[str | None, str | None],
-           **more: Any) -> Decided:  # fmt: skip
-        """The decision ``decision`` on ``held`` by ``by`` (who, at); ``more``: the rest."""
-        unsure = [i for i, e in enumerate(held.shot.events) if e.doubt is not None or e.t_err_s]
-        info = {k: held.info[i] for k, i in enumerate(unsure) if i in held.info}
+    def on(
+        cls, held: PendingReview, decision: str, by: tuple[str | None, str | None], *,
+        points: int | None = None, by_corrections: bool = False,
+    ) -> Decided:  # fmt: skip
+        """The decision ``decision`` on ``held`` by ``by`` (who, at).
+
+        Its doubtful events: those with a ``doubt``, and the one whose time the review
+        names as deciding the call (every event vision gives has a small ``t_err_s``).
+        """
+        decisive = {dict(r.fields).get("event") for r in held.record.verdict.review_parts
+                    if r.key is ReasonKey.REVIEW_DECIDES}  # fmt: skip
+        unsure = [i for i, e in enumerate(held.shot.events)
+                  if e.doubt is not None or event_code(e) in decisive]  # fmt: skip
         return cls(decision=decision, held_for=held.reason, who=by[0], at=by[1],
-                   doubtful=tuple(held.shot.events[i] for i in unsure), doubtful_info=info,
-                   **more)  # fmt: skip
+                   doubtful=tuple(held.shot.events[i] for i in unsure), points=points,
+                   doubtful_info={k: held.info[i] for k, i in enumerate(unsure) if i in held.info},
+                   by_corrections=by_corrections)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,7 @@
     const what = d.decision === "points"
       ? t(d.points === 1 ? "hist.decided_point_one" : "hist.decided_points", { n: fmt.int(d.points) })
       : t("hist.decided_" + d.decision);
-    const by = { web: t("hist.by_web"), keyboard: t("hist.by_keyboard") }[d.by] || d.by;
+    const by = { web: t("hist.by_web"), keyboard: t("hist.by_keyboard"), "shot clock": t("hist.by_shot_clock") }[d.by] || d.by;
     return by ? t("hist.decided_by", { what, by }) : what;
   }
 

@@ -173,6 +173,17 @@ def test_the_catalogue_files_are_json_objects_of_text() -> None:
             assert isinstance(data, dict) and all(isinstance(v, str) for v in data.values())
 
 
+def test_a_table_s_column_headings_differ_in_every_language() -> None:
+    """Two columns headed alike read as one (the verdict and the review decision were
+    both "판정" in Korean)."""
+    folder = resources.files("carom.i18n").joinpath("messages")
+    for path in folder.iterdir():
+        if path.name.startswith("web.") and path.name.endswith(".json"):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            heads = [v.casefold() for k, v in data.items() if k.startswith("col.")]
+            assert len(heads) == len(set(heads)), path.name
+
+
 def test_every_foul_has_a_name_on_the_pages_and_in_the_report() -> None:
     """Every name of ``referee.Foul`` (the console's buttons, the history, the report's
     cards); the catalogue test above checks that every language has every key."""

@@ -164,8 +164,14 @@ def test_a_malformed_mark_is_refused_with_the_field_named(
 
 
 def _time_doubt(tmp_path: Path) -> LiveSession:
-    """A shot held because one cushion's time is uncertain (``t_err_s``), not doubtful."""
+    """A shot held because one cushion's time is uncertain (``t_err_s``), not doubtful.
+
+    As vision gives them, every event has a small time error (2 ms); the head cushion's
+    30 ms decides the call.
+    """
     doc = json.loads((GOLDEN / "third_cushion_time_overlaps_second_ball.review.json").read_text())
+    for event in doc["shot"]["events"]:
+        event.setdefault("t_err_s", 0.002)
     session = LiveSession.open(MatchStore(tmp_path / "live.db"), LiveSetup(long_config(), SOURCE),
                                now_iso=NOW)  # fmt: skip
     session.submit(analyzed(parse_shot(doc["shot"], "shot")), video_t_s=0.0, now_iso=NOW)
@@ -224,3 +230,21 @@ def test_points_stored_by_an_earlier_version_say_they_are_corrections(tmp_path: 
     assert "decided_points" not in shot
     parse_shot_log(doc)
     Draft202012Validator(SCHEMA).validate(doc)
+
+
+def test_the_mark_s_points_are_the_shot_s_decided_points(tmp_path: Path) -> None:
+    """The reader holds the mark to its shot (a JSON Schema cannot compare two fields)."""
+    _, accepted = _decided(tmp_path / "accept", ReviewDecision(DecisionKind.ACCEPT))
+    mark = accepted["review_decision"] | {"decision": "points", "points": 1}
+    with pytest.raises(ShotLogError, match="points: 1, but the shot's decided_points is none"):
+        parse_shot(accepted | {"review_decision": mark}, "shots[7]")
+    _, shot = _decided(tmp_path / "points", ReviewDecision(DecisionKind.POINTS, 1))
+    for change, message in (
+        ({"points": 0}, "review_decision.points: 0, but the shot's decided_points is 1"),
+        ({"by_corrections": True}, "review_decision.by_corrections: true, but the shot has "
+                                   "decided_points"),
+    ):  # fmt: skip
+        bad = shot | {"review_decision": shot["review_decision"] | change}
+        with pytest.raises(ShotLogError, match=message):
+            parse_shot(bad, "shots[7]")
+    assert parse_shot(shot, "shots[7]").decided_points == 1

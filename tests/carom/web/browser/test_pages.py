@@ -260,8 +260,8 @@ def test_history_shows_the_finished_match(fed_pages: Pages, fed: RunningServer) 
     by = decided[0][1]["by"]
     assert by == "web" and decided[0][1]["held_for"]
     lines = {r["shot"]: r for r in _table_rows(history, "#scoresheet")}
-    assert lines[str(REVIEWED)]["decided"] == "1 point given (web console)"
-    assert {k for k, r in lines.items() if r["decided"]} == {str(REVIEWED)}
+    assert lines[str(REVIEWED)]["review decision"] == "1 point given (web console)"
+    assert {k for k, r in lines.items() if r["review decision"]} == {str(REVIEWED)}
     stats = {r["name"]: r for r in _table_rows(history, "#match-stats")}
     assert stats["Ana"]["points"] == "5" and stats["Ben"]["points"] == "4"
     players = {r["player"]: r for r in _table_rows(history, "#players")}

@@ -30,7 +30,7 @@ from typing import Any, BinaryIO
 
 from carom.live._codec import config_doc, lag_json
 from carom.live._session import LiveSession
-from carom.live._steps import CorrectStep, Decided, Info, LagStep, PlayStep
+from carom.live._steps import CorrectStep, Decided, Info, JoinStep, LagStep, PlayStep
 from carom.live._store import LiveError
 from carom.trajectories import Trajectories
 from referee import (
@@ -41,6 +41,7 @@ from referee import (
     match_stats,
     record_json,
     shot_json,
+    start_json,
 )
 
 __all__ = [
@@ -93,8 +94,11 @@ def csv_cell(column: str, value: str) -> str:
 def shot_log(session: LiveSession) -> dict[str, Any]:
     """The match as a ``carom-shots/1`` document with verdicts (re-scorable)."""
     doc = config_doc(session.state.config)
+    joins = [op.start for op in session.ops if isinstance(op, JoinStep)]
     lags = [op.lag for op in session.ops if isinstance(op, LagStep)]
-    if lags:
+    if joins:  # no lag decided: the match was joined, the first stroke's ball told who
+        doc["match"]["start"] = start_json(joins[-1])
+    elif lags:
         doc["lag"] = lag_json(lags[-1])  # the deciding lag; "lag again" ones decide nothing
     plays = [op for op in session.ops if isinstance(op, PlayStep)]
     shots = []

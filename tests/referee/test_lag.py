@@ -65,3 +65,15 @@ def test_a_stroke_after_a_lag_to_play_again_says_the_lag_was_not_decided() -> No
     with pytest.raises(IllegalMoveError, match="a lag judged 'lag again' is played again"):
         match.play(Shot(index=0, cue_ball=W, events=()))
     assert match.state is before
+
+
+def test_a_stroke_with_no_lag_and_nobody_to_break_names_every_way_out() -> None:
+    match = Match(CONFIG)
+    before = match.state
+    with pytest.raises(
+        IllegalMoveError,
+        match=r"no lag is recorded and nobody breaks: .*"
+        r"first_player, or the start of a match",
+    ):
+        match.play(Shot(index=0, cue_ball=W, events=()))
+    assert match.state is before

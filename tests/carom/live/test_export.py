@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from carom.live import (
     DecisionKind,
     FoulCall,
     LiveSession,
+    LiveSetup,
     MatchStore,
     ReviewDecision,
     UndoCall,
@@ -22,8 +24,16 @@ from carom.live import (
     shot_log,
 )
 from carom.live._export import csv_cell, csv_text, write_csv
-from referee import Correction, CorrectionKind, Foul, Phase, record_json
-from tests.carom.live.shotpool import NOW, example_inputs, example_setup
+from referee import Ball, Correction, CorrectionKind, Foul, Phase, record_json
+from tests.carom.live.shotpool import (
+    NOW,
+    SOURCE,
+    analyzed,
+    example_inputs,
+    example_log,
+    example_setup,
+    lag_shot,
+)
 
 ACCEPT = ReviewDecision(DecisionKind.ACCEPT)
 
@@ -180,3 +190,33 @@ def test_only_text_cells_are_neutralised() -> None:
     for column in ("points_a", "innings_h", "average_b", "high_run_c", "match_points_a"):
         assert csv_cell(column, "-4") == "-4"
     assert csv_text([]) == ",".join(CSV_COLUMNS) + "\n"
+
+
+@pytest.mark.parametrize("lag_again", [False, True], ids=["no lag", "a lag to play again"])
+def test_a_match_joined_without_a_lag_rescores_to_the_same_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lag_again: bool
+) -> None:
+    """No lag decided and no first player: the first stroke's ball told who was at the
+    table. The export says the match was joined (``match.start``), so ``carom score``
+    does the same (it stopped at the first shot: "the lag is not decided yet")."""
+    log = example_log()
+    config = replace(log.match, first_player=None)
+    store = MatchStore(tmp_path / "live.db")
+    session = LiveSession.open(store, LiveSetup(config, SOURCE), now_iso=NOW)
+    if lag_again:
+        assert log.lag is not None
+        ends = dict(log.lag.end_positions_mm)
+        ends[Ball.YELLOW] = (ends[Ball.WHITE][0], ends[Ball.YELLOW][1])  # level: a tie
+        session.submit(lag_shot(replace(log.lag, end_positions_mm=ends)), video_t_s=0.0,
+                       now_iso=NOW)  # fmt: skip
+        assert session.state.phase is Phase.LAG
+    for i, shot in enumerate(log.shots[:6]):
+        session.submit(analyzed(shot), video_t_s=float(i + 1), now_iso=NOW)
+    doc = shot_log(session)
+    assert doc["match"]["start"] == {} and "lag" not in doc
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(doc))
+    scored = _score_json(path, capsys)
+    assert scored["error"] is None
+    assert scored["shots"] == [record_json(r) for r in session.records]
+    assert scored["score"] == {p: session.state.board(p) for p in config.players}

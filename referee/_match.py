@@ -146,14 +146,11 @@ def shot_context(state: MatchState, cue_ball: Ball | None = None) -> ShotContext
 
 
 def _shooter(state: MatchState) -> str:
-    if state.phase is Phase.LAG and state.version == 0:
-        raise IllegalMoveError("no lag is recorded and nobody breaks: record the lag, its "
+    if state.phase is Phase.LAG:
+        why = "none recorded, or one judged 'lag again' is played again"
+        raise IllegalMoveError(f"the lag is not decided yet ({why}): record the next lag, its "
                                "winner, first_player, or the start of a match joined in "
                                "progress (match.start)")  # fmt: skip
-    if state.phase is Phase.LAG:
-        why = "a lag judged 'lag again' is played again"
-        raise IllegalMoveError(f"the lag is not decided yet ({why}): record the next lag, its "
-                               "winner, or first_player")  # fmt: skip
     if state.phase is Phase.OVER:
         raise IllegalMoveError("the match is over: no more shots (undo to reopen it)")
     if state.shooter is None:

@@ -56,6 +56,9 @@ def _check_points(obj: Obj, decision: str, decided_points: int | None) -> None:
                 f"{obj.at(key)}: only with the decision 'points' (this one is {show(decision)})"
             )
     if decision != "points":
+        if decided_points is not None:
+            raise ShotLogError(f"{obj.at('decision')}: {show(decision)}, but the shot has "
+                               "decided_points (a 'points' decision)")  # fmt: skip
         return
     points = ask_int(obj.get("points"), obj.at("points"), lo=0)
     if ask_bool(obj.get("by_corrections", False), obj.at("by_corrections")):

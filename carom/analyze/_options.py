@@ -79,6 +79,8 @@ class AnalyzeRun:
     match: Match
     calibration: Calibration | None = None
     lag: LagResult | None = None
+    #: No lag decided who breaks: the match was joined at the first stroke.
+    joined: bool = False
     shots: list[tuple[AnalyzedShot, ShotRecord | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: The notes (by their English) that are keyed phrases, for the report's language.

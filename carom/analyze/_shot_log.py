@@ -43,6 +43,7 @@ def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
         return None
     if state.phase is Phase.LAG:
         run.match.join(StartState())
+        run.joined = True
         run.note(RunNote.of("no_lag"))
     if run.match.state.phase is Phase.OVER:
         run.note(RunNote.of("after_end", shot=str(analyzed.shot.index)))  # a name, not a count
@@ -121,21 +122,16 @@ def _match_doc(run: AnalyzeRun) -> dict[str, Any]:
     rules = {k: v for k, v in cfg.options.as_dict().items() if defaults[k] != v}
     if rules:
         doc["rules"] = rules
-    start = cfg.start if cfg.start is not None else (StartState() if _joined(run) else None)
+    start = cfg.start if cfg.start is not None else (StartState() if run.joined else None)
     if start is not None:
         doc["start"] = start_json(start)
     return doc
 
 
-def _joined(run: AnalyzeRun) -> bool:
-    """The match was joined in progress because no lag was seen."""
-    return run.lag is None and run.match.state.config.first_player is None
-
-
 def _lag_doc(run: AnalyzeRun) -> dict[str, Any] | None:
     lags = [a.shot for a, r in run.shots if a.lag and r is None]
-    if run.lag is None or not lags:
-        return None
+    if run.lag is None or run.joined or not lags:
+        return None  # no lag, or none decided ("lag again" before the match was joined)
     lag = lags[-1]  # the one that decided (an undecided lag is played again)
     return {
         "events": [event_json(e) for e in lag.events],

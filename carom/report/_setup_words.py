@@ -113,7 +113,13 @@ def _places(mm: float) -> int:
 
 
 def _joined(cfg: MatchConfig, start: StartState, text: Text, num: Num) -> str:
-    """Where the record began: the board, innings, sets, the breaker, who was at the table."""
+    """Where the record began: the board, innings, sets, the breaker, who was at the table.
+
+    Nothing known (a match joined because no lag was seen): the board before is not known,
+    and the line says so rather than "at 0 : 0".
+    """
+    if start == StartState():
+        return text("setup_joined_unknown")
     players = cfg.players
     board = " : ".join(num(start.board.get(p, 0), 0) for p in players)
     innings = " : ".join(num(start.innings.get(p, 0), 0) for p in players)

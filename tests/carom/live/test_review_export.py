@@ -243,8 +243,13 @@ def test_the_mark_s_points_are_the_shot_s_decided_points(tmp_path: Path) -> None
         ({"points": 0}, "review_decision.points: 0, but the shot's decided_points is 1"),
         ({"by_corrections": True}, "review_decision.by_corrections: true, but the shot has "
                                    "decided_points"),
+        ({"decision": "accept"}, "review_decision.decision: 'accept', but the shot has "
+                                 "decided_points"),
     ):  # fmt: skip
-        bad = shot | {"review_decision": shot["review_decision"] | change}
+        mark = shot["review_decision"] | change
+        if mark["decision"] != "points":
+            del mark["points"]
+        bad = shot | {"review_decision": mark}
         with pytest.raises(ShotLogError, match=message):
             parse_shot(bad, "shots[7]")
     assert parse_shot(shot, "shots[7]").decided_points == 1

@@ -81,6 +81,11 @@ def _config(**kw: object) -> MatchConfig:
             "innings, set 3, sets 1 : 1, Ben broke this game, Ana at the table on a run of 3",
         ),
         (
+            {"start": StartState()},
+            "set-up: to 40 points; equalizing inning from the break position; match table "
+            "2840x1420 mm; joined in progress (the score before is not known: counted from 0)",
+        ),
+        (
             {"start": StartState(next_break=True)},
             "set-up: to 40 points; equalizing inning from the break position; match table "
             "2840x1420 mm; joined in progress at 0 : 0 after 0 : 0 innings, the next stroke "
@@ -94,6 +99,7 @@ def _config(**kw: object) -> MatchConfig:
         "rules",
         "joined",
         "joined-sets",
+        "joined-knowing-nothing",
         "joined-at-a-break",
     ],
 )

@@ -35,13 +35,13 @@ from carom.live._store import LiveError
 from carom.trajectories import Trajectories
 from referee import (
     Correction,
+    MatchConfig,
     MatchResult,
     Phase,
     event_json,
     match_stats,
     record_json,
     shot_json,
-    start_json,
 )
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "csv_cell",
     "csv_columns",
     "csv_text",
+    "judged_setup",
     "result_row",
     "shot_log",
     "trajectories",
@@ -93,12 +94,10 @@ def csv_cell(column: str, value: str) -> str:
 
 def shot_log(session: LiveSession) -> dict[str, Any]:
     """The match as a ``carom-shots/1`` document with verdicts (re-scorable)."""
-    doc = config_doc(session.state.config)
-    joins = [op.start for op in session.ops if isinstance(op, JoinStep)]
+    config = judged_setup(session)
+    doc = config_doc(config)
     lags = [op.lag for op in session.ops if isinstance(op, LagStep)]
-    if joins:  # no lag decided: the match was joined, the first stroke's ball told who
-        doc["match"]["start"] = start_json(joins[-1])
-    elif lags:
+    if lags and config.start is None:
         doc["lag"] = lag_json(lags[-1])  # the deciding lag; "lag again" ones decide nothing
     plays = [op for op in session.ops if isinstance(op, PlayStep)]
     shots = []
@@ -111,6 +110,18 @@ def shot_log(session: LiveSession) -> dict[str, Any]:
         shots.append(shot)
     doc["shots"] = shots
     return doc
+
+
+def judged_setup(session: LiveSession) -> MatchConfig:
+    """The set-up ``session``'s match is judged under, with the start it was joined at.
+
+    A match joined because no lag decided who breaks (the first stroke's ball told who
+    was at the table) has that start (``StartState()``: nothing known) as its
+    ``MatchConfig.start``, as its shot log says; any other, the set-up it was opened with.
+    """
+    config = session.state.config
+    joins = [op.start for op in session.ops if isinstance(op, JoinStep)]
+    return config if config.start is not None or not joins else replace(config, start=joins[-1])
 
 
 def _decided_json(decided: Decided) -> dict[str, Any]:

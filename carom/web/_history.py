@@ -16,7 +16,7 @@ import numpy as np
 from fastapi import HTTPException
 
 from calibration import TableGeometry
-from carom.live import LiveSession, MatchStore, PlayStep, corrections_in_effect
+from carom.live import LiveSession, MatchStore, PlayStep, corrections_in_effect, judged_setup
 from carom.report import diagram_svg, diagram_texts, legend_lines, setup_terms_in
 from carom.web._state import record_doc, score_doc, stats_doc
 from referee import Phase, Shot, ShotRecord, Verdict, average_text, match_stats, rules_of
@@ -72,7 +72,7 @@ class History:
         """
         s = self.session(match_id)
         return self.summary(match_id) | {
-            "setup": setup_terms_in(s.state.config, lang),
+            "setup": setup_terms_in(judged_setup(s), lang),
             "scoresheet": [
                 record_doc(s.match_id, r) | _decided(p)
                 for p, r in zip(_plays(s), s.records, strict=True)

@@ -7,8 +7,14 @@ that language's numbers.
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
+from carom.live import LiveSession, LiveSetup, MatchStore, shot_log
+from carom.match import score_file
+from carom.web._history import History
+from tests.carom.live.shotpool import NOW, SOURCE, analyzed, example_log
 from tests.carom.web._web import AUTH, client, new_match
 
 
@@ -50,3 +56,21 @@ def test_the_set_up_says_what_the_game_has_and_nothing_it_has_not(tmp_path: Path
         assert c.get(f"/api/matches/{pins_id}").json()["setup"] == [
             "each counts down from 300", "pyramid table 3,550x1,775 mm",
         ]  # fmt: skip
+
+
+def test_a_match_joined_without_a_lag_says_so_and_its_export_replays(tmp_path: Path) -> None:
+    """No first player and no lag (a camera's match): the first stroke's ball told who was
+    at the table. The history's set-up says the match was joined; its export replays."""
+    store = MatchStore(tmp_path / "live.db")
+    config = replace(example_log().match, first_player=None)
+    session = LiveSession.open(store, LiveSetup(config, SOURCE), now_iso=NOW)
+    session.submit(analyzed(example_log().shots[0]), video_t_s=1.0, now_iso=NOW)
+    detail = History(store).detail(session.match_id)
+    joined = "joined in progress (the score before is not known: counted from 0)"
+    assert detail["setup"][-1] == joined
+    log = shot_log(session)
+    assert log["match"]["start"] == {} and "lag" not in log
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(log), encoding="utf-8")
+    scored = score_file(path)
+    assert scored.error is None and scored.match.state.scores == session.state.scores

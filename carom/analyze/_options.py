@@ -11,7 +11,16 @@ from calibration import Calibration
 from carom.analyze._run_notes import RunNote
 from carom.match import MatchFile, ScoreRun
 from carom.pipeline import Pipeline
-from referee import CaromError, Discipline, LagResult, Match, MatchConfig, ShotRecord, Table
+from referee import (
+    CaromError,
+    Discipline,
+    LagResult,
+    Match,
+    MatchConfig,
+    ShotRecord,
+    StartState,
+    Table,
+)
 from vision import AnalyzedShot
 
 __all__ = ["AnalyzeOptions", "AnalyzeRun", "Progress", "calibration_for", "match_config"]
@@ -95,9 +104,18 @@ class AnalyzeRun:
         self.notes.append(english)
         self.keyed_notes[english] = note
 
+    def judged_setup(self) -> MatchConfig:
+        """The set-up as judged: the match's, with the start of a join where it has none.
+
+        No lag decided who breaks (``joined``): the match was joined at its first stroke,
+        knowing nothing of the score before.
+        """
+        cfg = self.match.state.config
+        return replace(cfg, start=StartState()) if self.joined and cfg.start is None else cfg
+
     def score_run(self) -> ScoreRun:
-        """The scoring view (for the scoresheet)."""
-        return ScoreRun(self.match, self.lag, self.error)
+        """The scoring view (the scoresheet, the report), with the judged set-up."""
+        return ScoreRun(self.match, self.lag, self.error, setup=self.judged_setup())
 
 
 def match_config(opts: AnalyzeOptions) -> MatchConfig:

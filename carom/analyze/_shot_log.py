@@ -122,7 +122,7 @@ def _match_doc(run: AnalyzeRun) -> dict[str, Any]:
     rules = {k: v for k, v in cfg.options.as_dict().items() if defaults[k] != v}
     if rules:
         doc["rules"] = rules
-    start = cfg.start if cfg.start is not None else (StartState() if run.joined else None)
+    start = run.judged_setup().start
     if start is not None:
         doc["start"] = start_json(start)
     return doc

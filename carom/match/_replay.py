@@ -13,6 +13,7 @@ from referee import (
     IllegalMoveError,
     LagResult,
     Match,
+    MatchConfig,
     MatchResult,
     Phase,
     ShotLogError,
@@ -38,11 +39,15 @@ class ScoreRun:
     """The outcome of scoring a log: the match, the lag result, and an error if any.
 
     When a shot is rejected (``error``), everything judged before it is kept.
+    ``setup``: the set-up to show when it says more than the match's own (``None``: the
+    match's): a match joined at its first stroke, no lag having decided who breaks, was
+    joined knowing nothing (``carom analyze``'s set-up line says so).
     """
 
     match: Match
     lag: LagResult | None
     error: CaromError | None = None
+    setup: MatchConfig | None = None
 
 
 def load_json(path: Path) -> Any:

@@ -82,7 +82,7 @@ def match_summary(run: ScoreRun) -> MatchSummary:
         discipline=str(state.config.discipline), players=tuple(state.config.players),
         lines=lines, winner=state.winner, draw=state.draw, tied=tuple(state.tied),
         lag=None if run.lag is None else run.lag.reason, lag_result=run.lag, audit=audit,
-        config=state.config,
+        config=run.setup or state.config,
     )  # fmt: skip
 
 

@@ -43,7 +43,7 @@ def render_sheet(run: ScoreRun) -> str:
     """Every shot's verdict, then the final score and statistics, as text."""
     state = run.match.state
     cfg = state.config
-    out = [f"{cfg.discipline}: {' vs '.join(cfg.players)}", setup_line(cfg)]
+    out = [f"{cfg.discipline}: {' vs '.join(cfg.players)}", setup_line(run.setup or cfg)]
     if run.lag is not None:
         out.append(f"lag: {run.lag.reason}")
     width = max([10, *map(display_width, cfg.players)])  # long names keep the columns in line

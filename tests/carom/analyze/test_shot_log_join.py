@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from carom.analyze import AnalyzeOptions, AnalyzeRun, judge_shot, shots_document
+from carom.analyze import AnalyzeOptions, AnalyzeRun, judge_shot, shots_document, write_html
 from carom.match import score_file
+from carom.report import render_sheet
 from referee import Ball, Match
 from tests.carom.live.shotpool import analyzed, example_log, lag_shot
 
 CLIP = Path(__file__).parents[3] / "examples" / "one_shot.mp4"
+JOINED = "joined in progress (the score before is not known: counted from 0)"
 
 
 @pytest.mark.parametrize("lag_again", [False, True], ids=["no lag", "a lag to play again"])
@@ -45,3 +47,26 @@ def test_a_joined_match_s_log_replays_to_the_same_score(tmp_path: Path, lag_agai
     assert scored.error is None
     assert scored.match.state.scores == run.match.state.scores
     assert [r.verdict for r in scored.match.records] == [r.verdict for r in run.match.records]
+
+
+def test_the_scoresheet_and_the_report_say_the_match_was_joined_knowing_nothing(
+    tmp_path: Path,
+) -> None:
+    """The set-up line says the join (it said nothing, as if the match began at 0 : 0);
+    with a first player given and no lag either, the match is not a join."""
+    log = example_log()
+    for first, joined in ((None, True), (log.match.players[0], False)):
+        config = replace(log.match, first_player=first)
+        opts = AnalyzeOptions(video=CLIP, out=tmp_path, table=config.table,
+                              players=config.players)  # fmt: skip
+        run = AnalyzeRun(options=opts, match=Match(config))
+        for shot in (analyzed(s) for s in log.shots[:3]):
+            run.shots.append((shot, judge_shot(run, shot)))
+        assert run.joined is joined
+        setup = render_sheet(run.score_run()).splitlines()[1]
+        assert setup.startswith("set-up: ")
+        assert setup.endswith(JOINED) is joined, setup
+        write_html(run, tmp_path / "report.html")
+        page = (tmp_path / "report.html").read_text(encoding="utf-8")
+        assert (JOINED in page) is joined
+        assert (run.judged_setup().start is not None) is joined

@@ -46,7 +46,7 @@ from carom.live._session import (
     ReviewPending,
     SessionUpdate,
 )
-from carom.live._steps import Decided, PlayStep
+from carom.live._steps import Caller, Decided, PlayStep
 from carom.live._store import JournalEntry, LiveError, MatchRow, MatchStore, StoreHealth
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "LAG_FAULT_ENGLISH",
     "Account",
     "CallParseError",
+    "Caller",
     "Decided",
     "DecisionKind",
     "FoulCall",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from carom.live._account import Account
 from carom.live._store import LiveError
@@ -81,6 +82,18 @@ class JoinStep:
     """No lag was seen: join the match in progress (unknown shooter: the ball tells)."""
 
     start: StartState
+
+
+class Caller(StrEnum):
+    """Who made a call or a review decision, as the journal keeps it (``who``).
+
+    The web history names these in the page's language (``hist.by_*``); a program that
+    calls :meth:`carom.live.LiveSession.call` may give a name of its own.
+    """
+
+    WEB = "web"  # the web console
+    KEYBOARD = "keyboard"  # carom live's keys
+    SHOT_CLOCK = "shot clock"  # the shot clock's own foul when time ran out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

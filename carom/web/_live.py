@@ -28,7 +28,7 @@ import numpy as np
 from calibration import load_calibration
 from carom.board import board_warning
 from carom.console import say
-from carom.live import Account, LiveError, LiveSession, PersonCall, ReviewDecision
+from carom.live import Account, Caller, LiveError, LiveSession, PersonCall, ReviewDecision
 from carom.live.loop import (
     BoardSink,
     Capture,
@@ -189,7 +189,7 @@ class CameraRig:
         runner = self.runner
         if runner is None:
             raise LiveError("the camera pipeline has not started; create a match first")
-        job = runner.post(call, who="web")
+        job = runner.post(call, who=Caller.WEB)
         for _ in range(int(_CALL_WAIT_S / 0.05)):
             if job.done.wait(0.05):
                 break

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from carom.live import (
     Account,
+    Caller,
     FoulCall,
     LiveError,
     LiveSession,
@@ -230,7 +231,7 @@ class Table:
             return self._published(_Note(None, barrier=True))
 
     def _manual_call(self, session: LiveSession, call: PersonCall | ReviewDecision) -> None:
-        who, now = "web", now_iso()
+        who, now = Caller.WEB, now_iso()
         if isinstance(call, ReviewDecision):
             session.decide(call, who=who, now_iso=now)
             self._restart_clock(session)
@@ -268,7 +269,9 @@ class Table:
             try:
                 session.submit(analyzed, video_t_s=video_t_s, now_iso=now_iso())
                 if late:  # begun after time ran out, expiry "foul": as live mode's clock
-                    session.call(FoulCall(Foul.SHOT_CLOCK), who="shot clock", now_iso=now_iso())
+                    session.call(
+                        FoulCall(Foul.SHOT_CLOCK), who=Caller.SHOT_CLOCK, now_iso=now_iso()
+                    )
             finally:
                 self._restart_clock(session)
             return self._published(_Note(None, barrier=True))

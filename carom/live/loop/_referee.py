@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from carom.live import (
     HELP,
+    Caller,
     FoulCall,
     HelpRequest,
     LiveSession,
@@ -89,7 +90,7 @@ class LiveReferee:
             if isinstance(call, HelpRequest):
                 self.say(HELP)
             else:
-                self.apply(call, who="keyboard")
+                self.apply(call, who=Caller.KEYBOARD)
         except CaromError as exc:
             self.say(str(exc))
 
@@ -162,7 +163,7 @@ class LiveReferee:
         """
         self.view.hold = False
         try:
-            self.session.call(FoulCall(Foul.SHOT_CLOCK), who="shot clock", now_iso=now_iso())
+            self.session.call(FoulCall(Foul.SHOT_CLOCK), who=Caller.SHOT_CLOCK, now_iso=now_iso())
         except CaromError as exc:
             self.say(f"shot-clock foul not called: {exc}")
             self.view.show()

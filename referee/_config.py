@@ -102,9 +102,12 @@ class MatchConfig:
         if not (isinstance(self.players, tuple) and all(isinstance(p, str) for p in self.players)):
             raise RulesError(f"players: expected a tuple of names, got {self.players!r}")
         for name in ("cue_balls", "target"):
-            if not isinstance(getattr(self, name), Mapping):
-                raise RulesError(f"{name}: expected a mapping of player names, got "
-                                 f"{getattr(self, name)!r}")  # fmt: skip
+            value = getattr(self, name)
+            if not isinstance(value, Mapping):
+                way = ""
+                if name == "target" and isinstance(value, int) and not isinstance(value, bool):
+                    way = f"; the same for all: dict.fromkeys(players, {value})"
+                raise RulesError(f"{name}: expected a mapping of player names, got {value!r}{way}")
 
     def _check_count(self) -> None:
         """``start_count`` only where the board counts down; no handicap nor innings limit there."""

@@ -370,7 +370,9 @@ def test_a_lag_with_nan_in_it_is_refused_not_decided() -> None:
 
 def test_a_config_of_the_wrong_types_is_one_rules_error() -> None:
     """One number for both targets, or no players, was a TypeError from deep inside."""
-    for fields, said in (({"target": 40}, "target: expected a mapping"),
+    way = (r"target: expected a mapping of player names, got 40; the same for all: "
+           r"dict\.fromkeys\(players, 40\)$")  # fmt: skip
+    for fields, said in (({"target": 40}, way), ({"target": True}, r"got True$"),
                          ({"cue_balls": None}, "cue_balls: expected a mapping"),
                          ({"players": None}, "players: expected a tuple of names")):  # fmt: skip
         with pytest.raises(RulesError, match=said):

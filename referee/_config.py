@@ -104,10 +104,16 @@ class MatchConfig:
         for name in ("cue_balls", "target"):
             value = getattr(self, name)
             if not isinstance(value, Mapping):
-                way = ""
-                if name == "target" and isinstance(value, int) and not isinstance(value, bool):
-                    way = f"; the same for all: dict.fromkeys(players, {value})"
+                way = self._target_way(value) if name == "target" else ""
                 raise RulesError(f"{name}: expected a mapping of player names, got {value!r}{way}")
+
+    def _target_way(self, value: object) -> str:
+        """The way out of one number given as ``target`` (none for a number no target is)."""
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            return ""
+        if rules_of(self.discipline).countdown:  # the target is not used: the count is
+            return f"; {self.discipline} counts down: give start_count={value}"
+        return f"; the same for all: dict.fromkeys(players, {value})"
 
     def _check_count(self) -> None:
         """``start_count`` only where the board counts down; no handicap nor innings limit there."""

@@ -372,7 +372,11 @@ def test_a_config_of_the_wrong_types_is_one_rules_error() -> None:
     """One number for both targets, or no players, was a TypeError from deep inside."""
     way = (r"target: expected a mapping of player names, got 40; the same for all: "
            r"dict\.fromkeys\(players, 40\)$")  # fmt: skip
+    seven = (r"target: expected a mapping of player names, got 500; pin-carom-7 counts down: "
+             r"give start_count=500$")  # fmt: skip
     for fields, said in (({"target": 40}, way), ({"target": True}, r"got True$"),
+                         ({"target": -3}, r"got -3$"), ({"target": 2.5}, r"got 2\.5$"),
+                         ({"discipline": Discipline.PIN_CAROM_7, "target": 500}, seven),
                          ({"cue_balls": None}, "cue_balls: expected a mapping"),
                          ({"players": None}, "players: expected a tuple of names")):  # fmt: skip
         with pytest.raises(RulesError, match=said):

@@ -28,6 +28,11 @@ RUN_NOTE_ENGLISH: Mapping[str, str] = {
         "no lag seen: the match is joined in progress (the first stroke's cue ball names "
         "the player at the table; the balls' layout says whether it is a break)"
     ),
+    "lag_again": (
+        "the lag was to be played again, but a stroke came first: the match is joined in "
+        "progress (the first stroke's cue ball names the player at the table; the balls' "
+        "layout says whether it is a break)"
+    ),
     "lag_not_judged": "a lag was seen, but {player} was set to break: lag not judged",
     "after_end": "shot {shot}: played after the match ended; not judged",
     "font_missing": (

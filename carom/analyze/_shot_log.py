@@ -44,7 +44,7 @@ def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
     if state.phase is Phase.LAG:
         run.match.join(StartState())
         run.joined = True
-        run.note(RunNote.of("no_lag"))
+        run.note(RunNote.of("no_lag" if run.lag is None else "lag_again"))
     if run.match.state.phase is Phase.OVER:
         run.note(RunNote.of("after_end", shot=str(analyzed.shot.index)))  # a name, not a count
         return None

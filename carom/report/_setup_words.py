@@ -116,9 +116,11 @@ def _joined(cfg: MatchConfig, start: StartState, text: Text, num: Num) -> str:
     """Where the record began: the board, innings, sets, the breaker, who was at the table.
 
     Nothing known (a match joined because no lag was seen): the board before is not known,
-    and the line says so rather than "at 0 : 0".
+    and the line says so rather than "at 0 : 0" (the count down from, in the 7-pin game).
     """
     if start == StartState():
+        if cfg.countdown_from is not None:  # the 7-pin game: each board from its count
+            return text("setup_joined_unknown_countdown", count=num(cfg.countdown_from, 0))
         return text("setup_joined_unknown")
     players = cfg.players
     board = " : ".join(num(start.board.get(p, 0), 0) for p in players)

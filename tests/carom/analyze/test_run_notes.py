@@ -18,6 +18,7 @@ NOTES = [
     RunNote.of("first_contradicted", player="Ben", ball="yellow", expected="Ana", other="white"),
     RunNote.of("font_missing", letters="김민수"),
     RunNote.of("start_innings_unknown", player="Ana", points=12),
+    RunNote.of("lag_again"),
 ]
 
 

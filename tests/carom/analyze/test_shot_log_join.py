@@ -39,6 +39,9 @@ def test_a_joined_match_s_log_replays_to_the_same_score(tmp_path: Path, lag_agai
     for shot in inputs:
         run.shots.append((shot, judge_shot(run, shot)))
     assert (run.lag is not None) == lag_again and run.joined
+    said = [n for n in run.notes if "the match is joined in progress" in n]
+    seen = "the lag was to be played again, but a stroke came first" if lag_again else "no lag seen"
+    assert len(said) == 1 and said[0].startswith(seen), said
     doc = shots_document(run)
     assert doc["match"]["start"] == {} and "lag" not in doc
     path = tmp_path / "shots.json"

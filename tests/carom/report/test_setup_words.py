@@ -86,6 +86,16 @@ def _config(**kw: object) -> MatchConfig:
             "2840x1420 mm; joined in progress (the score before is not known: counted from 0)",
         ),
         (
+            {
+                "discipline": Discipline.PIN_CAROM_7,
+                "cue_balls": {},
+                "start_count": 500,
+                "start": StartState(),
+            },
+            "set-up: each counts down from 500; match table 2840x1420 mm; joined in progress "
+            "(the score before is not known: counted down from 500)",
+        ),
+        (
             {"start": StartState(next_break=True)},
             "set-up: to 40 points; equalizing inning from the break position; match table "
             "2840x1420 mm; joined in progress at 0 : 0 after 0 : 0 innings, the next stroke "
@@ -100,6 +110,7 @@ def _config(**kw: object) -> MatchConfig:
         "joined",
         "joined-sets",
         "joined-knowing-nothing",
+        "seven-pins-joined-knowing-nothing",
         "joined-at-a-break",
     ],
 )

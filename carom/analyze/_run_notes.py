@@ -33,6 +33,11 @@ RUN_NOTE_ENGLISH: Mapping[str, str] = {
         "progress (the first stroke's cue ball names the player at the table; the balls' "
         "layout says whether it is a break)"
     ),
+    "no_lag_entered": (
+        "no lag to see in this game (its winner is entered: --first names who breaks): the "
+        "match is joined in progress (the first stroke's cue ball names the player at the "
+        "table; the balls' layout says whether it is a break)"
+    ),
     "lag_not_judged": "a lag was seen, but {player} was set to break: lag not judged",
     "after_end": "shot {shot}: played after the match ended; not judged",
     "font_missing": (

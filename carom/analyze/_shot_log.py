@@ -11,6 +11,7 @@ from carom.trajectories import Trajectories, trajectories_of
 from referee import (
     FORMAT,
     Ball,
+    LagRule,
     Phase,
     ReasonKey,
     RuleOptions,
@@ -18,6 +19,7 @@ from referee import (
     StartState,
     event_json,
     record_json,
+    rules_of,
     shot_json,
     start_json,
 )
@@ -44,7 +46,7 @@ def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
     if state.phase is Phase.LAG:
         run.match.join(StartState())
         run.joined = True
-        run.note(RunNote.of("no_lag" if run.lag is None else "lag_again"))
+        run.note(RunNote.of(_join_note(run)))
     if run.match.state.phase is Phase.OVER:
         run.note(RunNote.of("after_end", shot=str(analyzed.shot.index)))  # a name, not a count
         return None
@@ -54,6 +56,15 @@ def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
         fields = video_first[0].field_map()
         run.note(RunNote.of("first_contradicted", **fields))
     return record
+
+
+def _join_note(run: AnalyzeRun) -> str:
+    """The note's key when the first stroke joins the match: why no lag decided who breaks."""
+    if run.lag is not None:
+        return "lag_again"  # a lag judged "lag again", not played again
+    if rules_of(run.match.state.config.discipline).lag is LagRule.ENTERED:
+        return "no_lag_entered"  # the 7-pin game: no lag on the table to see
+    return "no_lag"
 
 
 def _renumbered(analyzed: AnalyzedShot, index: int) -> Any:

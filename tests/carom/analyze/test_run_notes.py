@@ -19,6 +19,7 @@ NOTES = [
     RunNote.of("font_missing", letters="김민수"),
     RunNote.of("start_innings_unknown", player="Ana", points=12),
     RunNote.of("lag_again"),
+    RunNote.of("no_lag_entered"),
 ]
 
 

@@ -8,6 +8,8 @@ judged by the referee. The verdicts must be the truth's, the whites never swappe
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 from pathlib import Path
@@ -25,10 +27,13 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("seven")
     argv = ["analyze", str(SAMPLE), "--discipline", "pin-carom-7", "--table", "pyramid",
             "--out", str(out), "--json"]  # fmt: skip
-    assert main(argv) == 0
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(argv) == 0
     doc: dict[str, Any] = json.loads((out / "shots.json").read_text())
     calibration = json.loads((out / "calibration.json").read_text())
     assert calibration["table"]["pockets"] is True  # auto calibration of the pocket table
+    doc["summary"] = json.loads(printed.getvalue())
     return doc
 
 
@@ -72,3 +77,11 @@ def test_the_two_whites_are_never_swapped(analysed: dict[str, Any]) -> None:
                 if ball in want[where]:
                     gap = math.dist(mine[where][ball], want[where][ball])
                     assert gap < 10.0, (ball, where, mine[where][ball], want[where][ball])
+
+
+def test_no_first_player_joins_the_match_without_a_lag_to_see(analysed: dict[str, Any]) -> None:
+    """The 7-pin lag is entered, never played on the table: the note says so and how to
+    name who breaks, not "no lag seen"; the log starts as a join knowing nothing."""
+    (note,) = [n for n in analysed["summary"]["notes"] if "joined in progress" in n]
+    assert note.startswith("no lag to see in this game (its winner is entered: --first names")
+    assert analysed["match"]["start"] == {} and "lag" not in analysed

@@ -111,9 +111,12 @@ class MatchConfig:
         """The way out of one number given as ``target`` (none for a number no target is)."""
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             return ""
-        if rules_of(self.discipline).countdown:  # the target is not used: the count is
-            return f"; {self.discipline} counts down: give start_count={value}"
-        return f"; the same for all: dict.fromkeys(players, {value})"
+        same = f"dict.fromkeys(players, {value})"
+        if rules_of(self.discipline).countdown and self.start_count is None:
+            # The board counts down from start_count; the target (still one a player) is not used.
+            return (f"; {self.discipline} counts down from start_count: give start_count={value} "
+                    f"and target={same}")  # fmt: skip
+        return f"; the same for all: {same}"
 
     def _check_count(self) -> None:
         """``start_count`` only where the board counts down; no handicap nor innings limit there."""

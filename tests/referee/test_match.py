@@ -372,8 +372,9 @@ def test_a_config_of_the_wrong_types_is_one_rules_error() -> None:
     """One number for both targets, or no players, was a TypeError from deep inside."""
     way = (r"target: expected a mapping of player names, got 40; the same for all: "
            r"dict\.fromkeys\(players, 40\)$")  # fmt: skip
-    seven = (r"target: expected a mapping of player names, got 500; pin-carom-7 counts down: "
-             r"give start_count=500$")  # fmt: skip
+    seven = (r"target: expected a mapping of player names, got 500; pin-carom-7 counts down "
+             r"from start_count: give start_count=500 and "
+             r"target=dict\.fromkeys\(players, 500\)$")  # fmt: skip
     for fields, said in (({"target": 40}, way), ({"target": True}, r"got True$"),
                          ({"target": -3}, r"got -3$"), ({"target": 2.5}, r"got 2\.5$"),
                          ({"discipline": Discipline.PIN_CAROM_7, "target": 500}, seven),
@@ -381,6 +382,13 @@ def test_a_config_of_the_wrong_types_is_one_rules_error() -> None:
                          ({"players": None}, "players: expected a tuple of names")):  # fmt: skip
         with pytest.raises(RulesError, match=said):
             replace(config(), **fields)  # type: ignore[arg-type]
+    # The 7-pin way out, followed: the board counts down from 500; with start_count given,
+    # the target alone is asked for.
+    seven_pins = {"discipline": Discipline.PIN_CAROM_7, "cue_balls": {}}
+    done = replace(config(), **seven_pins, start_count=500, target=dict.fromkeys(("A", "B"), 500))
+    assert done.countdown_from == 500
+    with pytest.raises(RulesError, match=r"got 500; the same for all: dict\.fromkeys"):
+        replace(config(), **seven_pins, start_count=500, target=500)  # type: ignore[arg-type]
     assert replace(config(), players=["A", "B"]).players == ("A", "B")  # type: ignore[arg-type]
 
 

@@ -83,5 +83,7 @@ def test_no_first_player_joins_the_match_without_a_lag_to_see(analysed: dict[str
     """The 7-pin lag is entered, never played on the table: the note says so and how to
     name who breaks, not "no lag seen"; the log starts as a join knowing nothing."""
     (note,) = [n for n in analysed["summary"]["notes"] if "joined in progress" in n]
-    assert note.startswith("no lag to see in this game (its winner is entered: --first names")
+    assert note.startswith("no lag to see in this game (the lag's winner is entered: --first")
+    assert note.endswith("one is assumed and the stroke marked for review)")
+    assert analysed["shots"][0]["verdict"]["review"].startswith("nobody known at the table")
     assert analysed["match"]["start"] == {} and "lag" not in analysed

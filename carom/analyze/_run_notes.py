@@ -3,10 +3,10 @@
 A run's notes (``AnalyzeRun.notes``) are English lines: the terminal, ``--json``'s
 ``notes`` and the batch index show them as they are. The ones this layer writes about
 the match (no lag seen, a lag to play again followed by a stroke, none to see in the
-7-pin game, a lag not judged, a stroke after the match's end, ``--first``
-contradicted by the video, a start score without its innings, letters the annotated
-video has no font for) are also kept
-as keyed phrases (:class:`RunNote`), so that the report says them in its language
+7-pin game, a first stroke whose ball cannot name its player, a lag not judged, a
+stroke after the match's end, ``--first`` contradicted by the video, a start score
+without its innings, letters the annotated video has no font for) are also kept as
+keyed phrases (:class:`RunNote`), so that the report says them in its language
 (``run_note_<key>`` of the report catalogue, whose English is
 :data:`RUN_NOTE_ENGLISH`; ball names from ``ball_<name>``). Notes from elsewhere (the
 ball detector, a shot that could not be judged, an incomplete annotated video) stay
@@ -38,6 +38,11 @@ RUN_NOTE_ENGLISH: Mapping[str, str] = {
         "no lag to see in this game (the lag's winner is entered: --first names who breaks): "
         "the match is joined in progress (both play the red, so the first stroke cannot name "
         "the player at the table: one is assumed and the stroke marked for review)"
+    ),
+    "no_lag_unnamed": (
+        "no lag seen: the match is joined in progress (the first stroke's ball cannot name the "
+        "player at the table: one is assumed and the stroke marked for review; --first names "
+        "who breaks)"
     ),
     "lag_not_judged": "a lag was seen, but {player} was set to break: lag not judged",
     "after_end": "shot {shot}: played after the match ended; not judged",

@@ -43,14 +43,19 @@ def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
             return None
         run.note(RunNote.of("lag_not_judged", player=str(state.shooter)))
         return None
-    if state.phase is Phase.LAG:
+    joins = state.phase is Phase.LAG
+    if joins:
         run.match.join(StartState())
         run.joined = True
-        run.note(RunNote.of(_join_note(run)))
     if run.match.state.phase is Phase.OVER:
         run.note(RunNote.of("after_end", shot=str(analyzed.shot.index)))  # a name, not a count
         return None
-    record = run.match.play(_renumbered(analyzed, len(run.match.records)))
+    record: ShotRecord | None = None
+    try:
+        record = run.match.play(_renumbered(analyzed, len(run.match.records)))
+    finally:
+        if joins:  # said whether the stroke was judged or refused
+            run.note(RunNote.of(_join_note(run, record)))
     video_first = [p for p in record.note_parts if p.key is ReasonKey.NOTE_VIDEO_FIRST]
     if record.index == 0 and video_first:
         fields = video_first[0].field_map()
@@ -58,13 +63,26 @@ def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
     return record
 
 
-def _join_note(run: AnalyzeRun) -> str:
-    """The note's key when the first stroke joins the match: why no lag decided who breaks."""
+def _join_note(run: AnalyzeRun, first: ShotRecord | None) -> str:
+    """The note's key when the first stroke (``first``, None: refused) joins the match.
+
+    Why no lag decided who breaks, and whether the stroke's ball named its player.
+    """
     if run.lag is not None:
         return "lag_again"  # a lag judged "lag again", not played again
     if rules_of(run.match.state.config.discipline).lag is LagRule.ENTERED:
         return "no_lag_entered"  # the 7-pin game: no lag on the table to see
+    review = () if first is None else first.verdict.review_parts
+    if any(p.key in _NOBODY_KNOWN for p in review):
+        return "no_lag_unnamed"  # shared or rotating balls: a player assumed, reviewed
     return "no_lag"
+
+
+#: The reviews of a first stroke whose ball could not name the player at the table.
+_NOBODY_KNOWN = frozenset({
+    ReasonKey.REVIEW_NOBODY_SHARED, ReasonKey.REVIEW_NOBODY_SHARED_ALL,
+    ReasonKey.REVIEW_NOBODY_ROTATE, ReasonKey.REVIEW_NOBODY_MANY, ReasonKey.REVIEW_NOBODY_NONE,
+})  # fmt: skip
 
 
 def _renumbered(analyzed: AnalyzedShot, index: int) -> Any:

@@ -20,6 +20,7 @@ NOTES = [
     RunNote.of("start_innings_unknown", player="Ana", points=12),
     RunNote.of("lag_again"),
     RunNote.of("no_lag_entered"),
+    RunNote.of("no_lag_unnamed"),
 ]
 
 

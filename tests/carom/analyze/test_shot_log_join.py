@@ -73,3 +73,25 @@ def test_the_scoresheet_and_the_report_say_the_match_was_joined_knowing_nothing(
         page = (tmp_path / "report.html").read_text(encoding="utf-8")
         assert (JOINED in page) is joined
         assert (run.judged_setup().start is not None) is joined
+
+
+def test_a_join_whose_first_ball_cannot_name_the_player_says_one_was_assumed(
+    tmp_path: Path,
+) -> None:
+    """Three players share the whites: the note said the first stroke's ball names the
+    player, while the stroke itself was held for review with one assumed."""
+    log = example_log()
+    config = replace(log.match, players=("A", "B", "C"), first_player=None, cue_balls={},
+                     target=dict.fromkeys(("A", "B", "C"), 40))  # fmt: skip
+    opts = AnalyzeOptions(video=CLIP, out=tmp_path, table=config.table, players=config.players)
+    run = AnalyzeRun(options=opts, match=Match(config))
+    first = judge_shot(run, analyzed(log.shots[0]))
+    assert first is not None and first.verdict.review is not None
+    assert first.verdict.review.startswith("nobody known at the table and the whites rotate")
+    assert run.notes == [
+        "no lag seen: the match is joined in progress (the first stroke's ball cannot name "
+        "the player at the table: one is assumed and the stroke marked for review; --first "
+        "names who breaks)"
+    ]
+    judge_shot(run, analyzed(log.shots[1]))
+    assert len(run.notes) == 1  # said once, at the join

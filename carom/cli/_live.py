@@ -361,14 +361,19 @@ class _CallPrinter:
     """Each committed call on stdout as it is made, one line (docs/live.md, "What it prints").
 
     ``shot 12  Ana  +1  point: red then yellow after 3 cushions  (Ana 23 : 19 Ben)``;
-    a shot held for a person: ``REVIEW: <reason>`` (once, when it is first held); a
-    correction, an undo or a time-out: the session's own line with the score after it.
+    before the first stroke, when no lag came before it, the join (``JOIN_ENGLISH``); a shot
+    held for a person: ``REVIEW: <reason>`` (once, when it is first held); a correction,
+    an undo or a time-out: the session's own line with the score after it.
     """
 
     def __init__(self) -> None:
         self._held: object = None
 
     def __call__(self, update: Any) -> None:
+        if update.account is not None and update.account.key == "joined":
+            from carom.live import JOIN_ENGLISH
+
+            show("live", JOIN_ENGLISH)  # the match's first stroke, no lag before it
         if update.record is not None:
             show("live", shot_line(update.record, update.state))
         elif update.what.startswith(_PERSON_CALLS):  # a person's call took effect

@@ -7,6 +7,7 @@ exports. The camera side is :mod:`carom.live.loop`.
 
 from carom.live._account import (
     ACCOUNT_ENGLISH,
+    JOIN_ENGLISH,
     LAG_FAULT_ENGLISH,
     Account,
     correction_account,
@@ -53,6 +54,7 @@ __all__ = [
     "ACCOUNT_ENGLISH",
     "CSV_COLUMNS",
     "HELP",
+    "JOIN_ENGLISH",
     "LAG_FAULT_ENGLISH",
     "Account",
     "CallParseError",

@@ -22,6 +22,7 @@ from referee import LagResult, ShotRecord, reason_json
 
 __all__ = [
     "ACCOUNT_ENGLISH",
+    "JOIN_ENGLISH",
     "LAG_FAULT_ENGLISH",
     "Account",
     "correction_account",
@@ -29,6 +30,8 @@ __all__ = [
     "shot_account",
 ]
 
+#: A first stroke with no lag before it: the match is joined there (``joined``'s words).
+JOIN_ENGLISH = "no lag seen: the match is joined in progress (the score before is not known)"
 #: Each account's English, by key (``what.<key>`` in the web catalogues).
 ACCOUNT_ENGLISH: dict[str, str] = {
     "paused": "scoring paused: {why}",
@@ -53,6 +56,7 @@ ACCOUNT_ENGLISH: dict[str, str] = {
     "correct_other": "{text}",
     "undo": "undo: {what}",
     "foul_called": "foul {foul} called: {then}",
+    "joined": JOIN_ENGLISH + ": {then}",
     "timeout": "time-out for {player} ({n} this game)",
     "session": "{how} match {id} at version {version}",
     "text": "{text}",  # a line given only in words

@@ -177,7 +177,7 @@ class Machine:
         record = records[-1]
         if record.verdict.review is None and hold is None:
             steps = [*steps, PlayStep(shot, info, entry, decided)]
-            said = _called(foul, shot_account(record))
+            said = _joined(steps, _called(foul, shot_account(record)))
             return self._plan(said, steps, pending=None, video_t_s=video_t_s,
                               action=self._action(said, steps))  # fmt: skip
         accepted, rejected = _accepted(shot, info), _rejected(shot, info)
@@ -189,10 +189,10 @@ class Machine:
             if_rejected=self._simulate([*steps, PlayStep(rejected[0])])[1][-1],
         )  # fmt: skip
         why: Any = held if record.verdict.review is None else pending.reason
-        said = _called(foul, Account("held", {
+        said = _joined(steps, _called(foul, Account("held", {
             "n": shot.index, "player": record.player, "reason": why,
             "reason_parts": reason_json(record.verdict.review_parts),
-        }))  # fmt: skip
+        })))  # fmt: skip
         return self._plan(said, steps, pending=pending, video_t_s=video_t_s,
                           action=self._action(said, steps))  # fmt: skip
 
@@ -371,3 +371,9 @@ def _override(record: ShotRecord, points: int, match: Match) -> list[Correction]
 def _called(foul: Foul | None, said: Account) -> Account:
     """``said``, after "foul F called: " when a person called ``foul`` on the shot."""
     return said if foul is None else Account("foul_called", {"foul": str(foul), "then": said})
+
+
+def _joined(steps: Sequence[Step], said: Account) -> Account:
+    """``said``, after the join's words when ``steps`` join the match (no lag was seen)."""
+    joins = any(isinstance(step, JoinStep) for step in steps)
+    return Account("joined", {"then": said}) if joins else said

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from carom.cli._live import _CallPrinter, shot_line
+from carom.live import JOIN_ENGLISH, LiveSession, LiveSetup, MatchStore
 from referee import Match, parse_shot_log
 from tests.carom.live._helpers import (
     TRUTH_LOG,
@@ -18,6 +20,7 @@ from tests.carom.live._helpers import (
     run_live,
     write_truth_calibration,
 )
+from tests.carom.live.shotpool import NOW, SOURCE, analyzed, example_log
 
 
 def _truth_lines() -> list[str]:
@@ -74,14 +77,37 @@ def test_a_held_shot_is_one_review_line_once(capsys: pytest.CaptureFixture[str])
     pending = SimpleNamespace(record=record, reason="second ball contact unsure (0.41)")
     printer = _CallPrinter()
     for _ in range(2):  # more updates come while it is held (a pause, a time-out)
-        printer(SimpleNamespace(record=None, pending=pending, state=match.state, what="held"))
-    printer(SimpleNamespace(record=record, pending=None, state=match.state, what="accepted"))
+        printer(SimpleNamespace(record=None, pending=pending, state=match.state, what="held",
+                                account=None))  # fmt: skip
+    printer(SimpleNamespace(record=record, pending=None, state=match.state, what="accepted",
+                            account=None))  # fmt: skip
     out = capsys.readouterr().out.splitlines()
     assert out == [
         "REVIEW: second ball contact unsure (0.41)",
         "shot 0  A  +1  point: red then yellow after 3 cushions  (A 1 : 0 B); "
         "red is frozen to the left cushion",
     ]
+
+
+@pytest.mark.parametrize("breaker", [False, True])
+def test_a_first_stroke_with_no_lag_before_it_says_the_match_is_joined(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], breaker: bool
+) -> None:
+    """No lag and no first player: the first stroke joins the match, and the terminal says
+    so above its line (it said nothing; the web history and the export showed it)."""
+    log = example_log()
+    first = log.match.players[0] if breaker else None
+    setup = LiveSetup(replace(log.match, first_player=first), SOURCE)
+    session = LiveSession.open(MatchStore(tmp_path / "live.db"), setup, now_iso=NOW)
+    session.subscribe(_CallPrinter())
+    shots: list[str] = []
+    session.subscribe(lambda u: shots.append(shot_line(u.record, u.state)) if u.record else None)
+    for i, shot in enumerate(log.shots[:2]):
+        session.submit(analyzed(shot), video_t_s=float(i + 1), now_iso=NOW)
+    assert [line.split("  ")[0] for line in shots] == ["shot 0", "shot 1"]
+    out = capsys.readouterr().out.splitlines()
+    assert out == ([] if breaker else [JOIN_ENGLISH]) + shots
+    assert JOIN_ENGLISH.startswith("no lag seen: the match is joined in progress")
 
 
 def test_a_keyboard_correction_is_one_line_with_the_score(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from carom.i18n import LANGUAGES, catalogue, template_fields
 from carom.live import (
     ACCOUNT_ENGLISH,
+    JOIN_ENGLISH,
     Account,
     DecisionKind,
     FoulCall,
@@ -49,6 +50,7 @@ from referee import (
     ShotRecord,
     judge_lag,
 )
+from tests.carom.i18n.account_said import account_in
 from tests.carom.live.shotpool import NOW, example_inputs, example_setup
 
 
@@ -129,6 +131,28 @@ def test_each_entry_s_account_is_the_old_line_in_english_and_keyed(tmp_path: Pat
     assert {"correct_points", "correct_turn", "correct_turn_back", "correct_break"} <= keys
     assert {"lag", "shot", "foul_called", "timeout", "undo", "paused", "held"} <= keys
     assert {"played_paused", "resumed", "review", "session"} <= keys
+
+
+def test_a_first_stroke_with_no_lag_before_it_is_said_to_join_the_match(tmp_path: Path) -> None:
+    """No lag and no first player: the first shot's line says the match is joined there,
+    in every language of the console, and the undo of it says so too."""
+    s = LiveSession.open(MatchStore(tmp_path / "live.db"), example_setup(first_player=None),
+                         now_iso=NOW)  # fmt: skip
+    first = s.submit(example_inputs()[1], video_t_s=1.0, now_iso=NOW)
+    shot = _old_shot_line(s.records[-1])
+    assert first.what == f"{JOIN_ENGLISH}: {shot}"
+    assert first.account is not None and first.account.fields["then"].key == "shot"
+    doc = account_doc(first.account)
+    for lang in LANGUAGES:
+        said = account_in(lang, doc)
+        head = catalogue("web").messages[lang]["what.joined"].removesuffix("{then}")
+        assert said == head + account_in(lang, doc["fields"]["then"]), lang
+    second = s.submit(example_inputs()[2], video_t_s=2.0, now_iso=NOW)
+    assert second.what == _old_shot_line(s.records[-1])  # joined once
+    s.call(UndoCall(), who="ref", now_iso=NOW)
+    undone = s.call(UndoCall(), who="ref", now_iso=NOW)
+    assert undone.what == f"undo: {JOIN_ENGLISH}: {shot}"
+    assert not s.records
 
 
 def test_a_pause_within_an_account_is_keyed_for_the_pages(tmp_path: Path) -> None:

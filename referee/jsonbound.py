@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import sys
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -176,7 +177,12 @@ def _decode(text: str, max_digits: int, toml: bool) -> Any:
         return json.loads(
             text, parse_int=as_int, parse_float=as_float, object_pairs_hook=unique_keys
         )
-    data = tomllib.loads(text, parse_float=as_float)
+    try:
+        data = tomllib.loads(text, parse_float=as_float)
+    except ValueError as exc:  # an integer longer than Python reads at all (4300 digits)
+        if isinstance(exc, tomllib.TOMLDecodeError) or "integer string" not in str(exc):
+            raise
+        raise _TooLong(f"an integer of over {sys.get_int_max_str_digits()} digits") from None
     _check_toml_ints(data, max_digits)
     return data
 

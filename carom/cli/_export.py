@@ -132,7 +132,7 @@ def _say_what_was_done(
               file=sys.stderr)  # fmt: skip
     if corrections := corrections_in_effect(session):
         print(f"carom: note: match {match_id} has {len(corrections)} referee correction(s) that "
-              "carom-shots/1 cannot hold; carom score on the export will differ by them",
+              "carom-shots/1 cannot hold; carom score on the export may differ by them",
               file=sys.stderr)  # fmt: skip
 
 

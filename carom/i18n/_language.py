@@ -22,16 +22,21 @@ def language_name(code: str) -> str:
     return LANGUAGES.get(code, code)
 
 
-def pick_language(setting: str | None = None, accept_language: str | None = None) -> str:
+def pick_language(
+    setting: str | None = None, accept_language: str | None = None, *more: str | None
+) -> str:
     """The language to use: the setting, else the browser's choice, else ``en``.
 
-    ``setting`` (a table's, a command's) wins if it is one we have; else the best of
+    ``setting`` (a table's, a command's) wins if it is one we have; then each of
+    ``more`` in turn (further settings: a page's own choice, then its table's, then the
+    server's, of which an unknown one gives way to the next); else the best of
     the browser's ``Accept-Language`` we have (``ko-KR,ko;q=0.9,en;q=0.5``: ``ko``). A
     region is ignored (``es-CO`` is ``es``); a malformed header is ignored, never an
     error.
     """
-    if setting is not None and _base(setting) in LANGUAGES:
-        return _base(setting)
+    for wanted in (setting, *more):
+        if wanted is not None and _base(wanted) in LANGUAGES:
+            return _base(wanted)
     best, best_q = "en", -1.0
     for i, part in enumerate((accept_language or "").split(",")[:32]):
         code, q = _range(part)

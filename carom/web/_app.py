@@ -108,13 +108,17 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
 
 
 def _middleware(app: FastAPI, settings: WebSettings, guard: Guard) -> None:
-    """Outermost last: headers(host(rate(size(CORS(token(app)))))); CORS answers preflights."""
+    """Outermost last: headers(host(rate(CORS(token(size(app)))))); CORS answers preflights.
+
+    The token is checked before the body's size: a request without it is 401 whatever
+    it sends (docs/security.md), an oversized one with it 413.
+    """
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(AdminGate, guard=guard)
     if settings.cors_origins:
         headers = ["Authorization", "Content-Type", "Last-Event-ID"]
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST"], allow_headers=headers)  # fmt: skip
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RateLimit, policy=settings.rate)
     if settings.allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
@@ -209,9 +213,14 @@ def _handlers(app: FastAPI) -> None:
         if exc.status_code == 405 and allow:
             detail = (f"{request.method} {request.url.path}: not taken here; this address "
                       f"takes {allow} (see /docs)")  # fmt: skip
+        if exc.status_code == 404 and detail == "Not Found":
+            from carom.web._routes_pages import PAGES
+
+            pages = ", ".join(p for p in PAGES if p != "/docs")
+            detail = (f"{request.url.path}: no such address here; the pages are {pages}, "
+                      "the API's addresses are listed at /docs")  # fmt: skip
         if exc.status_code == 400 and detail == "There was an error parsing the body":
-            detail = ("the body could not be read as JSON (nested too deeply, or a number too "
-                      "long); send a plain JSON object, see /docs")  # fmt: skip
+            detail = await _unreadable_body(request)
         return JSONResponse({"detail": detail}, status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))  # fmt: skip
 
@@ -281,3 +290,14 @@ class BodyLimit:
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})  # fmt: skip
         await send({"type": "http.response.body", "body": body})
+
+
+async def _unreadable_body(request: Request) -> str:
+    """Why a JSON body could not be read (the framework says only that it could not)."""
+    try:
+        (await request.body()).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return (f"the body is not UTF-8 text (byte {exc.start}); send a plain JSON object "
+                "in UTF-8, see /docs")  # fmt: skip
+    return ("the body could not be read as JSON (nested too deeply, or a number too long); "
+            "send a plain JSON object, see /docs")  # fmt: skip

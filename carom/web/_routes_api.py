@@ -157,8 +157,10 @@ def table_language(request: Request) -> TableLanguage:
 def _language_doc(request: Request, lang: str | None) -> dict[str, Any]:
     settings: WebSettings = request.app.state.settings
     table = table_language(request).get()
-    chosen = pick_language(lang or table or settings.language,
-                           request.headers.get("accept-language"))  # fmt: skip
+    # The first usable of the page's choice, the table's, the server's: an unknown
+    # ``?lang=`` gives way to the table's language (docs/web.md, Language).
+    chosen = pick_language(lang, request.headers.get("accept-language"), table,
+                           settings.language)  # fmt: skip
     return {"lang": chosen, "table_language": table, "languages": LANGUAGES}
 
 

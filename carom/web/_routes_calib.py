@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from carom.web._models import FitIn
 from carom.web._routes_api import Admin
+from carom.web._table import ConflictError
 from carom.web._wizard import Wizard, size_doc
 from referee import CaromError
 
@@ -43,6 +44,8 @@ def fit(body: FitIn, wizard: WizardDep) -> dict[str, Any]:
     """Refit to the marked corners and diamonds (nothing is saved)."""
     try:
         return wizard.fit(body.corners_px, body.diamonds_px)
+    except ConflictError:
+        raise  # no camera, or carom live's: 409, keyed like the other calibration routes
     except CaromError as exc:
         from fastapi import HTTPException
 

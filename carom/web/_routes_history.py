@@ -73,7 +73,7 @@ def export_json(match_id: MatchId, history: HistoryDep) -> Response:
     if corrections := corrections_in_effect(session):
         headers["X-Carom-Note"] = (f"{len(corrections)} referee correction(s) left out: "
                                    "carom-shots/1 cannot hold them, so carom score on this "
-                                   "export gives another score")  # fmt: skip
+                                   "export may give another score")  # fmt: skip
     doc = shot_log(session)
     return Response(json.dumps(doc, indent=1), media_type="application/json", headers=headers)
 

@@ -275,6 +275,10 @@ def test_large_bodies_are_refused_with_413(tmp_path: Path) -> None:
         )
         assert r.status_code == 413 and "too large" in r.json()["detail"]
         assert c.get("/api/state").json()["match"] is None
+        # Without the token: 401 whatever it sends, declared or streamed (it was a 413
+        # for a declared size, which told how bodies are checked: docs/security.md).
+        assert c.post("/api/matches", json=big).status_code == 401
+        assert c.post("/api/matches", content=chunks()).status_code == 401
 
 
 def test_history_exports_diagrams_and_player_stats(tmp_path: Path) -> None:
@@ -482,9 +486,26 @@ def test_a_new_database_is_said_and_a_body_too_deep_to_read_says_what_to_send(
                    headers=AUTH | {"content-type": "application/json"})  # fmt: skip
         assert r.status_code in (400, 422), r.text
         assert "There was an error" not in r.text and "send" in r.json()["detail"]
+        latin1 = '{"kind": "correction", "player": "Andr\xe9", "points": 1}'.encode("latin-1")
+        r = c.post("/api/calls", content=latin1,
+                   headers=AUTH | {"content-type": "application/json"})  # fmt: skip
+        assert r.status_code == 400, r.text  # it said: nested too deeply, or a long number
+        assert r.json()["detail"].startswith("the body is not UTF-8 text (byte 38)"), r.text
     said.clear()
     with TestClient(create_app(settings, say=said.append)):
         assert not any("a new match database" in s for s in said)
+
+
+def test_an_unknown_address_says_where_the_pages_and_the_api_are(tmp_path: Path) -> None:
+    """It said {"detail": "Not Found"}."""
+    with client(tmp_path) as c:
+        r = c.get("/api/nonexistent")
+        assert r.status_code == 404
+        assert r.json()["detail"] == (
+            "/api/nonexistent: no such address here; the pages are /, /scoreboard, "
+            "/overlay, /console, /wizard, /history, the API's addresses are listed at /docs"
+        )
+        assert c.get("/api/matches/99").json()["detail"] != r.json()["detail"]  # its own
 
 
 def test_a_method_an_address_does_not_take_says_which_it_takes(tmp_path: Path) -> None:

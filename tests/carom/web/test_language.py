@@ -47,6 +47,7 @@ def test_the_table_s_language_wins_over_the_browser_s_and_outlives_a_restart(
         assert r.json()["table_language"] == "es"
         assert _lang(c, "", "ko") == "es"
         assert _lang(c, "?lang=ko", "fr") == "ko"  # a page's own ?lang= wins
+        assert _lang(c, "?lang=zz", "ko") == "es"  # one we lack gives way to the table's
     with client(tmp_path) as c:  # a new server over the same database
         assert c.get("/api/settings/language").json()["table_language"] == "es"
         assert _lang(c, "", "ko") == "es"
@@ -58,6 +59,7 @@ def test_the_table_s_language_wins_over_the_browser_s_and_outlives_a_restart(
 def test_the_server_s_default_comes_after_the_table_s(tmp_path: Path) -> None:
     with client(tmp_path, language="tr") as c:
         assert _lang(c, "", "ko") == "tr"
+        assert _lang(c, "?lang=zz", "ko") == "tr"
         c.post("/api/settings/language", json={"language": "nl"}, headers=AUTH)
         assert _lang(c, "", "ko") == "nl"
 

@@ -80,6 +80,8 @@ def test_each_refusal_a_person_meets_is_keyed(tmp_path: Path) -> None:
         fields = _refused(c, "/api/matches", {"players": ["Ann", "Bob"]}, "match_playing")
         assert fields == {"id": str(match_id)}
         _refused(c, "/api/calibration/save", None, "no_camera")
+        corners = {"corners_px": [[0, 0], [100, 0], [100, 50], [0, 50]]}
+        _refused(c, "/api/calibration/fit", corners, "no_camera")  # was a 422 to refit
         seen |= {"no_extension_left", "foul_not_after_shot", "match_playing", "no_camera"}
         held = feed_until_review(table(c))["pending_review"]
         shot = golden_shots(review=True)[0][0]

@@ -48,8 +48,15 @@ def note_in(lang: str, note: RunNote) -> str:
         if name in RUN_NOTE_BALL_FIELDS:
             fields[name] = cat.text(lang, f"ball_{value}")
         else:
-            fields[name] = format_number(lang, value) if isinstance(value, int) else value
+            fields[name] = _number_in(lang, name, value)
     return cat.text(lang, f"run_note_{note.key}", **fields)
+
+
+def _number_in(lang: str, name: str, value: str | int) -> str:
+    """A note's field in ``lang``: a count as it writes numbers, a time (``*_s``) too."""
+    if isinstance(value, int):
+        return format_number(lang, value)
+    return format_number(lang, float(value), 1) if name.endswith("_s") else value
 
 
 def write_shots_csv(run: AnalyzeRun, path: Path) -> None:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from calibration import Calibration
 from carom.analyze._annotate_pass import FrameLog, annotate_video
 from carom.analyze._options import AnalyzeOptions, AnalyzeRun, calibration_for, match_config
-from carom.analyze._run_notes import start_innings_notes
+from carom.analyze._run_notes import RunNote, start_innings_notes
 from carom.analyze._shot_log import judge_shot, shot_trajectories, shots_document
 from carom.files import make_folder, remove_empty, write_json_atomic
 from carom.pipeline import VisionPipeline, check_calibration_fits, table_size_line
@@ -86,8 +86,8 @@ def analyze_video(
             if progress is not None:
                 progress(run.frames, total, frame.t_s)
 
-        for shot in analyze_frames(itertools.chain(warmup, frames), analyzer, on_frame):
-            _take(run, shot)
+        shots = analyze_frames(itertools.chain(warmup, frames), analyzer, on_frame)
+        _judge_all(run, shots, warmup[0].t_s, fps)
     except CaromError as exc:
         if run.calibration is None:
             remove_empty(made)
@@ -226,6 +226,28 @@ def _annotate(run: AnalyzeRun, log: FrameLog, progress: Progress | None, fps: fl
         annotate_video(run, log, run.options.out / "annotated.mp4", step)
     except CaromError as exc:
         run.notes.append(f"annotated video incomplete: {exc}")
+
+
+def _judge_all(
+    run: AnalyzeRun, shots: Iterable[AnalyzedShot], first_t_s: float, fps: float
+) -> None:
+    """Judge each shot as it ends; one already rolling in the first frame is only noted."""
+    for shot in shots:
+        if _began_unseen(shot, first_t_s, fps):
+            run.note(RunNote.of("began_unseen", t_s=f"{shot.shot.start_s:.1f}"))
+            continue
+        _take(run, shot)
+
+
+def _began_unseen(shot: AnalyzedShot, first_t_s: float, fps: float) -> bool:
+    """True if ``shot``'s balls were already moving in the video's first frame.
+
+    Its stroke was played before the video began: who played it and what it hit
+    first were never seen, so it is not judged (as ``carom live`` does not score
+    motion that began before its frames; docs/break-lag-turn.md).
+    """
+    start_s = shot.shot.start_s
+    return start_s is not None and start_s <= first_t_s + 0.5 / max(fps, 1.0)
 
 
 def _take(run: AnalyzeRun, shot: AnalyzedShot) -> None:

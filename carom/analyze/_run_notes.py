@@ -3,9 +3,10 @@
 A run's notes (``AnalyzeRun.notes``) are English lines: the terminal, ``--json``'s
 ``notes`` and the batch index show them as they are. The ones this layer writes about
 the match (no lag seen, a lag to play again followed by a stroke, none to see in the
-7-pin game, a first stroke whose ball cannot name its player, a lag not judged, a
-stroke after the match's end, ``--first`` contradicted by the video, a start score
-without its innings, letters the annotated video has no font for) are also kept as
+7-pin game, a first stroke whose ball cannot name its player, a lag not judged, balls
+already moving when the video begins, a stroke after the match's end, ``--first``
+contradicted by the video, a start score without its innings, letters the annotated
+video has no font for) are also kept as
 keyed phrases (:class:`RunNote`), so that the report says them in its language
 (``run_note_<key>`` of the report catalogue, whose English is
 :data:`RUN_NOTE_ENGLISH`; ball names from ``ball_<name>``). Notes from elsewhere (the
@@ -46,6 +47,10 @@ RUN_NOTE_ENGLISH: Mapping[str, str] = {
     ),
     "lag_not_judged": "a lag was seen, but {player} was set to break: lag not judged",
     "after_end": "shot {shot}: played after the match ended; not judged",
+    "began_unseen": (
+        "motion at {t_s} s began before the video: not judged (its stroke was not seen; "
+        "the next stroke joins the match)"
+    ),
     "font_missing": (
         "annotated video: no font here has the letters {letters}, so they cannot be drawn; "
         "install one (e.g. fonts-noto-cjk) or set CAROM_FONT=/path/to/font.ttf"

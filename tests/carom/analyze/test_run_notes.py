@@ -8,7 +8,7 @@ import pytest
 
 from carom.analyze._report import note_in
 from carom.analyze._run_notes import RUN_NOTE_ENGLISH, RunNote, start_innings_notes
-from carom.i18n import LANGUAGES, catalogue
+from carom.i18n import LANGUAGES, catalogue, format_number
 from referee import Discipline, MatchConfig, RulesError, StartState
 
 NOTES = [
@@ -21,6 +21,7 @@ NOTES = [
     RunNote.of("lag_again"),
     RunNote.of("no_lag_entered"),
     RunNote.of("no_lag_unnamed"),
+    RunNote.of("began_unseen", t_s="1234.5"),
 ]
 
 
@@ -50,6 +51,8 @@ def test_each_note_is_said_in_the_language_with_its_balls_and_numbers(lang: str)
     assert "--first Ben" in said[3] and "Ana" in said[1]
     assert "김민수" in said[4] and "CAROM_FONT" in said[4] and "no font" not in said[4]
     assert "Ana" in said[5] and "12" in said[5] and "--start-innings" in said[5]
+    # a time in the language's digits: 1.234,5 or 1,234.5
+    assert format_number(lang, 1234.5, 1) in said[9] and "1234.5" not in said[9]
 
 
 def test_english_is_the_note_itself() -> None:

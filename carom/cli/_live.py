@@ -353,6 +353,8 @@ def _score_line(state: Any) -> str:
     return " : ".join(f"{p} {state.board(p)}" for p in players)
 
 
+#: A lag's accounts (``carom.live.ACCOUNT_ENGLISH``): its result, or that it was not judged.
+_LAG_ACCOUNTS = frozenset({"lag", "lag_not_judged"})
 #: The session changes a person made (keyboard, web console) that print a line too.
 _PERSON_CALLS = ("correction:", "undo:", "time-out")
 
@@ -361,19 +363,24 @@ class _CallPrinter:
     """Each committed call on stdout as it is made, one line (docs/live.md, "What it prints").
 
     ``shot 12  Ana  +1  point: red then yellow after 3 cushions  (Ana 23 : 19 Ben)``;
-    before the first stroke, when no lag came before it, the join (``JOIN_ENGLISH``); a shot
-    held for a person: ``REVIEW: <reason>`` (once, when it is first held); a correction,
-    an undo or a time-out: the session's own line with the score after it.
+    a lag's result (``lag: B won: ...``), or that a lag seen while the breaker was set is
+    not judged; before the first stroke, when no lag came before it, the join
+    (``JOIN_ENGLISH``); a shot held for a person: ``REVIEW: <reason>`` (once, when it is
+    first held); a correction, an undo or a time-out: the session's own line with the
+    score after it.
     """
 
     def __init__(self) -> None:
         self._held: object = None
 
     def __call__(self, update: Any) -> None:
-        if update.account is not None and update.account.key == "joined":
+        key = None if update.account is None else update.account.key
+        if key == "joined":
             from carom.live import JOIN_ENGLISH
 
             show("live", JOIN_ENGLISH)  # the match's first stroke, no lag before it
+        elif key in _LAG_ACCOUNTS:  # who breaks, or a lag seen after the breaker was set
+            show("live", update.what)
         if update.record is not None:
             show("live", shot_line(update.record, update.state))
         elif update.what.startswith(_PERSON_CALLS):  # a person's call took effect

@@ -157,6 +157,9 @@ class Machine:
                 return self._plan(lag_account(result), steps, video_t_s=video_t_s,
                                   action=self._action(Account("the_lag"), steps))  # fmt: skip
             steps.append(JoinStep(StartState()))
+        elif payload.get("lag") and not self.match.records:  # the breaker was set: a lag
+            said = Account("lag_not_judged", {"player": str(self.match.state.shooter)})
+            return self._plan(said, (), video_t_s=video_t_s)  # reported, not judged
         shot = replace(shot, index=len(self.match.records))
         return self._plan_judged(steps, shot, info, video_t_s, None, hold=self.paused, entry=seq)
 

@@ -20,7 +20,7 @@ from tests.carom.live._helpers import (
     run_live,
     write_truth_calibration,
 )
-from tests.carom.live.shotpool import NOW, SOURCE, analyzed, example_log
+from tests.carom.live.shotpool import NOW, SOURCE, analyzed, example_inputs, example_log
 
 
 def _truth_lines() -> list[str]:
@@ -108,6 +108,26 @@ def test_a_first_stroke_with_no_lag_before_it_says_the_match_is_joined(
     out = capsys.readouterr().out.splitlines()
     assert out == ([] if breaker else [JOIN_ENGLISH]) + shots
     assert JOIN_ENGLISH.startswith("no lag seen: the match is joined in progress")
+
+
+@pytest.mark.parametrize("breaker", [False, True])
+def test_a_lag_is_said_who_won_or_that_it_is_not_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], breaker: bool
+) -> None:
+    """The terminal never said who won the lag (only the export did), and a lag seen
+    while ``--first`` had set the breaker was printed as a stroke of its own."""
+    inputs = example_inputs()
+    log = example_log()
+    first = log.match.players[0] if breaker else None
+    setup = LiveSetup(replace(log.match, first_player=first), SOURCE)
+    session = LiveSession.open(MatchStore(tmp_path / "live.db"), setup, now_iso=NOW)
+    session.subscribe(_CallPrinter())
+    session.submit(inputs[0], video_t_s=0.0, now_iso=NOW)
+    out = capsys.readouterr().out.splitlines()
+    if breaker:
+        assert out == [f"a lag was seen, but {first} was set to break: lag not judged"]
+    else:
+        assert session.lag is not None and out == [f"lag: {session.lag.reason}"]
 
 
 def test_a_keyboard_correction_is_one_line_with_the_score(tmp_path: Path) -> None:

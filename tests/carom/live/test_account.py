@@ -155,6 +155,29 @@ def test_a_first_stroke_with_no_lag_before_it_is_said_to_join_the_match(tmp_path
     assert not s.records
 
 
+def test_a_lag_seen_after_the_breaker_was_set_is_said_and_not_judged(tmp_path: Path) -> None:
+    """``--first`` set the breaker, and the video shows a lag: it was scored as a stroke
+    ("shot 0 A: no object ball hit", an inning A never played), where carom analyze
+    notes it and judges nothing. Resumed from the journal, the same."""
+    store = MatchStore(tmp_path / "live.db")
+    inputs = example_inputs()
+    breaker = example_setup().config.players[1]
+    s = LiveSession.open(store, example_setup(first_player=breaker), now_iso=NOW)
+    u = s.submit(inputs[0], video_t_s=0.0, now_iso=NOW)
+    assert inputs[0].lag and not s.records and s.lag is None
+    assert u.what == f"a lag was seen, but {breaker} was set to break: lag not judged"
+    assert u.account is not None and u.account.key == "lag_not_judged"
+    for lang in LANGUAGES:
+        assert breaker in account_in(lang, account_doc(u.account))
+    s.submit(inputs[1], video_t_s=1.0, now_iso=NOW)
+    assert [r.index for r in s.records] == [0] and s.records[0].player == breaker
+    records = s.records
+    store.close()
+    again = LiveSession.open(MatchStore(tmp_path / "live.db"), example_setup(first_player=breaker),
+                             now_iso=NOW)  # fmt: skip
+    assert again.records == records
+
+
 def test_a_pause_within_an_account_is_keyed_for_the_pages(tmp_path: Path) -> None:
     lines = {u.what: u for u, _ in _play(tmp_path)}
     pause = lines["scoring paused: camera lost: the match waits"].account

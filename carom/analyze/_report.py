@@ -20,19 +20,24 @@ SHOT_CSV_NAME = "shots.csv"
 
 
 def _report_shots(run: AnalyzeRun) -> list[ReportShot]:
+    """The judged shots, numbered as the scoresheet and the shot log number them.
+
+    A lag (its result is the report's header) and motion not judged (the notes say
+    why) are not shots: counted among them, they put the report's numbers one ahead of
+    the scoresheet's (a review found "shot 2" of the report to be shot 1 everywhere else).
+    """
     out: list[ReportShot] = []
     for analyzed, record in run.shots:
-        shot = analyzed.shot
-        verdict = None if record is None else record.verdict
-        player = "lag" if analyzed.lag else (record.player if record else "-")
+        if record is None:
+            continue
+        shot, verdict = analyzed.shot, record.verdict
         out.append(
             ReportShot(
-                index=len(out), player=player,
+                index=record.index, player=record.player,
                 cue_ball=shot.cue_ball, tracks=analyzed.tracks, events=analyzed.scored,
-                verdict=verdict, score_after={} if record is None else dict(record.score_after),
+                verdict=verdict, score_after=dict(record.score_after),
                 start_s=shot.start_s or 0.0, end_s=shot.end_s or 0.0,
-                review=None if verdict is None else verdict.review,
-                break_rule="" if record is None else record.break_why, record=record,
+                review=verdict.review, break_rule=record.break_why, record=record,
             )
         )  # fmt: skip
     return out

@@ -13,6 +13,7 @@ written shot log is scored again by ``carom score`` to the same calls.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +104,8 @@ def test_a_lag_decides_the_breaker_and_the_break_follows(clips: dict[str, Path])
     again = _rescored(summary)
     assert again["lag"]["winner"] == truth["lag"]["winner"]
     assert _calls(again["shots"]) == _calls(shots)
+    # The report numbers the shots as the scoresheet and the log do: the lag is its
+    # header, not a card "Shot 0 — lag" that put every later card one ahead.
+    report = Path(summary["files"]["report"]).read_text()
+    cards = re.findall(r"Shot (\d+) — (\w+)", report)
+    assert [(int(n), p) for n, p in cards] == [(s["index"], s["player"]) for s in shots]

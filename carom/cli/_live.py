@@ -383,12 +383,29 @@ class _CallPrinter:
             show("live", update.what)
         if update.record is not None:
             show("live", shot_line(update.record, update.state))
+            _say_first_contradicted(update.record)
         elif update.what.startswith(_PERSON_CALLS):  # a person's call took effect
             show("live", f"{update.what}  ({_score_line(update.state)})")
         pending = update.pending
         if pending is not None and pending.record is not self._held:
             show("live", f"REVIEW: {pending.reason or 'a person decides'}")
         self._held = pending.record if pending is not None else None
+
+
+def _say_first_contradicted(record: Any) -> None:
+    """Say once that the first stroke contradicts the first player set.
+
+    The match follows the video; the operator who typed ``--first`` (or the match file's
+    ``first_player``) is told, as ``carom analyze`` notes it.
+    """
+    from referee import ReasonKey
+
+    if record.index != 0:
+        return
+    for part in record.note_parts:
+        if part.key is ReasonKey.NOTE_VIDEO_FIRST:
+            given = part.field_map()["expected"]
+            say("live", f"first player {given} (--first, or the match file): {part.english()}")
 
 
 def shot_line(record: Any, state: Any) -> str:

@@ -130,6 +130,30 @@ def test_a_lag_is_said_who_won_or_that_it_is_not_judged(
         assert session.lag is not None and out == [f"lag: {session.lag.reason}"]
 
 
+def test_a_first_player_the_video_contradicts_is_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--first B`` when the video shows A's ball first: the match follows the video, and
+    the terminal said nothing of it (carom analyze notes it)."""
+    log = example_log()
+    balls = dict(log.match.cue_balls)
+    a = next(p for p, ball in balls.items() if ball == log.shots[0].cue_ball)  # the video's
+    b = next(p for p in log.match.players if p != a)
+    camera = replace(log.match.options, follow_cue_ball=True)  # as carom live sets it
+    setup = LiveSetup(replace(log.match, first_player=b, options=camera), SOURCE)
+    session = LiveSession.open(MatchStore(tmp_path / "live.db"), setup, now_iso=NOW)
+    session.subscribe(_CallPrinter())
+    for i, shot in enumerate(log.shots[:2]):
+        session.submit(analyzed(shot), video_t_s=float(i + 1), now_iso=NOW)
+    assert session.records[0].player == a  # the video's
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"carom live: first player {b} (--first, or the match file): the video shows {a}'s "
+        f"{balls[a]} played first, not {b}'s {balls[b]}: following the video (set {a} as the "
+        "first player, or swap the cue balls)"
+    ]
+
+
 def test_a_keyboard_correction_is_one_line_with_the_score(tmp_path: Path) -> None:
     calibration = write_truth_calibration(tmp_path / "cal.json")
     cmd = live_cmd(calibration, tmp_path / "live.db", None, "--pace", "0")

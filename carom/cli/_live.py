@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from carom.cli._live_calibration import calibration_file, live_calibration
+from carom.cli._live_lines import CallPrinter, say_result, shot_line
 from carom.cli._outputs import check_output
 from carom.cli._score import add_board_options, tell_board
 from carom.console import say, show
@@ -204,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
         start_s = session.resume_video_t_s or 0.0
         _say_opened(session, start_s)
         _say_left_unfinished(store, session, setup, args.db)
-        session.subscribe(_CallPrinter())  # each call on stdout as it is made
+        session.subscribe(CallPrinter())  # each call on stdout as it is made
         capture = Capture(args.camera, CaptureSettings(pace=args.pace, start_s=start_s))
         link = _board_link(args) if args.scoreboard else None
         board, metrics = BoardSink(link), LiveMetrics()
@@ -228,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
             board.close(_flush_s(final))
             if web is not None:
                 web.detach()
-        _say_result(session)
+        say_result(session)
     finally:
         store.close()
     return _final_status(final)
@@ -337,88 +338,3 @@ def _say_left_unfinished(store: Any, session: Any, setup: Any, db: Path) -> None
              "camera was left unfinished with another set-up: the same options (players, "
              f"first player, targets, rules) resume it; carom matches {db} lists every "
              "match")  # fmt: skip
-
-
-def _say_result(session: Any) -> None:
-    state = session.state
-    show("live", f"{_score_line(state)}  ({state.phase})")
-
-
-def _score_line(state: Any) -> str:
-    """The score the board's way: ``A 1 : 2 B``; 3+ players ``Ana 1 : Ben 2 : Cleo 0``."""
-    players = state.config.players
-    if len(players) == 2:
-        a, b = players
-        return f"{a} {state.board(a)} : {state.board(b)} {b}"
-    return " : ".join(f"{p} {state.board(p)}" for p in players)
-
-
-#: A lag's accounts (``carom.live.ACCOUNT_ENGLISH``): its result, or that it was not judged.
-_LAG_ACCOUNTS = frozenset({"lag", "lag_not_judged"})
-#: The session changes a person made (keyboard, web console) that print a line too.
-_PERSON_CALLS = ("correction:", "undo:", "time-out")
-
-
-class _CallPrinter:
-    """Each committed call on stdout as it is made, one line (docs/live.md, "What it prints").
-
-    ``shot 12  Ana  +1  point: red then yellow after 3 cushions  (Ana 23 : 19 Ben)``;
-    a lag's result (``lag: B won: ...``), or that a lag seen while the breaker was set is
-    not judged; before the first stroke, when no lag came before it, the join
-    (``JOIN_ENGLISH``); a shot held for a person: ``REVIEW: <reason>`` (once, when it is
-    first held); a correction, an undo or a time-out: the session's own line with the
-    score after it.
-    """
-
-    def __init__(self) -> None:
-        self._held: object = None
-
-    def __call__(self, update: Any) -> None:
-        key = None if update.account is None else update.account.key
-        if key == "joined":
-            from carom.live import JOIN_ENGLISH
-
-            show("live", JOIN_ENGLISH)  # the match's first stroke, no lag before it
-        elif key in _LAG_ACCOUNTS:  # who breaks, or a lag seen after the breaker was set
-            show("live", update.what)
-        if update.record is not None:
-            show("live", shot_line(update.record, update.state))
-            _say_first_contradicted(update.record)
-        elif update.what.startswith(_PERSON_CALLS):  # a person's call took effect
-            show("live", f"{update.what}  ({_score_line(update.state)})")
-        pending = update.pending
-        if pending is not None and pending.record is not self._held:
-            show("live", f"REVIEW: {pending.reason or 'a person decides'}")
-        self._held = pending.record if pending is not None else None
-
-
-def _say_first_contradicted(record: Any) -> None:
-    """Say once that the first stroke contradicts the first player set.
-
-    The match follows the video; the operator who typed ``--first`` (or the match file's
-    ``first_player``) is told, as ``carom analyze`` notes it.
-    """
-    from referee import ReasonKey
-
-    if record.index != 0:
-        return
-    for part in record.note_parts:
-        if part.key is ReasonKey.NOTE_VIDEO_FIRST:
-            given = part.field_map()["expected"]
-            say("live", f"first player {given} (--first, or the match file): {part.english()}")
-
-
-def shot_line(record: Any, state: Any) -> str:
-    """One judged shot in one line: number, player, points, the call, the score after it."""
-    v = record.verdict
-    points = f"+{v.points}" if v.points > 0 else "0"
-    if v.opponent_points:
-        points += f" (+{v.opponent_points} to the opponent)"
-    if v.penalty:
-        points += f" (+{v.penalty} penalty)"
-    # What a referee says aloud (ball in hand, frozen balls, a wrong break position) goes on
-    # the line: the players act on it (analyze and score print it below the shot).
-    said = "".join(f"; {a}" for a in v.announcements)
-    return (
-        f"shot {record.index}  {record.player}  {points}  {v.reason}  ({_score_line(state)}){said}"
-    )

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from carom.cli._live import _CallPrinter, shot_line
+from carom.cli._live_lines import CallPrinter, shot_line
 from carom.live import JOIN_ENGLISH, LiveSession, LiveSetup, MatchStore
 from referee import Match, parse_shot_log
 from tests.carom.live._helpers import (
@@ -75,7 +75,7 @@ def test_a_held_shot_is_one_review_line_once(capsys: pytest.CaptureFixture[str])
     match = Match(log.match)
     record = match.play(log.shots[0])
     pending = SimpleNamespace(record=record, reason="second ball contact unsure (0.41)")
-    printer = _CallPrinter()
+    printer = CallPrinter()
     for _ in range(2):  # more updates come while it is held (a pause, a time-out)
         printer(SimpleNamespace(record=None, pending=pending, state=match.state, what="held",
                                 account=None))  # fmt: skip
@@ -99,7 +99,7 @@ def test_a_first_stroke_with_no_lag_before_it_says_the_match_is_joined(
     first = log.match.players[0] if breaker else None
     setup = LiveSetup(replace(log.match, first_player=first), SOURCE)
     session = LiveSession.open(MatchStore(tmp_path / "live.db"), setup, now_iso=NOW)
-    session.subscribe(_CallPrinter())
+    session.subscribe(CallPrinter())
     shots: list[str] = []
     session.subscribe(lambda u: shots.append(shot_line(u.record, u.state)) if u.record else None)
     for i, shot in enumerate(log.shots[:2]):
@@ -121,7 +121,7 @@ def test_a_lag_is_said_who_won_or_that_it_is_not_judged(
     first = log.match.players[0] if breaker else None
     setup = LiveSetup(replace(log.match, first_player=first), SOURCE)
     session = LiveSession.open(MatchStore(tmp_path / "live.db"), setup, now_iso=NOW)
-    session.subscribe(_CallPrinter())
+    session.subscribe(CallPrinter())
     session.submit(inputs[0], video_t_s=0.0, now_iso=NOW)
     out = capsys.readouterr().out.splitlines()
     if breaker:
@@ -142,7 +142,7 @@ def test_a_first_player_the_video_contradicts_is_said_once(
     camera = replace(log.match.options, follow_cue_ball=True)  # as carom live sets it
     setup = LiveSetup(replace(log.match, first_player=b, options=camera), SOURCE)
     session = LiveSession.open(MatchStore(tmp_path / "live.db"), setup, now_iso=NOW)
-    session.subscribe(_CallPrinter())
+    session.subscribe(CallPrinter())
     for i, shot in enumerate(log.shots[:2]):
         session.submit(analyzed(shot), video_t_s=float(i + 1), now_iso=NOW)
     assert session.records[0].player == a  # the video's

@@ -171,16 +171,42 @@ class MatchFile:
         return frozenset(self.rotation_balls)
 
     def checked(self) -> MatchFile:
-        """``self``, after the referee's rules of the set-up (odd sets, two cue balls...)."""
+        """``self``, after the referee's rules of the set-up (odd sets, two cue balls...).
+
+        And what a set-up typed in cannot mean: a first player other than the start's
+        shooter (with a start, ``first_player`` is who is at the table when the start
+        names none), a start score past the target.
+        """
         try:
-            self.config()
+            config = self.config()
         except RulesError as exc:
             text = str(exc).replace("rotation_balls", "cue_balls", 1)  # the file's key
             key = next((k for k in KEYS if text.startswith(k)), None)
             if key is None:
                 raise MatchFileError(f"match: {text}") from None
             raise MatchFileError(f"{key}: {text[len(key) :].lstrip(': ')}") from None
+        if self.start is not None:
+            _check_start(self.start, config, self.first_player)
         return self
+
+
+def _check_start(start: StartState, config: MatchConfig, first: str | None) -> None:
+    """Refuse a start the match cannot be in, or whose shooter the first player denies."""
+    if first is not None and start.shooter is not None and first != start.shooter:
+        raise MatchFileError(
+            f"first_player (--first) {first} and start.shooter (--start-shooter) "
+            f"{start.shooter} name different players at the table of the match joined in "
+            "progress: give one (who broke it is start.breaker, --start-breaker)"
+        )
+    if config.countdown_from is not None:
+        return  # a 7-pin count may grow past its start (the opponent's fouls)
+    for player, board in start.board.items():
+        if board > config.target[player]:
+            raise MatchFileError(
+                f"start: {player}'s score {board} is past the target, {config.target[player]}: "
+                "a game ends there; check the start score (--start-score) and the target "
+                "(--target)"
+            )
 
 
 def default_table(discipline: Discipline) -> Table:

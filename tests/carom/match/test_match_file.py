@@ -118,7 +118,8 @@ def match_files(draw: st.DrawFn) -> MatchFile:
                           extensions=draw(st.integers(0, 5)))  # fmt: skip
     sets = draw(st.sampled_from([1, 3, 5]))
     start = draw(st.none() | st.builds(
-        StartState, board=st.fixed_dictionaries({a: st.integers(0, 99)}),
+        # At most the least target drawn below (a start past its target is refused).
+        StartState, board=st.fixed_dictionaries({a: st.integers(0, 25)}),
         innings=st.just({a: 3, b: 2}), shooter=st.sampled_from([a, b]),
         run=st.integers(0, 5), set_index=st.just(sets // 2),
         sets_won=st.just({b: sets // 2}), next_break=st.none() | st.booleans(),
@@ -126,7 +127,8 @@ def match_files(draw: st.DrawFn) -> MatchFile:
     return MatchFile(
         discipline=discipline, players=(a, b), cue_balls={} if pins else balls,
         table=draw(st.none() | st.just(Table(length_mm=length, width_mm=length / 2))),
-        first_player=draw(st.none() | st.sampled_from([a, b])),
+        # With a start, the first player is who is at the table: its shooter's name or none.
+        first_player=draw(st.none() | st.sampled_from([start.shooter] if start else [a, b])),
         # The 7-pin game counts down from start_count: no handicap, no innings limit, no
         # start_count elsewhere.
         target=draw(st.sampled_from([{}, {a: 40, b: 40}, *([] if pins else [{a: 30, b: 25}])])),
@@ -281,11 +283,11 @@ def test_players_have_one_syntax_and_rename_the_files_players_in_order(tmp_path:
     f = tmp_path / "m.toml"
     f.write_text('players = ["A", "B"]\ncue_balls = {A = "dotted", B = "white"}\n'
                  'target = {A = 30, B = 20}\nfirst_player = "B"\n'
-                 '[start]\nboard = {A = 5}\nshooter = "A"\n')  # fmt: skip
+                 '[start]\nboard = {A = 5}\nbreaker = "A"\n')  # fmt: skip
     m = _flags("--match", str(f), "--players", "Ana,Ben")
     assert m.cue_balls == {"Ana": Ball.DOTTED, "Ben": Ball.WHITE}
     assert m.target == {"Ana": 30, "Ben": 20} and m.first_player == "Ben"
-    assert m.start is not None and m.start.board == {"Ana": 5} and m.start.shooter == "Ana"
+    assert m.start is not None and m.start.board == {"Ana": 5} and m.start.breaker == "Ana"
 
 
 def test_a_7_pin_target_is_the_count_played_down_from() -> None:
@@ -364,6 +366,18 @@ def test_flags_override_the_file_and_join_a_match_in_progress(tmp_path: Path) ->
         (["--start-set", "0"], "--start-set: expected a whole number >= 1"),
         (["--start-shooter", "Zed"], "--start-shooter: 'Zed' is not one of the players"),
         (["--start-run", "2"], "start: a run under way needs the shooter (from the flags)"),
+        # Both said who is at the table, differently: --first was dropped without a word.
+        (
+            ["--first", "B", "--start-shooter", "A"],
+            "first_player (--first) B and "
+            "start.shooter (--start-shooter) A name different players at the table",
+        ),
+        # Past the target: "A reached the target" on the first stroke, then reviews.
+        (
+            ["--start-score", "A=50,B=3"],
+            "start: A's score 50 is past the target, 40: a game "
+            "ends there; check the start score (--start-score) and the target (--target)",
+        ),
         # Past a match file's and a shot log's 30 digits (what analyze writes, score reads);
         # 5,000 digits were Python's own limit, an internal error.
         (["--target", "1" + "0" * 5000], "--target: more than 30 digits; give a whole number"),

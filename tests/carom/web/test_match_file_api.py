@@ -32,7 +32,7 @@ FULL: dict[str, Any] = {
     "table": "2100x1050",
     "players": ["Ana", "Ben"],
     "cue_balls": {"Ana": "white", "Ben": "dotted"},
-    "first_player": "Ben",
+    "first_player": "Ana",  # with a start: who is at the table (its shooter's, or refused)
     "target": {"Ana": 30, "Ben": 20},
     "innings_limit": 25,
     "sets": 3,

@@ -105,8 +105,28 @@ class _Parser(argparse.ArgumentParser):
     the usage (``--help``). The commands' parsers are of this class too.
     """
 
+    #: The words being parsed (set by :func:`_parsed`), for :meth:`error`'s hint.
+    argv: Sequence[str] = ()
+
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}; `{self.prog} --help` lists the options\n")
+        hint = _players_took(message, self.argv)
+        self.exit(2, f"{self.prog}: error: {message}{hint}; `{self.prog} --help` lists the "
+                     "options\n")  # fmt: skip
+
+
+def _players_took(message: str, argv: Sequence[str]) -> str:
+    """Why the video seems missing when ``--players A B`` took it as a third name."""
+    if "the following arguments are required" not in message or "--players" not in argv:
+        return ""
+    words = []
+    for word in argv[argv.index("--players") + 1 :]:
+        if word.startswith("-"):
+            break
+        words.append(word)
+    if len(words) < 3 or "," in words[-1]:
+        return ""
+    return (f" (--players took {words[-1]} as a name: give the video before --players, "
+            f"or the names with commas: --players {','.join(words[:-1])})")  # fmt: skip
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -136,6 +156,7 @@ def _parsed(argv: list[str]) -> argparse.Namespace:
     ``carom analyze --bogus`` was told by the top parser, which pointed at ``carom
     --help`` (that lists the commands, not analyze's options).
     """
+    _Parser.argv = argv
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
     if extra:

@@ -32,3 +32,18 @@ def test_a_name_given_twice_is_the_same_one_line_in_both(command: str) -> None:
         "carom: --players: expected 2 to 8 different names in the order of play like A,B or "
         "A,B,C (or A B C), got 'Ana Ana'\n"
     )
+
+
+@pytest.mark.parametrize(("command", "what"), [("analyze", "video"), ("batch", "SOURCE, --out")])
+def test_a_video_after_the_names_is_said_to_be_taken_for_a_name(command: str, what: str) -> None:
+    """``--players Ana Ben VIDEO``: the video became a third name, and the error said only
+    that the video was missing (the README says two words work)."""
+    done = carom_in_process(command, "--players", "Ana", "Ben", "clip.mp4")
+    assert done.returncode == 2
+    assert done.stderr.startswith(
+        f"carom {command}: error: the following arguments are required: {what} (--players "
+        "took clip.mp4 as a name: give the video before --players, or the names with commas: "
+        "--players Ana,Ben); "
+    ), done.stderr
+    done = carom_in_process(command, "--players", "Ana,Ben")  # nothing taken: no such hint
+    assert "took" not in done.stderr and done.returncode == 2

@@ -195,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
 
     config, clock_settings = _config(args)
     _check_inputs(args)  # and the library warnings into the log
+    if args.db.exists():  # no match database: said before a calibration is fitted
+        MatchStore(args.db, strict=True).close()
     calibration = live_calibration(args, config)
     clock = ShotClock(clock_settings)
     store = MatchStore(args.db, strict=True)  # a damaged file: one line, never resumed

@@ -130,3 +130,20 @@ def test_bad_periods_and_an_unwritable_metrics_file_stop_live_at_start(
     (line,) = [x for x in done.stderr.splitlines() if x.startswith("carom: ")]
     assert says in line and "Traceback" not in done.stderr
     assert not db.exists()  # no match was begun
+
+
+def test_a_database_that_is_no_match_database_stops_live_before_the_calibration_fit(
+    tmp_path: Path,
+) -> None:
+    """It fitted a calibration from the video first (seconds, and a folder of it written
+    beside the file), then refused the file (found by a review)."""
+    db = tmp_path / "notes.txt"
+    db.write_text("not a database\n")
+    done = run_live([*carom_cmd(), "live", "--camera", str(SAMPLE), "--db", str(db),
+                     "--pace", "0"])  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert (
+        done.stderr == f"carom: {db}: not a carom database (file is not a database); pass "
+        "another path\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # no calibration made

@@ -157,9 +157,11 @@ class Machine:
                 return self._plan(lag_account(result), steps, video_t_s=video_t_s,
                                   action=self._action(Account("the_lag"), steps))  # fmt: skip
             steps.append(JoinStep(StartState()))
-        elif payload.get("lag") and not self.match.records:  # the breaker was set: a lag
+        elif payload.get("lag") and payload.get("lag_rule") == "report" and not self.match.records:
+            # The breaker was set: a lag is reported, not judged (an earlier version's
+            # entry, without lag_rule, played it as a stroke: a stored match keeps that).
             said = Account("lag_not_judged", {"player": str(self.match.state.shooter)})
-            return self._plan(said, (), video_t_s=video_t_s)  # reported, not judged
+            return self._plan(said, (), video_t_s=video_t_s)
         shot = replace(shot, index=len(self.match.records))
         return self._plan_judged(steps, shot, info, video_t_s, None, hold=self.paused, entry=seq)
 

@@ -31,6 +31,7 @@ from carom.live import (
     UndoCall,
 )
 from carom.live._account import LAG_FAULT_ENGLISH, correction_account, lag_account
+from carom.live._codec import shot_doc
 from carom.web._paused import account_doc, held_paused
 from referee import (
     Ball,
@@ -175,6 +176,26 @@ def test_a_lag_seen_after_the_breaker_was_set_is_said_and_not_judged(tmp_path: P
     store.close()
     again = LiveSession.open(MatchStore(tmp_path / "live.db"), example_setup(first_player=breaker),
                              now_iso=NOW)  # fmt: skip
+    assert again.records == records
+
+
+def test_a_lag_an_earlier_version_stored_as_a_stroke_replays_as_it_was_made(
+    tmp_path: Path,
+) -> None:
+    """Its journal entry has no ``lag_rule``: the match it recorded keeps its result (the
+    lag played as a stroke), before and after a resume, and the entries after it apply."""
+    store = MatchStore(tmp_path / "live.db")
+    setup = example_setup(first_player=example_setup().config.players[1])
+    s = LiveSession.open(store, setup, now_iso=NOW)
+    lag, first = example_inputs()[:2]
+    doc, paths = shot_doc(lag.shot, {})
+    s._commit("shot", {"video_t_s": 0.0, "lag": True, "shot": doc}, paths, "vision", NOW)
+    s.call(UndoCall(), who="ref", now_iso=NOW)  # the entries after it refer to it
+    s.submit(first, video_t_s=1.0, now_iso=NOW)
+    assert len(s.records) == 1  # the stroke-lag was taken back, the break played
+    records = s.records
+    store.close()
+    again = LiveSession.open(MatchStore(tmp_path / "live.db"), setup, now_iso=NOW)
     assert again.records == records
 
 

@@ -82,8 +82,15 @@ def _changed(value: Any, default: Any) -> dict[str, Any]:
 
 
 def from_config(config: MatchConfig, clock: ClockSettings | None = None) -> MatchFile:
-    """The match file of a referee set-up (every rule option that differs is kept)."""
+    """The match file of a referee set-up (every rule option that differs is kept).
+
+    A ``first_player`` other than the start's shooter (a set-up an earlier version
+    took; the shooter is at the table) is left out: the file would be refused.
+    """
     players = config.players
+    start, first = config.start, config.first_player
+    if start is not None and start.shooter is not None and start.shooter != first:
+        first = None
     plain_balls = {players[0]: "white", players[1]: "yellow"} if len(players) == 2 else {}
     pins = config.discipline is Discipline.PIN_CAROM_7
     same_balls = {p: str(v) for p, v in config.cue_balls.items()} == plain_balls
@@ -92,7 +99,7 @@ def from_config(config: MatchConfig, clock: ClockSettings | None = None) -> Matc
         discipline=config.discipline, table=config.table, players=players,
         cue_balls={} if pins or same_balls else dict(config.cue_balls),
         rotation_balls=config.rotation_balls if config.rotates else ROTATION_BALLS,
-        first_player=config.first_player,
+        first_player=first,
         target={} if dict(config.target) == default_target else dict(config.target),
         innings_limit=config.innings_limit, sets=config.sets, equalizing=config.equalizing,
         equalizing_from_break=config.equalizing_from_break, start_count=config.start_count,

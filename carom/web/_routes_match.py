@@ -45,10 +45,12 @@ def setup_for(table: Table, match: MatchFile) -> MatchSetup:
     """What the table starts for ``match``.
 
     Without a camera, and without ``first_player``, player 1 breaks (no lag to
-    watch); with one, ``follow_cue_ball`` is on unless the file's ``rules`` set it
+    watch), or, in a match joined in progress, is at the table when its start names
+    nobody; with one, ``follow_cue_ball`` is on unless the file's ``rules`` set it
     (the camera names the shooter).
     """
-    if table.rig is None and match.first_player is None:
+    named = match.start is not None and match.start.shooter is not None
+    if table.rig is None and match.first_player is None and not named:
         match = replace(match, first_player=match.players[0])
     return MatchSetup(match.config(camera=table.rig is not None), match.clock)
 

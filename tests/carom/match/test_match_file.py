@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import tomllib
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -429,3 +429,13 @@ def test_names_in_any_script_are_kept_and_only_control_characters_refused() -> N
     assert _flags("--players", ",".join(names)).players == names
     with pytest.raises(MatchFileError, match="holds a control character"):
         _flags("--players", "A\u2028B,C")  # a line separator
+
+
+def test_a_set_up_an_earlier_version_took_gives_a_file_that_is_read() -> None:
+    """``--first B --start-shooter A`` was taken (B dropped without a word); a stored
+    match of it gives back a file without the first player, not one that is refused."""
+    old = MatchFile(players=("A", "B"), start=StartState(board={"A": 3}, shooter="A"))
+    config = replace(old.config(), first_player="B")  # as the earlier version kept it
+    again = from_config(config)
+    assert again.first_player is None and again.start == old.start
+    assert parse_match_file(match_file_doc(again)) == again

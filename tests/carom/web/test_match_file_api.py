@@ -174,3 +174,19 @@ def test_serve_refuses_a_bad_match_file_in_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith(f"carom: {match}: rules.follow_the_ball: unknown rule option")
     assert done.stderr.count("\n") == 1
+
+
+def test_a_joined_match_on_the_table_comes_back_as_a_file_the_form_takes(
+    server: RunningServer,
+) -> None:
+    """Without a camera the table named player 1 first_player even when the start put
+    player 2 at the table; the match file it gave back was then refused (first_player
+    and start.shooter differ), though nobody had typed a first player."""
+    joined = {"players": ["Ana", "Ben"], "start": {"board": {"Ana": 3}, "shooter": "Ben"}}
+    r = _post(server, "/api/matches", joined)
+    assert r.status_code == 201, r.text
+    assert r.json()["match"]["shooter"] == "Ben"
+    doc = httpx2.get(server.url + "/api/match-file", timeout=30).json()["match"]
+    assert doc.get("first_player") in (None, "Ben") and doc["start"]["shooter"] == "Ben"
+    back = _post(server, "/api/match-file/toml", doc)
+    assert back.status_code == 200, back.text

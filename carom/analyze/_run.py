@@ -7,6 +7,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from calibration import Calibration
 from carom.analyze._annotate_pass import FrameLog, annotate_video
 from carom.analyze._options import AnalyzeOptions, AnalyzeRun, calibration_for, match_config
@@ -19,6 +21,7 @@ from referee import CaromError, Match
 from vision import (
     AnalyzedShot,
     Analyzer,
+    BallTrack,
     Frame,
     FrameSource,
     analyze_frames,
@@ -244,10 +247,38 @@ def _began_unseen(shot: AnalyzedShot, first_t_s: float, fps: float) -> bool:
 
     Its stroke was played before the video began: who played it and what it hit
     first were never seen, so it is not judged (as ``carom live`` does not score
-    motion that began before its frames; docs/break-lag-turn.md).
+    motion that began before its frames; docs/break-lag-turn.md). A fast ball dates
+    its start to the first frame; a slow one (dying out) to a frame or more later, so a
+    ball whose track from the first frame already moves ``_ROLLING_MM`` in the first
+    twentieth of a second and on in the tenth counts too. A stroke struck within that
+    first twentieth of a second cannot be told from it.
     """
     start_s = shot.shot.start_s
-    return start_s is not None and start_s <= first_t_s + 0.5 / max(fps, 1.0)
+    if start_s is None or start_s > first_t_s + _ROLLING_WINDOW_S:
+        return False
+    if start_s <= first_t_s + 0.5 / max(fps, 1.0):
+        return True
+    return any(_rolling_from(track, first_t_s) for track in shot.tracks.values())
+
+
+#: A ball is rolling at the first frame when it moved this far (mm) from its first
+#: position within the first half of ``_ROLLING_WINDOW_S``, and twice as far within it.
+_ROLLING_MM = 1.5
+_ROLLING_WINDOW_S = 0.1
+
+
+def _rolling_from(track: BallTrack, first_t_s: float) -> bool:
+    """True if ``track`` starts at the first frame with the ball already on its way."""
+    t_s, xy_mm = np.asarray(track.t_s), np.asarray(track.xy_mm)
+    if len(t_s) < 3 or t_s[0] > first_t_s + 1e-6 or not np.isfinite(xy_mm[0]).all():
+        return False
+
+    def moved_mm(within_s: float) -> float:
+        k = int(np.searchsorted(t_s, first_t_s + within_s, side="right")) - 1
+        return float(np.hypot(*(xy_mm[k] - xy_mm[0])))
+
+    half = moved_mm(_ROLLING_WINDOW_S / 2)
+    return half > _ROLLING_MM and moved_mm(_ROLLING_WINDOW_S) > max(2.0 * _ROLLING_MM, half)
 
 
 def _take(run: AnalyzeRun, shot: AnalyzedShot) -> None:

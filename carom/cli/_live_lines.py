@@ -49,6 +49,7 @@ class CallPrinter:
 
     def __init__(self) -> None:
         self._held: object = None
+        self._told_first = False  # the first player the video contradicts: said once
 
     def __call__(self, update: Any) -> None:
         key = None if update.account is None else update.account.key
@@ -60,7 +61,8 @@ class CallPrinter:
             show("live", update.what)
         if update.record is not None:
             show("live", shot_line(update.record, update.state))
-            _say_first_contradicted(update.record)
+            if not self._told_first:
+                self._told_first = _say_first_contradicted(update.record, update.state)
         elif update.what.startswith(_PERSON_CALLS):  # a person's call took effect
             show("live", f"{update.what}  ({_score_line(update.state)})")
         pending = update.pending
@@ -69,20 +71,24 @@ class CallPrinter:
         self._held = pending.record if pending is not None else None
 
 
-def _say_first_contradicted(record: Any) -> None:
-    """Say once that the first stroke contradicts the first player set.
+def _say_first_contradicted(record: Any, state: Any) -> bool:
+    """Say that the first stroke contradicts the first player set; True if it was said.
 
     The match follows the video; the operator who typed ``--first`` (or the match file's
-    ``first_player``) is told, as ``carom analyze`` notes it.
+    ``first_player``) is told, as ``carom analyze`` notes it. Not when a lag's winner or
+    a start's shooter named the player (no first player was typed to blame).
     """
     from referee import ReasonKey
 
-    if record.index != 0:
-        return
+    config = state.config
+    if record.index != 0 or config.first_player is None or config.start is not None:
+        return False
     for part in record.note_parts:
         if part.key is ReasonKey.NOTE_VIDEO_FIRST:
             given = part.field_map()["expected"]
             say("live", f"first player {given} (--first, or the match file): {part.english()}")
+            return True
+    return False
 
 
 def shot_line(record: Any, state: Any) -> str:

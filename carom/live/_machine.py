@@ -157,7 +157,8 @@ class Machine:
                 return self._plan(lag_account(result), steps, video_t_s=video_t_s,
                                   action=self._action(Account("the_lag"), steps))  # fmt: skip
             steps.append(JoinStep(StartState()))
-        elif payload.get("lag") and payload.get("lag_rule") == "report" and not self.match.records:
+        elif (payload.get("lag") and payload.get("lag_rule") == "report"
+              and not self.match.records and self.match.state.shooter is not None):  # fmt: skip
             # The breaker was set: a lag is reported, not judged (an earlier version's
             # entry, without lag_rule, played it as a stroke: a stored match keeps that).
             said = Account("lag_not_judged", {"player": str(self.match.state.shooter)})

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import pytest
 
 from carom.cli._live_lines import CallPrinter, shot_line
-from carom.live import JOIN_ENGLISH, LiveSession, LiveSetup, MatchStore
-from referee import Match, parse_shot_log
+from carom.live import JOIN_ENGLISH, FoulCall, LiveSession, LiveSetup, MatchStore
+from referee import Foul, Match, Shot, parse_shot, parse_shot_log, shot_json
 from tests.carom.live._helpers import (
     TRUTH_LOG,
     carom_cmd,
@@ -143,8 +143,9 @@ def test_a_first_player_the_video_contradicts_is_said_once(
     setup = LiveSetup(replace(log.match, first_player=b, options=camera), SOURCE)
     session = LiveSession.open(MatchStore(tmp_path / "live.db"), setup, now_iso=NOW)
     session.subscribe(CallPrinter())
-    for i, shot in enumerate(log.shots[:2]):
-        session.submit(analyzed(shot), video_t_s=float(i + 1), now_iso=NOW)
+    session.submit(analyzed(log.shots[0]), video_t_s=1.0, now_iso=NOW)
+    session.call(FoulCall(Foul.TOUCH), who="ref", now_iso=NOW)  # shot 0 judged again
+    session.submit(analyzed(log.shots[1]), video_t_s=2.0, now_iso=NOW)
     assert session.records[0].player == a  # the video's
     err = capsys.readouterr().err.splitlines()
     assert err == [
@@ -152,6 +153,34 @@ def test_a_first_player_the_video_contradicts_is_said_once(
         f"{balls[a]} played first, not {b}'s {balls[b]}: following the video (set {a} as the "
         "first player, or swap the cue balls)"
     ]
+
+
+def test_a_player_the_lag_named_is_no_first_player_to_blame(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No ``--first``: the video's first stroke against the lag's breaker is the lag's
+    matter, and the remark blamed a "--first" nobody typed."""
+    log = example_log()
+    camera = replace(log.match.options, follow_cue_ball=True)
+    setup = LiveSetup(replace(log.match, first_player=None, options=camera), SOURCE)
+    session = LiveSession.open(MatchStore(tmp_path / "live.db"), setup, now_iso=NOW)
+    session.subscribe(CallPrinter())
+    inputs = example_inputs()
+    session.submit(inputs[0], video_t_s=0.0, now_iso=NOW)  # the lag
+    breaker = session.state.shooter
+    other = _other_balls(log.shots[0])  # the other player's ball breaks
+    session.submit(analyzed(other), video_t_s=1.0, now_iso=NOW)
+    assert session.records[0].player != breaker  # the video's, as before
+    assert "--first" not in capsys.readouterr().err
+
+
+def _other_balls(shot: Shot) -> Shot:
+    """``shot`` with the white and the yellow swapped (the other player's stroke)."""
+    text = json.dumps(shot_json(shot))
+    swapped = (
+        text.replace('"white"', '"@"').replace('"yellow"', '"white"').replace('"@"', '"yellow"')
+    )
+    return parse_shot(json.loads(swapped), "shot")
 
 
 def test_a_keyboard_correction_is_one_line_with_the_score(tmp_path: Path) -> None:

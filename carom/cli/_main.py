@@ -116,8 +116,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _players_took(message: str, argv: Sequence[str]) -> str:
     """Why the video seems missing when ``--players A B`` took it as a third name."""
-    if "the following arguments are required" not in message or "--players" not in argv:
-        return ""
+    required = message.partition("the following arguments are required: ")[2]
+    if not required.startswith(("video", "SOURCE")) or "--players" not in argv:
+        return ""  # only a video (or a batch's source) can be taken for a name
     words = []
     for word in argv[argv.index("--players") + 1 :]:
         if word.startswith("-"):
@@ -125,8 +126,9 @@ def _players_took(message: str, argv: Sequence[str]) -> str:
         words.append(word)
     if len(words) < 3 or "," in words[-1]:
         return ""
-    return (f" (--players took {words[-1]} as a name: give the video before --players, "
-            f"or the names with commas: --players {','.join(words[:-1])})")  # fmt: skip
+    names = ",".join(words[:-1])
+    return (f" (if {words[-1]} is the video, --players took it as a name: give the video "
+            f"before --players, or the names with commas: --players {names})")  # fmt: skip
 
 
 def _parser() -> argparse.ArgumentParser:

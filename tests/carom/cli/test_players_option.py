@@ -41,9 +41,11 @@ def test_a_video_after_the_names_is_said_to_be_taken_for_a_name(command: str, wh
     done = carom_in_process(command, "--players", "Ana", "Ben", "clip.mp4")
     assert done.returncode == 2
     assert done.stderr.startswith(
-        f"carom {command}: error: the following arguments are required: {what} (--players "
-        "took clip.mp4 as a name: give the video before --players, or the names with commas: "
-        "--players Ana,Ben); "
+        f"carom {command}: error: the following arguments are required: {what} (if clip.mp4 "
+        "is the video, --players took it as a name: give the video before --players, or the "
+        "names with commas: --players Ana,Ben); "
     ), done.stderr
     done = carom_in_process(command, "--players", "Ana,Ben")  # nothing taken: no such hint
+    assert "took" not in done.stderr and done.returncode == 2
+    done = carom_in_process("live", "--players", "A", "B", "C")  # live takes no video
     assert "took" not in done.stderr and done.returncode == 2

@@ -48,8 +48,7 @@ RUN_NOTE_ENGLISH: Mapping[str, str] = {
     "lag_not_judged": "a lag was seen, but {player} was set to break: lag not judged",
     "after_end": "shot {shot}: played after the match ended; not judged",
     "began_unseen": (
-        "motion at {t_s} s began before the video: not judged (its stroke was not seen; "
-        "the next stroke joins the match)"
+        "motion at {t_s} s began before the video: not judged (its stroke was not seen)"
     ),
     "font_missing": (
         "annotated video: no font here has the letters {letters}, so they cannot be drawn; "

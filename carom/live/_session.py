@@ -300,9 +300,7 @@ class LiveSession:
         payload = {
             "video_t_s": None if video_t_s is None else float(video_t_s),
             "lag": bool(analyzed.lag),
-            # A lag seen once the breaker is set is reported, not played (journals of
-            # earlier versions, without this key, played it as a stroke: replayed so).
-            "lag_rule": "report",
+            "lag_rule": "report",  # a lag once the breaker is set (docs/live-storage.md)
             "shot": doc,
         }
         with self._lock:

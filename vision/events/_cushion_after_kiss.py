@@ -22,6 +22,12 @@ the head cushion and 21 ms before the right, one sample between the kiss and the
 corner, both cushions missed before). A sample that falls between the two cushions
 lies on neither way in nor way out: such a corner is not found here.
 
+A contact doubted only because one of its balls was hidden at it (an arm over it, its
+blob merged with the striker's) still tells how the ball was struck: its paths on
+either side give the kick, and the bounce, not the contact, is the cushion's evidence
+(tuning pt0235: the red, unseen in the frame it was struck, reached the head cushion at
+6.4 m/s 36 ms later, one seen sample between; lost before).
+
 When the path after fits no bounce, the kick alone may tell
 (:mod:`vision.events._pushed_into_cushion`).
 
@@ -64,7 +70,7 @@ def cushions_after_kisses(
 ) -> list[ScoredEvent]:
     """Cushion contacts hidden between a ball contact in ``found`` and the next sample."""
     out: list[ScoredEvent] = []
-    for t_s, ball, other in sure_kisses(found):
+    for t_s, ball, other in sure_kisses(found, hidden_too=True):
         kick = kick_at(samples, ball, other, t_s, geometry, tol)
         if kick is None:
             continue

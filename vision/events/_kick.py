@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration import TableGeometry
-from referee import Ball, BallContact, Cushion
+from referee import DOUBT_ENGLISH, Ball, BallContact, Cushion
 from vision._types import ScoredEvent
 from vision.events._ball_contacts import reflect_at_noses
 from vision.events._cushion_contacts import Tolerances
@@ -47,11 +47,22 @@ class Kick:
     v_other_mm_s: F64  # the other ball's velocity before
 
 
-def sure_kisses(found: Sequence[ScoredEvent]) -> Iterator[tuple[float, Ball, Ball]]:
-    """``(t_s, ball, other)`` for each ball of each ball contact of confidence 0.5 or more."""
+#: The doubt of a contact in or next to a stretch where one of its balls was not seen.
+_HIDDEN = DOUBT_ENGLISH["hidden"]
+
+
+def sure_kisses(
+    found: Sequence[ScoredEvent], *, hidden_too: bool = False
+) -> Iterator[tuple[float, Ball, Ball]]:
+    """``(t_s, ball, other)`` for each ball of each ball contact of confidence 0.5 or more.
+
+    ``hidden_too``: and of each contact doubted only because a ball was hidden at it (its
+    paths on either side still tell how each ball was struck).
+    """
     for scored in found:
         kiss = scored.event
-        if isinstance(kiss, BallContact) and scored.confidence >= 0.5:
+        hidden = hidden_too and isinstance(kiss, BallContact) and kiss.doubt == _HIDDEN
+        if isinstance(kiss, BallContact) and (scored.confidence >= 0.5 or hidden):
             for ball in kiss.balls:
                 yield kiss.t_s, ball, kiss.other(ball)
 

@@ -56,7 +56,8 @@ def _correct_points(state: MatchState, player: str, points: int) -> tuple[MatchS
         raise IllegalMoveError("correction: points must not be zero")
     score = state.scores[player]
     if score.points + points < 0:
-        raise IllegalMoveError(f"correction: {player} has only {score.points} points")
+        has = "1 point" if score.points == 1 else f"{score.points} points"
+        raise IllegalMoveError(f"correction: {player} has only {has}")
     if state.config.countdown_from is not None and state.board(player) - points < 0:
         raise IllegalMoveError(f"correction: {player}'s count is {state.board(player)}; it "
                                "ends at exactly zero, never below (rules.md §7)")  # fmt: skip

@@ -46,6 +46,9 @@ RUN_NOTE_ENGLISH: Mapping[str, str] = {
         "who breaks)"
     ),
     "lag_not_judged": "a lag was seen, but {player} was set to break: lag not judged",
+    "lag_not_judged_start": (
+        "a lag was seen, but the match was set to begin from a start: lag not judged"
+    ),
     "after_end": "shot {shot}: played after the match ended; not judged",
     "began_unseen": (
         "motion at {t_s} s began before the video: not judged (its stroke was not seen)"

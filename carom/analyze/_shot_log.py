@@ -41,7 +41,9 @@ def judge_shot(run: AnalyzeRun, analyzed: AnalyzedShot) -> ShotRecord | None:
         if state.phase is Phase.LAG:
             run.lag = run.match.lag(lag)
             return None
-        run.note(RunNote.of("lag_not_judged", player=str(state.shooter)))
+        by_start = state.shooter is None  # a start that leaves the shooter to the stroke
+        key = "lag_not_judged_start" if by_start else "lag_not_judged"
+        run.note(RunNote.of(key, **({} if by_start else {"player": str(state.shooter)})))
         return None
     joins = state.phase is Phase.LAG
     if joins:

@@ -31,7 +31,7 @@ def _score_line(state: Any) -> str:
 
 
 #: A lag's accounts (``carom.live.ACCOUNT_ENGLISH``): its result, or that it was not judged.
-_LAG_ACCOUNTS = frozenset({"lag", "lag_not_judged"})
+_LAG_ACCOUNTS = frozenset({"lag", "lag_not_judged", "lag_not_judged_start"})
 #: The session changes a person made (keyboard, web console) that print a line too.
 _PERSON_CALLS = ("correction:", "undo:", "time-out")
 

@@ -45,6 +45,9 @@ ACCOUNT_ENGLISH: dict[str, str] = {
     "lag_nearer": "{winner} won: {gap_mm} mm nearer the head cushion",
     "lag_other": "{text}",
     "lag_not_judged": "a lag was seen, but {player} was set to break: lag not judged",
+    "lag_not_judged_start": (
+        "a lag was seen, but the match was set to begin from a start: lag not judged"
+    ),
     "shot": "shot {n} by {player}: {points};{fouls} {reason} [{board}]",
     "held": "shot {n} by {player} held for review: {reason}",
     "played_paused": "played while scoring was paused ({why})",

@@ -157,12 +157,13 @@ class Machine:
                 return self._plan(lag_account(result), steps, video_t_s=video_t_s,
                                   action=self._action(Account("the_lag"), steps))  # fmt: skip
             steps.append(JoinStep(StartState()))
-        elif (payload.get("lag") and payload.get("lag_rule") == "report"
-              and not self.match.records and self.match.state.shooter is not None):  # fmt: skip
-            # The breaker was set: a lag is reported, not judged (an earlier version's
-            # entry, without lag_rule, played it as a stroke: a stored match keeps that).
-            said = Account("lag_not_judged", {"player": str(self.match.state.shooter)})
-            return self._plan(said, (), video_t_s=video_t_s)
+        elif (
+            payload.get("lag")
+            and not self.match.records
+            and _lag_reported(payload.get("lag_rule"), self.match.state.shooter)
+        ):
+            # The breaker (or a start) was set: a lag is reported, not judged.
+            return self._plan(_lag_not_judged(self.match.state.shooter), (), video_t_s=video_t_s)
         shot = replace(shot, index=len(self.match.records))
         return self._plan_judged(steps, shot, info, video_t_s, None, hold=self.paused, entry=seq)
 
@@ -383,3 +384,19 @@ def _joined(steps: Sequence[Step], said: Account) -> Account:
     """``said``, after the join's words when ``steps`` join the match (no lag was seen)."""
     joins = any(isinstance(step, JoinStep) for step in steps)
     return Account("joined", {"then": said}) if joins else said
+
+
+def _lag_reported(rule: object, shooter: str | None) -> bool:
+    """Whether a lag before the first stroke is reported (not judged) under ``rule``.
+
+    Once the breaker or a start was set, by the rule its entry was written under
+    (docs/live-storage.md): an earlier version's entry without one played it as a
+    stroke, ``report`` reported it only with a breaker.
+    """
+    return rule == "report_all" or (rule == "report" and shooter is not None)
+
+
+def _lag_not_judged(shooter: str | None) -> Account:
+    if shooter is None:  # a start that leaves the player at the table to the stroke
+        return Account("lag_not_judged_start")
+    return Account("lag_not_judged", {"player": shooter})

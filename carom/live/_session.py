@@ -300,7 +300,7 @@ class LiveSession:
         payload = {
             "video_t_s": None if video_t_s is None else float(video_t_s),
             "lag": bool(analyzed.lag),
-            "lag_rule": "report",  # a lag once the breaker is set (docs/live-storage.md)
+            "lag_rule": "report_all",  # a lag before the first stroke (live-storage.md)
             "shot": doc,
         }
         with self._lock:

@@ -28,6 +28,7 @@ from carom.live import LiveSession, MatchStore, source_identity
 from carom.timestamps import now_iso
 from carom.web._auth import TokenStore, write_token_file
 from carom.web._guard import Guard
+from carom.web._head import HeadAsGet, allow_with_head
 from carom.web._rate import RateLimit
 from carom.web._refusals import refusal_parts
 from carom.web._security import AdminGate, SecurityHeaders
@@ -108,11 +109,13 @@ def create_app(settings: WebSettings, *, say: Say = _stderr) -> FastAPI:
 
 
 def _middleware(app: FastAPI, settings: WebSettings, guard: Guard) -> None:
-    """Outermost last: headers(host(rate(CORS(token(size(app)))))); CORS answers preflights.
+    """Outermost last: headers(host(rate(CORS(token(size(head(app))))))).
 
+    CORS answers preflights; HEAD is answered wherever GET is (:mod:`carom.web._head`).
     The token is checked before the body's size: a request without it is 401 whatever
     it sends (docs/security.md), an oversized one with it 413.
     """
+    app.add_middleware(HeadAsGet)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(AdminGate, guard=guard)
     if settings.cors_origins:
@@ -211,6 +214,7 @@ def _handlers(app: FastAPI) -> None:
         headers = {k.lower(): v for k, v in (getattr(exc, "headers", None) or {}).items()}
         allow = headers.get("allow")
         if exc.status_code == 405 and allow:
+            allow = headers["allow"] = allow_with_head(allow)
             detail = (f"{request.method} {request.url.path}: not taken here; this address "
                       f"takes {allow} (see /docs)")  # fmt: skip
         if exc.status_code == 404 and detail == "Not Found":
@@ -222,7 +226,7 @@ def _handlers(app: FastAPI) -> None:
         if exc.status_code == 400 and detail == "There was an error parsing the body":
             detail = await _unreadable_body(request)
         return JSONResponse({"detail": detail}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))  # fmt: skip
+                            headers=headers or None)  # fmt: skip
 
     async def carom(request: Request, exc: Exception) -> JSONResponse:
         detail = one_line(str(exc))
@@ -297,7 +301,7 @@ async def _unreadable_body(request: Request) -> str:
     try:
         (await request.body()).decode("utf-8")
     except UnicodeDecodeError as exc:
-        return (f"the body is not UTF-8 text (byte {exc.start}); send a plain JSON object "
-                "in UTF-8, see /docs")  # fmt: skip
+        return (f"the body is not UTF-8 text (byte {exc.start + 1}, counted from 1); send "
+                "a plain JSON object in UTF-8, see /docs")  # fmt: skip
     return ("the body could not be read as JSON (nested too deeply, or a number too long); "
             "send a plain JSON object, see /docs")  # fmt: skip

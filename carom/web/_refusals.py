@@ -49,6 +49,7 @@ REFUSAL_ENGLISH: dict[str, str] = {
     "correct_not_playing": "corrections are taken while playing, not in phase {phase}",
     "correct_only_shooter": "correction: only {player} (at the table) may ask",
     "correct_too_few": "correction: {player} has only {points} points",
+    "correct_too_few_one": "correction: {player} has only 1 point",
     "correct_at_table": "correction: {player} is already at the table",
     "decide_too_many": "decided points: one stroke scores {most} at most in {game}, not {points}",
     "decide_count": "decided points: the count is {remaining}, the most one stroke can score; "

@@ -482,6 +482,16 @@ def test_correction_cannot_take_a_score_below_zero() -> None:
     assert match.state is before
 
 
+def test_a_refused_correction_counts_the_points_left_in_words() -> None:
+    match = Match(config(target=10))
+    drive(match, "pm")  # A made one
+    for have, taken in (("1 point", -2), ("1 point", -3)):
+        with pytest.raises(IllegalMoveError, match=rf"^correction: A has only {have}$"):
+            match.correct(Correction(CorrectionKind.POINTS, "A", taken))
+    with pytest.raises(IllegalMoveError, match=r"^correction: B has only 0 points$"):
+        match.correct(Correction(CorrectionKind.POINTS, "B", -1))
+
+
 def test_correction_giving_the_turn_back_resumes_the_inning() -> None:
     match = Match(config(target=10))
     drive(match, "ppm")  # the camera called the third stroke a miss

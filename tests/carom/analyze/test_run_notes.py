@@ -22,6 +22,7 @@ NOTES = [
     RunNote.of("no_lag_entered"),
     RunNote.of("no_lag_unnamed"),
     RunNote.of("began_unseen", t_s="1234.5"),
+    RunNote.of("lag_not_judged_start"),
 ]
 
 

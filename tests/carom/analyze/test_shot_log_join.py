@@ -17,7 +17,7 @@ import pytest
 from carom.analyze import AnalyzeOptions, AnalyzeRun, judge_shot, shots_document, write_html
 from carom.match import score_file
 from carom.report import render_sheet
-from referee import Ball, Match
+from referee import Ball, Match, StartState
 from tests.carom.live.shotpool import analyzed, example_log, lag_shot
 
 CLIP = Path(__file__).parents[3] / "examples" / "one_shot.mp4"
@@ -95,3 +95,27 @@ def test_a_join_whose_first_ball_cannot_name_the_player_says_one_was_assumed(
     ]
     judge_shot(run, analyzed(log.shots[1]))
     assert len(run.notes) == 1  # said once, at the join
+
+
+@pytest.mark.parametrize("shooter", [None, "second"], ids=["no shooter", "a shooter"])
+def test_a_lag_after_a_start_is_not_judged_and_the_note_names_no_one_unset(
+    tmp_path: Path, shooter: str | None
+) -> None:
+    """A start that leaves the shooter to the first stroke had its lag noted as "None was
+    set to break"."""
+    log = example_log()
+    assert log.lag is not None
+    players = log.match.players
+    at_table = None if shooter is None else players[1]
+    start = StartState(board={players[0]: 5, players[1]: 3}, shooter=at_table)
+    config = replace(log.match, first_player=None, start=start)
+    opts = AnalyzeOptions(video=CLIP, out=tmp_path, table=config.table, players=config.players)
+    run = AnalyzeRun(options=opts, match=Match(config))
+    assert judge_shot(run, lag_shot(log.lag)) is None and not run.match.records
+    said = [n for n in run.notes if "a lag was seen" in n]
+    if at_table is None:
+        assert said == ["a lag was seen, but the match was set to begin from a start: "
+                        "lag not judged"]  # fmt: skip
+    else:
+        assert said == [f"a lag was seen, but {at_table} was set to break: lag not judged"]
+    assert not any("None" in n for n in run.notes)

@@ -49,6 +49,7 @@ from referee import (
     Pin,
     PinDown,
     ShotRecord,
+    StartState,
     judge_lag,
 )
 from tests.carom.i18n.account_said import account_in
@@ -176,6 +177,41 @@ def test_a_lag_seen_after_the_breaker_was_set_is_said_and_not_judged(tmp_path: P
     store.close()
     again = LiveSession.open(MatchStore(tmp_path / "live.db"), example_setup(first_player=breaker),
                              now_iso=NOW)  # fmt: skip
+    assert again.records == records
+
+
+def test_a_lag_after_a_start_naming_no_shooter_is_said_and_not_judged(tmp_path: Path) -> None:
+    """A start leaves the player at the table to the first stroke: a lag seen then was
+    played as a stroke (no words), where carom analyze notes it. Its entry's rule keeps
+    that for an entry stored by the version before (``lag_rule: "report"``)."""
+    players = example_setup().config.players
+    setup = example_setup(first_player=None, start=StartState(board={players[0]: 5}))
+    store = MatchStore(tmp_path / "live.db")
+    s = LiveSession.open(store, setup, now_iso=NOW)
+    lag, first = example_inputs()[:2]
+    u = s.submit(lag, video_t_s=0.0, now_iso=NOW)
+    assert u.what == "a lag was seen, but the match was set to begin from a start: lag not judged"
+    assert u.account is not None and u.account.key == "lag_not_judged_start"
+    assert not s.records
+    for lang in LANGUAGES:
+        said = account_in(lang, account_doc(u.account))
+        assert said and "{" not in said and (lang == "en" or "lag" not in said), (lang, said)
+    s.submit(first, video_t_s=1.0, now_iso=NOW)
+    records = s.records
+    assert len(records) == 1 and records[0].index == 0
+    store.close()
+    reopened = MatchStore(tmp_path / "live.db")
+    assert LiveSession.open(reopened, setup, now_iso=NOW).records == records
+    reopened.close()
+    older = MatchStore(tmp_path / "older.db")
+    s = LiveSession.open(older, setup, now_iso=NOW)
+    doc, paths = shot_doc(lag.shot, {})
+    payload = {"video_t_s": 0.0, "lag": True, "lag_rule": "report", "shot": doc}
+    s._commit("shot", payload, paths, "vision", NOW)
+    assert len(s.records) == 1  # played as a stroke, as the version before did
+    records = s.records
+    older.close()
+    again = LiveSession.open(MatchStore(tmp_path / "older.db"), setup, now_iso=NOW)
     assert again.records == records
 
 

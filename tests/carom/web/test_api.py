@@ -490,7 +490,9 @@ def test_a_new_database_is_said_and_a_body_too_deep_to_read_says_what_to_send(
         r = c.post("/api/calls", content=latin1,
                    headers=AUTH | {"content-type": "application/json"})  # fmt: skip
         assert r.status_code == 400, r.text  # it said: nested too deeply, or a long number
-        assert r.json()["detail"].startswith("the body is not UTF-8 text (byte 38)"), r.text
+        assert r.json()["detail"].startswith(
+            "the body is not UTF-8 text (byte 39, counted from 1)"
+        ), r.text
     said.clear()
     with TestClient(create_app(settings, say=said.append)):
         assert not any("a new match database" in s for s in said)

@@ -101,11 +101,13 @@ _WORD = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), m
                 max_size=15)  # fmt: skip
 
 
-@given(player=_WORD, points=st.integers(0, 999))
+@given(player=_WORD, points=st.integers(0, 999).filter(lambda n: n != 1))
 def test_any_name_reads_back(player: str, points: int) -> None:
     detail = f"correction: {player} has only {points} points"
     fields = {"player": player, "points": str(points)}
     assert refusal_parts(detail) == {"key": "correct_too_few", "fields": fields}
+    one = refusal_parts(f"correction: {player} has only 1 point")
+    assert one == {"key": "correct_too_few_one", "fields": {"player": player}}
 
 
 def test_another_sentence_is_not_keyed() -> None:

@@ -6,8 +6,11 @@ then waits for results: each one's files are installed into ``DIR/<name>/`` at o
 (:func:`carom.batch._folders.install`) and the index is rewritten, so at any moment
 the folder and the index describe only finished work. A failed video (its error in
 the index and its marker; the complete shots before the error kept) never stops the
-batch. Ctrl-C stops the engine at once (the workers are killed), installs nothing
-more, removes the half-written folders and re-raises; a rerun goes on from there.
+batch; one whose folder holds an earlier run's finished results keeps them (the
+error in the index says so), so a URL out of reach or a file damaged since never
+costs a finished analysis. Ctrl-C stops the engine at once (the workers are killed),
+installs nothing more, removes the half-written folders and re-raises; a rerun goes on
+from there.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from carom.batch._engine import Engine
-from carom.batch._folders import clear_partials, install
+from carom.batch._folders import clear_partials, finished_key, install
 from carom.batch._index import IndexEntry, write_index
 from carom.batch._jobs import JobStatus, VideoResult
 from carom.batch._plan import PlannedVideo
@@ -29,6 +32,8 @@ from carom.batch._progress import BatchProgress
 __all__ = ["BatchSummary", "run_batch"]
 
 _WAIT_S = 0.25
+#: Said after the error of a video whose earlier finished results were kept.
+KEPT = "the results of an earlier run are kept in {name}/ (the next run tries again)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +136,12 @@ class _Run:
         self.waiting -= 1
         plan = self.by_name[result.name]
         _record(plan.entry, result)
-        if result.status is not JobStatus.SKIPPED:
+        folder = self.out_dir / result.name
+        if result.status is JobStatus.FAILED and finished_key(folder) is not None:
+            # A video finished before that fails now (a URL out of reach, a file
+            # damaged since): its finished results stay; the index says so.
+            plan.entry.error = f"{result.error}; {KEPT.format(name=result.name)}"
+        elif result.status is not JobStatus.SKIPPED:
             install(self.out_dir, result, plan.entry.source)
         self.write()
         self.progress.finished(plan.entry)

@@ -235,6 +235,42 @@ def test_a_url_the_worker_found_unchanged_installs_nothing_and_keeps_its_figures
     assert "skipped   final: finished by an earlier run" in lines.getvalue()
 
 
+def test_a_finished_video_that_fails_on_a_rerun_keeps_its_results(tmp_path: Path) -> None:
+    """A URL out of reach (or a file damaged since) replaced a finished folder with a
+    failed one holding only its marker: the match was gone from the season."""
+    out = tmp_path / "out"
+    url = "https://example.invalid/final.mp4"
+    (a,) = videos(tmp_path / "v", a=b"1")
+    for name, source in (("final", url), ("a", str(a))):
+        earlier = VideoResult(name=name, status=JobStatus.DONE, key=f"{name}-earlier",
+                              files={"shots.json": b"earlier"}, video_s=3.0)  # fmt: skip
+        install(out, earlier, source)
+    a.write_bytes(b"damaged")
+    plans = plans_of(out, url, a)
+    unreachable = answer(plans[0], JobStatus.FAILED, key="", files={},
+                         error=f"{url}: cannot read the video (timed out)")  # fmt: skip
+    cut = answer(plans[1], JobStatus.FAILED, error="stopped early: truncated",
+                 files={"shots.json": b"[partial]"})  # fmt: skip
+    _, lines = run(plans, FakeEngine(out, [unreachable, cut]), out)
+    for name in ("final", "a"):
+        assert (out / name / "shots.json").read_bytes() == b"earlier"
+        assert finished_key(out / name) == f"{name}-earlier"
+    assert statuses(out) == {"final.mp4": "failed", "a.mp4": "failed"}
+    errors = {v["name"]: v["error"] for v in index(out)["videos"]}
+    assert errors["a"] == ("stopped early: truncated; the results of an earlier run are kept "
+                           "in a/ (the next run tries again)")  # fmt: skip
+    assert errors["final"].endswith("kept in final/ (the next run tries again)")
+    assert "kept in a/" in lines.getvalue()
+    again = plans_of(out, a)  # the next run: analysed again, not skipped
+    assert again[0].job is not None and again[0].entry.status is None
+    failed_before = answer(again[0], JobStatus.FAILED, error="stopped early: truncated",
+                           files={"shots.json": b"[partial]"})  # fmt: skip
+    install(out, failed_before, str(a))  # an earlier run that failed: nothing to keep
+    run(again, FakeEngine(out, [answer(again[0], JobStatus.FAILED, error="unreadable",
+                                       files={})]), out)  # fmt: skip
+    assert not (out / "a" / "shots.json").exists()
+
+
 def test_a_batch_with_nothing_to_run_writes_its_index(tmp_path: Path) -> None:
     out = tmp_path / "out"
     a, copy = videos(tmp_path / "v", a=b"1", copy=b"1")

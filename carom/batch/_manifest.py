@@ -35,7 +35,11 @@ from carom.batch._fetch import is_url
 from referee import CaromError
 from referee.jsonbound import DocumentLimits, decode_document
 
-__all__ = ["COLUMNS", "ManifestError", "is_manifest", "read_manifest"]
+__all__ = ["COLUMNS", "NAMES_SEP", "ManifestError", "is_manifest", "read_manifest"]
+
+#: Between the names of a JSON list of ``players`` in its field (a name may hold a comma
+#: there, which ``--players`` would then refuse by name instead of splitting it).
+NAMES_SEP = "\x1f"
 
 COLUMNS = (
     "path", "name", "discipline", "players", "table", "calibration", "match", "first",
@@ -133,7 +137,7 @@ def _text(value: Any, where: str, name: str) -> str:
     if value is None:
         return ""
     if isinstance(value, list) and name == "players":
-        return ",".join(str(v) for v in value)
+        return NAMES_SEP.join(str(v) for v in value)
     if isinstance(value, bool) and name == "start_break":
         return "yes" if value else "no"
     if isinstance(value, str | int | float) and not isinstance(value, bool):

@@ -23,6 +23,7 @@ from carom.batch._folders import PARTIAL, finished_key, read_marker
 from carom.batch._index import INDEX, IndexEntry, PreviousIndex
 from carom.batch._jobs import AnalysisSettings, JobStatus, VideoJob
 from carom.batch._key import file_sha256, job_key, options_digest
+from carom.batch._manifest import NAMES_SEP
 from carom.batch._sources import SourceEntry
 from carom.i18n import user_language
 from carom.match import MatchFile, match_from_args
@@ -111,12 +112,23 @@ def _figures(entry: IndexEntry, folder: Path) -> None:
     entry.shots = shots if isinstance(shots, int) else 0
 
 
+def _players(value: str, where: str) -> list[str]:
+    """A row's ``players``: a cell as ``--players`` takes it, a JSON list's names as given."""
+    if NAMES_SEP not in value:
+        return [value]
+    names = value.split(NAMES_SEP)
+    if (comma := next((n for n in names if "," in n), None)) is not None:
+        raise CaromError(f"{where}: --players: a name may not hold a comma ({comma!r}); "
+                         "write it without one")  # fmt: skip
+    return names
+
+
 def _settings(base: argparse.Namespace, src: SourceEntry) -> AnalysisSettings:
     """The command line's options with the manifest row's fields over them."""
     args = copy.copy(base)
     for name, value in src.fields.items():
         if name == "players":
-            args.players = [value]
+            args.players = _players(value, src.where)
         elif name in ("match", "calibration"):
             setattr(args, name, Path(value))
         elif name != "name":

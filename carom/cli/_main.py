@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
@@ -124,10 +125,14 @@ def _players_took(message: str, argv: Sequence[str]) -> str:
         if word.startswith("-"):
             break
         words.append(word)
-    if len(words) < 3 or "," in words[-1]:
-        return ""
-    names = ",".join(words[:-1])
-    return (f" (if {words[-1]} is the video, --players took it as a name: give the video "
+    if len(words) < 2 or "," in words[-1] or (len(words) == 2 and "," not in words[0]):
+        return ""  # two names, or the last with a comma: none taken for the video
+    video = shlex.quote(words[-1])
+    if len(words) == 2:  # --players A,B VIDEO: A,B the names, VIDEO one too
+        return (f" (if {video} is the video, --players took it as a name: give the video "
+                "before --players)")  # fmt: skip
+    names = shlex.quote(",".join(words[:-1]))
+    return (f" (if {video} is the video, --players took it as a name: give the video "
             f"before --players, or the names with commas: --players {names})")  # fmt: skip
 
 
@@ -206,7 +211,13 @@ def _setup_logging(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the module docstring)."""
-    args = _parsed(_joined_values(sys.argv[1:] if argv is None else argv))
+    given = sys.argv[1:] if argv is None else argv
+    if (garbled := _not_utf8(given)) is not None:
+        print(f"carom: '{garbled}' is not UTF-8 text (a name written in another encoding); "
+              "rename the file or folder with UTF-8 letters, or give another name",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_BAD_INPUT
+    args = _parsed(_joined_values(given))
     try:
         _setup_logging(args)
         _log.debug("carom %s: %s", version(), " ".join(sys.argv if argv is None else argv))
@@ -232,6 +243,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
     finally:
         set_quiet(False)  # the command's own: not a later caller's in the same process
+
+
+def _not_utf8(argv: Sequence[str]) -> str | None:
+    r"""The first argument that is not UTF-8 (its bytes shown as ``\xe9``), else None.
+
+    Python keeps such bytes of a file name as lone surrogates; OpenCV crashed on them
+    (a segmentation fault), and writing the name to a file or a terminal failed.
+    """
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return None
 
 
 #: Options whose value may begin with "-" (pixel lists): argparse took "-50,-50;..." for

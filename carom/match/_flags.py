@@ -130,11 +130,22 @@ def parse_players(words: list[str]) -> tuple[str, ...]:
             f"like A,B or A,B,C (or A B C), got {given!r}"
         )
     for name in names:
+        if len(words) > 1 and _is_path(name):  # ``--players A B VIDEO``: the video a name
+            raise MatchFileError(f"--players: {name!r} is a file or folder here, not a "
+                                 "player's name; give the names with commas (--players "
+                                 "Ana,Ben) or put the videos before --players")  # fmt: skip
         if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
             # A line break or a tab breaks every table printed (a joiner in a name is kept).
             raise MatchFileError(f"--players: {name!r} holds a control character (a line "
                                  "break, a tab); give the name on one line")  # fmt: skip
     return tuple(names)
+
+
+def _is_path(name: str) -> bool:
+    try:
+        return Path(name).exists()
+    except (OSError, ValueError):  # a name too long for a path, a NUL
+        return False
 
 
 def parse_scores(text: str, flag: str, players: tuple[str, ...]) -> dict[str, int]:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from carom.batch import COLUMNS, ManifestError, expand_sources
-from carom.batch._manifest import read_manifest
+from carom.batch._manifest import NAMES_SEP, read_manifest
 from referee import CaromError
 from referee.jsonbound import DocumentLimits
 from tests.fuzz_scale import examples
@@ -87,7 +87,7 @@ def test_json_list_and_videos_object_give_the_same_rows(tmp_path: Path) -> None:
     as_list = write_json(tmp_path / "list.json", videos)
     as_object = write_json(tmp_path / "object.json", {"videos": videos})
     expected = [
-        {"players": "Ana,Ben", "target": "40", "start_break": "yes"},
+        {"players": f"Ana{NAMES_SEP}Ben", "target": "40", "start_break": "yes"},
         {"start_score": "Ana=3,Ben=1", "start_break": "no"},
     ]
     for manifest in (as_list, as_object):

@@ -295,6 +295,25 @@ def test_a_manifest_row_with_bad_players_names_the_row(tmp_path: Path) -> None:
     assert "\n" not in message
 
 
+def test_a_json_manifest_s_players_are_its_names_never_split_again(tmp_path: Path) -> None:
+    """A list's names were joined with commas and split again: "Smith, J." made three
+    players (Smith, J. and Doe), the match judged as a three-player one."""
+    video(tmp_path / "a.mp4", b"x")
+    rows = [{"path": "a.mp4", "players": ["Ana Lee", "Ben"]}]
+    (tmp_path / "ok.json").write_text(json.dumps(rows), encoding="utf-8")
+    (planned,) = plan(tmp_path / "out", tmp_path / "ok.json")
+    assert planned.job is not None
+    assert planned.job.settings.match.players == ("Ana Lee", "Ben")
+    rows = [{"path": "a.mp4", "players": ["Smith, J.", "Doe"]}]
+    (tmp_path / "comma.json").write_text(json.dumps(rows), encoding="utf-8")
+    with pytest.raises(CaromError) as err:
+        plan(tmp_path / "out", tmp_path / "comma.json")
+    assert str(err.value) == (
+        f"{tmp_path / 'comma.json'} video 1 of the list: --players: a "
+        "name may not hold a comma ('Smith, J.'); write it without one"
+    )
+
+
 def test_a_manifest_calibration_is_sent_as_its_bytes_and_a_missing_one_named(
     tmp_path: Path,
 ) -> None:

@@ -136,3 +136,42 @@ def test_the_colour_detector_is_taken_in_either_spelling(command: str) -> None:
         assert parse([command, *where, "--detector", spelling]).detector == "color"
     with pytest.raises(SystemExit):
         parse([command, *where, "--detector", "colr"])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["calibrate", b"lat\xe9.jpg", "--out", "table.json"],  # OpenCV crashed (SIGSEGV)
+        ["calibrate", "table.jpg", "--out", b"t\xe9.json"],
+        ["analyze", b"v\xe9.mp4", "--out", "out"],  # an internal error after the analysis
+    ],
+    ids=["picture", "out", "video"],
+)
+def test_a_name_that_is_not_utf8_is_one_line_and_status_2(
+    tmp_path: Path, args: list[str | bytes]
+) -> None:
+    picture = (ROOT / "examples" / "table.jpg").read_bytes()
+    for name in ("lat\udce9.jpg", "table.jpg"):  # the file system's bytes lat\xe9.jpg
+        (tmp_path / name).write_bytes(picture)
+    (tmp_path / "v\udce9.mp4").write_bytes((ROOT / "examples" / "one_shot.mp4").read_bytes())
+    argv = [a if isinstance(a, bytes) else a.encode() for a in args]
+    done = subprocess.run([*(c.encode() for c in CAROM), *argv], cwd=tmp_path,
+                          capture_output=True, check=False)  # fmt: skip
+    err = done.stderr.decode("utf-8")
+    bad = next(a for a in argv if not _utf8(a)).replace(b"\xe9", b"\\xe9").decode()
+    assert done.returncode == EXIT_BAD_INPUT, err
+    assert err == (
+        f"carom: '{bad}' is not UTF-8 text (a name written in another encoding); "
+        "rename the file or folder with UTF-8 letters, or give another name\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["lat\udce9.jpg", "table.jpg", "v\udce9.mp4"]
+    )  # nothing written
+
+
+def _utf8(arg: bytes) -> bool:
+    try:
+        arg.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

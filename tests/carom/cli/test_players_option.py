@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from carom.cli._main import _parser
@@ -49,3 +51,34 @@ def test_a_video_after_the_names_is_said_to_be_taken_for_a_name(command: str, wh
     assert "took" not in done.stderr and done.returncode == 2
     done = carom_in_process("live", "--players", "A", "B", "C")  # live takes no video
     assert "took" not in done.stderr and done.returncode == 2
+
+
+@pytest.mark.parametrize("command", ["analyze", "batch"])
+def test_names_with_commas_before_the_video_are_said_to_have_taken_it(command: str) -> None:
+    """``--players Ana,Ben VIDEO`` said only "required: SOURCE"; a suggested name with a
+    space could not be pasted."""
+    done = carom_in_process(command, "--players", "Ana,Ben", "my clip.mp4")
+    assert done.returncode == 2
+    assert "(if 'my clip.mp4' is the video, --players took it as a name: give the video " \
+        "before --players); " in done.stderr, done.stderr  # fmt: skip
+    done = carom_in_process(command, "--players", "Jean Luc", "Marie Curie", "x.mp4")
+    assert "the names with commas: --players 'Jean Luc,Marie Curie')" in done.stderr
+
+
+@pytest.mark.parametrize("command", ["analyze", "batch"])
+def test_a_file_after_space_separated_names_is_refused_not_made_a_player(
+    command: str, tmp_path: Path
+) -> None:
+    """``carom batch a.mp4 --players Ana Ben b.mp4`` judged a.mp4 as a three-player match
+    with a player named b.mp4, and never analysed b.mp4."""
+    for name in ("a.mp4", "b.mp4"):
+        (tmp_path / name).write_bytes(b"")
+    more = ["--out", str(tmp_path / "out")]
+    done = carom_in_process(command, "a.mp4", "--players", "Ana", "Ben", "b.mp4", *more,
+                            cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "carom: --players: 'b.mp4' is a file or folder here, not a player's name; give the "
+        "names with commas (--players Ana,Ben) or put the videos before --players\n"
+    )
+    assert not (tmp_path / "out").exists()

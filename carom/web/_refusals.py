@@ -87,6 +87,10 @@ REFUSAL_ENGLISH: dict[str, str] = {
         "this fit lies {px} px from the table's edges in the picture (at most {most} px): "
         "a match would refuse it; drag the corners onto the cloth's corners and refit"
     ),
+    "fit_failed": (
+        "this fit failed (confidence {confidence}): no calibration is written for it; drag "
+        "the corners onto the cloth's corners (and some diamonds onto the diamonds) and refit"
+    ),
     # The admin token (401) and its back-off (429): carom/web/_guard.py.
     "token_missing": (
         "this needs the admin token: send Authorization: Bearer <token> "

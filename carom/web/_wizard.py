@@ -32,6 +32,8 @@ import numpy as np
 from calibration import (
     Calibration,
     CalibrationError,
+    Outcome,
+    QualityReport,
     TableGeometry,
     calibrate_frame,
     frame_fit,
@@ -61,6 +63,7 @@ class Wizard:
         self._fitted: Calibration | None = None
         self._shown_doubt: TableSizeDoubt | None = None
         self._fitted_doubt: TableSizeDoubt | None = None
+        self._fitted_report: QualityReport | None = None
 
     #: The camera ``carom live --serve`` referees (its wizard is ``carom serve``'s).
     live_camera: str | None = None
@@ -137,12 +140,16 @@ class Wizard:
         doubt = table_size_doubt(calib, [image])
         with self._lock:
             self._fitted, self._fitted_doubt = calib, doubt
+            self._fitted_report = result.report
         marked = np.asarray([r[1:] for r in rows], dtype=np.float64).reshape(-1, 2)
         ids = [int(r[0]) for r in rows]
         projected = calib.camera.project(calib.geometry.diamonds_xyz_mm()[ids]) if ids else marked
         residuals = [float(d) for d in np.hypot(*(projected - marked).T)] if ids else []
         rms = float(np.sqrt(np.mean(np.square(residuals)))) if residuals else None
-        return _doc(calib, image, residuals, rms if rms is not None else _rms(calib), doubt)
+        doc = _doc(calib, image, residuals, rms if rms is not None else _rms(calib), doubt)
+        report = result.report  # the verdict carom calibrate gives these marks
+        return doc | {"verdict": str(report.verdict), "confidence": round(report.confidence, 3),
+                      "advice": report.advice}  # fmt: skip
 
     def _with_unmarked(self, rows: list[list[float]]) -> list[list[float]]:
         """Rows [index, u, v] for all diamonds: the marked ones, else the shown fit's."""
@@ -158,10 +165,16 @@ class Wizard:
         """Write the last refit to the server's calibration file; the file, the size doubt."""
         self._need_camera()
         with self._lock:
-            fitted, doubt = self._fitted, self._fitted_doubt
+            fitted, doubt, report = self._fitted, self._fitted_doubt, self._fitted_report
         if fitted is None:
             raise ConflictError("nothing to save: refit first (POST /api/calibration/fit)")
         _check_edges(fitted, self.frame())
+        if report is not None and report.verdict is Outcome.FAILED:  # carom calibrate's rule
+            raise ConflictError(
+                f"this fit failed (confidence {report.confidence:.2f}): no calibration is "
+                "written for it; drag the corners onto the cloth's corners (and some "
+                "diamonds onto the diamonds) and refit"
+            )
         assert self.path is not None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         save_calibration(self.path, fitted)

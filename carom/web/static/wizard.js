@@ -197,10 +197,19 @@
         corners_px: wiz.corners, diamonds_px: marked ? wiz.marks : null });
       wiz.fits += 1;
       showFit(fit);
+      const confidence = fmt.num(fit.confidence, 2);
+      if (fit.verdict === "failed") { // carom calibrate writes no file for it; neither does save
+        $("save").disabled = true;
+        status(t("wiz.fit_failed", { confidence }), "error");
+        return;
+      }
       $("save").disabled = false;
       const rms = typeof fit.rms_px === "number" ? t("wiz.rms", { px: fmt.num(fit.rms_px, 2) }) : t("wiz.no_marks");
-      const doubt = sizeDoubt(fit);
-      status(t("wiz.refitted", { rms }) + (doubt ? " · " + doubt : ""), doubt ? "error" : "ok");
+      const doubtful = fit.verdict === "doubtful" ? t("wiz.fit_doubtful", { confidence }) : "";
+      const size = sizeDoubt(fit);
+      const doubt = [doubtful, size].filter(Boolean).join(" · ");
+      const kind = size ? "error" : doubtful ? "warn" : "ok"; // doubtful: saved, to be checked
+      status(t("wiz.refitted", { rms }) + (doubt ? " · " + doubt : ""), kind);
     } catch (err) {
       status(t("wiz.fit_error", { why: Carom.fmt.refusal(err) }), "error");
     }

@@ -1,9 +1,11 @@
-"""Pictures calibration must refuse: a floor without a table, a table half out of view."""
+"""Pictures calibration must refuse: a floor without a table, a table half out of view,
+and a grey table whose cloth the automatic fit cannot find (marked corners fit it)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from tests.calibration.test_empty_table import clean_table
@@ -30,6 +32,16 @@ def half_table() -> np.ndarray:
     out[:] = table[5, 5]  # the floor round the table
     out[:, :480] = table[:, 480:]
     return out
+
+
+#: Where the cloth meets the cushions in :func:`grey_table` (px, clockwise from top left).
+GREY_TABLE_CORNERS = [[120.2, 91.8], [838.8, 91.7], [816.9, 436.5], [142.1, 436.5]]
+
+
+def grey_table() -> np.ndarray:
+    """The rendered table (540, 960, 3) in grey: no cloth colour to find, corners to mark."""
+    grey = cv2.cvtColor(clean_table(), cv2.COLOR_BGR2GRAY)
+    return np.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), np.uint8)
 
 
 def write_clip(path: Path, image: np.ndarray, seconds: float = 2.0, fps: float = 20.0) -> Path:

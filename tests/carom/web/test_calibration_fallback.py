@@ -1,8 +1,9 @@
 """The fallback when the automatic fit fails: the wizard saves per camera, live finds it.
 
-Real processes and real pixels: a video of a wooden floor (no table), ``carom serve``
-on it, the wizard's refit and save through the HTTP API, then ``carom live`` on the same
-camera without ``--calibration``.
+Real processes and real pixels: a video of a table in grey (its cloth not found by the
+automatic fit), ``carom serve`` on it, the wizard's refit and save through the HTTP API,
+then ``carom live`` on the same camera without ``--calibration``; marks on a wooden
+floor (no table) are refused, as ``carom calibrate`` refuses them.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import pytest
 from calibration import load_calibration
 from carom.cli import main
 from carom.pipeline import camera_calibration_path
-from tests.carom.cli._no_table import floor, write_clip
+from tests.carom.cli._no_table import GREY_TABLE_CORNERS, floor, grey_table, write_clip
 from tests.carom.live._helpers import carom_cmd, run_live
+from tests.carom.web._web import AUTH, client
 from tests.carom.web.test_camera import first_seconds
 from tests.carom.web.test_serve_cli import _start, _stop
 
@@ -37,8 +39,21 @@ def test_explicit_auto_on_a_video_without_a_table_stops_with_status_4(
     assert "calibration failed: " in err[-1] and "--corners" in err[-1]
 
 
-def test_a_failed_fit_leaves_the_wizard_whose_save_live_finds(tmp_path: Path) -> None:
+def test_marks_on_a_floor_fit_nothing_the_wizard_would_save(tmp_path: Path) -> None:
+    """The wizard saved any refit of a picture without a table (confidence 0.01), which
+    ``carom calibrate --corners`` refuses."""
     clip = write_clip(tmp_path / "floor.mp4", floor())
+    saved = tmp_path / "camera.json"
+    with client(tmp_path, camera=str(clip), calibration=saved) as c:
+        fit = c.post("/api/calibration/fit", json={"corners_px": CORNERS}, headers=AUTH)
+        assert fit.status_code == 200 and fit.json()["verdict"] == "failed", fit.text
+        refused = c.post("/api/calibration/save", headers=AUTH)
+        assert refused.status_code == 409 and refused.json()["detail_parts"]["key"] == "fit_failed"
+    assert not saved.exists()
+
+
+def test_a_failed_fit_leaves_the_wizard_whose_save_live_finds(tmp_path: Path) -> None:
+    clip = write_clip(tmp_path / "grey.mp4", grey_table())
     db = tmp_path / "web.db"
     saved = camera_calibration_path(db, str(clip))
     env = os.environ | {"CAROM_TOKEN": TOKEN}
@@ -50,9 +65,9 @@ def test_a_failed_fit_leaves_the_wizard_whose_save_live_finds(tmp_path: Path) ->
         assert httpx2.get(url + "/api/calibration/frame.jpg").status_code == 200
         r = httpx2.post(url + "/api/matches", json={"players": ["A", "B"]}, headers=auth)
         assert r.status_code == 409 and "wizard" in r.json()["detail"]
-        r = httpx2.post(url + "/api/calibration/fit", json={"corners_px": CORNERS},
+        r = httpx2.post(url + "/api/calibration/fit", json={"corners_px": GREY_TABLE_CORNERS},
                         headers=auth, timeout=60)  # fmt: skip
-        assert r.status_code == 200, r.text
+        assert r.status_code == 200 and r.json()["verdict"] == "doubtful", r.text
         r = httpx2.post(url + "/api/calibration/save", headers=auth)
         assert r.json() == {"saved": True, "path": str(saved), "table_size": None}
         r = httpx2.post(url + "/api/matches", json={"players": ["A", "B"]}, headers=auth,

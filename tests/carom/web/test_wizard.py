@@ -122,3 +122,29 @@ def test_a_fit_whose_edges_miss_the_picture_is_not_saved(tmp_path: Path) -> None
                      headers=AUTH)  # fmt: skip
         assert fit.status_code == 200, fit.text
         assert c.post("/api/calibration/save", headers=AUTH).status_code == 200
+
+
+def test_a_fit_carom_calibrate_calls_failed_is_shown_so_and_not_saved(tmp_path: Path) -> None:
+    """Corners 4 px off, turned: the refit was shown as an ordinary "RMS 6 px"
+    and saved (confidence 0.06, balls 45 mm off) where ``carom calibrate --corners`` with
+    the same points writes nothing; the edges' check lets it through."""
+    clip = first_seconds(tmp_path / "clip.mp4", end_s=1.5)
+    calibration = write_truth_calibration(tmp_path / "calibration.json")
+    before = calibration.read_bytes()
+    with client(tmp_path, camera=str(clip), calibration=calibration) as c:
+        shown = c.get("/api/calibration").json()
+        off = [(4, 0), (0, 4), (-4, 0), (0, -4)]  # a turn: each side still meets its edge
+        pairs = zip(shown["corners_px"], off, strict=True)
+        corners = [[p[0] + dx, p[1] + dy] for p, (dx, dy) in pairs]
+        fit = c.post("/api/calibration/fit", json={"corners_px": corners}, headers=AUTH).json()
+        assert fit["verdict"] == "failed" and fit["confidence"] < 0.1 and fit["advice"]
+        refused = c.post("/api/calibration/save", headers=AUTH)
+        assert refused.status_code == 409, refused.text
+        doc = refused.json()
+        assert doc["detail_parts"]["key"] == "fit_failed", doc
+        assert float(doc["detail_parts"]["fields"]["confidence"]) == round(fit["confidence"], 2)
+        assert calibration.read_bytes() == before
+        good = c.post("/api/calibration/fit", json={"corners_px": shown["corners_px"]},
+                      headers=AUTH).json()  # fmt: skip
+        assert good["verdict"] == "doubtful"  # the corners alone: saved, and said doubtful
+        assert c.post("/api/calibration/save", headers=AUTH).status_code == 200

@@ -351,6 +351,11 @@ def test_wizard_drag_refits_and_saves_the_calibration(pages: Pages, server: Serv
     wizard.click("#token-save")
     _wait_fit(wizard, 1)
     assert wizard.locator("#residuals tr[data-diamond]").count() == 1
+    # carom calibrate's verdict on these marks: doubtful (one diamond dragged 4 px), said
+    # as a warning; the fit can be saved.
+    said = wizard.inner_text("#status")
+    assert " · doubtful (confidence 0." in said, said
+    assert wizard.get_attribute("#status", "class") == "status warn"
     rms_marked = wizard.evaluate("caromWizard.rms()")  # unrounded: the page shows 2 decimals
     assert rms_marked > 0.5
     assert float(wizard.inner_text("#rms")) == pytest.approx(rms_marked, abs=0.0051)

@@ -35,7 +35,8 @@ def collect_stats(paths: Sequence[Path | str]) -> SeasonStats:
     """The season of every shot log in ``paths`` (folders searched, files read as logs).
 
     Raises:
-        CaromError: a path does not exist, or no shot log is found at all (one line).
+        CaromError: a path does not exist, or no shot log is found (or none could be
+            read) at all (one line).
     """
     if isinstance(paths, str | Path):  # one path: a string is not a list of one-letter ones
         paths = [paths]
@@ -54,6 +55,12 @@ def collect_stats(paths: Sequence[Path | str]) -> SeasonStats:
             matches.append(match)
         except (CaromError, OSError, ValueError) as exc:
             skipped.append((log, _one_line(exc, log)))
+    if not matches:  # every log found was skipped: an empty season would look written
+        where = ", ".join(str(p) for p in paths)
+        path, why = sorted(skipped)[0]
+        first = why if why.startswith(str(path)) else f"{path}: {why}"
+        raise CaromError(f"{where}: no shot log could be read (the first of {len(skipped)} "
+                         f"skipped: {first}); {_FIX}")  # fmt: skip
     matches = join_continued(matches)
     return SeasonStats(tuple(matches), rank_players(matches), tuple(sorted(skipped)))
 

@@ -230,6 +230,23 @@ def test_an_empty_folder_is_one_line_error(tmp_path: Path) -> None:
     assert "\n" not in message and str(tmp_path / "empty") in message and "carom batch" in message
 
 
+def test_logs_none_of_which_can_be_read_are_one_line_error_not_an_empty_season(
+    tmp_path: Path,
+) -> None:
+    """It wrote a season of 0 players and 0 matches (its files in the current folder) and
+    exited 0, which docs/stats.md gives to a season that was counted."""
+    broken = tmp_path / "a" / "shots.json"
+    broken.parent.mkdir()
+    broken.write_text("x,y\n", encoding="utf-8")
+    wrong = write_log(tmp_path / "b" / "shots.json", {"format": "x"})
+    with pytest.raises(CaromError) as caught:
+        collect_stats([broken, wrong])
+    message = str(caught.value)
+    assert message.startswith(f"{broken}, {wrong}: no shot log could be read (the first of 2 "
+                              f"skipped: {broken}: not valid JSON")  # fmt: skip
+    assert "\n" not in message and message.endswith("or a shot log (shots.json)")
+
+
 def test_a_missing_path_is_one_line_error(tmp_path: Path) -> None:
     with pytest.raises(CaromError, match="no such file or folder") as caught:
         collect_stats([tmp_path / "nowhere"])

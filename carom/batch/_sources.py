@@ -67,7 +67,12 @@ def _expand(source: str, out: Path) -> Iterator[SourceEntry]:
     elif path.is_file():
         yield SourceEntry(source)
     elif path.is_dir():
-        found = [p for p in _videos_under(path) if not p.resolve().is_relative_to(out)]
+        videos = _videos_under(path)
+        found = [p for p in videos if not p.resolve().is_relative_to(out)]
+        if videos and not found:  # every one under --out: the results folder itself
+            raise CaromError(f"{source}: its videos are all under --out {out}, where the "
+                             "results go (never read as sources); give --out another "
+                             "folder")  # fmt: skip
         if not found:
             kinds = " ".join(sorted(VIDEO_SUFFIXES))
             raise CaromError(f"{source}: no video in this folder (looked for {kinds}); "

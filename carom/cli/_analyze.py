@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import logging
 import sys
@@ -125,6 +126,9 @@ def _not_a_folder_of_videos(video: Path) -> None:
     from referee import CaromError
 
     found = sorted(p.name for p in video.iterdir() if p.suffix.lower() in VIDEO_SUFFIXES)
+    if not found and not any(p.is_file() for p in video.iterdir()):  # videos in subfolders
+        below = (p for p in video.rglob("*") if p.suffix.lower() in VIDEO_SUFFIXES)
+        found = sorted(str(p.relative_to(video)) for p in itertools.islice(below, 100))
     if found:
         shown = ", ".join(found[:3]) + (" ..." if len(found) > 3 else "")
         raise CaromError(

@@ -259,6 +259,12 @@ def test_a_cut_mp4_without_its_index_is_one_clear_line(tmp_path: Path) -> None:
             [str(SAMPLES.parent / "examples")],  # a folder holding a video: carom batch's
             "a folder with 1 video file(s) (one_shot.mp4); carom analyze takes one video",
         ),
+        (  # its videos a level down (a folder per table): it said "no image files found"
+            ["SEASON"],
+            "a folder with 2 video file(s) (t1/a.mp4, t2/b.mp4); carom analyze takes one "
+            "video (or a folder of pictures, read as one); to referee every video in it: "
+            "carom batch SEASON --out DIR",
+        ),
         ([str(SAMPLE), "--table", "huge"], "--table"),
         ([str(SAMPLE), "--discipline", "snooker"], "--discipline"),
         ([str(SAMPLE), "--players", "A"], "--players"),
@@ -274,6 +280,9 @@ def test_bad_input_is_one_clear_line(args: list[str], needle: str, tmp_path: Pat
     wrong = tmp_path / "wrong.json"
     cal = json.loads((SAMPLES / "three_cushion_match.json").read_text())
     _write_wrong_size_calibration(wrong, cal)
+    for table in ("t1/a.mp4", "t2/b.mp4"):
+        (tmp_path / "SEASON" / table).parent.mkdir(parents=True)
+        (tmp_path / "SEASON" / table).write_bytes(b"")
     args = [
         str(not_video) if a == "NOTVIDEO" else str(wrong) if a == "WRONGSIZE" else a for a in args
     ]

@@ -71,7 +71,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="playing surface LENGTHxWIDTH in mm, or a preset: match, small, large, "
                    "pyramid (the 7-pin pocket table, 3550x1775)")  # fmt: skip
     p.add_argument("--discipline", help="draw this discipline's lines on the overlay")
-    p.add_argument("--corners", help="marked corners 'u,v;u,v;u,v;u,v' px, for tables auto misses")
+    p.add_argument("--corners", help="marked corners 'u,v;u,v;u,v;u,v' px (where the cloth "
+                   "meets the cushions, clockwise from the top left in the picture), for tables "
+                   "auto misses")  # fmt: skip
     p.add_argument(
         "--diamonds", help="marked diamonds 'i:u,v;j:u,v' (index 0..23, px), with --corners"
     )
@@ -243,8 +245,8 @@ def _fit(args: argparse.Namespace, table: Table, diamonds: list[list[float]] | N
         )
     except CalibrationError as exc:
         if marking:
-            raise CalibrationFailed(f"{args.source}: calibration failed: {exc}; check the "
-                                    "marked corners (their order and place)") from None  # fmt: skip
+            raise CalibrationFailed(f"{args.source}: calibration failed: {exc}"
+                                    f"{MARKED_AGAIN}") from None  # fmt: skip
         way = how_to_mark(args.source, args.frame or 30, str(args.out))
         raise CalibrationFailed(f"{args.source}: calibration failed: {exc}; {way}") from None
 
@@ -265,9 +267,17 @@ def _failed(args: argparse.Namespace, result: Any, overlay: Path) -> None:
     save_overlay(result, failed)
     print(f"wrote {failed} (no calibration file: the fit failed)")
     frame = args.frame if args.frame is not None else 30
-    raise CalibrationFailed(
-        failed_line(args.source, result, None, failed, frame, str(args.out), then_pass=False)
-    )
+    line = failed_line(args.source, result, None, failed, frame, str(args.out), then_pass=False)
+    if args.corners is not None or args.interactive:  # marked already: not "mark them"
+        line = line.partition("; to mark the corners by hand: ")[0] + MARKED_AGAIN
+    raise CalibrationFailed(line)
+
+
+#: The way out of a failed fit to marked points.
+MARKED_AGAIN = (
+    "; check the marked corners: where the cloth meets the cushions, clockwise from the top "
+    "left in the picture (and the diamonds' indices, if marked)"
+)
 
 
 _WAITING = re.compile(r"waiting for a clear view of the table: (\d+) of ([\d.]+) s")

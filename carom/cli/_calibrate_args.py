@@ -71,6 +71,9 @@ def parse_diamonds(text: str) -> list[list[float]]:
                 f"--diamonds: {item!r}: index {rows[-1][0]:g} is not a diamond; use 0..23 "
                 "(0..8 left rail, 9..17 right, 18..20 head, 21..23 foot)"
             )
+        if rows[-1][0] in (r[0] for r in rows[:-1]):  # bad input too, not the corners
+            raise CalibrationError(f"--diamonds: {item!r}: diamond {rows[-1][0]:g} is marked "
+                                   "twice; mark each once")  # fmt: skip
     return rows
 
 

@@ -200,3 +200,27 @@ def test_a_lens_from_checkerboard_pictures(tmp_path: Path) -> None:
     assert abs(calib.camera.distortion.k1 - HARD.distortion.k1) < 0.01
     err = surface_errors_mm(HARD, calib.camera)
     assert np.sqrt(np.mean(err**2)) < 1.5
+
+
+@pytest.mark.parametrize(
+    ("corners", "why"),
+    [
+        ("218,97;1050,187;1003,600;180,510", "check corners (confidence 0."),  # a few px off
+        ("218,97;180,510;1003,600;1050,187", "no camera sees a table"),  # counter-clockwise
+    ],
+    ids=["off", "order"],
+)
+def test_a_failed_fit_to_marked_corners_says_to_check_them_not_to_mark_them(
+    tmp_path: Path, corners: str, why: str
+) -> None:
+    """It said "to mark the corners by hand: carom calibrate ... --corners" to someone who
+    had just given --corners, and never which order they go in."""
+    picture = Path(__file__).parents[3] / "examples" / "table.jpg"
+    done = carom_in_process("calibrate", str(picture), "--corners", corners,
+                            "--out", str(tmp_path / "t.json"))  # fmt: skip
+    line = _one_line_error(done, status=4)
+    assert why in line and "to mark the corners by hand" not in line, line
+    assert line.endswith("check the marked corners: where the cloth meets the cushions, "
+                         "clockwise from the top left in the picture (and the diamonds' "
+                         "indices, if marked)")  # fmt: skip
+    assert not (tmp_path / "t.json").exists()

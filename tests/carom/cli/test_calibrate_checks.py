@@ -33,6 +33,10 @@ def _carom(*args: str) -> subprocess.CompletedProcess[str]:
             ["--corners", "1,1;2,3;4,5;6,7", "--diamonds", "99:1,2"],
             "--diamonds: '99:1,2': index 99 is not a diamond; use 0..23",
         ),  # was a failed fit, 4
+        (
+            ["--corners", "1,1;2,3;4,5;6,7", "--diamonds", "0:172,196;0:172,196"],
+            "--diamonds: '0:172,196': diamond 0 is marked twice; mark each once",
+        ),  # was a failed fit, 4, that said to check the corners
     ],
 )
 def test_bad_numbers_are_refused_in_one_line(tmp_path: Path, args: list[str], said: str) -> None:

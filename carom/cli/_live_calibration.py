@@ -41,7 +41,8 @@ def live_calibration(args: argparse.Namespace, config: Any) -> Path:
     path = camera_calibration_path(args.db, args.camera)
     if path.exists():
         # A damaged file, or one of another table, fails now, in one line.
-        check_calibration_table(load_calibration(path), config.table, path, "the saved calibration")
+        saved = saved_calibration(path, args.camera)
+        check_calibration_table(saved, config.table, path, "the saved calibration")
         _check_on_the_video(args, path)
         _say(f"using the calibration saved for {args.camera}: {path}")
         return path
@@ -86,6 +87,24 @@ def calibration_file(args: argparse.Namespace, path: Path) -> Any:
     given = args.calibration is not None
     origin = CalibrationOrigin.GIVEN if given else CalibrationOrigin.CAMERA
     return CalibrationFile(path, origin, source=str(args.camera), db=None if given else args.db)
+
+
+def saved_calibration(path: Path, camera: str) -> Any:
+    """The calibration saved for ``camera`` at ``path``, read.
+
+    Raises:
+        CalibrationError: it cannot be used (damaged, another camera's size): one line
+            that says to delete it, so the next start fits a new one, the file being the
+            program's own, not one a person gave.
+    """
+    from calibration import CalibrationError, load_calibration
+
+    try:
+        return load_calibration(path)
+    except CalibrationError as exc:
+        raise CalibrationError(f"{exc} (it is the calibration saved for {camera}: delete it "
+                               "and the next start fits a new one, or pass --calibration "
+                               "FILE)") from None  # fmt: skip
 
 
 def _say(text: str) -> None:

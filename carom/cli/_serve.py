@@ -119,6 +119,7 @@ def _calibration(args: argparse.Namespace) -> tuple[Path | None, str | None]:
     the wizard can mark the corners and save them there: the line says where.
     """
     from calibration import CalibrationFailed, load_calibration
+    from carom.cli._live_calibration import saved_calibration
     from carom.pipeline import WIZARD_URL, camera_calibration_path
     from referee import CaromError
 
@@ -131,7 +132,7 @@ def _calibration(args: argparse.Namespace) -> tuple[Path | None, str | None]:
         return Path(str(args.calibration)), None
     path = camera_calibration_path(Path(args.db), args.camera)
     if args.calibration is None and path.exists():
-        load_calibration(path)  # a damaged file fails now, in one line
+        saved_calibration(path, args.camera)  # a damaged file fails now, in one line
         _say(f"using the calibration saved for {args.camera}: {path}")
         return path, None
     try:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from carom.web._models import FitIn
 from carom.web._routes_api import Admin
 from carom.web._table import ConflictError
-from carom.web._wizard import Wizard, size_doc
+from carom.web._wizard import Wizard, overlay_path, size_doc
 from referee import CaromError
 
 __all__ = ["router"]
@@ -66,4 +66,5 @@ def save(wizard: WizardDep, request: Request) -> dict[str, Any]:
     if doubt is not None:
         request.app.state.say(doubt.line("start carom serve with the right --table, or the "
                                          "match file's table, and calibrate again"))  # fmt: skip
-    return {"saved": True, "path": str(path), "table_size": size_doc(doubt)}
+    overlay = str(overlay_path(path))
+    return {"saved": True, "path": str(path), "overlay": overlay, "table_size": size_doc(doubt)}

@@ -32,13 +32,13 @@ import numpy as np
 from calibration import (
     Calibration,
     CalibrationError,
+    CalibrationResult,
     Outcome,
-    QualityReport,
     TableGeometry,
     calibrate_frame,
     frame_fit,
     load_calibration,
-    save_calibration,
+    save_result,
 )
 from carom.pipeline import TableSizeDoubt, table_size_doubt
 from carom.web._table import ConflictError
@@ -63,7 +63,7 @@ class Wizard:
         self._fitted: Calibration | None = None
         self._shown_doubt: TableSizeDoubt | None = None
         self._fitted_doubt: TableSizeDoubt | None = None
-        self._fitted_report: QualityReport | None = None
+        self._fitted_result: CalibrationResult | None = None
 
     #: The camera ``carom live --serve`` referees (its wizard is ``carom serve``'s).
     live_camera: str | None = None
@@ -140,7 +140,7 @@ class Wizard:
         doubt = table_size_doubt(calib, [image])
         with self._lock:
             self._fitted, self._fitted_doubt = calib, doubt
-            self._fitted_report = result.report
+            self._fitted_result = result
         marked = np.asarray([r[1:] for r in rows], dtype=np.float64).reshape(-1, 2)
         ids = [int(r[0]) for r in rows]
         projected = calib.camera.project(calib.geometry.diamonds_xyz_mm()[ids]) if ids else marked
@@ -162,10 +162,15 @@ class Wizard:
         return [marked.get(i, [float(i), float(u), float(v)]) for i, (u, v) in enumerate(seen)]
 
     def save(self) -> tuple[Path, TableSizeDoubt | None]:
-        """Write the last refit to the server's calibration file; the file, the size doubt."""
+        """Write the last refit to the server's calibration file; the file, the size doubt.
+
+        Its overlay is written beside it (``NAME_overlay.png``, as ``carom calibrate``
+        names it), so the picture a doubtful file's note points to is this fit's.
+        """
         self._need_camera()
         with self._lock:
-            fitted, doubt, report = self._fitted, self._fitted_doubt, self._fitted_report
+            fitted, doubt, result = self._fitted, self._fitted_doubt, self._fitted_result
+        report = None if result is None else result.report
         if fitted is None:
             raise ConflictError("nothing to save: refit first (POST /api/calibration/fit)")
         _check_edges(fitted, self.frame())
@@ -176,11 +181,17 @@ class Wizard:
                 "diamonds onto the diamonds) and refit"
             )
         assert self.path is not None
+        assert result is not None  # set with the fit
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        save_calibration(self.path, fitted)
+        save_result(result, self.path, overlay_path(self.path))
         with self._lock:
             self._shown, self._note, self._shown_doubt = fitted, None, doubt
         return self.path, doubt
+
+
+def overlay_path(path: Path) -> Path:
+    """Where the overlay of the calibration file ``path`` goes: ``NAME_overlay.png``."""
+    return path.with_name(f"{path.stem}_overlay.png")
 
 
 def _check_edges(calib: Calibration, image: np.ndarray) -> None:

@@ -69,7 +69,10 @@ def test_a_failed_fit_leaves_the_wizard_whose_save_live_finds(tmp_path: Path) ->
                         headers=auth, timeout=60)  # fmt: skip
         assert r.status_code == 200 and r.json()["verdict"] == "doubtful", r.text
         r = httpx2.post(url + "/api/calibration/save", headers=auth)
-        assert r.json() == {"saved": True, "path": str(saved), "table_size": None}
+        overlay = saved.with_name(saved.stem + "_overlay.png")
+        assert r.json() == {"saved": True, "path": str(saved), "overlay": str(overlay),
+                            "table_size": None}  # fmt: skip
+        assert overlay.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # this fit's picture
         r = httpx2.post(url + "/api/matches", json={"players": ["A", "B"]}, headers=auth,
                         timeout=60)  # fmt: skip
         assert r.status_code in (200, 201), r.text  # the camera's pipeline runs it

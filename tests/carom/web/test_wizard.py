@@ -52,7 +52,11 @@ def test_the_wizard_shows_refits_and_saves_only_to_the_servers_file(tmp_path: Pa
         assert c.post("/api/calibration/fit", json=bad, headers=AUTH).status_code == 422
         answer = c.post("/api/calibration/save", headers=AUTH).json()
         # the page shows where
-        assert answer == {"saved": True, "path": str(calibration), "table_size": None}
+        overlay = tmp_path / "calibration_overlay.png"  # as carom calibrate names it
+        assert answer == {"saved": True, "path": str(calibration), "overlay": str(overlay),
+                          "table_size": None}  # fmt: skip
+        first = overlay.read_bytes()
+        assert first[:8] == b"\x89PNG\r\n\x1a\n"
         saved = json.loads(calibration.read_text())
         assert saved != json.loads(before) and "camera" in json.dumps(saved)
         # The four corners alone fit any lens: saved with a confidence of at most 0.5,
@@ -62,6 +66,7 @@ def test_the_wizard_shows_refits_and_saves_only_to_the_servers_file(tmp_path: Pa
         assert only.status_code == 200, only.text
         assert c.post("/api/calibration/save", headers=AUTH).json()["saved"] is True
         assert json.loads(calibration.read_text())["residuals"]["confidence"] <= 0.5
+        assert overlay.read_bytes() != first  # each save draws its own fit
 
 
 def test_without_a_camera_the_wizard_says_how_to_get_one(tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 """What the user sees while a batch runs: one line a finished video, a progress bar.
 
 On a terminal (stderr) the bar is redrawn in place at most four times a second:
-videos finished of all, done / failed / skipped, the seconds of video analysed, the
-throughput in video seconds per wall second, and the ETA (from the videos' lengths
+videos finished of all, done / failed / skipped (/ duplicates), the seconds of video
+analysed, the throughput in video seconds per wall second, and the ETA (from the videos' lengths
 where their headers give them, else from the videos left). Each finished video is
 one line on stdout, so a log of a batch run unattended (not a terminal: no bar)
 still says what happened to each.
@@ -96,9 +96,11 @@ class BatchProgress:
         fill = _BAR * n // max(self._total, 1)
         c = self.counts
         rate = self.analysed_s() / elapsed if elapsed > 0 else 0.0
+        copies = c[JobStatus.DUPLICATE]  # counted apart, as the summary counts them
+        more = f", {plural(copies, 'duplicate')}" if copies else ""
         return (f"[{'#' * fill}{'.' * (_BAR - fill)}] {n}/{self._total} videos: "
                 f"{c[JobStatus.DONE]} done, {c[JobStatus.FAILED]} failed, "
-                f"{c[JobStatus.SKIPPED] + c[JobStatus.DUPLICATE]} skipped | "
+                f"{c[JobStatus.SKIPPED]} skipped{more} | "
                 f"{self.analysed_s():.0f} s of video, {rate:.1f} s/s | "
                 f"{self._eta(elapsed, rate)}")  # fmt: skip
 

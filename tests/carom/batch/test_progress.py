@@ -53,7 +53,7 @@ def test_a_line_for_each_finished_video_says_what_became_of_it() -> None:
     ]
 
 
-def test_the_bar_counts_each_status_and_skipped_includes_duplicates() -> None:
+def test_the_bar_counts_each_status_and_duplicates_apart_as_the_summary() -> None:
     p, clock, _, bar = progress(5)
     clock.t += 10
     p.finished(entry("a", JobStatus.DONE, video_s=20.0))
@@ -63,7 +63,9 @@ def test_the_bar_counts_each_status_and_skipped_includes_duplicates() -> None:
     assert p.counts == {JobStatus.DONE: 1, JobStatus.FAILED: 1, JobStatus.SKIPPED: 1,
                         JobStatus.DUPLICATE: 1}  # fmt: skip
     text = p.status_text()
-    assert text.startswith("[################....] 4/5 videos: 1 done, 1 failed, 2 skipped | ")
+    assert text.startswith(
+        "[################....] 4/5 videos: 1 done, 1 failed, 1 skipped, 1 duplicate | "
+    )  # it said "2 skipped" where the summary said "1 skipped ..., 1 duplicates"
     assert "| 25 s of video, 2.5 s/s |" in text
     assert bar_frames(bar)[-1] == text  # each finished video redraws the bar
 

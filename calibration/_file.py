@@ -128,7 +128,9 @@ class Calibration:
             raise CalibrationError(f"expected a JSON object, got {type(data).__name__}")
         fmt = data.get("format")
         if fmt != CALIBRATION_FORMAT:
-            raise CalibrationError(f"not a {CALIBRATION_FORMAT} file (format {fmt!r})")
+            said = "no format" if fmt is None else f"format {fmt!r}"
+            raise CalibrationError(f"not a {CALIBRATION_FORMAT} file ({said}); give the file "
+                                   "carom calibrate wrote")  # fmt: skip
         for key in _FIELDS:
             if key not in data:
                 raise CalibrationError(f"{key}: missing")

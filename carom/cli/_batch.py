@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
     out: Path = args.out
     _check_ray_address(args.ray)
+    _check_ray_only(args)
     if out.exists() and not out.is_dir():
         from referee import CaromError
 
@@ -138,6 +139,19 @@ def _check_ray_address(address: str | None) -> None:
 
     raise CaromError(f"--ray {address}: not a Ray address (HOST:PORT, ray://HOST:PORT or auto); "
                      "for a local Ray write --ray after the sources, or --ray local")  # fmt: skip
+
+
+def _check_ray_only(args: argparse.Namespace) -> None:
+    """``--gpus-per-video`` and ``--ray-gpus`` without ``--ray``: refused, not ignored."""
+    if args.ray is not None:
+        return
+    from referee import CaromError
+
+    for flag, value in (("--gpus-per-video", args.gpus_per_video), ("--ray-gpus", args.ray_gpus)):
+        if value is not None:
+            raise CaromError(f"{flag} is for --ray (Ray's share of the GPUs); the local "
+                             "workers use the machine's GPU as carom analyze does: add --ray "
+                             f"or leave {flag} out")  # fmt: skip
 
 
 def _engine(args: argparse.Namespace, n_jobs: int) -> Any:

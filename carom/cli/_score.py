@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from carom.console import say
-from referee import Discipline, ShotLogError
+from referee import CaromError, Discipline, ShotLogError
 
 if TYPE_CHECKING:
     from carom.match import ScoreRun
@@ -138,6 +138,11 @@ def run(args: argparse.Namespace) -> int:
     from carom.match import standings_json, stopped_reason, write_score_json
     from carom.report import render_sheet
 
+    for path in args.shots:
+        if Path(path).is_dir():  # a batch's folder: a season, not one shot log
+            raise CaromError(f"{path}: a folder, not a shot log; give its shots.json (carom "
+                             "score FOLDER/shots.json), or carom stats FOLDER for a season "
+                             "of them")  # fmt: skip
     discipline = Discipline(args.discipline) if args.discipline else None
     runs, unconfirmed = _scored(args, discipline)
     table = standings_json(runs) if len(runs) > 1 else None

@@ -220,7 +220,8 @@ def _automatic(image: np.ndarray, table: Table) -> tuple[Calibration, str | None
         h, w = image.shape[:2]
         inset = [[0.1 * w, 0.1 * h], [0.9 * w, 0.1 * h], [0.9 * w, 0.9 * h], [0.1 * w, 0.9 * h]]
         guess = calibrate_frame(image, table, corners=inset).calibration
-        return guess, f"the automatic fit failed ({exc}): drag the four corners onto the table's"
+        return guess, (f"the automatic fit failed ({exc}): drag the four corners onto the "
+                       "table's corners (where the cloth meets the cushions)")  # fmt: skip
 
 
 def _rms(calib: Calibration) -> float | None:

@@ -56,6 +56,7 @@ def bad_cases() -> list[tuple[str, Any, str]]:
     del no_pose_x["camera"]["pose"]["x_mm"]
     return [
         ("format", good | {"format": "foo"}, r"not a carom-calibration/1 file \(format 'foo'\)"),
+        ("no format", {}, r"not a carom-calibration/1 file \(no format\); give the file carom "),
         ("no table", {k: v for k, v in good.items() if k != "table"}, r"table: missing$"),
         ("no pose x", no_pose_x, r"camera\.pose\.x_mm: missing$"),
         ("method", good | {"method": "guess"}, r"method: 'guess' is not one of: auto, manual"),

@@ -25,6 +25,9 @@ def _batch(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         (["a.mp4", "--out", "/proc/o"], "--out /proc/o: cannot write there ("),
         (["'*.nothing'", "--out", "o"], "the pattern matches no file"),
         (["a.mp4", "--out", "o", "--players", "Ana"], "--players: expected 2 to"),
+        # Ray's GPU shares without Ray were taken and ignored.
+        (["a.mp4", "--out", "o", "--gpus-per-video", "0.5"], "--gpus-per-video is for --ray"),
+        (["a.mp4", "--out", "o", "--ray-gpus", "1"], "--ray-gpus is for --ray"),
         (["a.mp4", "--out", "o", "--calibration", "none.json"], "--calibration none.json"),
         # Checked before any work, naming the user's file (it failed every video, exit 5,
         # naming the workers' copy).

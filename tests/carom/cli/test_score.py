@@ -115,6 +115,12 @@ def test_missing_file_and_invalid_json(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": ')
     assert "not valid JSON (line 1" in _one_line_error(_carom("score", str(broken)))
+    # A batch's folder: it said "cannot read it (Is a directory)".
+    line = _one_line_error(_carom("score", str(tmp_path)))
+    assert line == (
+        f"carom: {tmp_path}: a folder, not a shot log; give its shots.json (carom "
+        "score FOLDER/shots.json), or carom stats FOLDER for a season of them"
+    )
 
 
 def test_shot_after_match_end_keeps_what_was_judged(tmp_path: Path) -> None:

@@ -85,8 +85,9 @@ def run_matches(args: argparse.Namespace) -> int:
             score = " - ".join(str(state.board(p)) for p in state.config.players)
             how = f"finished, {state.winner or 'draw'}" if row.finished_at else "unfinished"
             names = " - ".join(row.players)
+            n = len(session.records)
             print(f"{row.id:>4}  {row.created_at[:16]}  {row.discipline:<14} {names}  {score}  "
-                  f"{len(session.records)} shots  {how}")  # fmt: skip
+                  f"{n} shot{'' if n == 1 else 's'}  {how}")  # fmt: skip
     return 0
 
 

@@ -229,6 +229,9 @@ def parse_table(text: str, discipline: Discipline | None = None, where: str = "-
         length, width = (float(v) for v in key.split("x"))
     except ValueError:
         length = width = math.nan
+    if 250.0 <= length < width <= 5000.0:  # 1420x2840: the length is given first
+        raise MatchFileError(f"{where}: {show(text)}: the length comes first (LENGTHxWIDTH, "
+                             f"the longer side first): {width:g}x{length:g}")  # fmt: skip
     try:
         return Table(length_mm=length, width_mm=width)
     except CaromError as exc:

@@ -81,7 +81,10 @@ def _goal(cfg: MatchConfig, text: Text, num: Num) -> str:
     targets = [cfg.target[p] for p in cfg.players]
     handicap = len(set(targets)) > 1
     each = ", ".join(f"{p} {num(t, 0)}" for p, t in zip(cfg.players, targets, strict=True))
-    goal = text("setup_target", target=each if handicap else num(targets[0], 0))
+    if not handicap and targets[0] == 1:  # "to 1 points"
+        goal = text("setup_target_one")
+    else:
+        goal = text("setup_target", target=each if handicap else num(targets[0], 0))
     if cfg.sets > 1:
         goal = text("setup_per_set", goal=goal)
     return text("setup_handicap", goal=goal) if handicap else goal

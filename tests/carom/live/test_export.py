@@ -220,3 +220,15 @@ def test_a_match_joined_without_a_lag_rescores_to_the_same_match(
     assert scored["error"] is None
     assert scored["shots"] == [record_json(r) for r in session.records]
     assert scored["score"] == {p: session.state.board(p) for p in config.players}
+
+
+def test_the_listing_says_1_shot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "1 shots"."""
+    store = MatchStore(tmp_path / "live.db")
+    s = LiveSession.open(store, example_setup(first_player="Ana"), now_iso=NOW)
+    s.submit(example_inputs()[1], video_t_s=1.0, now_iso=NOW)
+    assert len(s.records) == 1
+    store.close()
+    assert main(["matches", str(tmp_path / "live.db")]) == 0
+    out = capsys.readouterr().out
+    assert "  1 shot  unfinished" in out, out

@@ -358,7 +358,12 @@ def test_flags_override_the_file_and_join_a_match_in_progress(tmp_path: Path) ->
         (["--table", "big"], "--table: expected a preset"),
         # a size read but out of range says the range (it said "expected a preset")
         (["--table", "1x1"], "--table: table length_mm must be 500..5000, got 1.0 (the cloth's"),
-        (["--table", "2000x3000"], "--table: table width_mm must be 250..length_mm, got 3000.0"),
+        (
+            ["--table", "2000x3000"],
+            "--table: '2000x3000': the length comes first (LENGTHxWIDTH, "
+            "the longer side first): 3000x2000",
+        ),  # it said "width_mm must be 250..length_mm"
+        (["--table", "6000x3000"], "--table: table length_mm must be 500..5000, got 6000.0"),
         (["--start-score", "A12"], "--start-score: expected NAME=N,NAME=N like A=12,B=7"),
         (["--start-score", "Zed=1"], "--start-score: 'Zed' is not one of the players"),
         (["--start-innings", "A=-1"], "--start-innings: expected NAME=N"),

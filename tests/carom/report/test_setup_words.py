@@ -123,6 +123,8 @@ def test_the_line_names_every_term_that_decides_the_result(
 def test_games_without_an_equalizing_inning_do_not_mention_it() -> None:
     pins = _config(discipline=Discipline.FIVE_PINS, target={"Ana": 60, "Ben": 60})
     assert setup_line(pins) == "set-up: to 60 points; match table 2840x1420 mm"
+    one = _config(discipline=Discipline.FIVE_PINS, target={"Ana": 1, "Ben": 1})
+    assert setup_line(one) == "set-up: to 1 point; match table 2840x1420 mm"  # "1 points"
     pyramid = Table(length_mm=3550, width_mm=1775, ball_diameter_mm=68)
     seven = MatchConfig(discipline=Discipline.PIN_CAROM_7, players=TWO, cue_balls={},
                         target={"Ana": 500, "Ben": 500}, start_count=500,

@@ -79,7 +79,13 @@ __all__ = [
     "to_cv_points",
     "tolerance_px",
 ]
-from calibration._calibrate import CalibrationResult, Lens, calibrate_frame, save_result
+from calibration._calibrate import (
+    CalibrationResult,
+    Lens,
+    calibrate_frame,
+    save_result,
+    with_diamond_offset,
+)
 from calibration._checkerboard import find_checkerboard, fit_lens_from_checkerboards
 from calibration._detect import TableEdges, cloth_mask, detect_table
 from calibration._empty_table import EmptyTable, EmptyTableBuilder, empty_table
@@ -101,4 +107,4 @@ __all__ += [
     "fit_lens_from_checkerboards",
     "frame_fit",
 ]
-__all__ += ["CalibrationResult", "Lens", "calibrate_frame", "save_result"]
+__all__ += ["CalibrationResult", "Lens", "calibrate_frame", "save_result", "with_diamond_offset"]

@@ -67,6 +67,7 @@ def calibrate_frame(
     lens: Lens | None = None,
     discipline: Discipline | None = None,
     created: str | None = None,
+    diamond_offset_mm: float | None = None,
 ) -> CalibrationResult:
     """Fit a calibration to one frame (h, w, 3) BGR uint8.
 
@@ -74,7 +75,9 @@ def calibrate_frame(
     rows [index, u, v], see :func:`calibration.fit_from_points`); with ``lens`` (from
     :func:`calibration.fit_lens_from_checkerboards`) the lens stays fixed and only the
     pose is fitted. ``discipline`` draws its lines on the overlay; ``created`` (ISO
-    8601) defaults to now.
+    8601) defaults to now. ``diamond_offset_mm``: how far out from the cushion nose the
+    table's diamonds lie, when known (an earlier fit's, :func:`with_diamond_offset`);
+    an automatic fit measures it from the diamonds it finds.
 
     Raises:
         CalibrationError: no table found, no camera fits, diamonds without corners.
@@ -82,7 +85,7 @@ def calibrate_frame(
     # The 7-pin game is played on the pyramid pocket table: pocketed balls are found by
     # its pockets.
     pockets = discipline is Discipline.PIN_CAROM_7 or table == PYRAMID_TABLE
-    geometry = TableGeometry(table, pockets=pockets)
+    geometry = with_diamond_offset(TableGeometry(table, pockets=pockets), diamond_offset_mm)
     fixed = None if lens is None else (lens[0], lens[1])
     sides: tuple[SideResiduals, ...] = ()
     if corners is None:
@@ -93,6 +96,7 @@ def calibrate_frame(
             frame_bgr, length_mm=table.length_mm, width_mm=table.width_mm,
             nose_height_mm=geometry.cushion_height_mm, edges=edges, lens=fixed,
         )  # fmt: skip
+        geometry = with_diamond_offset(geometry, fit.diamond_offset_mm)
         uv, xyz, side, t = _edge_points(edges, fit, geometry)
         sides = _sides(fit, uv, xyz, side, t, edges.image_size_px)
         method = CalibrationMethod.AUTO
@@ -192,6 +196,28 @@ def _inward(seg: F64, centre_mm: F64) -> F64:
     d = seg[1] - seg[0]
     n = np.array([-d[1], d[0]]) / float(np.hypot(*d))
     return n if float((centre_mm - seg[0]) @ n) >= 0.0 else -n
+
+
+#: A measured diamond offset this far (mm) from the geometry's replaces it: rendered
+#: tables (125 mm) measure within 0.5 mm of theirs, the real broadcast table 84.9 mm.
+DIAMOND_OFFSET_TOLERANCE_MM = 10.0
+
+
+def with_diamond_offset(geometry: TableGeometry, offset_mm: float | None) -> TableGeometry:
+    """``geometry`` with its diamonds ``offset_mm`` out from the cushion nose (None: as is).
+
+    The diamonds sit on the rail's centre line, so the rail's width carries the offset
+    (``cushion_width_mm + rail_width_mm / 2``; the rail kept 40..400 mm wide). An offset
+    within :data:`DIAMOND_OFFSET_TOLERANCE_MM` of the geometry's keeps it: the overlay
+    and the wizard draw the diamonds where the table has them (on the real broadcast
+    table they were drawn 17 px out, off the rail, and marking them could not fit).
+    """
+    if offset_mm is None or abs(offset_mm - geometry.diamond_offset_mm) <= (
+        DIAMOND_OFFSET_TOLERANCE_MM
+    ):
+        return geometry
+    rail = min(max(2.0 * (offset_mm - geometry.cushion_width_mm), 40.0), 400.0)
+    return replace(geometry, rail_width_mm=rail)
 
 
 def _manual_fit(

@@ -64,6 +64,8 @@ class Fit:
         n_diamonds: Diamonds used (:func:`fit_camera`; 0: the nose line set the height).
         edge_inset_mm: How far inside the cushion-nose line the seen cloth edge lies
             (fitted with the diamonds; 0 otherwise), mm.
+        diamond_offset_mm: How far out from the cushion nose the diamonds lie (fitted
+            with the diamonds; None otherwise), mm.
     """
 
     camera: Camera
@@ -72,6 +74,7 @@ class Fit:
     n_points: int
     n_diamonds: int = 0
     edge_inset_mm: float = 0.0
+    diamond_offset_mm: float | None = None
 
 
 def _table_corners(length_mm: float, width_mm: float) -> F64:
@@ -339,5 +342,6 @@ def _summary(params: F64, prob: _Problem) -> Fit:
     n = len(lines) + len(prob.diamonds_px)
     n_dia = len(prob.diamonds_px)
     inset = float(params[-1]) if n_dia else 0.0
+    offset = float(params[-2]) if n_dia else None
     per4 = (per[0], per[1], per[2], per[3])
-    return Fit(_to_camera(params, prob), per4, rms, n, n_dia, inset)
+    return Fit(_to_camera(params, prob), per4, rms, n, n_dia, inset, offset)

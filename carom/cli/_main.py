@@ -125,6 +125,9 @@ def _players_took(message: str, argv: Sequence[str]) -> str:
         if word.startswith("-"):
             break
         words.append(word)
+    files = [i for i, w in enumerate(words) if i and _is_file(w)]  # the videos given
+    if files and files[0] >= 2:  # the names end where the first video is
+        words = words[: files[0] + 1]
     if len(words) < 2 or "," in words[-1] or (len(words) == 2 and "," not in words[0]):
         return ""  # two names, or the last with a comma: none taken for the video
     video = shlex.quote(words[-1])
@@ -134,6 +137,13 @@ def _players_took(message: str, argv: Sequence[str]) -> str:
     names = shlex.quote(",".join(words[:-1]))
     return (f" (if {video} is the video, --players took it as a name: give the video "
             f"before --players, or the names with commas: --players {names})")  # fmt: skip
+
+
+def _is_file(word: str) -> bool:
+    try:
+        return Path(word).is_file()
+    except (OSError, ValueError):  # a word too long for a path, a NUL
+        return False
 
 
 def _parser() -> argparse.ArgumentParser:

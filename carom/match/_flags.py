@@ -129,11 +129,11 @@ def parse_players(words: list[str]) -> tuple[str, ...]:
             f"--players: expected 2 to {MAX_PLAYERS} different names in the order of play "
             f"like A,B or A,B,C (or A B C), got {given!r}"
         )
+    if len(words) > 2 and _is_file(words[-1]):  # ``--players A B VIDEO``: the video a name
+        raise MatchFileError(f"--players: {words[-1]!r} is a file here, not a player's name; "
+                             f"give the names with commas (--players {','.join(words[:-1])}) "
+                             "or put the videos before --players")  # fmt: skip
     for name in names:
-        if len(words) > 1 and _is_path(name):  # ``--players A B VIDEO``: the video a name
-            raise MatchFileError(f"--players: {name!r} is a file or folder here, not a "
-                                 "player's name; give the names with commas (--players "
-                                 "Ana,Ben) or put the videos before --players")  # fmt: skip
         if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
             # A line break or a tab breaks every table printed (a joiner in a name is kept).
             raise MatchFileError(f"--players: {name!r} holds a control character (a line "
@@ -141,9 +141,10 @@ def parse_players(words: list[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _is_path(name: str) -> bool:
+def _is_file(name: str) -> bool:
+    """``name`` is a file here (a player named like a folder, a team's, is not refused)."""
     try:
-        return Path(name).exists()
+        return Path(name).is_file()
     except (OSError, ValueError):  # a name too long for a path, a NUL
         return False
 

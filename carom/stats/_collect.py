@@ -18,6 +18,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from carom.files import check_utf8_name
 from carom.match import load_json, score_file
 from carom.stats._continued import join_continued
 from carom.stats._figures import match_figures, shots_by_index
@@ -85,6 +86,8 @@ def find_logs(paths: Sequence[Path]) -> tuple[list[Path], Skipped]:
             found.append(path)
         else:
             raise CaromError(f"{path}: no such file or folder; {_FIX}")
+    for log in found:  # before anything is written: its name goes into every output
+        check_utf8_name(log)
     if not found and not skipped:
         where = ", ".join(str(p) for p in paths) or "no path given"
         raise CaromError(f"{where}: no shot log found (shots.json, *.shots.json); {_FIX}")

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from calibration import Outcome
 from carom.web._models import FitIn
 from carom.web._routes_api import Admin
 from carom.web._table import ConflictError
@@ -61,8 +62,12 @@ def save(wizard: WizardDep, request: Request) -> dict[str, Any]:
     ``table_size``: the balls' doubt about the table's size (null when none), also said
     in the server's log.
     """
-    path, doubt = wizard.save()
-    request.app.state.say(f"calibration saved by the wizard: {path}")
+    path, doubt, report = wizard.save()
+    said = f"calibration saved by the wizard: {path}"
+    if report.verdict is Outcome.DOUBTFUL:  # as carom calibrate says of the same marks
+        said += (f" (doubtful: {report.advice}, confidence {report.confidence:.2f}; check "
+                 f"that the lines in {overlay_path(path)} lie on the table's edges)")  # fmt: skip
+    request.app.state.say(said)
     if doubt is not None:
         request.app.state.say(doubt.line("start carom serve with the right --table, or the "
                                          "match file's table, and calibrate again"))  # fmt: skip

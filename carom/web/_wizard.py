@@ -34,6 +34,7 @@ from calibration import (
     CalibrationError,
     CalibrationResult,
     Outcome,
+    QualityReport,
     TableGeometry,
     calibrate_frame,
     frame_fit,
@@ -166,10 +167,11 @@ class Wizard:
         marked = {int(r[0]): r for r in rows}
         return [marked.get(i, [float(i), float(u), float(v)]) for i, (u, v) in enumerate(seen)]
 
-    def save(self) -> tuple[Path, TableSizeDoubt | None]:
-        """Write the last refit to the server's calibration file; the file, the size doubt.
+    def save(self) -> tuple[Path, TableSizeDoubt | None, QualityReport]:
+        """Write the last refit to the server's calibration file; the file, doubt, report.
 
-        Its overlay is written beside it (``NAME_overlay.png``, as ``carom calibrate``
+        The size doubt, and the fit's report (its verdict: a doubtful fit is saved, and
+        said so). Its overlay is written beside it (``NAME_overlay.png``, as ``carom calibrate``
         names it), so the picture a doubtful file's note points to is this fit's.
         """
         self._need_camera()
@@ -191,7 +193,7 @@ class Wizard:
         save_result(result, self.path, overlay_path(self.path))
         with self._lock:
             self._shown, self._note, self._shown_doubt = fitted, None, doubt
-        return self.path, doubt
+        return self.path, doubt, result.report
 
 
 def overlay_path(path: Path) -> Path:

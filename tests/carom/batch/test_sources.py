@@ -132,3 +132,18 @@ def test_a_broken_manifest_is_a_carom_error_not_a_video(tmp_path: Path) -> None:
     with pytest.raises(CaromError) as err:
         expand_sources([str(manifest)], tmp_path / "out")
     assert str(manifest) in str(err.value)
+
+
+def test_a_video_whose_name_is_not_utf8_is_refused_before_any_work(tmp_path: Path) -> None:
+    """Found in a folder or by a pattern (the arguments' own check does not see it): the
+    analysis ran, then failed with an internal error writing the index."""
+    make_file(tmp_path / "s" / "ok.mp4")
+    make_file(tmp_path / "s" / "v\udce9.mp4")  # the bytes v\xe9.mp4 on the disk
+    out = tmp_path / "out"
+    for source in (str(tmp_path / "s"), str(tmp_path / "s" / "*.mp4")):
+        with pytest.raises(CaromError) as err:
+            expand_sources([source], out)
+        assert str(err.value) == (
+            f"{tmp_path / 's'}/v\\xe9.mp4: its name is not UTF-8 text "
+            "(written in another encoding); rename it with UTF-8 letters"
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -78,7 +79,27 @@ def test_a_file_after_space_separated_names_is_refused_not_made_a_player(
                             cwd=tmp_path)  # fmt: skip
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == (
-        "carom: --players: 'b.mp4' is a file or folder here, not a player's name; give the "
-        "names with commas (--players Ana,Ben) or put the videos before --players\n"
+        "carom: --players: 'b.mp4' is a file here, not a player's name; give the names with "
+        "commas (--players Ana,Ben) or put the videos before --players\n"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_names_that_are_also_files_or_folders_here_are_names(tmp_path: Path) -> None:
+    """A file named like a player, or a folder per player, next to the videos: ``--players
+    Ana Ben`` after the video was refused as if a video had been taken for a name."""
+    (tmp_path / "Ana").write_text("")
+    (tmp_path / "Ben").mkdir()
+    with contextlib.chdir(tmp_path):
+        args = _parser().parse_args(["analyze", "v.mp4", "--players", "Ana", "Ben"])
+        assert match_from_args(args).players == ("Ana", "Ben")
+
+
+def test_the_hint_names_only_the_words_before_the_first_video(tmp_path: Path) -> None:
+    """``--players Cem Ben a.mp4 u.mp4`` suggested ``--players Cem,Ben,a.mp4``."""
+    for name in ("a.mp4", "u.mp4"):
+        (tmp_path / name).write_bytes(b"")
+    done = carom_in_process("batch", "--players", "Cem", "Ben", "a.mp4", "u.mp4", "--out", "o",
+                            cwd=tmp_path)  # fmt: skip
+    assert "--players took it as a name: give the video before --players, or the names " \
+        "with commas: --players Cem,Ben); " in done.stderr, done.stderr  # fmt: skip

@@ -247,6 +247,18 @@ def test_logs_none_of_which_can_be_read_are_one_line_error_not_an_empty_season(
     assert "\n" not in message and message.endswith("or a shot log (shots.json)")
 
 
+def test_a_log_whose_folder_name_is_not_utf8_is_one_line_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    """It crashed (an internal error) after writing the CSVs, before the page."""
+    write_log(tmp_path / "s" / "g\udce9" / "shots.json", sample("three_cushion_match"))
+    with pytest.raises(CaromError) as caught:
+        collect_stats([tmp_path / "s"])
+    assert str(caught.value) == (f"{tmp_path / 's'}/g\\xe9/shots.json: its name is not UTF-8 "
+                                 "text (written in another encoding); rename it with UTF-8 "
+                                 "letters")  # fmt: skip
+
+
 def test_a_missing_path_is_one_line_error(tmp_path: Path) -> None:
     with pytest.raises(CaromError, match="no such file or folder") as caught:
         collect_stats([tmp_path / "nowhere"])

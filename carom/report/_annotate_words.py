@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from carom.i18n import catalogue
-from carom.report._diagram import event_label
 from referee import BallContact, Call, CushionContact, OffTable, PinDown
 from vision import ScoredEvent
 
@@ -31,14 +30,12 @@ class VideoWords:
         return catalogue("report").text(self.lang, key, **fields)
 
     def ball(self, ball: str) -> str:
-        """A ball's name: ``white`` in English, ``흰 공`` in Korean."""
-        return str(ball) if self.lang == "en" else self._t(f"ball_{ball}")
+        """A ball's name: ``white`` (the 7-pin game's ``white 2``) in English, ``흰 공``."""
+        return self._t(f"ball_{ball}")
 
     def event(self, e: ScoredEvent) -> str:
         """An event's label on the video."""
-        ev = e.event
-        if self.lang == "en":
-            return f"cushion {ev.cushion}" if isinstance(ev, CushionContact) else event_label(e)
+        ev = e.event  # English too from its catalogue: "white 2", not the id "white2"
         if isinstance(ev, BallContact):
             return self._t(
                 "video_ball", first=self.ball(ev.balls[0]), second=self.ball(ev.balls[1])

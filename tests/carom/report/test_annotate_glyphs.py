@@ -49,14 +49,17 @@ def _events() -> list[ScoredEvent]:
     return [ScoredEvent(e, 1.0) for e in evs]
 
 
-def test_ascii_keeps_opencv_s_font_and_english_words_are_the_old_labels() -> None:
+def test_ascii_keeps_opencv_s_font_and_english_words_are_the_catalogue_s() -> None:
+    """English labels came from the events' ids: "red pocket head_left" (and "white2" for
+    the 7-pin game's second white) in the video and the report's events table."""
     glyphs, missing = pick_glyphs(["Ana 3 : 1 Ben", *VideoWords("en").texts()])
     assert isinstance(glyphs, HersheyGlyphs) and missing == ""
     words = VideoWords("en")
     assert [words.event(e) for e in _events()] == [
-        "white-red", "cushion left", "call touch", "center pin down", "red off table",
-        "red pocket head_left",
+        "white-red", "cushion left", "call touch", "centre pin down", "red off table",
+        "red pocket head left",
     ]  # fmt: skip
+    assert words.ball(Ball.WHITE2) == "white 2"
     assert words.ball(Ball.YELLOW) == "yellow"
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "cannot_write_in",
     "check_utf8_name",
     "make_folder",
+    "not_utf8",
     "remove_empty",
     "remove_left_by_ended",
     "remove_own",
@@ -40,6 +41,18 @@ __all__ = [
 _HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
 
 
+def not_utf8(text: str) -> str | None:
+    r"""``text`` with the bytes that are not UTF-8 shown as ``\xe9``; None if it is UTF-8.
+
+    Python keeps such bytes of a file name (or an argument) as lone surrogates.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return None
+
+
 def check_utf8_name(path: Path) -> None:
     r"""Refuse a file found in a folder or by a pattern whose name is not UTF-8.
 
@@ -49,13 +62,9 @@ def check_utf8_name(path: Path) -> None:
     Raises:
         CaromError: one line, the name's bytes shown as ``\xe9``.
     """
-    text = str(path)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    if (shown := not_utf8(str(path))) is not None:
         raise CaromError(f"{shown}: its name is not UTF-8 text (written in another "
-                         "encoding); rename it with UTF-8 letters") from None  # fmt: skip
+                         "encoding); rename it with UTF-8 letters")  # fmt: skip
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:

@@ -261,12 +261,9 @@ def _not_utf8(argv: Sequence[str]) -> str | None:
     Python keeps such bytes of a file name as lone surrogates; OpenCV crashed on them
     (a segmentation fault), and writing the name to a file or a terminal failed.
     """
-    for arg in argv:
-        try:
-            arg.encode("utf-8")
-        except UnicodeEncodeError:
-            return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return None
+    from carom.files import not_utf8
+
+    return next((shown for arg in argv if (shown := not_utf8(arg)) is not None), None)
 
 
 #: Options whose value may begin with "-" (pixel lists): argparse took "-50,-50;..." for

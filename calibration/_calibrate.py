@@ -101,7 +101,8 @@ def calibrate_frame(
         sides = _sides(fit, uv, xyz, side, t, edges.image_size_px)
         method = CalibrationMethod.AUTO
     else:
-        fit, uv, xyz = _manual_fit(frame_bgr, geometry, corners, diamonds or [], fixed)
+        marks = (corners, diamonds or [])
+        fit, geometry, uv, xyz = _manual_fit(frame_bgr, geometry, marks, fixed, diamond_offset_mm)
         method = CalibrationMethod.MANUAL
     if lens is not None:
         method = CalibrationMethod.CHECKERBOARD
@@ -223,25 +224,34 @@ def with_diamond_offset(geometry: TableGeometry, offset_mm: float | None) -> Tab
 def _manual_fit(
     frame_bgr: U8,
     geometry: TableGeometry,
-    corners: list[list[float]],
-    diamonds: list[list[float]],
+    marks: tuple[list[list[float]], list[list[float]]],
     lens: tuple[Intrinsics, Distortion] | None,
-) -> tuple[Fit, F64, F64]:
-    """The fit to marked corners and diamonds, the marked pixels and their table points."""
+    offset_mm: float | None,
+) -> tuple[Fit, TableGeometry, F64, F64]:
+    """The fit to marked ``(corners, diamonds)``, its geometry, the marked pixels, their points.
+
+    ``offset_mm``: the diamonds' offset from the cushion nose (an earlier fit's, the
+    wizard's); None: fitted from the diamonds when enough are marked
+    (:func:`fit_from_points`), and kept as the rail's width as an automatic fit's is.
+    """
     h, w = frame_bgr.shape[:2]
+    corners, diamonds = marks
     marked = {"corners": corners, "diamonds": diamonds}
     fit = fit_from_points(
         (w, h), marked, length_mm=geometry.length_mm, width_mm=geometry.width_mm,
         rail_height_mm=geometry.rail_height_mm,
-        diamond_offset_mm=geometry.diamond_offset_mm, lens=lens,
+        diamond_offset_mm=geometry.diamond_offset_mm if offset_mm is not None else None,
+        lens=lens,
     )  # fmt: skip
+    if offset_mm is None:
+        geometry = with_diamond_offset(geometry, fit.diamond_offset_mm)
     uv = np.asarray(corners, dtype=np.float64)
     xyz = _corners_xyz(fit, uv, geometry)
     if diamonds:
         rows = np.asarray(diamonds, dtype=np.float64)
         uv = np.concatenate([uv, rows[:, 1:]])
         xyz = np.concatenate([xyz, geometry.diamonds_xyz_mm()[rows[:, 0].astype(int)]])
-    return fit, uv, xyz
+    return fit, geometry, uv, xyz
 
 
 def _corners_xyz(fit: Fit, uv: F64, geometry: TableGeometry) -> F64:

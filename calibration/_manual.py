@@ -9,9 +9,12 @@ error winning. Marked diamonds lie ``rail_height_mm`` above the cloth and
 tie: with them (or with a fixed lens) the best solvePnP starts, scored with the
 diamonds, are refined by least squares on the corners' distances to their sides and
 the diamonds' reprojection errors (the focal length, k1 from six diamonds on, and the
-pose; a lens given stays fixed), and the smallest cost wins. The diamonds' indices
-also tell which image corner is which table corner. Without k1, a lens's slight bend
-(k1 = -0.06) would move the fitted height by a quarter.
+pose; a lens given stays fixed), and the smallest cost wins. From six diamonds on,
+their offset from the nose is fitted too unless the caller gives it (an earlier fit's):
+a real table's lie nearer the nose than the model's 125 mm (85 mm on the broadcast
+frames), and with the model's the diamonds marked where they are fitted no camera.
+The diamonds' indices also tell which image corner is which table corner. Without k1,
+a lens's slight bend (k1 = -0.06) would move the fitted height by a quarter.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ _N_STARTS = 3  # best solvePnP starts per corner assignment scored with the diam
 _N_REFINED = 2  # best scored starts that are refined
 #: Fewest marked diamonds with which k1 is fitted too (without a fixed lens).
 K1_MIN_DIAMONDS = 6
+#: Fewest marked diamonds with which their offset from the cushion nose is fitted too
+#: (when no offset is given).
+OFFSET_MIN_DIAMONDS = 6
 
 
 def fit_from_points(
@@ -79,8 +85,8 @@ def fit_from_points(
             follows and the smallest corner error wins (ties: this one, for a camera
             looking straight down, where the corners cannot tell the focal length).
         rail_height_mm: Rail top (the diamonds) above the cloth, mm.
-        diamond_offset_mm: Cushion nose out to the diamonds, mm (default: the
-            :class:`TableGeometry` default, 125).
+        diamond_offset_mm: Cushion nose out to the diamonds, mm, kept; None: fitted
+            from :data:`OFFSET_MIN_DIAMONDS` diamonds on, else the model's 125 mm.
         lens: Fixed intrinsics and distortion (:func:`fit_lens_from_checkerboards`).
 
     Returns:
@@ -99,14 +105,36 @@ def fit_from_points(
     if not len(diamonds) and lens is None:
         return _corners_only(probs, corners, hfov_deg)
     geometry = TableGeometry(Table(length_mm=length_mm, width_mm=width_mm))
-    offset = geometry.diamond_offset_mm if diamond_offset_mm is None else diamond_offset_mm
+    try:
+        return _with_diamonds(probs, corners, diamonds, geometry, rail_height_mm,
+                              hfov_deg, diamond_offset_mm)  # fmt: skip
+    except CalibrationError as exc:
+        if diamond_offset_mm is not None or not 0 < len(diamonds) < OFFSET_MIN_DIAMONDS:
+            raise
+        raise CalibrationError(  # the model's offset may be a real table's wrong one
+            f"{exc} (with {OFFSET_MIN_DIAMONDS} diamonds or more marked, their distance from "
+            "the cushion is fitted too)"
+        ) from None
+
+
+def _with_diamonds(
+    probs: list[_Problem], corners: F64, diamonds: F64, geometry: TableGeometry,
+    rail_height_mm: float, hfov_deg: float, offset_mm: float | None,
+) -> Fit:  # fmt: skip
+    """The fit to the corners and diamonds (:func:`fit_from_points`).
+
+    ``offset_mm`` None: the diamonds' offset is fitted too from
+    :data:`OFFSET_MIN_DIAMONDS` diamonds on.
+    """
+    offset = geometry.diamond_offset_mm if offset_mm is None else offset_mm
+    free_offset = offset_mm is None and len(diamonds) >= OFFSET_MIN_DIAMONDS
     idx = diamonds[:, 0].astype(int)
     xy_mm = geometry.diamonds_mm()[idx] - geometry.diamond_offset_mm * diamond_normals()[idx]
     xyz_mm, out = np.c_[xy_mm, np.full(len(idx), rail_height_mm)], diamond_normals()[idx]
     with_dia = [
         replace(p, diamonds_mm=xyz_mm, diamonds_out=out, diamonds_px=diamonds[:, 1:]) for p in probs
     ]
-    return _refined(with_dia, corners, hfov_deg, offset)
+    return _refined(with_dia, corners, hfov_deg, offset, free_offset)
 
 
 def diamond_normals() -> F64:
@@ -174,7 +202,9 @@ def _scored_starts(
     return out
 
 
-def _refined(probs: list[_Problem], corners: F64, hfov_deg: float, offset_mm: float) -> Fit:
+def _refined(
+    probs: list[_Problem], corners: F64, hfov_deg: float, offset_mm: float, free_offset: bool
+) -> Fit:
     """Least squares on corners and diamonds from the most promising starts.
 
     Each assignment's best corner starts are scored with the diamonds too (a wrong
@@ -190,7 +220,7 @@ def _refined(probs: list[_Problem], corners: F64, hfov_deg: float, offset_mm: fl
     best: tuple[float, F64, _Problem] | None = None
     for _, i in sorted(scored)[:_N_REFINED]:
         prob = starts[i][0]
-        params = _refine(starts[i][1], prob, offset_mm)
+        params = _refine(starts[i][1], prob, offset_mm, free_offset)
         if not _plausible(params, prob):
             continue
         res = _residuals(params, prob)
@@ -201,15 +231,16 @@ def _refined(probs: list[_Problem], corners: F64, hfov_deg: float, offset_mm: fl
     return _summary(best[1], best[2])
 
 
-def _refine(start: F64, prob: _Problem, offset_mm: float) -> F64:
+def _refine(start: F64, prob: _Problem, offset_mm: float, free_offset: bool = False) -> F64:
     """Parameters (start + offset, inset) with the focal length and pose refined.
 
     k1 is fitted with at least :data:`K1_MIN_DIAMONDS` diamonds (fewer points cannot
     tell it from the focal length) and stays 0 otherwise; a fixed lens stays fixed;
-    the diamonds' offset and the edge inset stay as given.
+    the diamonds' offset is fitted too with ``free_offset`` (from ``offset_mm``), else
+    kept; the edge inset stays 0.
     """
     full = np.append(start, [offset_mm, 0.0])
-    free = np.arange(len(start))
+    free = np.arange(len(start) + (1 if free_offset else 0))
     if prob.lens is None and len(prob.diamonds_px) < K1_MIN_DIAMONDS:
         free = free[free != 1]  # k1
 

@@ -82,3 +82,28 @@ def test_a_rendered_table_keeps_the_model_s_rails() -> None:
     picture = Path(__file__).resolve().parents[2] / "examples" / "table.jpg"
     auto = calibrate_frame(np.asarray(cv2.imread(str(picture)), dtype=np.uint8), MATCH_TABLE)
     assert auto.calibration.geometry == TableGeometry(MATCH_TABLE)
+
+
+def test_corners_and_diamonds_marked_on_a_real_table_fit_its_own_rail() -> None:
+    """``carom calibrate --corners --diamonds`` knows no earlier fit: the model's 125 mm
+    from the nose to the diamonds fitted no camera to the real table's (85 mm); from six
+    diamonds on their offset is fitted too. Fewer say that more would."""
+    from calibration import CalibrationError, calibrate_frame
+    from referee import MATCH_TABLE
+
+    image = np.asarray(cv2.imread(str(REAL / "00064.jpg")), dtype=np.uint8)
+    auto = calibrate_frame(image, MATCH_TABLE)
+    geometry, camera = auto.calibration.geometry, auto.calibration.camera
+    idx, uv = diamond_points(grey_image(image), camera.project(geometry.diamonds_xyz_mm()),
+                             0.01 * 1920, 0.01 * 1920)  # fmt: skip
+    corners = camera.project(geometry.corners_xyz_mm(0.0)).tolist()
+    marked = [[float(i), float(u), float(v)] for i, (u, v) in zip(idx, uv, strict=True)]
+    for n in (len(marked), 6):
+        fit = calibrate_frame(image, MATCH_TABLE, corners=corners, diamonds=marked[:n])
+        assert fit.report.verdict.value != "failed", (n, fit.report)
+        assert fit.calibration.residuals["rms_px"] < 1.5, n
+        assert 80.0 < fit.calibration.geometry.diamond_offset_mm < 90.0, n
+        drawn = fit.calibration.camera.project(fit.calibration.geometry.diamonds_xyz_mm())
+        assert float(np.median(np.hypot(*(drawn[idx] - uv).T))) < 2.0, n
+    with pytest.raises(CalibrationError, match="with 6 diamonds or more marked"):
+        calibrate_frame(image, MATCH_TABLE, corners=corners, diamonds=marked[:5])

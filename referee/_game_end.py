@@ -83,8 +83,7 @@ def _cut(score: Score, over: int, *, own_stroke: bool) -> Score:
 def target_reached(state: MatchState, player: str, note: Notes) -> tuple[MatchState, Notes]:
     """``player`` reached the target: equalizing innings for those behind, or the game."""
     cfg = state.config
-    mine = state.scores[player].innings
-    behind = tuple(q for q in cfg.order_from(player)[1:] if state.scores[q].innings < mine)
+    behind = _still_to_play(state, player)
     if cfg.equalizes and behind:
         scores = dict(state.scores)
         scores[player] = scores[player].closed()
@@ -97,6 +96,24 @@ def target_reached(state: MatchState, player: str, note: Notes) -> tuple[MatchSt
         said = _say(ReasonKey.NOTE_TARGET_EQUALIZING, player=player, players=who)
         return moved, join_notes(note, said)
     return _finish_game(state, player, join_notes(note, _say(ReasonKey.NOTE_TARGET, player=player)))
+
+
+def _still_to_play(state: MatchState, player: str) -> tuple[str, ...]:
+    """Who has yet to play the round in which ``player`` reached the target.
+
+    Those after ``player`` in the order of play from the game's breaker [rules.md §5:
+    the breaker reaching the target first gives the others an equalizing inning]. With
+    no breaker known (a match joined in progress without it), those with fewer innings
+    begun. The innings of a joined match may be the ones not given (0), and a first
+    stroke opens an inning: the breaker, when given, decides (a breaker B and A
+    reaching the target at 20 innings each gave B an equalizing inning).
+    """
+    cfg = state.config
+    if state.breaker is not None:
+        order = cfg.order_from(state.breaker)
+        return order[order.index(player) + 1 :]
+    mine = state.scores[player].innings
+    return tuple(q for q in cfg.order_from(player)[1:] if state.scores[q].innings < mine)
 
 
 def _equalizing_end(state: MatchState, shooter: str, verdict: Verdict) -> tuple[MatchState, Notes]:

@@ -98,3 +98,22 @@ def test_any_match_under_way_is_continued_by_its_own_start(
     # And it is a start a record may be given (a match file's, a shot log's): checked.
     config: MatchConfig = replace(match.state.config, start=end)
     assert Match(config).state.scores.keys() == match.state.scores.keys()
+
+
+@pytest.mark.parametrize("innings", [{}, {"A": 20, "B": 20}])
+def test_joined_with_the_breaker_given_only_a_breaker_s_target_gives_an_equalizing_inning(
+    innings: dict[str, int],
+) -> None:
+    """B broke, A reaches the target: A had as many innings as B, the game is A's [rules.md
+    §5]. The innings alone (not given, or A's first stroke opening an inning) had B
+    behind, who got an equalizing inning and drew."""
+    start = StartState(board={"A": 39, "B": 39}, innings=innings, shooter="A", breaker="B")
+    match = Match(config(target=40, start=start))
+    drive(match, "p")
+    assert (match.state.phase, match.state.winner) == (Phase.OVER, "A")
+    assert not match.state.equalizing
+    # The breaker reaching the target still gives the other the equalizing inning.
+    other = Match(config(target=40, start=replace(start, shooter="B")))
+    drive(other, "p")
+    assert other.state.phase is Phase.PLAYING and other.state.equalizing
+    assert other.state.shooter == "A"

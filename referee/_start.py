@@ -60,4 +60,9 @@ class StartState:
         if sum(self.sets_won.values()) > self.set_index:
             raise RulesError("start: more sets won than sets played before set_index")
         if any(w > sets // 2 for w in self.sets_won.values()):
-            raise RulesError(f"start: a player with {sets // 2 + 1} sets has won the match")
+            won = sets // 2 + 1
+            raise RulesError(f"start: a player with {won} set{'s' if won > 1 else ''} has won "
+                             "the match")  # fmt: skip
+        if sets == 1 and self.set_index > 0:
+            raise RulesError(f"start: set {self.set_index + 1} of a one-game match; give the "
+                             "match's sets (sets = 3 in a match file)")  # fmt: skip

@@ -228,6 +228,11 @@ def test_any_document_is_read_or_refused_with_one_line_and_the_schema_is_never_s
         ({"start": {"shooter": "Zed"}}, "start.shooter: 'Zed' is not one of the players"),
         ({"start": {"run": 3}}, "start: a run under way needs the shooter"),
         ({"start": {"sets_won": {"A": 1}}}, "start: more sets won than sets played"),
+        ({"start": {"set_index": 5}}, "start: set 6 of a one-game match; give the match's sets"),
+        (
+            {"sets": 1, "start": {"set_index": 1, "sets_won": {"A": 1}}},
+            "start: a player with 1 set has won the match",
+        ),
         ({"typo": 1}, "typo: unknown field"),
     ],
 )

@@ -91,11 +91,22 @@ class BoardView:
         self.reading = self.clock.read(self.now_t_s)
         snapshot = snapshot_from_state(
             state, review=pending is not None or paused is not None,
-            shot_clock_s=self.reading.left_s, timeouts=self.session.timeouts_used(),
+            shot_clock_s=self.reading.left_s, timeouts=self._timeouts_left(),
         )  # fmt: skip
         self.board.show(snapshot, event, on_written)
         for fn in self._observers:
             fn(self.reading)
+
+    def _timeouts_left(self) -> tuple[int, ...]:
+        """The time-outs (extensions) each player has left this game, in the order of play.
+
+        The protocol's fields 12 and 13 are what is left (docs/scoreboard-protocol.md);
+        the board showed those used (0, then 1 and 2, counting the wrong way). None
+        without a shot clock.
+        """
+        settings = self.clock.settings
+        allowed = settings.extensions if settings.enabled else 0
+        return tuple(max(allowed - used, 0) for used in self.session.timeouts_used())
 
     def confirm_final(
         self, timeout_s: float, waiting: Callable[[str], None] | None = None

@@ -15,7 +15,7 @@ import pytest
 
 from carom.analyze import AnalyzeOptions, match_config
 from carom.cli._live import _final_status
-from carom.live import LiveSession, LiveSetup, MatchStore
+from carom.live import LiveSession, LiveSetup, MatchStore, TimeoutCall
 from carom.live.loop._board import BoardView
 from carom.live.loop._metrics import BoardSink, LiveMetrics
 from carom.match import ShotClock
@@ -50,6 +50,24 @@ def test_the_final_state_acknowledged_ends_with_status_0(tmp_path: Path, view: B
         assert heard == []  # confirmed at once: no word of waiting
         assert emu.snapshot is not None and emu.snapshot.players == ("A", "B")
         assert _final_status(view.confirm_final(0.0)) == 0
+    finally:
+        emu.stop()
+
+
+def test_the_board_shows_the_time_outs_each_player_has_left(
+    tmp_path: Path, view: BoardView
+) -> None:
+    """Fields 12 and 13 are the time-outs left (docs/scoreboard-protocol.md): 2 each at
+    the start, 1 after A's. The board showed those used: 0, then 1, the wrong way."""
+    emu = ScoreboardEmulator.open_pty(link=tmp_path / "board")
+    try:
+        view.show()
+        assert view.confirm_final(5.0).confirmed
+        assert emu.snapshot is not None and emu.snapshot.timeouts == (2, 2)
+        view.session.call(TimeoutCall("A"), who="keyboard", now_iso=now_iso())
+        view.show()
+        assert view.confirm_final(5.0).confirmed
+        assert emu.snapshot.timeouts == (1, 2)
     finally:
         emu.stop()
 

@@ -161,6 +161,10 @@ def _player(word: str, players: tuple[str, ...]) -> str:
     raise CallParseError(f"unknown player {word!r} ({seats}); {HELP}")
 
 
+#: The most points one correction adds or takes (as the web API's correction).
+MAX_CORRECTION = 10000
+
+
 def _int(verb: str, word: str) -> int:
     try:
         return int(word)
@@ -205,6 +209,10 @@ def _correct(args: list[str], players: tuple[str, ...]) -> KeyboardInput:
     n = _int("correct", args[1])
     if n == 0:
         raise CallParseError(f"correct: points must not be zero; {HELP}")
+    if abs(n) > MAX_CORRECTION:
+        # One typo ended the match at 99999999999999999999 points, which no board shows.
+        raise CallParseError(f"correct: points from -{MAX_CORRECTION} to {MAX_CORRECTION} "
+                             f"(the web console's limit), not {n}; {HELP}")  # fmt: skip
     return Correction(CorrectionKind.POINTS, _player(args[0], players), n)
 
 

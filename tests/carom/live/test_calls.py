@@ -64,6 +64,8 @@ def test_blank_lines_are_nothing() -> None:
         ("points -1", "expected 0 or more"),
         ("timeout C", "unknown player 'C'"),
         ("correct A 0", "must not be zero"),
+        ("correct B +99999999999999999999", "points from -10000 to 10000"),
+        ("correct B -10001", "points from -10000 to 10000"),
         ("correct A", "expected 2 argument"),
         ("undo now", "expected 0 argument"),
         ("turn 'unclosed", "cannot read"),

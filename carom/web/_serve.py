@@ -6,6 +6,7 @@ bad address is a one-line :class:`referee.CaromError` instead of a logged traceb
 
 from __future__ import annotations
 
+import errno
 import socket
 import threading
 import time
@@ -37,10 +38,14 @@ def bind(host: str, port: int) -> socket.socket:
         sock.listen(2048)
     except OSError as exc:
         sock.close()
-        raise CaromError(
-            f"cannot listen on {host}:{port} ({exc.strerror or exc}); pass another --port "
-            "or stop the program using it"
-        ) from None
+        if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+            way = ("no network interface of this machine has that address: pass one it has "
+                   "with --host (0.0.0.0: all of them, 127.0.0.1: this machine only)")  # fmt: skip
+        elif exc.errno in (errno.EACCES, errno.EPERM) and 0 < port < 1024:
+            way = "a port under 1024 needs administrator rights: pass another --port"
+        else:
+            way = "pass another --port or stop the program using it"
+        raise CaromError(f"cannot listen on {host}:{port} ({exc.strerror or exc}); {way}") from None
     sock.setblocking(False)
     return sock
 

@@ -229,6 +229,22 @@ def test_a_camera_whose_table_is_not_found_gets_this_server_s_wizard(tmp_path: P
     assert "carom serve --camera" not in line and "--calibration" not in line
 
 
+def test_an_address_this_machine_does_not_have_is_said_with_host_as_the_way_out(
+    tmp_path: Path,
+) -> None:
+    """It said to pass another --port or stop the program using it: neither helps."""
+    done = subprocess.run([*carom_cmd(), "serve", "--host", "192.0.2.1", "--port", "0",
+                           "--db", str(tmp_path / "web.db")],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (
+        "carom: cannot listen on 192.0.2.1:0 (Cannot assign requested address); no network "
+        "interface of this machine has that address: pass one it has with --host (0.0.0.0: "
+        "all of them, 127.0.0.1: this machine only)"
+    )
+    assert list(tmp_path.iterdir()) == []  # no database made
+
+
 def test_live_serve_on_a_port_in_use_fails_before_any_work(tmp_path: Path) -> None:
     """One line and status 2 before the calibration is fitted or a match is made."""
     with socket.socket() as taken:

@@ -149,7 +149,8 @@ def table_language(request: Request) -> TableLanguage:
     with _language_lock:
         if not hasattr(state, "language"):
             settings: WebSettings = state.settings
-            state.language = TableLanguage(settings.db)
+            sound = state.table.store.health.sound  # a damaged database is never written
+            state.language = TableLanguage(settings.db, keep=sound)
     language: TableLanguage = state.language
     return language
 

@@ -72,10 +72,11 @@ class TableLanguage:
 
     None means each browser's own. Kept in the match database (table ``web_settings``)
     so it outlives a restart; read once, then from memory; the console changes it.
+    ``keep`` False (a damaged database, which is never written): for this run only.
     """
 
-    def __init__(self, db: Path) -> None:
-        self._db = db
+    def __init__(self, db: Path, *, keep: bool = True) -> None:
+        self._db, self._keep = db, keep
         self._lock = threading.Lock()
         self._value: str | None = None
         self._loaded = False
@@ -94,6 +95,9 @@ class TableLanguage:
             LiveError: the database cannot be written.
         """
         with self._lock:
+            if not self._keep:
+                self._value, self._loaded = language, True
+                return
             try:
                 db = sqlite3.connect(str(self._db))
                 try:

@@ -58,6 +58,10 @@ def test_every_history_endpoint_answers_503_with_the_damage(
         assert c.get("/api/health").status_code == 200  # the rest of the server runs
         r = c.post("/api/matches", json={"players": PLAYERS}, headers=AUTH)
         assert r.status_code == 409 and "damaged: " in r.json()["detail"]  # no match beside
+        # The table's language is kept for this run only: it made a table in the file.
+        r = c.post("/api/settings/language", json={"language": "ko"}, headers=AUTH)
+        assert r.status_code == 200 and r.json()["table_language"] == "ko", r.text
+        assert c.get("/api/settings/language").json()["table_language"] == "ko"
     said = [r.getMessage() for r in caplog.records if "damaged" in r.getMessage()]
     assert len(said) == 1 and "cannot be read, resumed or added to" in said[0]
     assert path.read_bytes() == before  # not even the admin token was written into it

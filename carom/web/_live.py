@@ -175,11 +175,16 @@ class CameraRig:
             on_change(what)
 
     def stop(self) -> None:
-        """Stop the pipeline (the match stays as committed)."""
+        """Stop the pipeline (the match stays as committed).
+
+        As Ctrl-C stops ``carom live``: the shot under way is not judged from half its
+        frames, and a review waiting is kept to be asked again on resume. (A match
+        closed mid-shot had the shot held with "the video ended before every ball
+        stopped" and the server said to decide it at a keyboard it does not have.)
+        """
         runner, thread = self.runner, self._thread
         if runner is not None:
-            runner.stop.set()
-            runner.lines.put(None)  # ends a wait for a review decision
+            runner.close()  # also ends a wait for a review decision
         if thread is not None:
             thread.join(10.0)
         self._thread = None

@@ -122,6 +122,7 @@ class LiveRunner:
         self.console = False  # a web console takes calls too (carom live --serve)
         self.stop = threading.Event()
         self.interrupted = threading.Event()  # see interrupt()
+        self._closing = False  # see close()
         self.analyzer: Analyzer | None = None
         self.calibration: Calibration | None = None
         self.stop_settings = stop
@@ -170,6 +171,11 @@ class LiveRunner:
         self.stop.set()
         self.lines.put(None)  # ends a wait for a review decision
 
+    def close(self) -> None:
+        """As :meth:`interrupt`, then the summary line (the web console closed the match)."""
+        self._closing = True
+        self.interrupt()
+
     def run(self) -> None:
         """Process frames until the source ends (then wait for a pending review)."""
         self.view.show()
@@ -189,6 +195,8 @@ class LiveRunner:
             self._status_line()
         if not self.interrupted.is_set():
             self._finish()
+        elif self._closing:
+            self._status_line(force=True)
 
     def _wants_newest(self) -> bool:
         """A held shot wants the newest picture, not frames queued behind its analysis.

@@ -152,3 +152,34 @@ def test_a_calibration_the_video_refuses_stops_the_pipeline_with_error(
                              "resumes it")  # fmt: skip
     finally:
         srv.stop()
+
+
+def test_a_match_closed_mid_shot_leaves_the_shot_unjudged_not_held_as_the_video_s_end(
+    tmp_path: Path,
+) -> None:
+    """The console's close mid-shot held the shot for review as "the video ended before
+    every ball stopped" and the server said to decide it at a keyboard it does not
+    have. Closed as Ctrl-C stops ``carom live``: nothing judged from half its frames."""
+    import sqlite3
+
+    calibration = write_truth_calibration(tmp_path / "calibration.json")
+    clip = first_seconds(tmp_path / "clip.mp4")
+    app = make_app(tmp_path, camera=str(clip), calibration=calibration, pace=1.0)
+    srv = serve_in_thread(app)
+    try:
+        r = httpx2.post(srv.url + "/api/matches", json={"players": ["A", "B"], "first_player": "A"},
+                        headers=AUTH, timeout=30)  # fmt: skip
+        assert r.status_code == 201, r.text
+        time.sleep(6.0)  # the first shot rolls from 1.5 s to 13.9 s of the video
+        r = httpx2.post(srv.url + "/api/matches/close", headers=AUTH, timeout=30)
+        assert r.status_code == 200, r.text
+        state = httpx2.get(srv.url + "/api/state", timeout=10).json()
+        assert state["match"] is None, state
+    finally:
+        srv.stop()
+    db = sqlite3.connect(tmp_path / "web.db")
+    try:
+        dump = "\n".join(db.iterdump())
+    finally:
+        db.close()
+    assert "video_ended" not in dump and "the video ended" not in dump

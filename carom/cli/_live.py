@@ -332,10 +332,17 @@ def _say_left_unfinished(store: Any, session: Any, setup: Any, db: Path) -> None
     Its set-up differs (players, first player, targets, rules ...), so it was not
     resumed; a restart that left out an option would otherwise begin at 0 without a word.
     """
+    from carom.live import held_by
+
     if session.resumed:
         return
     m = session.left_unfinished(store, setup.sources, besides=session.match_id)
-    if m is not None:
+    pid = None if m is None else held_by(db, m.id)
+    if m is not None and pid is not None:  # not left: refereed now (not to be resumed)
+        _say(f"match {m.id} ({' - '.join(m.players)}) of this camera is being refereed by "
+             f"another process (pid {pid}) with another set-up; this is a new match beside "
+             "it")  # fmt: skip
+    elif m is not None:
         _say(f"match {m.id} ({' - '.join(m.players)}, begun {m.created_at[:16]}) of this "
              "camera was left unfinished with another set-up: the same options (players, "
              f"first player, targets, rules) resume it; carom matches {db} lists every "

@@ -38,7 +38,7 @@ from carom.live._export import (
     trajectories,
     write_csv,
 )
-from carom.live._hold import holds_path
+from carom.live._hold import held_by, holds_path
 from carom.live._repair import MatchSalvage, RepairReport, repair
 from carom.live._session import (
     LiveSession,
@@ -85,6 +85,7 @@ __all__ = [
     "corrections_in_effect",
     "csv_columns",
     "csv_text",
+    "held_by",
     "holds_path",
     "judged_setup",
     "lag_account",

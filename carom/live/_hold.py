@@ -72,6 +72,12 @@ def hold_match(db: Path, match_id: int) -> None:
         raise LiveError(held_line(match_id, _holder_pid(fd, match_id))) from None
 
 
+def held_by(db: Path, match_id: int) -> int | None:
+    """The pid of another process holding ``match_id`` of ``db``; None: not held (or untold)."""
+    fd = _descriptor(db)
+    return None if fd is None else _holder_pid(fd, match_id)
+
+
 def release_match(db: Path, match_id: int) -> None:
     """Let another process referee ``match_id`` of ``db`` (a no-op if not held)."""
     fd = _FILES.get(holds_path(db).resolve())

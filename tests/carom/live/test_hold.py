@@ -68,6 +68,18 @@ def test_a_match_another_process_referees_is_refused_with_its_pid_and_nothing_wr
         _stop(holder)
 
 
+def test_held_by_names_the_holder_while_it_lives(db: Path) -> None:
+    from carom.live import held_by
+
+    holder = _holder(db)
+    try:
+        assert held_by(db, holder.match_id) == holder.pid  # type: ignore[attr-defined]
+        assert held_by(db, holder.match_id + 1) is None  # type: ignore[attr-defined]
+    finally:
+        _stop(holder)
+    assert held_by(db, holder.match_id) is None  # type: ignore[attr-defined]
+
+
 def test_a_holder_killed_leaves_the_match_free_to_resume(db: Path) -> None:
     holder = _holder(db)
     holder.send_signal(signal.SIGKILL)  # as kill -9 or a power cut: the kernel drops the lock
@@ -123,6 +135,17 @@ def test_a_second_carom_live_on_the_match_is_one_line_and_status_2(tmp_path: Pat
             f"carom: match 1 is being refereed by another process (pid {first.pid}): a carom "
             "live or carom serve on this database; stop it first, then try again"
         )
+        # Another set-up is a new match beside it; the one refereed now is not "left
+        # unfinished" to be resumed (it said so, and that the same options resume it).
+        other = subprocess.run([*_carom(), *args[:-4], "--players", "B,A", "--shot-clock", "0",
+                                "--pace", "0"], cwd=tmp_path, capture_output=True, text=True,
+                               timeout=120)  # fmt: skip
+        assert other.returncode == 0, other.stderr
+        assert (
+            f"carom live: match 1 (A - B) of this camera is being refereed by another process "
+            f"(pid {first.pid}) with another set-up; this is a new match beside it"
+        ) in other.stderr.splitlines(), other.stderr
+        assert "left unfinished" not in other.stderr
     finally:
         _stop(first)
 

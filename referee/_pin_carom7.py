@@ -12,8 +12,8 @@ spot 1 (head end), ``ctx.object_ball`` beside spot 3 [§8]. Counts run down from
    white touched, a break that is no direct hit on the far white, at zero a failed
    safety. A foul puts 5 per foul and all the stroke made on the count.
 3. Otherwise the stroke's value [§9] comes off, unless it passes zero. At exactly
-   zero the next stroke must be a legal safety [§9, §22]: a white touched, then a
-   ball to a cushion, no pin; it wins. All 7 pins win at once. The series lasts
+   zero the next stroke, the same player's, must be a legal safety [§9, §22]: a white
+   touched, then a ball to a cushion, no pin; it wins. All 7 pins win at once. The series lasts
    while pins fall. Vague points are ``RuleOptions.pin7_*`` switches.
 
 Reading a stroke (pins, carom, balls lost) is :mod:`referee._pin_carom7_stroke`;
@@ -200,8 +200,14 @@ def _score_verdict(ctx: ShotContext, s: PinStroke, respots: tuple[Respot, ...]) 
         return Verdict(inning_ends=True, reason_parts=(over,), respots=respots)
     points = min(points, remaining)
     zero = points and points == remaining
+    ends = _inning_ends(ctx, s, points)
+    if zero and not (s.whites_off and ctx.options.pin7_white_off_ends_inning):
+        # He who brought his count to zero must play the safety [000 7-pins §9]: with
+        # no pin (a carom, a pocketed white) the turn passed, while the note said his
+        # safety now wins.
+        ends = False
     return Verdict(
-        inning_ends=_inning_ends(ctx, s, points),
+        inning_ends=ends,
         reason_parts=(
             Reason.of(ReasonKey.PIN7_SCORED, points=points, made=made)
             if points

@@ -124,6 +124,26 @@ def test_unknown_count_is_the_start_of_the_game() -> None:
     assert judge(shot, ctx(start_count=40)).points == 0  # overshoot past zero
 
 
+@pytest.mark.parametrize(
+    "events",
+    [
+        (BallContact(t_s=0.4, balls=(R, W1)), BallContact(t_s=0.9, balls=(R, W2))),  # a carom
+        (
+            BallContact(t_s=0.4, balls=(R, W1)),
+            CushionContact(t_s=0.8, ball=W1, cushion=Cushion.LEFT),
+            PinDown(t_s=1.0, pin=Pin.LEFT, ball=W1),
+        ),  # a pin
+    ],
+)
+def test_the_player_who_reaches_zero_plays_the_safety_next(events: tuple[Event, ...]) -> None:
+    """[000 7-pins §9]: he who brings his count to zero must play the safety to win. With
+    no pin (a carom, 5) the turn passed, while the note said his safety now wins."""
+    shot = Shot(index=0, cue_ball=R, events=events)
+    v = judge(shot, ctx(remaining=5, start_count=100))
+    assert v.points == 5 and not v.inning_ends and not v.fouls
+    assert judge(shot, ctx(remaining=50, start_count=100)).inning_ends is (len(events) == 2)
+
+
 _events = st.lists(
     st.one_of(
         st.builds(

@@ -48,6 +48,7 @@ class ScoreRun:
     lag: LagResult | None
     error: CaromError | None = None
     setup: MatchConfig | None = None
+    refused_shot: int | None = None  # the log's shot that ``error`` refused, if a shot
 
 
 def load_json(path: Path) -> Any:
@@ -70,7 +71,8 @@ def score_document(data: Any, discipline: Discipline | None = None) -> ScoreRun:
         for shot in log.shots:
             match.play(shot)
     except CaromError as exc:
-        return ScoreRun(match, lag, exc)
+        refused = len(match.records) if lag is not None or log.lag is None else None
+        return ScoreRun(match, lag, exc, refused_shot=refused)
     return ScoreRun(match, lag)
 
 
@@ -157,7 +159,10 @@ def stopped_reason(run: ScoreRun, discipline: Discipline | None = None) -> str:
     """
     state = run.match.state
     if not (isinstance(run.error, IllegalMoveError) and state.phase is Phase.OVER):
-        return str(run.error)
+        if run.refused_shot is None:
+            return str(run.error)
+        return (f"shot {run.refused_shot} refused: {run.error}; mend it in the log (or leave "
+                "it out) and score again")  # fmt: skip
     last = run.match.records[-1].index if run.match.records else 0
     why = f"{state.winner} wins" if state.winner else "a draw"
     way = (

@@ -317,7 +317,7 @@ def _judge(header: dict[str, Any], shots: Iterator[Any], discipline: Discipline 
         result = None if lag is None else match.lag(lag)
     except CaromError as exc:
         stopped = exc
-    before = None
+    before, refused = None, None
     for i, data in enumerate(shots):
         shot = parse_shot(data, f"shots[{i}]")
         if shot.index != i and order_error is None:
@@ -333,8 +333,8 @@ def _judge(header: dict[str, Any], shots: Iterator[Any], discipline: Discipline 
             try:
                 match.play(shot)
             except CaromError as exc:
-                stopped = exc
+                stopped, refused = exc, i
     for late in (order_error, lag_error):
         if late is not None:
             raise late
-    return ScoreRun(match, result, stopped)
+    return ScoreRun(match, result, stopped, refused_shot=refused)

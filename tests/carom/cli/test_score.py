@@ -123,6 +123,19 @@ def test_missing_file_and_invalid_json(tmp_path: Path) -> None:
     )
 
 
+def test_a_shot_the_referee_refuses_is_named_with_the_way_out(tmp_path: Path) -> None:
+    """It said only the referee's words, and no way out (docs/exit-status.md)."""
+    doc = json.loads(EXAMPLE.read_text())
+    doc["shots"][2]["decided_points"] = 2
+    log = tmp_path / "refused.json"
+    log.write_text(json.dumps(doc))
+    for run in (_carom("score", str(log)), carom_in_process("score", str(log))):
+        assert _one_line_error(run) == (
+            f"carom: {log}: stopped: shot 2 refused: decided points: one stroke scores 1 at "
+            "most in three-cushion, not 2; mend it in the log (or leave it out) and score again"
+        )
+
+
 def test_shot_after_match_end_keeps_what_was_judged(tmp_path: Path) -> None:
     doc = json.loads(EXAMPLE.read_text())
     extra = dict(doc["shots"][-1], index=len(doc["shots"]))

@@ -233,7 +233,7 @@ _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.WRONG_BREAK_FAR: _WRONG % "too far from",
     ReasonKey.BREAK_LOGGED: "a break: the shot log says so",
     ReasonKey.PLAY_LOGGED: "not a break: the shot log says so",
-    ReasonKey.BREAK_NO_POSITIONS: "a break: no start positions, and the game starts from the break",
+    ReasonKey.BREAK_NO_POSITIONS: "a break: no start positions, and the break position is due",
     ReasonKey.PLAY_NO_POSITIONS: "play: no start positions, and the game is under way",
     ReasonKey.BREAK_LAYOUT: "a break: the balls stand in the break layout ({layout})",
     ReasonKey.BREAK_DUE: (

@@ -84,7 +84,8 @@ def find_carom(events: Iterable[Event], cue: Ball, targets: tuple[Ball, Ball]) -
     firsts = first_contacts(events, cue)
     if not all(t in firsts for t in targets):
         return None
-    a, b = sorted(targets, key=lambda t: firsts[t])
+    seen = list(firsts)  # in the events' order: contacts at one time keep it
+    a, b = sorted(targets, key=lambda t: (firsts[t], seen.index(t)))
     return Carom(first=a, t_first_s=firsts[a], second=b, t_second_s=firsts[b])
 
 

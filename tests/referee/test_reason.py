@@ -223,3 +223,22 @@ def test_field_values_are_plain_and_fill_the_template(
 def test_an_unknown_reason_key_is_a_rules_error_not_a_key_error() -> None:
     with pytest.raises(RulesError, match=r"reason 'nope': unknown key"):
         english_reason([Reason("nope", ())])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("second", [Ball.RED, Ball.YELLOW])
+def test_two_ball_contacts_at_one_time_are_named_in_the_log_s_order(second: Ball) -> None:
+    """docs/shot-log.md: events with equal ``t_s`` keep their order. The reason named
+    the balls in the discipline's order instead ("yellow then red" for red, yellow)."""
+    from referee import BallContact, Cushion, CushionContact, Discipline, Shot, ShotContext, judge
+
+    first = Ball.YELLOW if second is Ball.RED else Ball.RED
+    cushions = tuple(CushionContact(t_s=0.1 * (i + 1), ball=Ball.WHITE, cushion=c)
+                     for i, c in enumerate((Cushion.FOOT, Cushion.LEFT, Cushion.HEAD)))  # fmt: skip
+    hits = (BallContact(t_s=0.5, balls=(Ball.WHITE, first)),
+            BallContact(t_s=0.5, balls=(Ball.WHITE, second)))  # fmt: skip
+    shot = Shot(index=0, cue_ball=Ball.WHITE, events=(*cushions, *hits))
+    ctx = ShotContext(discipline=Discipline.THREE_CUSHION, cue_ball=Ball.WHITE,
+                      opponent_ball=Ball.YELLOW, object_ball=Ball.RED)  # fmt: skip
+    verdict = judge(shot, ctx)
+    assert verdict.points == 1
+    assert verdict.reason == f"point: {first} then {second} after 3 cushions"

@@ -100,7 +100,8 @@ def _object_ball_off_is_foul(ctx: ShotContext) -> bool:
 def _first_ball(shot: Shot, ctx: ShotContext) -> Ball | None:
     firsts = first_contacts(shot.events, ctx.cue_ball)
     hit = [b for b in ctx.object_balls if b in firsts]
-    return min(hit, key=lambda b: firsts[b]) if hit else None
+    seen = list(firsts)  # contacts at one time: the log's order, as find_carom
+    return min(hit, key=lambda b: (firsts[b], seen.index(b))) if hit else None
 
 
 def judge_carom_game(shot: Shot, ctx: ShotContext, zone_rule: ZoneRule | None = None) -> Verdict:

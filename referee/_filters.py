@@ -110,7 +110,9 @@ def _same_contact(previous: Event | None, e: CushionContact, merge_s: float) -> 
     return (
         isinstance(previous, CushionContact)
         and previous.cushion == e.cushion
-        and e.t_s - previous.t_s < merge_s
+        # One ball cannot touch one cushion twice at one time: the same contact twice in
+        # the log (it counted two cushions with the option at 0).
+        and (e.t_s == previous.t_s or e.t_s - previous.t_s < merge_s)
     )
 
 

@@ -43,6 +43,13 @@ def test_every_touch_counts_by_default() -> None:
     assert _points(0.0) == 1
 
 
+def test_the_same_contact_listed_twice_at_one_time_is_one_cushion_by_default() -> None:
+    """A log listing one cushion contact twice (same ball, cushion and time) counted two
+    cushions and made a two-cushion miss a point without a word."""
+    twice = (*CHATTER[:2], CushionContact(t_s=0.80, ball=W, cushion=Cushion.FOOT), *CHATTER[3:])
+    assert _points(0.0, twice) == 0
+
+
 def test_quick_repeat_on_the_same_cushion_merges_when_asked() -> None:
     assert _points(0.1) == 0
 

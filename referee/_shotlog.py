@@ -24,6 +24,7 @@ from referee._shotlog_decision import check_review_decision
 from referee._start import StartState
 from referee._table import XY, Table
 from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
+from referee.jsonread import nfc as composed
 
 __all__ = [
     "FORMAT",
@@ -83,7 +84,7 @@ def parse_shot_log(data: Any, discipline: Discipline | None = None) -> ShotLog:
     top = Obj(data, "", _TOP)
     chosen = discipline or ask_enum(Discipline, top.get("discipline"), "discipline")
     table = _table(top.get("table", {}))
-    match = _match(Obj(top.get("match"), "match", _MATCH), chosen, table)
+    match = _match(Obj(composed(top.get("match")), "match", _MATCH), chosen, table)
     shots = tuple(
         parse_shot(s, f"shots[{i}]") for i, s in enumerate(ask_list(top.get("shots"), "shots"))
     )
@@ -92,7 +93,7 @@ def parse_shot_log(data: Any, discipline: Discipline | None = None) -> ShotLog:
             raise ShotLogError(f"shots[{i}].index: expected {i} (shots in order), got {shot.index}")
         check_shot_order(shots[i - 1] if i else None, shot, f"shots[{i}]")
     lag_data = top.get("lag", None)
-    lag = None if lag_data is None else _lag(lag_data, match.players)
+    lag = None if lag_data is None else _lag(composed(lag_data), match.players)
     return ShotLog(match=match, shots=shots, lag=lag)
 
 

@@ -7,6 +7,7 @@ Public: the shot-log reader uses it, and so do the app's readers of other docume
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -22,6 +23,7 @@ __all__ = [
     "ask_num",
     "ask_obj",
     "ask_str",
+    "nfc",
     "show",
 ]
 
@@ -136,3 +138,19 @@ def ask_enum(enum: type[E], value: Any, where: str) -> E:
         raise ShotLogError(
             f"{where}: unknown name {show(value)} (expected one of: {choices})"
         ) from None
+
+
+def nfc(value: Any) -> Any:
+    """``value`` (decoded JSON) with every text in Unicode's composed form (NFC).
+
+    Names typed or saved in decomposed form (``e`` and a combining accent, as some
+    systems' file names) are the same player as composed ones: ``carom stats`` counted
+    a log's ``Zoë`` of each form as two players.
+    """
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, dict):
+        return {nfc(k): nfc(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [nfc(v) for v in value]
+    return value

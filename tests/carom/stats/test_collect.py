@@ -315,3 +315,20 @@ def test_a_log_too_big_to_read_whole_keeps_its_verdict_categories(
         whole.shots, whole.scoring, whole.misses)  # fmt: skip
     assert whole.ball_first + whole.cushion_first_1 > 0
     assert streamed.ball_first + streamed.cushion_first_1 + streamed.without_events == 0
+
+
+def test_a_name_in_decomposed_and_composed_form_is_one_player(tmp_path: Path) -> None:
+    """``Zoë`` typed composed in one log and decomposed (e + combining diaeresis, as some
+    systems save names) in another counted as two players of the season."""
+    import unicodedata
+
+    example = json.loads((Path(__file__).parents[3] / "examples" / "three_cushion_match.json")
+                         .read_text(encoding="utf-8"))  # fmt: skip
+    for form in ("NFC", "NFD"):
+        zoe = unicodedata.normalize(form, "Zoë")
+        text = json.dumps(example).replace('"Ben"', json.dumps(zoe, ensure_ascii=False))
+        (tmp_path / f"{form}.shots.json").write_text(text, encoding="utf-8")
+    season = collect_stats([tmp_path])
+    assert len(season.matches) == 2
+    assert sorted(p.player for p in season.players) == ["Ana", "Zoë"]
+    assert {m.players for m in season.matches} == {("Ana", "Zoë")}

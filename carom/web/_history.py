@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -19,7 +18,17 @@ from calibration import TableGeometry
 from carom.live import LiveSession, MatchStore, PlayStep, corrections_in_effect, judged_setup
 from carom.report import diagram_svg, diagram_texts, legend_lines, setup_terms_in
 from carom.web._state import record_doc, score_doc, stats_doc
-from referee import Phase, Shot, ShotRecord, Verdict, average_text, match_stats, rules_of
+from referee import (
+    MatchResult,
+    Phase,
+    Shot,
+    ShotRecord,
+    Verdict,
+    average_text,
+    match_stats,
+    rules_of,
+    standings,
+)
 from vision import BallTrack, ScoredEvent
 
 __all__ = ["History", "shot_svg"]
@@ -83,22 +92,28 @@ class History:
         }
 
     def player_stats(self) -> dict[str, dict[str, Any]]:
-        """Per player over all matches: matches, points, innings, GA, BA, high run."""
+        """Per player over all matches: matches, points, innings, GA, BA, high run.
+
+        The best average is of a finished match the player won or drew (rules.md §5,
+        docs/stats.md), as ``carom stats`` gives it: it was the best of every match,
+        lost and unfinished ones too.
+        """
         table: dict[str, dict[str, Any]] = {}
+        results = []
         for row in self.store.matches():
             state = self.session(row.id).state
+            if state.phase is Phase.OVER:
+                results.append(MatchResult.from_state(state))
             for p, st in match_stats(state).items():
-                t = table.setdefault(p, {"matches": 0, "points": 0, "innings": 0,
-                                         "best": Fraction(0), "high_run": 0})  # fmt: skip
+                t = table.setdefault(p, {"matches": 0, "points": 0, "innings": 0, "high_run": 0})
                 t["matches"] += 1
                 t["points"] += st.points
                 t["innings"] += st.innings
                 t["high_run"] = max(t["high_run"], st.high_run)
-                if st.innings:
-                    t["best"] = max(t["best"], Fraction(st.points, st.innings))
+        best = {s.player: s.best_average_text for s in standings(results)}
         return {p: {"matches": t["matches"], "points": t["points"], "innings": t["innings"],
                     "general_average": average_text(t["points"], t["innings"]),
-                    "best_average": average_text(t["best"].numerator, t["best"].denominator),
+                    "best_average": best.get(p, average_text(0, 0)),
                     "high_run": t["high_run"]}
                 for p, t in sorted(table.items())}  # fmt: skip
 

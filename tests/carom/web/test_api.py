@@ -520,3 +520,28 @@ def test_a_method_an_address_does_not_take_says_which_it_takes(tmp_path: Path) -
             == "PUT /api/calls: not taken here; this address takes POST (see /docs)"
         )
         assert r.headers["allow"] == "POST"
+
+
+def test_the_players_best_average_is_of_a_finished_match_they_won_or_drew(
+    tmp_path: Path,
+) -> None:
+    """docs/stats.md: BA is of a finished match the player won or drew, 0.000 without one
+    (as carom stats says). The API gave the best of every match, lost and unfinished."""
+
+    def call(c: TestClient, **body: object) -> None:
+        c.post("/api/calls", json=body, headers=AUTH).raise_for_status()
+
+    with client(tmp_path) as c:
+        new_match(c, target=3)  # Ann 2 in her inning, then Bob 3 in his: Bob wins
+        call(c, kind="correction", player="Ann", points=2)
+        call(c, kind="turn", player="Bob")
+        call(c, kind="correction", player="Bob", points=3)
+        assert c.get("/api/state").json()["match"]["phase"] == "over"
+        c.post("/api/matches/close", headers=AUTH).raise_for_status()
+        new_match(c, players=["Ann", "Cy"])  # unfinished: Ann 5 in one inning
+        call(c, kind="correction", player="Ann", points=5)
+        stats = c.get("/api/players/stats").json()
+    assert stats["Ann"]["best_average"] == "0.000"  # lost the one, the other unfinished
+    assert stats["Bob"]["best_average"] == "3.000"
+    assert stats["Cy"]["best_average"] == "0.000"
+    assert stats["Ann"]["matches"] == 2 and stats["Ann"]["points"] == 7

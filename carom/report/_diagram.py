@@ -10,8 +10,6 @@ left cushion (y = 0) at the top: the layout of an overhead camera image.
 from __future__ import annotations
 
 import math
-import textwrap
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -31,6 +29,7 @@ from carom.report._drawing import (
     render_bgr,
     render_svg,
 )
+from carom.report._text_width import cells, cut_to, wrapped
 from referee import (
     Ball,
     BallContact,
@@ -262,10 +261,10 @@ def _events(events: Sequence[ScoredEvent], tracks: Mapping[Ball, BallTrack], g: 
 
 
 def _legend_text(e: ScoredEvent, doubtful_below: float) -> str:
-    """One legend line: ``1.877 s  white-red`` (and the doubt: ``? 0.40 gap 2 mm``)."""
+    """One legend line: ``1.877 s  white-red`` (doubtful: ``? 0.40``, its why in the table)."""
     text = f"{e.event.t_s:.3f} s  {event_label(e)}"
     if is_doubtful(e, doubtful_below):
-        text += f"  ? {e.confidence:.2f} {e.event.doubt or ''}".rstrip()
+        text += f"  ? {e.confidence:.2f}"
     return text
 
 
@@ -284,16 +283,14 @@ def _legend(events: Sequence[ScoredEvent], y: float, width: float, doubtful_belo
         doubt = is_doubtful(e, doubtful_below)
         out += _badge(i + 1, (x, yy - LEGEND * 0.35), BADGE_R * 0.7, doubt, "legend")
         text = line_of(e) if line_of is not None else _legend_text(e, doubtful_below)
-        budget = int((width / 2 - BADGE_R * 2) / (LEGEND * 0.5))  # 0.5 em a character
-        text = text if len(text) <= budget else text[: budget - 1] + "…"
+        text = cut_to(text, int((width / 2 - BADGE_R * 2) / (LEGEND * 0.5)))  # 0.5 em a cell
         out.append(Label(x + BADGE_R * 1.1, yy, text, LEGEND, DOUBT if doubt else TEXT))
     return out, y + rows * line
 
 
 def _advance(word: str, before: float, least: float) -> float:
     """How far the next key symbol goes: past ``word`` (a wide CJK glyph counts twice)."""
-    ems = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in word)
-    return max(least, before + ems * LEGEND * 0.55 + 100.0)
+    return max(least, before + cells(word) * LEGEND * 0.55 + 100.0)
 
 
 def _key(y: float, words: Mapping[str, str]) -> list[Primitive]:
@@ -346,8 +343,8 @@ def build_diagram(
     prims += _paths(tracks, o, geometry.radius_mm)
     prims += _events(events, tracks, geometry, o, doubtful_below)
     y = geometry.width_mm + 2 * o[1] + CAPTION
-    chars = int((width - 2 * PAD) / (CAPTION * 0.6))  # 0.6 em: a wide sans, bold
-    for line in textwrap.wrap(caption, chars) if caption else []:
+    chars = int((width - 2 * PAD) / (CAPTION * 0.6))  # 0.6 em a cell: a wide sans, bold
+    for line in wrapped(caption, chars):
         prims.append(Label(PAD, y, line, CAPTION, TEXT, bold=True, cls="caption"))
         y += CAPTION * 1.3
     legend, y = _legend(events, y + LEGEND * 0.6, width - 2 * PAD, doubtful_below, line_of)

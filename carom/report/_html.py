@@ -168,11 +168,15 @@ def _events_table(page: Page, events: Sequence[ScoredEvent]) -> str:
 
 
 def _legend_line(page: Page, e: ScoredEvent) -> str:
-    """An event under the diagram: ``1,877 s  blanche–rouge`` (and its doubt)."""
+    """An event under the diagram: ``1,877 s  blanche–rouge`` (``? 0,30`` when doubtful).
+
+    The doubt's words are in the events table below, in the page's language; here
+    they were the English ones, cut to a few letters by the key's width.
+    """
     _, what = _what(page, e)
     text = f"{page.raw('seconds', t=page.num(e.event.t_s, 3))}  {what}"
     if is_doubtful(e, page.doubtful_below):
-        text += f"  ? {page.num(e.confidence, 2)} {e.event.doubt or ''}".rstrip()
+        text += f"  ? {page.num(e.confidence, 2)}"
     return text
 
 

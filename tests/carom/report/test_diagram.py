@@ -198,8 +198,9 @@ def test_doubtful_events_and_unseen_stretches_are_drawn_distinctly() -> None:
     assert fills[1] == fills[3] == DOUBT and fills.count(DOUBT) == 2
     legend = [t.text or "" for t in root.iter(SVG + "text") if " ? " in (t.text or "")]
     assert legend[0] == "2.361 s  white cushion right  ? 0.30"
-    assert legend[1].startswith("2.714 s  red cushion foot  ? 0.90 hi")
-    assert legend[1].endswith("…") and len(legend[1]) < 40  # cut to fit its column
+    # The doubt's words are the events table's (translated there): here they were the
+    # English ones, cut to a few letters.
+    assert legend[1] == "2.714 s  red cushion foot  ? 0.90"
 
 
 def test_png_draws_the_same_primitives_as_the_svg() -> None:

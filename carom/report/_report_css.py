@@ -19,6 +19,7 @@ REPORT_CSS = (
     """
 *{box-sizing:border-box}
 body{font:16px/1.45 system-ui,sans-serif;margin:0;padding:10px;background:#f4f5f7;color:#1b1e23}
+:lang(ko) body{word-break:keep-all;overflow-wrap:anywhere}
 main{max-width:980px;margin:auto}
 h1{font-size:1.4em;margin:.2em 0;overflow-wrap:anywhere}
 h2{font-size:1.2em;margin:1.2em 0 .4em}

@@ -29,6 +29,7 @@ LINE_PLAYERS = 8
 
 _CSS = """
 body{font:15px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#fff;color:#1b1e23}
+:lang(ko) body{word-break:keep-all;overflow-wrap:anywhere}
 main{max-width:1000px;margin:auto}
 h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}
 .scroll{overflow-x:auto}

@@ -54,7 +54,7 @@ FED = 6  # the example's shots fed before the screenshots (shot 7 would wait for
 WORDS = {
     "index": ("점수판", ["Scoreboard", "Referee console", "checking"]),
     "scoreboard": ("하이런", ["high run", "average", "innings", "inning "]),
-    "overlay": ("에버리지", ["avg ", "inning "]),
+    "overlay": ("애버리지", ["avg ", "inning "]),
     "console": (
         "심판 콘솔",
         ["Referee console", "Undo last", "Calls", "Start a match", " by Ana: ", " by Ben: "],

@@ -13,10 +13,11 @@ category and, in the carom disciplines, the cue ball's opening.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from carom.i18n import catalogue
+from carom.i18n import catalogue, format_number
 from carom.stats._model import MatchFigures, PlayerSeason, SeasonStats
 from carom.stats._plots import bar_plot, line_plot, stacked_plot
 from carom.stats._text import player_cells
@@ -95,6 +96,20 @@ class _Words:
         """Column headers: a key's words, or the abbreviation as it is."""
         return [self(k) if k[0].islower() else k for k in keys]
 
+    def decimals(self, value: object) -> object:
+        """An average (``17.666``) with the language's decimal mark (``17,666``), else as is.
+
+        A Dutch page read ``gemiddelde 50.000`` as fifty thousand, beside a report that
+        writes ``1,000``.
+        """
+        if not (isinstance(value, str) and re.fullmatch(r"-?\d+\.\d+", value)):
+            return value
+        return format_number(self.lang, float(value), len(value.partition(".")[2]))
+
+    def local(self, rows: list[list[object]]) -> list[list[object]]:
+        """``rows`` with every average in the language's way (:meth:`decimals`)."""
+        return [[self.decimals(v) for v in row] for row in rows]
+
     def discipline(self, name: str) -> str:
         return self._catalogue.text(self.lang, f"discipline_{name}")
 
@@ -142,7 +157,7 @@ def _points_figure(season: SeasonStats, w: _Words) -> str:
 
 def _plots(season: SeasonStats, w: _Words) -> list[str]:
     players = season.players
-    ga = [(s.player, s.points / s.innings if s.innings else 0.0, s.general_average)
+    ga = [(s.player, s.points / s.innings if s.innings else 0.0, str(w.decimals(s.general_average)))
           for s in players]  # fmt: skip
     hr = [(s.player, float(s.high_run), str(s.high_run)) for s in players]
     kinds = [w(k) for k in ("scoring", "misses", "fouls_no_points", "no_events")]
@@ -190,11 +205,12 @@ def render_stats_html(season: SeasonStats, title: str | None = None, lang: str =
     player_table = _table(
         "players",
         w.head(_PLAYER_HEAD),
-        [player_cells(i, s) for i, s in enumerate(season.players, start=1)],
+        w.local([player_cells(i, s) for i, s in enumerate(season.players, start=1)]),
         frozenset({1}),
     )
     rows, classes = _match_rows(season.matches, w)
-    match_table = _table("matches", w.head(_MATCH_HEAD), rows, frozenset({1, 2, 3, 4}), classes)
+    match_table = _table("matches", w.head(_MATCH_HEAD), w.local(rows), frozenset({1, 2, 3, 4}),
+                         classes)  # fmt: skip
     summary = w("summary", matches=len(season.matches), players=len(season.players))
     return (
         f'<!DOCTYPE html>\n<html lang="{_e(lang)}">\n<head>\n<meta charset="utf-8">\n'

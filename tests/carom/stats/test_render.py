@@ -167,6 +167,12 @@ def test_the_page_speaks_the_language_asked_for(tmp_path: Path, lang: str) -> No
         english = ("Season statistics", "Players", "Matches", "General average", "ball first")
         assert [w for w in english if w in said] == []
     assert season.players[0].player in said
+    # Averages with the language's decimal mark, as the report writes them: a Dutch page
+    # read "gemiddelde 50.000" as fifty thousand.
+    mark = "," if lang in ("es", "fr", "nl", "tr") else "."
+    for s in season.players:
+        whole, _, frac = s.general_average.partition(".")
+        assert f"{whole}{mark}{frac}" in said, (lang, s.general_average)
 
 
 def test_the_page_is_self_contained_without_script(tmp_path: Path) -> None:

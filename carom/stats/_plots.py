@@ -95,14 +95,29 @@ def line_plot(title: str, series: Sequence[tuple[str, Sequence[float | None]]], 
     for s, (_, values) in enumerate(series):
         colour = PALETTE[s % len(PALETTE)]
         xy = [
-            (left + (i + 0.5) * step, top + plot_h * (1 - v / peak))
+            None if v is None else (left + (i + 0.5) * step, top + plot_h * (1 - v / peak))
             for i, v in enumerate(values)
-            if v is not None
         ]
-        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
-        body.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        body += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in xy]
+        # A line through the matches played in a row; broken where the player did not
+        # play (it ran across those matches as if they had).
+        for run in _runs(xy):
+            points = " ".join(f"{x:.1f},{y:.1f}" for x, y in run)
+            body.append(f'<polyline points="{points}" fill="none" stroke="{colour}" '
+                        'stroke-width="2"/>')  # fmt: skip
+        body += [f'<circle cx="{p[0]:.1f}" cy="{p[1]:.1f}" r="3" fill="{colour}"/>'
+                 for p in xy if p is not None]  # fmt: skip
     return _svg(top + plot_h + 24, title, body)
+
+
+def _runs(xy: Sequence[tuple[float, float] | None]) -> list[list[tuple[float, float]]]:
+    """The points in runs of two or more, split where a point is missing (``None``)."""
+    runs: list[list[tuple[float, float]]] = [[]]
+    for p in xy:
+        if p is None:
+            runs.append([])
+        else:
+            runs[-1].append(p)
+    return [r for r in runs if len(r) >= 2]
 
 
 def bar_plot(title: str, rows: Sequence[tuple[str, float, str]]) -> str:

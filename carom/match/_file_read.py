@@ -30,11 +30,22 @@ from referee import (
 from referee.jsonbound import decode_document
 from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 
-__all__ = ["MAX_COUNT", "load_match_file", "parse_match_file", "parse_match_file_text"]
+__all__ = [
+    "MAX_COUNT",
+    "MAX_NAME",
+    "MAX_SETS",
+    "load_match_file",
+    "parse_match_file",
+    "parse_match_file_text",
+]
 
 #: The largest target, inning limit and 7-pin start count a match may have (a page
 #: shows its numbers exactly; the longest straight-rail targets are in the thousands).
 MAX_COUNT = 100_000
+#: The longest player name and the most sets a match file takes: what the web console and
+#: its API take (a file its parser read was refused by POST /api/matches).
+MAX_NAME = 40
+MAX_SETS = 99
 
 _TABLE_KEYS = {"length_mm", "width_mm", "ball_diameter_mm"}
 
@@ -126,6 +137,9 @@ def _players(value: Any) -> tuple[str, ...]:
         if not name:
             raise MatchFileError(f"players[{i}]: a name is empty (or only spaces); give every "
                                  "player a name")  # fmt: skip
+        if len(name) > MAX_NAME:  # what the web console and its API take
+            raise MatchFileError(f"players[{i}]: at most {MAX_NAME} characters, got "
+                                 f"{len(name)}; shorten the name")  # fmt: skip
         if name in players[:i]:
             shown = ", ".join(show(p) for p in players)
             raise MatchFileError(f"players: expected different names, got {shown}")
@@ -179,7 +193,7 @@ def _target(value: Any, players: tuple[str, ...]) -> dict[str, int]:
 
 
 def _sets(value: Any) -> int:
-    sets = ask_int(value, "sets", lo=1)
+    sets = ask_int(value, "sets", lo=1, hi=MAX_SETS)
     if sets % 2 == 0:
         raise MatchFileError(f"sets: must be an odd number (best of N), got {sets}")
     return sets

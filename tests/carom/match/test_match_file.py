@@ -228,6 +228,8 @@ def test_any_document_is_read_or_refused_with_one_line_and_the_schema_is_never_s
         ({"start": {"shooter": "Zed"}}, "start.shooter: 'Zed' is not one of the players"),
         ({"start": {"run": 3}}, "start: a run under way needs the shooter"),
         ({"start": {"sets_won": {"A": 1}}}, "start: more sets won than sets played"),
+        ({"players": ["A" * 41, "B"]}, "players[0]: at most 40 characters, got 41"),
+        ({"sets": 101}, "sets: "),
         ({"start": {"set_index": 5}}, "start: set 6 of a one-game match; give the match's sets"),
         (
             {"sets": 1, "start": {"set_index": 1, "sets_won": {"A": 1}}},

@@ -131,6 +131,13 @@ def test_three_players_with_the_dotted_white_round_trip_through_the_api(
         ("/api/match-file/parse", {"text": '{"players": ' + "9" * 40 + "}"}, "digits"),
         ("/api/match-file/parse", {"text": "[clock]\nlength_s = 'x'"}, "clock.length_s:"),
         ("/api/match-file/parse", {"text": "sets = 2"}, "sets: must be an odd number"),
+        # The console's Load then Start: read, then refused by POST /api/matches.
+        (
+            "/api/match-file/parse",
+            {"text": f"players = ['{'A' * 41}', 'B']"},
+            "players[0]: at most 40 characters",
+        ),
+        ("/api/match-file/parse", {"text": "sets = 101"}, "sets: "),
         ("/api/match-file/toml", {"rules": {"nope": True}}, "rules.nope"),
         ("/api/match-file/toml", {"first_player": "Zed"}, "first_player: 'Zed'"),
         ("/api/matches", {"start": {"run": 2}}, "start: a run under way needs the shooter"),

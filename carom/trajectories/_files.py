@@ -118,9 +118,14 @@ def _write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def trajectories_text(traj: Trajectories) -> str:
+    """The ``trajectories.json`` text: the head indented, then one line per shot."""
+    return _json_text(trajectories_json(traj))
+
+
 def write_trajectories_json(path: Path | str, traj: Trajectories) -> None:
     """Write ``trajectories.json`` at ``path`` by an atomic replace."""
-    _write_atomic(Path(path), _json_text(trajectories_json(traj)))
+    _write_atomic(Path(path), trajectories_text(traj))
 
 
 def write_trajectories_csv(path: Path | str, traj: Trajectories) -> None:

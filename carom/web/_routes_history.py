@@ -17,7 +17,7 @@ from carom.live import (
     trajectories,
 )
 from carom.report import shot_csv_text
-from carom.trajectories import trajectories_csv, trajectories_json
+from carom.trajectories import trajectories_csv, trajectories_text
 from carom.web._history import History, shot_svg
 from carom.web._routes_api import table_of
 from carom.web._table import Table
@@ -103,9 +103,9 @@ def export_shots_csv(match_id: MatchId, history: HistoryDep) -> Response:
 def export_trajectories(match_id: MatchId, history: HistoryDep) -> Response:
     """Every ball's trajectory, every frame of the shots of export.json (docs/trajectories.md)."""
     _known(history, match_id)
-    doc = trajectories_json(trajectories(history.session(match_id)))
+    text = trajectories_text(trajectories(history.session(match_id)))  # as carom export's
     name = f"match-{match_id}-trajectories.json"
-    return Response(json.dumps(doc, separators=(",", ":")), media_type="application/json",
+    return Response(text, media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
 
 

@@ -39,7 +39,7 @@ from carom.live import (
 )
 from carom.live._codec import decode_tracks, encode_tracks
 from carom.pipeline import VisionPipeline
-from carom.trajectories import ShotTrack, parse_trajectories, shot_track
+from carom.trajectories import ShotTrack, parse_trajectories, shot_track, trajectories_text
 from referee import Ball, Foul
 from tests.carom.live.shotpool import NOW, example_inputs, example_setup
 from tests.carom.trajectories.strategies import shot_tracks
@@ -221,8 +221,10 @@ def test_the_web_history_serves_them(tmp_path: Path) -> None:
         want = trajectories(session)
         match_id = session.match_id
     with client(tmp_path) as c:
-        doc = c.get(f"/api/matches/{match_id}/trajectories.json").json()
+        served = c.get(f"/api/matches/{match_id}/trajectories.json").text
+        doc = json.loads(served)
         text = c.get(f"/api/matches/{match_id}/trajectories.csv").text
         assert c.get("/api/matches/77/trajectories.json").status_code == 404
     assert parse_trajectories(doc) == want and len(want.shots) == 2
+    assert served == trajectories_text(want)  # one shot a line, as carom export writes it
     assert list(csv.DictReader(text.splitlines())) == csv_of_json(doc)

@@ -116,7 +116,7 @@ class Calibration:
             "table": self.geometry.to_dict(),
             "camera": self.camera.to_dict(),
             "image_size_px": list(self.image_size_px),
-            "residuals": {k: float(v) for k, v in self.residuals.items()},
+            "residuals": {k: _number(k, v) for k, v in self.residuals.items()},
             "method": str(self.method),
             "created": self.created,
         }
@@ -230,3 +230,8 @@ def _read(path: Path, where: str) -> Any:
     except OSError as exc:
         raise CalibrationError(f"{where}: cannot read ({exc.strerror or exc})") from None
     return decode_document(raw, where, CALIBRATION_LIMITS, CalibrationError, fix)
+
+
+def _number(key: str, value: float) -> float:
+    """A residual as the file writes it: the point counts (``*n_points``) whole."""
+    return int(value) if key.endswith("n_points") else float(value)

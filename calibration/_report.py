@@ -119,11 +119,11 @@ class QualityReport:
                 value = float(getattr(g, key))
                 if math.isfinite(value):
                     out[prefix + key] = value
-            out[prefix + "n_points"] = float(g.n)
+            out[prefix + "n_points"] = int(g.n)  # counts are whole numbers in the file
         for s in self.sides:
             for key in ("rms_px", "max_px", "coverage"):
                 out[f"{s.cushion}_{key}"] = float(getattr(s, key))
-            out[f"{s.cushion}_n_points"] = float(s.n)
+            out[f"{s.cushion}_n_points"] = int(s.n)
         out["confidence"] = float(self.confidence)
         return out
 

@@ -28,7 +28,7 @@ PROPS = settings(max_examples=60, deadline=None)
 def calib(width_px: int = 1280, height_px: int = 720) -> Calibration:
     cam = Camera.overhead(width_px=width_px, height_px=height_px, tilt_deg=8.0, yaw_deg=3.0,
                           distortion=Distortion(-0.2, 0.05, 0.001, -0.001))  # fmt: skip
-    residuals = {"rms_px": 0.4, "max_mm": 1.5}
+    residuals = {"rms_px": 0.4, "max_mm": 1.5, "n_points": 962, "head_n_points": 40.0}
     return Calibration(TableGeometry(), cam, "2026-11-29T20:00:00+00:00",
                        CalibrationMethod.MANUAL, residuals)  # fmt: skip
 
@@ -48,6 +48,9 @@ def test_round_trip(tmp_path: Path) -> None:
     doc = json.loads(path.read_text())
     assert doc["format"] == "carom-calibration/1" and doc["method"] == "manual"
     assert doc["image_size_px"] == [1280, 720] and doc["camera"]["format"] == "carom-camera/1"
+    # Counts are whole in the file ("n_points": 962.0 before), the rest numbers as fitted.
+    assert '"n_points": 962,' in path.read_text() and doc["residuals"]["head_n_points"] == 40
+    assert doc["residuals"]["rms_px"] == 0.4
 
 
 def bad_cases() -> list[tuple[str, Any, str]]:

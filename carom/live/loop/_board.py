@@ -101,7 +101,7 @@ class BoardView:
         """The time-outs (extensions) each player has left this game, in the order of play.
 
         The protocol's fields 12 and 13 are what is left (docs/scoreboard-protocol.md);
-        the board showed those used (0, then 1 and 2, counting the wrong way). None
+        the board showed those used (0, then 1 and 2, counting the wrong way). 0 each
         without a shot clock.
         """
         settings = self.clock.settings

@@ -82,6 +82,9 @@ _PLAYER_HEAD = ("#", "col_player", "col_matches", "col_finished", "col_won", "co
 _MATCH_HEAD = ("#", "col_match", "col_discipline", "col_result", "col_player", "col_points",
                "col_innings", "col_average", "HR", "col_sets", "MP")  # fmt: skip
 
+#: The columns holding averages, written with the language's decimal mark.
+_AVERAGE_COLUMNS = frozenset({"GA", "BA", "col_average"})
+
 
 class _Words:
     """The page's fixed words in ``lang`` (the ``report`` catalogue's ``season_*``)."""
@@ -106,9 +109,13 @@ class _Words:
             return value
         return format_number(self.lang, float(value), len(value.partition(".")[2]))
 
-    def local(self, rows: list[list[object]]) -> list[list[object]]:
-        """``rows`` with every average in the language's way (:meth:`decimals`)."""
-        return [[self.decimals(v) for v in row] for row in rows]
+    def local(self, rows: list[list[object]], head: Sequence[str]) -> list[list[object]]:
+        """``rows`` with their average columns in the language's way (:meth:`decimals`).
+
+        Only those columns: a name that looks like a number stays as it is.
+        """
+        cols = {i for i, key in enumerate(head) if key in _AVERAGE_COLUMNS}
+        return [[self.decimals(v) if i in cols else v for i, v in enumerate(row)] for row in rows]
 
     def discipline(self, name: str) -> str:
         return self._catalogue.text(self.lang, f"discipline_{name}")
@@ -205,12 +212,12 @@ def render_stats_html(season: SeasonStats, title: str | None = None, lang: str =
     player_table = _table(
         "players",
         w.head(_PLAYER_HEAD),
-        w.local([player_cells(i, s) for i, s in enumerate(season.players, start=1)]),
+        w.local([player_cells(i, s) for i, s in enumerate(season.players, start=1)], _PLAYER_HEAD),
         frozenset({1}),
     )
     rows, classes = _match_rows(season.matches, w)
-    match_table = _table("matches", w.head(_MATCH_HEAD), w.local(rows), frozenset({1, 2, 3, 4}),
-                         classes)  # fmt: skip
+    match_table = _table("matches", w.head(_MATCH_HEAD), w.local(rows, _MATCH_HEAD),
+                         frozenset({1, 2, 3, 4}), classes)  # fmt: skip
     summary = w("summary", matches=len(season.matches), players=len(season.players))
     return (
         f'<!DOCTYPE html>\n<html lang="{_e(lang)}">\n<head>\n<meta charset="utf-8">\n'

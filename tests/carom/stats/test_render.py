@@ -241,3 +241,16 @@ def test_a_name_that_would_run_as_a_formula_is_written_as_text(tmp_path: Path) -
     match_rows = read_csv(matches)[1]
     assert {r["name"] for r in match_rows} == {"'-x"}
     assert {r["points"] for r in match_rows} == {"10", "5"}  # numbers stay numbers
+
+
+def test_a_name_that_looks_like_a_number_keeps_its_point(tmp_path: Path) -> None:
+    """Only the average columns take the language's decimal mark, not a name."""
+    import json
+
+    example = json.loads((Path(__file__).parents[3] / "examples" / "three_cushion_match.json")
+                         .read_text(encoding="utf-8"))  # fmt: skip
+    (tmp_path / "a.shots.json").write_text(json.dumps(example).replace('"Ben"', '"12.5"'))
+    path = tmp_path / "stats.html"
+    write_stats_html(collect_stats([tmp_path]), path, lang="nl")
+    text = path.read_text(encoding="utf-8")
+    assert "12.5" in text and "12,5" not in text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import av
 import pytest
 
 from tests.readme_run import cut_clip, readme_commands, readme_sections, readme_steps
@@ -57,8 +58,19 @@ def test_readme_commands_joins_continuations_and_drops_comments() -> None:
     assert readme_commands(text) == ["carom a x --b 1", "carom c 'p#q'", "carom a x --b 1"]
 
 
+def _packets(path: Path) -> list[tuple[int | None, int | None, bytes]]:
+    """The video's packets: their times and bytes (not the container's own header)."""
+    with av.open(str(path)) as video:
+        stream = video.streams.video[0]
+        return [(p.pts, p.dts, bytes(p)) for p in video.demux(stream) if p.dts is not None]
+
+
 def test_the_one_shot_example_is_the_first_seconds_of_the_bundled_clip(tmp_path: Path) -> None:
-    """Regenerated samples leave no stale example: it is cut from the bundled clip again."""
+    """Regenerated samples leave no stale example: it is cut from the bundled clip again.
+
+    The same packets at the same times: the MP4's bytes also name the muxer's version
+    (``Lavf62.12.102``), which another PyAV release changes.
+    """
     made = tmp_path / "one_shot.mp4"
     assert cut_clip(ROOT / "sample_videos" / "three_cushion_match.mp4", made, 15) == 448
-    assert made.read_bytes() == (ROOT / "examples" / "one_shot.mp4").read_bytes()
+    assert _packets(made) == _packets(ROOT / "examples" / "one_shot.mp4")

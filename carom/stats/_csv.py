@@ -29,6 +29,7 @@ CATEGORY_HEADER: tuple[str, ...] = (
 PLAYER_HEADER: tuple[str, ...] = (
     "rank",
     "player",
+    "discipline",
     "matches",
     "finished",
     "won",
@@ -76,11 +77,12 @@ def _categories_row(c: ShotCategories) -> list[Any]:
     return [*c.counts().values(), c.foul_total, *(c.fouls.get(f.value, 0) for f in Foul)]
 
 
-def _player_row(rank: int, s: PlayerSeason) -> list[Any]:
+def _player_row(s: PlayerSeason) -> list[Any]:
     by_discipline = [s.points_by_discipline.get(d.value, 0) for d in Discipline]
     return [
-        rank,
+        s.rank,
         text_cell(s.player),
+        s.discipline,
         *s.figures(),
         *by_discipline,
         *_categories_row(s.categories),
@@ -131,7 +133,7 @@ def write_stats_csv(season: SeasonStats, folder: Path) -> list[Path]:
         raise CaromError(f"{folder}: cannot make the folder ({why}); give --out") from None
     players = folder / "stats-players.csv"
     matches = folder / "stats-matches.csv"
-    player_rows = [_player_row(i, s) for i, s in enumerate(season.players, start=1)]
+    player_rows = [_player_row(s) for s in season.players]
     match_rows = [r for i, m in enumerate(season.matches, start=1) for r in _match_rows(i, m)]
     _write(players, PLAYER_HEADER, player_rows)
     _write(matches, MATCH_HEADER, match_rows)

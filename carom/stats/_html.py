@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from carom.i18n import catalogue, format_number
+from carom.stats._categories import OPENING_DISCIPLINES
 from carom.stats._model import MatchFigures, PlayerSeason, SeasonStats
 from carom.stats._plots import bar_plot, line_plot, stacked_plot
 from carom.stats._text import player_cells
@@ -75,10 +76,10 @@ def _table(
 
 
 #: The columns by catalogue key (``season_*``); the carom abbreviations as they are.
-_PLAYER_HEAD = ("#", "col_player", "col_matches", "col_finished", "col_won", "col_drawn",
-                "col_lost", "MP", "col_points", "col_innings", "GA", "BA", "HR", "col_shots",
-                "scoring", "misses", "col_fouls", "col_review", "col_breaks", "ball_first",
-                "cushion_1", "cushion_2", "cushion_3")  # fmt: skip
+_PLAYER_HEAD = ("#", "col_player", "col_discipline", "col_matches", "col_finished", "col_won",
+                "col_drawn", "col_lost", "MP", "col_points", "col_innings", "GA", "BA", "HR",
+                "col_shots", "scoring", "misses", "col_fouls", "col_review", "col_breaks",
+                "ball_first", "cushion_1", "cushion_2", "cushion_3")  # fmt: skip
 _MATCH_HEAD = ("#", "col_match", "col_discipline", "col_result", "col_player", "col_points",
                "col_innings", "col_average", "HR", "col_sets", "MP")  # fmt: skip
 
@@ -120,6 +121,12 @@ class _Words:
     def discipline(self, name: str) -> str:
         return self._catalogue.text(self.lang, f"discipline_{name}")
 
+    def label(self, s: PlayerSeason, season: SeasonStats) -> str:
+        """A plot's name for ``s``: the player's, with the discipline in a mixed season."""
+        if all(p.discipline == s.discipline for p in season.players):
+            return s.player
+        return f"{s.player} · {self.discipline(s.discipline)}"
+
     def result(self, m: MatchFigures) -> str:
         """``won by X``, ``drawn``, ``stopped`` or ``in progress``."""
         if m.finished:
@@ -149,11 +156,14 @@ def _figure(caption: str, svg: str, note: str = "") -> str:
 
 
 def _points_figure(season: SeasonStats, w: _Words) -> str:
-    """Points per match, one line per leading player (``None`` where they did not play)."""
+    """Points per match, one line per leading player (``None`` where they did not play).
+
+    A player's line in one discipline has the matches of that discipline only.
+    """
     leading = season.players[:LINE_PLAYERS]
     series = [
-        (s.player, [float(m.of(s.player).points) if s.player in m.players else None
-                    for m in season.matches])
+        (w.label(s, season), [float(m.of(s.player).points) if _played(s, m) else None
+                              for m in season.matches])
         for s in leading
     ]  # fmt: skip
     more = len(season.players) - len(leading)
@@ -164,14 +174,17 @@ def _points_figure(season: SeasonStats, w: _Words) -> str:
 
 def _plots(season: SeasonStats, w: _Words) -> list[str]:
     players = season.players
-    ga = [(s.player, s.points / s.innings if s.innings else 0.0, str(w.decimals(s.general_average)))
-          for s in players]  # fmt: skip
-    hr = [(s.player, float(s.high_run), str(s.high_run)) for s in players]
+    name = {id(s): w.label(s, season) for s in players}
+    ga = [(name[id(s)], s.points / s.innings if s.innings else 0.0,
+           str(w.decimals(s.general_average))) for s in players]  # fmt: skip
+    hr = [(name[id(s)], float(s.high_run), str(s.high_run)) for s in players]
     kinds = [w(k) for k in ("scoring", "misses", "fouls_no_points", "no_events")]
-    shots = [(s.player, _shot_parts(s)) for s in players]
+    shots = [(name[id(s)], _shot_parts(s)) for s in players]
     openings = [w(k) for k in ("ball_first", "cushion_1", "cushion_2", "cushion_3",
                                "no_ball_contact")]  # fmt: skip
-    opening = [(s.player, _opening_parts(s)) for s in players]
+    # The opening is counted in the carom disciplines only: a pin game's line has none.
+    carom = [s for s in players if s.discipline in OPENING_DISCIPLINES] or players
+    opening = [(name[id(s)], _opening_parts(s)) for s in carom]
     return [
         _points_figure(season, w),
         _figure(w("ga_caption"), bar_plot(w("ga_plot"), ga)),
@@ -179,6 +192,10 @@ def _plots(season: SeasonStats, w: _Words) -> list[str]:
         _figure(w("shots_caption"), stacked_plot(w("shots_caption"), kinds, shots)),
         _figure(w("opening_caption"), stacked_plot(w("opening_plot"), openings, opening)),
     ]
+
+
+def _played(s: PlayerSeason, m: MatchFigures) -> bool:
+    return m.discipline == s.discipline and s.player in m.players
 
 
 def _shot_parts(s: PlayerSeason) -> list[int]:
@@ -212,13 +229,16 @@ def render_stats_html(season: SeasonStats, title: str | None = None, lang: str =
     player_table = _table(
         "players",
         w.head(_PLAYER_HEAD),
-        w.local([player_cells(i, s) for i, s in enumerate(season.players, start=1)], _PLAYER_HEAD),
-        frozenset({1}),
+        w.local(
+            [player_cells(s, w.discipline(s.discipline)) for s in season.players], _PLAYER_HEAD
+        ),
+        frozenset({1, 2}),
     )
     rows, classes = _match_rows(season.matches, w)
     match_table = _table("matches", w.head(_MATCH_HEAD), w.local(rows, _MATCH_HEAD),
                          frozenset({1, 2, 3, 4}), classes)  # fmt: skip
-    summary = w("summary", matches=len(season.matches), players=len(season.players))
+    names = len({s.player for s in season.players})  # a line per discipline: one player
+    summary = w("summary", matches=len(season.matches), players=names)
     return (
         f'<!DOCTYPE html>\n<html lang="{_e(lang)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'

@@ -20,10 +20,11 @@ def categories_json(c: ShotCategories) -> dict[str, Any]:
     return {**c.counts(), "fouls": dict(c.fouls)}
 
 
-def _player_json(rank: int, s: PlayerSeason) -> dict[str, Any]:
+def _player_json(s: PlayerSeason) -> dict[str, Any]:
     return {
-        "rank": rank,
+        "rank": s.rank,
         "player": s.player,
+        "discipline": s.discipline,
         "matches": s.matches,
         "finished": s.finished,
         "won": s.won,
@@ -74,7 +75,7 @@ def stats_json(season: SeasonStats) -> dict[str, Any]:
     """The whole document: ``players`` ranked, ``matches`` in order, ``skipped``."""
     return {
         "format": FORMAT,
-        "players": [_player_json(i, s) for i, s in enumerate(season.players, start=1)],
+        "players": [_player_json(s) for s in season.players],
         "matches": [_match_json(i, m) for i, m in enumerate(season.matches, start=1)],
         "skipped": [{"path": str(p), "reason": why} for p, why in season.skipped],
     }

@@ -126,16 +126,20 @@ class MatchFigures:
 
 @dataclass(frozen=True, slots=True)
 class PlayerSeason:
-    """One player over every match analysed (definitions: docs/stats.md).
+    """One player in one discipline over the season's matches of it (docs/stats.md).
 
-    ``totals``: the core's :class:`referee.Standing` over every analysed match:
-    ``matches`` (logs with the player in), ``points``, ``innings``, ``high_run``;
-    ``match_points`` and ``best_average`` from the finished ones (the best single-match
-    average in a finished match won or drawn, rules §5, from ``referee.standings``; 0
-    without one). ``finished``, ``won``/``drawn``/``lost``: the finished matches. The
-    categories: every analysed match, finished or not.
+    ``discipline``: the matches' discipline (a player of two disciplines has two: the
+    averages of three-cushion and straight rail do not mix). ``rank``: 1 the best of
+    that discipline. ``totals``: the core's :class:`referee.Standing` over the analysed
+    matches of the discipline: ``matches`` (logs with the player in), ``points``,
+    ``innings``, ``high_run``; ``match_points`` and ``best_average`` from the finished
+    ones (the best single-match average in a finished match won or drawn, rules §5, from
+    ``referee.standings``; 0 without one). ``finished``, ``won``/``drawn``/``lost``: the
+    finished matches. The categories: every analysed match, finished or not.
     """
 
+    discipline: str
+    rank: int
     totals: Standing
     finished: int
     won: int

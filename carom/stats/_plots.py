@@ -19,6 +19,7 @@ PALETTE = ("#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#8
 _WIDTH = 640
 _LABEL_W = 150  # the player names left of the bars
 _ROW_H = 22
+_LEGEND_ROW = 18
 _FONT = 'font-family="system-ui,sans-serif" font-size="12"'
 
 
@@ -51,18 +52,24 @@ def _top(values: Sequence[float]) -> float:
     return peak  # not reached
 
 
-def _legend(names: Sequence[str], y: float, most: int = 16) -> list[str]:
-    """Swatches and names in a row; a name past ``most`` letters is cut short."""
-    out, x = [], 8.0
+def _legend(names: Sequence[str], y: float, most: int = 24) -> tuple[list[str], float]:
+    """Swatches and names in rows as wide as the plot; the height the rows add below ``y``.
+
+    A name past ``most`` letters is cut short. Eight players of long names (or names
+    with their discipline) ran past the plot's right edge, cut off.
+    """
+    out, x, below = [], 8.0, 0.0
     for i, name in enumerate(names):
         label = _short(name, most)
+        if x > 8.0 and x + 14 + _text_px(label) > _WIDTH - 4:
+            x, below = 8.0, below + _LEGEND_ROW
         out.append(
-            f'<rect x="{x:.0f}" y="{y - 10:.0f}" width="10" height="10" '
+            f'<rect x="{x:.0f}" y="{y + below - 10:.0f}" width="10" height="10" '
             f'fill="{PALETTE[i % len(PALETTE)]}"/>'
         )
-        out.append(f'<text x="{x + 14:.0f}" y="{y:.0f}">{_e(label)}</text>')
+        out.append(f'<text x="{x + 14:.0f}" y="{y + below:.0f}">{_e(label)}</text>')
         x += 24 + _text_px(label)
-    return out
+    return out, below
 
 
 def _text_px(text: str) -> float:
@@ -75,10 +82,11 @@ def _text_px(text: str) -> float:
 
 def line_plot(title: str, series: Sequence[tuple[str, Sequence[float | None]]], n: int) -> str:
     """One line per (name, value per match; ``None``: not in that match) over ``n`` matches."""
-    left, right, top, plot_h = 44.0, 12.0, 28.0, 180.0
+    left, right, plot_h = 44.0, 12.0, 180.0
     step = (_WIDTH - left - right) / max(n, 1)
     peak = _top([v for _, vs in series for v in vs if v is not None])
-    body = _legend([name for name, _ in series], 16)
+    body, below = _legend([name for name, _ in series], 16)
+    top = 28.0 + below
     for k in range(5):
         y = top + plot_h * (1 - k / 4)
         body.append(
@@ -147,9 +155,9 @@ def stacked_plot(
     """One bar per (name, count per part), the parts side by side, total at the end."""
     peak = _top([float(sum(counts)) for _, counts in rows])
     span = _WIDTH - _LABEL_W - 70
-    body = _legend(parts, 16, most=24)  # the page's own words: whole in every language
+    body, below = _legend(parts, 16)  # the page's own words: whole in every language
     for i, (name, counts) in enumerate(rows):
-        y = 28 + i * _ROW_H
+        y = 28 + below + i * _ROW_H
         body.append(
             f'<text x="{_LABEL_W - 6}" y="{y + 14}" text-anchor="end">{_e(_short(name))}</text>'
         )
@@ -165,5 +173,5 @@ def stacked_plot(
             x += w
         body.append(f'<text x="{x + 4:.1f}" y="{y + 14}">{sum(counts)}</text>')
     if not rows:
-        body.append(f'<text x="8" y="44">{_e("no player")}</text>')
-    return _svg(36 + max(len(rows), 1) * _ROW_H, title, body)
+        body.append(f'<text x="8" y="{44 + below:.0f}">{_e("no player")}</text>')
+    return _svg(36 + below + max(len(rows), 1) * _ROW_H, title, body)

@@ -16,6 +16,7 @@ __all__ = ["player_cells", "render_table", "result_text", "stats_text"]
 _PLAYER_COLUMNS = (
     "#",
     "player",
+    "discipline",
     "M",
     "fin",
     "W",
@@ -68,12 +69,16 @@ def render_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str
     return "\n".join(lines)
 
 
-def player_cells(rank: int, s: PlayerSeason) -> list[object]:
-    """One player's line of the players table (the text and the HTML page)."""
+def player_cells(s: PlayerSeason, discipline: str | None = None) -> list[object]:
+    """One player's line of the players table (the text and the HTML page).
+
+    ``discipline``: the discipline's name as shown (default: as in the logs).
+    """
     c = s.categories
     return [
-        rank,
+        s.rank,
         s.player,
+        s.discipline if discipline is None else discipline,
         *s.figures(),
         c.shots,
         c.scoring,
@@ -106,6 +111,14 @@ def _match_rows(number: int, m: MatchFigures) -> list[list[object]]:
     return rows
 
 
+def _players_head(season: SeasonStats) -> str:
+    """``3``, or ``3; 4 lines, ranked by discipline`` when some play several."""
+    names = len({s.player for s in season.players})
+    if names == len(season.players):
+        return str(names)
+    return f"{names}; {len(season.players)} lines, ranked by discipline"
+
+
 def _skipped_lines(season: SeasonStats) -> list[str]:
     if not season.skipped:
         return []
@@ -115,10 +128,10 @@ def _skipped_lines(season: SeasonStats) -> list[str]:
 
 def stats_text(season: SeasonStats) -> str:
     """The players table (ranked), the matches table, then the skipped logs if any."""
-    players = [player_cells(i, s) for i, s in enumerate(season.players, start=1)]
+    players = [player_cells(s) for s in season.players]
     matches = [r for i, m in enumerate(season.matches, start=1) for r in _match_rows(i, m)]
     parts = [
-        f"Players ({len(season.players)})\n" + render_table(_PLAYER_COLUMNS, players),
+        f"Players ({_players_head(season)})\n" + render_table(_PLAYER_COLUMNS, players),
         f"Matches ({len(season.matches)})\n" + render_table(_MATCH_COLUMNS, matches),
     ]
     stopped = [f"  {m.name}: stopped: {m.error}" for m in season.matches if m.error]

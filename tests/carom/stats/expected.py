@@ -17,9 +17,16 @@ def score_json(path: Path) -> dict[str, Any]:
     return run_json(score_file(path))
 
 
-def table_json(paths: list[Path]) -> dict[str, dict[str, Any]]:
-    """``carom score``'s standings over the finished matches, by player."""
-    return {row["player"]: row for row in standings_json([score_file(p) for p in paths])}
+def table_json(paths: list[Path]) -> dict[tuple[str, str], dict[str, Any]]:
+    """``carom score``'s standings over each discipline's finished matches, by (player,
+    discipline)."""
+    runs = [score_file(p) for p in paths]
+    kinds = {r.match.state.config.discipline for r in runs}
+    return {
+        (row["player"], str(kind)): row
+        for kind in kinds
+        for row in standings_json([r for r in runs if r.match.state.config.discipline == kind])
+    }
 
 
 def opening(shot: dict[str, Any]) -> str:

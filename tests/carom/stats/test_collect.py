@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from carom.match import score_file, stopped_reason
 from carom.stats import MatchFigures, SeasonStats, ShotCategories, collect_stats, stats_json
-from referee import CaromError, ShotLogError, average_text
+from referee import CaromError, Discipline, ShotLogError, average_text
 from tests.carom.stats.expected import categories, opening, score_json, table_json
 from tests.carom.stats.season import SAMPLES, SEASON, sample, write_log, write_season
 
@@ -79,17 +79,19 @@ def test_the_season_has_finished_matches_a_draw_and_players_in_several(tmp_path:
     _, season = season_in(tmp_path)
     assert sum(m.finished for m in season.matches) == 5
     assert any(m.finished and m.draw for m in season.matches)
-    assert {s.player: s.matches for s in season.players}["Cleo"] == 3
+    cleo = {s.discipline: s.matches for s in season.players if s.player == "Cleo"}
+    assert cleo == {"three-cushion": 1, "balkline-47/2": 1, "five-pins": 1}
     assert any(m.error for m in season.matches)  # the draw has shots after its end
 
 
-def expected_players(paths: list[Path]) -> dict[str, dict[str, Any]]:
-    """Each player's season from carom score's documents and standings, summed here."""
-    out: dict[str, dict[str, Any]] = {}
+def expected_players(paths: list[Path]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Each player's season in each discipline from carom score's documents and
+    standings, summed here."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
     for path in paths:
         doc = score_json(path)
         for player, s in doc["statistics"].items():
-            e = out.setdefault(player, Counter(high_run=0))
+            e = out.setdefault((player, doc["discipline"]), Counter(high_run=0))
             e.update(matches=1, points=s["points"], innings=s["innings"])
             e["high_run"] = max(e["high_run"], s["high_run"])
             e[f"points_{doc['discipline']}"] += s["points"]
@@ -107,9 +109,9 @@ def expected_players(paths: list[Path]) -> dict[str, dict[str, Any]]:
 def test_each_players_season_sums_the_matches(tmp_path: Path) -> None:
     paths, season = season_in(tmp_path)
     want = expected_players(paths)
-    assert {s.player for s in season.players} == set(want)
+    assert {(s.player, s.discipline) for s in season.players} == set(want)
     for s in season.players:
-        e = want[s.player]
+        e = want[s.player, s.discipline]
         for key in (
             "matches",
             "finished",
@@ -132,14 +134,19 @@ def test_players_are_ranked_by_match_points_ga_ba_hr(tmp_path: Path) -> None:
     paths, season = season_in(tmp_path)
     want = expected_players(paths)
 
-    def key(player: str) -> tuple[int, Fraction, Fraction, int]:
+    def key(player: tuple[str, str]) -> tuple[int, Fraction, Fraction, int]:
         e = want[player]
         ga = Fraction(e["points"], e["innings"]) if e["innings"] else Fraction(0)
         return (e["match_points"], ga, Fraction(e["best_average"]), e["high_run"])
 
+    order = [str(d) for d in Discipline]  # each discipline ranked on its own, in this order
     ranked = sorted(sorted(want), key=key, reverse=True)
-    assert [s.player for s in season.players] == ranked
-    keys = [key(p) for p in ranked]
+    ranked.sort(key=lambda p: order.index(p[1]))
+    assert [(s.player, s.discipline) for s in season.players] == ranked
+    for kind in {d for _, d in ranked}:
+        ranks = [s.rank for s in season.players if s.discipline == kind]
+        assert ranks == list(range(1, len(ranks) + 1)), kind
+    keys = [key(p) for p in ranked if p[1] == "three-cushion"]
     assert keys == sorted(keys, reverse=True) and len(set(keys)) > 1
 
 
@@ -184,7 +191,8 @@ def test_categories_are_a_direct_count_over_the_log(tmp_path: Path) -> None:
 def test_the_season_categories_are_the_sum_of_the_matches(tmp_path: Path) -> None:
     _, season = season_in(tmp_path)
     for s in season.players:
-        mine = [m.of(s.player).categories for m in season.matches if s.player in m.players]
+        mine = [m.of(s.player).categories for m in season.matches
+                if s.player in m.players and m.discipline == s.discipline]  # fmt: skip
         want = sum((counted(c) for c in mine), Counter())
         assert counted(s.categories) == want
 

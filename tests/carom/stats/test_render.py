@@ -175,6 +175,25 @@ def test_the_page_speaks_the_language_asked_for(tmp_path: Path, lang: str) -> No
         assert f"{whole}{mark}{frac}" in said, (lang, s.general_average)
 
 
+def test_a_season_of_several_disciplines_names_each_line_s_discipline(tmp_path: Path) -> None:
+    """A player of two disciplines has a line in each; the page counts him once, and
+    each bar says whose line it is (the GA plot had one bar mixing 7-pin and three-cushion)."""
+    text, page = page_of(tmp_path)
+    said = "\n".join(page.text)
+    season = season_of(tmp_path / "again")
+    names = {s.player for s in season.players}
+    assert len(season.players) > len(names)
+    words = catalogue("report")
+    assert words.text("en", "season_summary", matches=len(season.matches),
+                      players=len(names)) in said  # fmt: skip
+    for s in season.players:
+        label = f"{s.player} · {words.text('en', f'discipline_{s.discipline}')}"
+        assert label in said or label[:19] + "…" in said, label
+    # The opening plot lists the carom disciplines' lines only.
+    opening = text.split(words.text("en", "season_opening_caption"))[1]
+    assert "five-pins" not in opening and "7-pin" not in opening
+
+
 def test_the_page_is_self_contained_without_script(tmp_path: Path) -> None:
     text, page = page_of(tmp_path)
     assert "<script" not in text.lower()
@@ -199,10 +218,14 @@ def test_the_text_has_two_aligned_tables_and_the_skipped_line(tmp_path: Path) ->
     season = season_of(tmp_path, damaged=True)
     text = stats_text(season)
     players, matches, *rest = text.split("\n\n")
-    assert players.startswith(f"Players ({len(season.players)})")
+    names = len({s.player for s in season.players})
+    assert players.startswith(
+        f"Players ({names}; {len(season.players)} lines, ranked by discipline)"
+    )
     assert matches.startswith(f"Matches ({len(season.matches)})")
     rows = players.splitlines()[1:]
-    assert [r.split()[1] for r in rows[1:]] == [s.player for s in season.players]
+    assert [r.split()[1:3] for r in rows[1:]] == [[s.player, s.discipline] for s in season.players]
+    assert [int(r.split()[0]) for r in rows[1:]] == [s.rank for s in season.players]
     ga = rows[0].index(" GA") + len(" GA")  # numbers right-aligned under their header
     assert all(
         r[ga - 5 : ga] == s.general_average[-5:]

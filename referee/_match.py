@@ -158,6 +158,16 @@ def _shooter(state: MatchState) -> str:
     return state.shooter
 
 
+def in_time_order(shot: Shot) -> Shot:
+    """``shot`` with its events sorted by ``t_s``, equal times in their given order.
+
+    As the shot-log reader sorts them: the judges read the events in order, and a contact
+    listed after a later one gave another verdict than the same shot read from a log.
+    """
+    ordered = tuple(sorted(shot.events, key=lambda e: e.t_s))
+    return shot if ordered == shot.events else replace(shot, events=ordered)
+
+
 def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
     """Judge ``shot`` for the player at the table and move the match on.
 
@@ -166,6 +176,7 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
     if state.phase is not Phase.PLAYING:
         _shooter(state)  # raises the phase's error
     check_shot(shot, f"shot {shot.index}")
+    shot = in_time_order(shot)
     turn, state = whose_stroke(state, shot)
     shooter = turn.shooter
     call = decide_break(state, shot)
@@ -257,6 +268,7 @@ class Match:
         self._inputs: deque[str] = deque(maxlen=undo_depth)
         self._records: list[ShotRecord | None] = []
         self._n_shots = 0  # the records that are shots (the next shot's index)
+        self._starts: list[float | None] = []  # each shot's start_s, for the next's order
 
     @property
     def state(self) -> MatchState:
@@ -301,8 +313,14 @@ class Match:
                 f"shot {shot.index}: expected index {expected} (shots in order: "
                 f"{expected} recorded so far)"
             )
+        before = next((t for t in reversed(self._starts) if t is not None), None)
+        if before is not None and isinstance(shot.start_s, float | int) and shot.start_s < before:
+            raise IllegalMoveError(f"shot {shot.index}.start_s: {shot.start_s} s is before the "
+                                   f"shot before it started ({before} s); shots are in time "
+                                   "order")  # fmt: skip
         record, state = apply_shot(self.state, shot)
         self._push(state, f"shot {shot.index}", record)
+        self._starts.append(shot.start_s)
         return record
 
     def correct(self, correction: Correction) -> MatchState:
@@ -322,5 +340,7 @@ class Match:
         self._history.pop()
         self._history[-1] = restored
         self._inputs.pop()
-        self._n_shots -= self._records.pop() is not None
+        if self._records.pop() is not None:
+            self._n_shots -= 1
+            self._starts.pop()
         return restored

@@ -21,12 +21,14 @@ TimedXY = tuple[float, float, float]
 class Shot:
     """One stroke: from the cue tip touching the cue ball until every ball stopped.
 
-    ``cue_ball`` is the ball the camera saw move first. ``events`` are sorted by
-    ``t_s``. Positions are ball centres in table mm; ``paths_mm`` optionally gives
-    sampled centre paths (used for zone crossings). ``pins_standing`` lists the pins
-    up at the start (``None``: all pins of the discipline). ``doubt`` is a shot-level
-    reason for review that no single event carries. ``safety`` is a person's
-    declaration that the stroke was an intentional safety [rules.md §4].
+    ``cue_ball`` is the ball the camera saw move first. ``events`` are judged in
+    ``t_s`` order (:meth:`referee.Match.play` sorts them, equal times kept in their
+    order, as the shot-log reader does). Positions are ball centres in table mm;
+    ``paths_mm`` optionally gives sampled centre paths (used for zone crossings).
+    ``pins_standing`` lists the pins up at the start (``None``: all pins of the
+    discipline). ``doubt`` is a shot-level reason for review that no single event
+    carries. ``safety`` is a person's declaration that the stroke was an intentional
+    safety [rules.md §4].
     ``is_break``: a person or the log says the stroke is (or is not) a break;
     ``None``: the match decides from the start positions (rules.md §3).
     ``decided_points``: a person decided the stroke (held for review) scored this

@@ -8,13 +8,13 @@ The format is documented with a JSON Schema in ``docs/shot-log.md``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from referee._config import MAX_PLAYERS, MatchConfig
 from referee._errors import RulesError, ShotLogError
+from referee._event_checks import FAR_MM, span_problem
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
 from referee._lag import Lag
 from referee._names import CALL_FOULS, Ball, Cushion, Discipline, Foul, Pin, Pocket
@@ -57,7 +57,6 @@ _START = {
 #: judged.
 _SHOT_INFO = {"verdict", "review_decision"}
 _EVENT_INFO = {"confidence", "evidence"}
-_FAR_MM = 100_000.0  # positions: a ball 100 m from the table is a corrupt number
 _EVENT_FIELDS = {
     "ball": {"balls"}, "cushion": {"ball", "cushion"}, "pin": {"pin", "ball"},
     "off_table": {"ball"}, "pocket": {"ball", "pocket"}, "call": {"foul"},
@@ -226,29 +225,13 @@ def check_shot_order(before: Shot | None, shot: Shot, where: str) -> None:
                            f"started ({before.start_s} s); shots are in time order")  # fmt: skip
 
 
-#: How far (s) a seen event may lie outside its shot's ``start_s``..``end_s``: contacts
-#: are timed between frames, and one can fall just before the first moving frame.
-SPAN_SLACK_S = 1.0
-
-
 def _check_span(events: tuple[Event, ...], start_s: float | None, end_s: float | None,
                 obj: Obj) -> None:  # fmt: skip
-    """A shot's times agree: ``end_s`` not before ``start_s``, its seen events between them.
-
-    A typo in a time (364.0 for 36.4) moved an event into another part of the match
-    without a word. A person's call may come after the balls stopped: not checked.
-    """
-    if start_s is not None and end_s is not None and end_s < start_s:
-        raise ShotLogError(f"{obj.at('end_s')}: {end_s} s is before start_s {start_s} s")
-    lo = -math.inf if start_s is None else start_s - SPAN_SLACK_S
-    hi = math.inf if end_s is None else end_s + SPAN_SLACK_S
-    for i, event in enumerate(events):
-        if not isinstance(event, Call) and not lo <= event.t_s <= hi:
-            span = f"{'?' if start_s is None else start_s}..{'?' if end_s is None else end_s} s"
-            raise ShotLogError(
-                f"{obj.at('events')}[{i}].t_s: {event.t_s} s lies outside its shot ({span}); "
-                "check the time"
-            )
+    """A shot's times agree (:func:`referee._event_checks.span_problem`), else ShotLogError."""
+    problem = span_problem(events, start_s, end_s)
+    if problem is not None:
+        field, why = problem
+        raise ShotLogError(f"{obj.at(field)}: {why}")
 
 
 def parse_start(data: Any, where: str, players: tuple[str, ...]) -> StartState:
@@ -289,7 +272,7 @@ def _xy(value: Any, where: str) -> XY:
 
 def _mm(value: Any, where: str) -> float:
     """A coordinate in table mm: within 100 m of the table's corner (no camera sees farther)."""
-    return ask_num(value, where, lo=-_FAR_MM, hi=_FAR_MM)
+    return ask_num(value, where, lo=-FAR_MM, hi=FAR_MM)
 
 
 def _positions(data: Any, where: str) -> dict[Ball, XY]:

@@ -342,8 +342,19 @@ def test_events_a_shot_log_could_not_hold_are_refused_and_change_nothing(
         ({"start_positions_mm": None}, r"start_positions_mm: expected a mapping of balls"),
         ({"end_positions_mm": {W: (math.nan, 1.0)}}, r"end_positions_mm.white: expected \(x, y\)"),
         ({"paths_mm": None}, r"paths_mm: expected a mapping of balls"),
+        # What the reader refused and Python played (found by a review as a library user):
+        ({"start_s": 10.0, "end_s": 2.0}, r"shot 0.end_s: 2.0 s is before start_s 10.0 s"),
+        ({"start_s": 0.0, "end_s": 3.0, "events": (BallContact(t_s=312.0, balls=(W, R)),)},
+         r"shot 0.events\[0\].t_s: 312.0 s lies outside its shot \(0.0..3.0 s\)"),
+        ({"start_positions_mm": {W: (-5000.0, 9e9)}}, r"within 100 m of the table"),
+        ({"paths_mm": {W: ((0.0, math.nan, math.inf),)}}, r"paths_mm.white\[0\]: expected"),
+        ({"paths_mm": {W: "xyz"}}, r"paths_mm.white: expected \(t_s, x_mm, y_mm\) samples"),
+        ({"events": (BallContact(t_s=0.1, balls=(W, R), doubt=5),)},  # type: ignore[arg-type]
+         r"events\[0\].doubt: expected words or None, got 5"),
+        ({"is_break": "no"}, r"shot 0.is_break: expected True or False, got 'no'"),
+        ({"safety": 1}, r"shot 0.safety: expected True or False, got 1"),
     ],
-)
+)  # fmt: skip
 def test_a_shot_a_log_could_not_hold_is_refused_and_changes_nothing(
     fields: dict[str, object], said: str
 ) -> None:
@@ -353,6 +364,37 @@ def test_a_shot_a_log_could_not_hold_is_refused_and_changes_nothing(
     with pytest.raises(RulesError, match=said):
         match.play(replace(point(0, W), **fields))  # type: ignore[arg-type]
     assert match.state is before
+
+
+def test_events_listed_out_of_time_order_are_judged_in_time_order_as_from_a_log() -> None:
+    """An early graze listed last: Python judged the list's order (a point), the log
+    reader its sorted order (1 cushion before the second ball), for the same shot."""
+    from referee import Cushion, parse_shot, shot_json
+
+    shot = Shot(index=0, cue_ball=W, events=(
+        BallContact(t_s=0.3, balls=(W, R)),
+        CushionContact(t_s=0.7, ball=W, cushion=Cushion.RIGHT),
+        CushionContact(t_s=1.4, ball=W, cushion=Cushion.FOOT),
+        CushionContact(t_s=1.9, ball=W, cushion=Cushion.LEFT),
+        BallContact(t_s=2.5, balls=(W, Y)),
+        BallContact(t_s=0.95, balls=(W, Y)),
+    ))  # fmt: skip
+    by_python = Match(config()).play(shot).verdict
+    by_log = Match(config()).play(parse_shot(shot_json(shot), "s")).verdict
+    assert by_python == by_log and by_python.points == 0
+    assert "1 cushion before the second ball" in by_python.reason
+
+
+def test_a_shot_starting_before_the_one_before_it_is_refused_and_changes_nothing() -> None:
+    """carom score refuses it in a log (check_shot_order); Match.play took it."""
+    match = Match(config())
+    match.play(replace(point(0, W), start_s=0.5, end_s=4.0))
+    before = match.state
+    with pytest.raises(RulesError, match=r"shot 1.start_s: 0.0 s is before the shot before it"):
+        match.play(replace(point(1, W), start_s=0.0, end_s=4.0))
+    assert match.state is before
+    match.undo()  # the first shot undone: nothing before the same shot any more
+    match.play(replace(point(0, W), start_s=0.0, end_s=4.0))
 
 
 def test_a_lag_with_nan_in_it_is_refused_not_decided() -> None:

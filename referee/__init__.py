@@ -102,7 +102,7 @@ from referee._stats import (
     match_stats,
     standings,
 )
-from referee._table import MATCH_TABLE, Table
+from referee._table import MATCH_TABLE, PYRAMID_TABLE, Table, table_of
 from referee._turn_and_break import cue_ball_due
 from referee._verdict import Respot, Verdict, with_review
 from referee._zone_notes import (
@@ -136,6 +136,7 @@ __all__ = [
     "PIN_ITEM_ENGLISH",
     "PLACE_ENGLISH",
     "PLACE_PREPOSITION",
+    "PYRAMID_TABLE",
     "REGION_KINDS",
     "REGION_WORDS",
     "REVIEW_FIELDS",
@@ -240,5 +241,6 @@ __all__ = [
     "standings",
     "start_after",
     "start_json",
+    "table_of",
     "with_review",
 ]

@@ -22,7 +22,7 @@ from referee._options import RuleOptions
 from referee._shot import Shot, TimedXY
 from referee._shotlog_decision import check_review_decision
 from referee._start import StartState
-from referee._table import XY, Table
+from referee._table import XY, Table, table_of
 from referee.jsonread import Obj, ask_bool, ask_enum, ask_int, ask_list, ask_num, ask_str, show
 from referee.jsonread import nfc as composed
 
@@ -82,7 +82,7 @@ def parse_shot_log(data: Any, discipline: Discipline | None = None) -> ShotLog:
         raise ShotLogError(f"format: expected {FORMAT!r}, got {got}: not a shot log")
     top = Obj(data, "", _TOP)
     chosen = discipline or ask_enum(Discipline, top.get("discipline"), "discipline")
-    table = _table(top.get("table", {}))
+    table = _table(top.get("table", None), chosen)
     match = _match(Obj(composed(top.get("match")), "match", _MATCH), chosen, table)
     shots = tuple(
         parse_shot(s, f"shots[{i}]") for i, s in enumerate(ask_list(top.get("shots"), "shots"))
@@ -96,7 +96,13 @@ def parse_shot_log(data: Any, discipline: Discipline | None = None) -> ShotLog:
     return ShotLog(match=match, shots=shots, lag=lag)
 
 
-def _table(data: Any) -> Table:
+def _table(data: Any, discipline: Discipline) -> Table:
+    """The log's table; without one the discipline's (:func:`referee.table_of`).
+
+    A 7-pin log without it was judged on the match table, its break not recognised.
+    """
+    if data is None:
+        return table_of(discipline)
     obj = Obj(data, "table", {"length_mm", "width_mm", "ball_diameter_mm"})
     values = {k: ask_num(obj.get(k), obj.at(k)) for k in obj.data}
     try:

@@ -12,9 +12,9 @@ import math
 from dataclasses import dataclass
 
 from referee._errors import RulesError
-from referee._names import Spot
+from referee._names import Discipline, Spot
 
-__all__ = ["MATCH_TABLE", "XY", "Table"]
+__all__ = ["MATCH_TABLE", "PYRAMID_TABLE", "XY", "Table", "table_of"]
 
 XY = tuple[float, float]
 
@@ -28,6 +28,10 @@ class Table:
     ball_diameter_mm: float = 61.5
 
     def __post_init__(self) -> None:
+        for name in ("length_mm", "width_mm", "ball_diameter_mm"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise RulesError(f"table {name}: expected a number of mm, got {value!r}")
         if not 500.0 <= self.length_mm <= 5000.0:
             raise RulesError(f"table length_mm must be 500..5000, got {self.length_mm}")
         if not 250.0 <= self.width_mm <= self.length_mm:
@@ -42,6 +46,9 @@ class Table:
 
     def spot(self, spot: Spot) -> XY:
         """Position of a named spot, (x_mm, y_mm)."""
+        if spot not in _SPOTS:
+            names = ", ".join(s.value for s in Spot)
+            raise RulesError(f"spot: expected one of {names}, got {spot!r}")
         length, mid_y = self.length_mm, self.width_mm / 2.0
         return {
             Spot.HEAD: (length / 4.0, mid_y),
@@ -72,3 +79,15 @@ class Table:
 
 
 MATCH_TABLE = Table()
+#: The Russian pyramid pocket table of the 7-pin game [rules.md §7]: 3550 x 1775 mm, 68 mm
+#: balls.
+PYRAMID_TABLE = Table(length_mm=3550.0, width_mm=1775.0, ball_diameter_mm=68.0)
+_SPOTS = frozenset(Spot)
+
+
+def table_of(discipline: Discipline) -> Table:
+    """The table ``discipline`` is played on when nothing says otherwise.
+
+    The pyramid for the 7-pin game, the match table for the others.
+    """
+    return PYRAMID_TABLE if discipline is Discipline.PIN_CAROM_7 else MATCH_TABLE

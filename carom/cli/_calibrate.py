@@ -67,9 +67,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--frame", type=frame_index, metavar="N",
                    help="fit this one frame of a video (default: the empty table from several "
                    "seconds of frames, then single frames; frame 0 with --corners)")  # fmt: skip
-    p.add_argument("--table", default="2840x1420",
+    p.add_argument("--table", default=None,
                    help="playing surface LENGTHxWIDTH in mm, or a preset: match, small, large, "
-                   "pyramid (the 7-pin pocket table, 3550x1775)")  # fmt: skip
+                   "pyramid (the 7-pin pocket table, 3550x1775); default: the pyramid with "
+                   "--discipline pin-carom-7, else match (2840x1420)")  # fmt: skip
     p.add_argument("--discipline", help="draw this discipline's lines on the overlay")
     p.add_argument("--corners", help="marked corners 'u,v;u,v;u,v;u,v' px (where the cloth "
                    "meets the cushions, clockwise from the top left in the picture), for tables "
@@ -88,10 +89,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
 
 
-def _table(text: str) -> Table:
-    from carom.cli._analyze import parse_table
+def _table(text: str | None, discipline: str | None) -> Table:
+    """``--table`` (a preset or LENGTHxWIDTH); without it the discipline's table.
 
-    return parse_table(text)  # a preset (match, pyramid, ...) or LENGTHxWIDTH
+    ``carom calibrate --discipline pin-carom-7`` wrote a 2840 mm table with pockets,
+    which ``carom analyze --discipline pin-carom-7`` then refused (its table: the pyramid).
+    """
+    from carom.cli._analyze import parse_table
+    from carom.match import parse_discipline
+
+    kind = parse_discipline(discipline) if discipline else None
+    return parse_table("match" if text is None else text, kind)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     from calibration import CalibrationError, Outcome
     from carom.cli._calibrate_args import parse_diamonds
 
-    table = _table(args.table)
+    table = _table(args.table, args.discipline)
     overlay = args.overlay or args.out.with_name(args.out.stem + "_overlay.png")
     check_output(args.out, "--out")  # before the fit, not after it
     check_output(overlay, "--overlay")

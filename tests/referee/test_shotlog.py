@@ -835,3 +835,29 @@ def test_a_person_s_call_after_the_balls_stopped_and_a_contact_just_before_the_s
     shot["events"][0]["t_s"] = shot["start_s"] - 0.01  # timed between frames, before the start
     log = parse_shot_log(doc)
     assert any(isinstance(e, Call) for e in log.shots[1].events)
+
+
+def test_a_7_pin_log_without_a_table_is_on_the_pyramid_as_a_match_file_s() -> None:
+    """It was judged on the match table: the break layout of the bundled 7-pin clip was
+    "not the break layout", and a break that misses the far ball scored 30 instead of
+    a 35-point foul (found by a review as a referee)."""
+    from referee import PYRAMID_TABLE, Ball, Match, table_of
+
+    shot = {"index": 0, "cue_ball": "red", "start_s": 0.0, "end_s": 5.0,
+            "start_positions_mm": {"red": [499, 451], "white1": [820, 887],
+                                   "white2": [2729, 888]},
+            "events": [{"kind": "ball", "t_s": 0.5, "balls": ["red", "white1"]},
+                       {"kind": "cushion", "t_s": 1.0, "ball": "white1", "cushion": "head"},
+                       {"kind": "pin", "t_s": 1.5, "pin": "spot1", "ball": "white1"}]}  # fmt: skip
+    match = {"players": ["Ana", "Ben"], "first_player": "Ana"}
+    doc = {"format": "carom-shots/1", "discipline": "pin-carom-7", "match": match,
+           "shots": [shot]}  # fmt: skip
+    log = parse_shot_log(doc)
+    assert log.match.table == PYRAMID_TABLE == table_of(log.match.discipline)
+    verdict = Match(log.match).play(log.shots[0]).verdict
+    assert (verdict.points, verdict.opponent_points) == (0, 0) and verdict.fouls
+    assert "break" in verdict.reason and Ball.WHITE2 not in verdict.reason
+    balls = {"cue_balls": {"Ana": "white", "Ben": "yellow"}}
+    carom = parse_shot_log({**doc, "discipline": "three-cushion", "shots": [],
+                            "match": {**doc["match"], **balls}})  # fmt: skip
+    assert carom.match.table == table_of(carom.match.discipline) != PYRAMID_TABLE

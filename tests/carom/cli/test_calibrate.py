@@ -224,3 +224,17 @@ def test_a_failed_fit_to_marked_corners_says_to_check_them_not_to_mark_them(
                          "clockwise from the top left in the picture (and the diamonds' "
                          "indices, if marked)")  # fmt: skip
     assert not (tmp_path / "t.json").exists()
+
+
+def test_the_7_pin_discipline_calibrates_its_pyramid_table_without_table(tmp_path: Path) -> None:
+    """It wrote a 2840 mm table with pockets, a table that does not exist, which carom
+    analyze --discipline pin-carom-7 then refused (found by a review as an installer)."""
+    out = tmp_path / "pyramid.json"
+    clip = SAMPLE.with_name("seven_pins_match.mp4")
+    done = _carom("calibrate", str(clip), "--discipline", "pin-carom-7", "--frame", "30",
+                  "--out", str(out))  # fmt: skip
+    assert done.returncode in (0, 3), done.stdout + done.stderr  # written: good or doubtful
+    geometry = load_calibration(out).geometry
+    assert (geometry.table.length_mm, geometry.table.width_mm, geometry.pockets) == (
+        3550.0, 1775.0, True,
+    )  # fmt: skip

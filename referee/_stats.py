@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from referee._errors import IllegalMoveError
 from referee._state import MatchState, Phase
 
 __all__ = ["MatchResult", "PlayerStats", "Standing", "average_text", "match_stats", "standings"]
@@ -75,8 +76,21 @@ class MatchResult:
     tied: tuple[str, ...] = ()
 
     @classmethod
-    def from_state(cls, state: MatchState) -> MatchResult:
-        """The result of a finished match."""
+    def from_state(cls, state: MatchState, *, provisional: bool = False) -> MatchResult:
+        """The result of a finished match.
+
+        ``provisional``: also of a match still under way, as it stands (its match points
+        mean nothing yet: it counts as a draw). Without it such a match raises: in the
+        standings it counted as a draw [README: "Standings count finished matches only"].
+
+        Raises:
+            IllegalMoveError: the match is not over (and not ``provisional``).
+        """
+        if state.phase is not Phase.OVER and not provisional:
+            raise IllegalMoveError(
+                f"the match is not over ({state.phase}): no result yet; standings count "
+                "finished matches only (provisional=True for the figures as they stand)"
+            )
         stats = match_stats(state)
         return cls(
             players=state.config.players,

@@ -133,7 +133,7 @@ def standings_json(runs: list[ScoreRun], *, finished_only: bool = True) -> list[
     winner counts as a draw) and are left for the caller to hide.
     """
     table = standings(
-        MatchResult.from_state(r.match.state)
+        MatchResult.from_state(r.match.state, provisional=True)
         for r in runs
         if r.match.state.phase is Phase.OVER or not finished_only
     )

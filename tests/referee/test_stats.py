@@ -73,3 +73,20 @@ def test_standings_equal_ga_broken_by_best_average_then_high_run() -> None:
     assert table["P"].match_points == table["Q"].match_points == 4
     # GA: P 50/30, Q 40/20 -> Q ahead on GA.
     assert [s.player for s in standings(results)][:2] == ["Q", "P"]
+
+
+def test_a_match_under_way_has_no_result_and_is_no_draw_in_the_standings() -> None:
+    """It counted as a draw: one point each in the standings for a match still played
+    (found by a review as a library user); the figures as they stand on request."""
+    import pytest
+
+    from referee import IllegalMoveError
+
+    match = Match(config(target=10))
+    drive(match, "p")
+    before = match.state
+    with pytest.raises(IllegalMoveError, match=r"the match is not over \(playing\)"):
+        standings([MatchResult.from_state(match.state)])
+    assert match.state is before
+    provisional = MatchResult.from_state(match.state, provisional=True)
+    assert provisional.points == {"A": 1, "B": 0} and provisional.winner is None

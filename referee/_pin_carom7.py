@@ -143,19 +143,33 @@ def _judge(shot: Shot, ctx: ShotContext, s: PinStroke, respots: tuple[Respot, ..
     if at_zero:
         fouls.extend(_safety_fouls(shot, ctx, s, fouls))
     if fouls:
-        return _foul_verdict(ctx, s, tuple(fouls), respots)
+        return _foul_verdict(ctx, s, tuple(fouls), respots, at_zero)
     if at_zero:
         return _safety_verdict(s, respots)
     return _score_verdict(ctx, s, respots)
 
 
+#: At zero, the ways the closing safety fails: one failed safety, one penalty.
+_FAILED_SAFETY = frozenset({Foul.ILLEGAL_PIN, Foul.SAFETY_PINS, Foul.SAFETY_NO_CUSHION})
+
+
 def _foul_verdict(
-    ctx: ShotContext, s: PinStroke, fouls: tuple[Foul, ...], respots: tuple[Respot, ...]
-) -> Verdict:
-    """[000 7-pins §9]: 5 per foul, and all the stroke made, go on the count."""
+    ctx: ShotContext, s: PinStroke, fouls: tuple[Foul, ...], respots: tuple[Respot, ...],
+    at_zero: bool = False,
+) -> Verdict:  # fmt: skip
+    """[000 7-pins §9]: 5 per foul, and all the stroke made, go on the count.
+
+    At zero the stroke is the closing safety, "without knocking pins ... one of the
+    balls must touch a cushion; otherwise a penalty is taken" [000 7-pins §9]: a white's
+    pins and no cushion are that one failed safety, 5 points once (a white's pin and no
+    cushion were charged as two or three fouls). The cue ball's own pins stay a foul.
+    """
     counted = [
         f for f in fouls if f is not Foul.CUE_BALL_PIN or ctx.options.pin7_cue_pin_adds_foul_points
     ]
+    if at_zero and len(_FAILED_SAFETY.intersection(counted)) > 1:
+        first = next(f for f in counted if f in _FAILED_SAFETY)
+        counted = [f for f in counted if f not in _FAILED_SAFETY or f is first]
     all_seven = s.all_pins >= ALL_PINS
     pins = _start_count(ctx) if all_seven else pin_value(s.all_pins)
     made = pins + _bonus(s)

@@ -144,6 +144,31 @@ def test_the_player_who_reaches_zero_plays_the_safety_next(events: tuple[Event, 
     assert judge(shot, ctx(remaining=50, start_count=100)).inning_ends is (len(events) == 2)
 
 
+@pytest.mark.parametrize(
+    ("events", "penalty"),
+    [
+        # A white knocks the head pin straight from the red's contact, no cushion: one
+        # failed safety (5) and the pin (5). It was an illegal pin and no cushion: 15.
+        ((BallContact(t_s=0.4, balls=(R, W1)), PinDown(t_s=0.8, pin=Pin.HEAD, ball=W1)), 10),
+        # The same with a cushion after it: the pin is the failed safety, 5 + 5.
+        ((BallContact(t_s=0.4, balls=(R, W1)), CushionContact(t_s=0.6, ball=W1,
+          cushion=Cushion.LEFT), PinDown(t_s=0.8, pin=Pin.HEAD, ball=W1)), 10),
+        # No pin and no cushion: the failed safety alone.
+        ((BallContact(t_s=0.4, balls=(R, W1)),), 5),
+        # The red's own pin stays its own foul beside the failed safety.
+        ((BallContact(t_s=0.4, balls=(R, W1)), PinDown(t_s=0.8, pin=Pin.HEAD, ball=R)), 15),
+    ],
+)  # fmt: skip
+def test_a_failed_closing_safety_at_zero_is_one_penalty_and_the_pins(
+    events: tuple[Event, ...], penalty: int
+) -> None:
+    """[000 7-pins §9]: at zero the stroke must knock no pins and drive a ball to a
+    cushion, "otherwise a penalty is taken, added with the points made" (found by a
+    review as a referee: one failure was charged as two or three fouls)."""
+    v = judge(Shot(index=0, cue_ball=R, events=events), ctx(remaining=0, start_count=100))
+    assert v.penalty == penalty and v.fouls and v.inning_ends and not v.wins_game
+
+
 _events = st.lists(
     st.one_of(
         st.builds(

@@ -87,6 +87,7 @@ class MatchConfig:
                              f"got {dict(self.target)!r}")  # fmt: skip
         if set(self.target) != set(self.players):
             raise RulesError("target must give every player a positive number of points")
+        self._check_fields()
         self._check_count()
         if self.sets < 1 or self.sets % 2 == 0:
             raise RulesError(f"sets must be an odd number (best of N), got {self.sets}")
@@ -106,6 +107,28 @@ class MatchConfig:
             if not isinstance(value, Mapping):
                 way = self._target_way(value) if name == "target" else ""
                 raise RulesError(f"{name}: expected a mapping of player names, got {value!r}{way}")
+
+    def _check_fields(self) -> None:
+        """Each field of its kind.
+
+        ``sets=nan`` made a match that never ended, ``sets="3"`` a raw TypeError and
+        ``options="x"`` an AttributeError at the first shot.
+        """
+        for name in ("sets", "innings_limit", "start_count"):
+            value = getattr(self, name)
+            if not (_whole(value) or (value is None and name != "sets")):
+                raise RulesError(f"{name}: expected a whole number, got {value!r}")
+        if self.start_count is not None and self.start_count < 1:
+            raise RulesError(f"start_count must be at least 1, got {self.start_count}")
+        for name in ("equalizing", "equalizing_from_break"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name}: expected True or False, got {getattr(self, name)!r}")
+        kinds = (("table", Table, False), ("options", RuleOptions, False),
+                 ("start", StartState, True))  # fmt: skip
+        for name, kind, optional in kinds:
+            value = getattr(self, name)
+            if not (isinstance(value, kind) or (optional and value is None)):
+                raise RulesError(f"{name}: expected a {kind.__name__}, got {value!r}")
 
     def _target_way(self, value: object) -> str:
         """The way out of one number given as ``target`` (none for a number no target is)."""
@@ -282,3 +305,7 @@ def _check_printable(name: str) -> None:
             raise RulesError(
                 f"players: {name!r} holds {what} (U+{ord(ch):04X}); give names of printable letters"
             )
+
+
+def _whole(n: object) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool)

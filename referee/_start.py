@@ -53,7 +53,13 @@ class StartState:
             if name not in players:
                 raise RulesError(f"start: {name!r} is not one of the players {list(players)}")
         numbers = [*self.board.values(), *self.innings.values(), *self.sets_won.values()]
-        if any(n < 0 for n in numbers) or self.run < 0 or self.set_index < 0:
+        numbers += [self.run, self.set_index]
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+            raise RulesError(f"start: points, innings, run and sets are whole numbers, got "
+                             f"{', '.join(repr(n) for n in numbers if not _whole(n))}")  # fmt: skip
+        if self.next_break is not None and not isinstance(self.next_break, bool):
+            raise RulesError(f"start: next_break is True, False or None, got {self.next_break!r}")
+        if any(n < 0 for n in numbers):
             raise RulesError("start: points, innings, run, sets must not be negative")
         if self.run and self.shooter is None:
             raise RulesError("start: a run under way needs the shooter")
@@ -66,3 +72,7 @@ class StartState:
         if sets == 1 and self.set_index > 0:
             raise RulesError(f"start: set {self.set_index + 1} of a one-game match; give the "
                              "match's sets (sets = 3 in a match file)")  # fmt: skip
+
+
+def _whole(n: object) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool)

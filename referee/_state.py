@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from referee._config import MatchConfig
-from referee._errors import RulesError
+from referee._errors import RulesError, UnknownBallError
 from referee._frozen_dict import freeze_fields
 from referee._names import Ball, NextPosition
 from referee._reason import Reason, english_reason
@@ -228,7 +228,14 @@ class MatchState:
         freeze_fields(self, "scores", "sets_won")
 
     def board(self, player: str) -> int:
-        """What the scoreboard shows: points, or the remaining count in the 7-pin game."""
+        """What the scoreboard shows: points, or the remaining count in the 7-pin game.
+
+        Raises:
+            UnknownBallError: ``player`` is not one of the match's.
+        """
+        if player not in self.scores:
+            shown = ", ".join(repr(p) for p in self.config.players)
+            raise UnknownBallError(f"player {player!r} is not one of {shown}")
         score = self.scores[player]
         start = self.config.countdown_from
         if start is not None:

@@ -29,6 +29,7 @@ from referee import (
     RuleOptions,
     RulesError,
     Shot,
+    StartState,
     UnknownBallError,
     match_stats,
 )
@@ -369,7 +370,7 @@ def test_a_shot_a_log_could_not_hold_is_refused_and_changes_nothing(
 def test_events_listed_out_of_time_order_are_judged_in_time_order_as_from_a_log() -> None:
     """An early graze listed last: Python judged the list's order (a point), the log
     reader its sorted order (1 cushion before the second ball), for the same shot."""
-    from referee import Cushion, parse_shot, shot_json
+    from referee import parse_shot, shot_json
 
     shot = Shot(index=0, cue_ball=W, events=(
         BallContact(t_s=0.3, balls=(W, R)),
@@ -590,3 +591,38 @@ def test_section4_safety_rule_tracks_safeties_across_innings() -> None:
     drive(match, "m")
     drive(match, "p")  # A scores: the obligation is met
     assert "A" not in match.state.must_attempt
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"sets": math.nan}, r"sets: expected a whole number, got nan"),
+        ({"sets": "3"}, r"sets: expected a whole number, got '3'"),
+        ({"sets": 3.0}, r"sets: expected a whole number, got 3.0"),
+        ({"innings_limit": "x"}, r"innings_limit: expected a whole number, got 'x'"),
+        ({"equalizing": "yes"}, r"equalizing: expected True or False, got 'yes'"),
+        ({"table": "big"}, r"table: expected a Table, got 'big'"),
+        ({"options": "x"}, r"options: expected a RuleOptions, got 'x'"),
+        ({"start": StartState(board={"A": math.nan})}, r"start: .* whole numbers, got nan"),
+        ({"start": StartState(innings={"A": 1.5})}, r"start: .* whole numbers, got 1.5"),
+        ({"start": StartState(run="x")}, r"start: .* whole numbers, got 'x'"),  # type: ignore[arg-type]
+        ({"start": StartState(next_break="no")}, r"next_break is True, False or None"),  # type: ignore[arg-type]
+    ],
+)  # fmt: skip
+def test_a_set_up_of_the_wrong_kinds_is_a_rules_error(fields: dict[str, object], said: str) -> None:
+    """A NaN number of sets made a match that never ended, a NaN start score a NaN board,
+    a string a raw TypeError or an AttributeError at the first shot (found by a review as
+    a library user)."""
+    with pytest.raises(RulesError, match=said):
+        replace(config(), **fields)  # type: ignore[arg-type]
+
+
+def test_a_7_pin_start_count_below_one_is_refused_and_a_stranger_has_no_board() -> None:
+    """start_count -5 showed -5 on both boards, 0 became 300 without a word; the board of
+    a name not in the match was a KeyError."""
+    seven = replace(config(), discipline=Discipline.PIN_CAROM_7, cue_balls={})
+    for count in (-5, 0):
+        with pytest.raises(RulesError, match=f"start_count must be at least 1, got {count}"):
+            replace(seven, start_count=count)
+    with pytest.raises(UnknownBallError, match=r"player 'Zed' is not one of 'A', 'B'"):
+        Match(config()).state.board("Zed")

@@ -154,6 +154,7 @@ def side_points(
     floor: float,
     seed: int,
     arc: Arc | None = None,
+    name: str = "a",
 ) -> F64:
     """Cloth-edge points (n, 2) ``uv_px`` along side a->b, outliers removed.
 
@@ -165,6 +166,7 @@ def side_points(
         floor: Smallest rise that counts, colour distance per px.
         seed: RANSAC seed.
         arc: The guide (:func:`arc_through`); the straight side if None.
+        name: The side as the message names it ("the top", ...).
 
     Raises:
         CalibrationError: Too few points agree, or they cover too little of the side.
@@ -180,9 +182,12 @@ def side_points(
     inl = _ransac(t[ok], off[ok], np.random.default_rng(seed))
     span = float(np.ptp(t[ok][inl])) / (hi - lo) if inl.any() else 0.0
     if inl.sum() < MIN_COVER * len(base) or span < MIN_SPAN:
+        # It named no side, and "over 96% of its length" read as a cushion well seen.
         raise CalibrationError(
-            f"table edge not found: only {int(inl.sum())} of {len(base)} points along a "
-            f"cushion agree (over {100.0 * span:.0f}% of its length); mark the corners"
+            f"table edge not found: along {name} cushion only {int(inl.sum())} of "
+            f"{len(base)} points agree ({MIN_COVER:.0%} needed: the rest hidden, by a "
+            f"player say, or blurred), spread over {100.0 * span:.0f}% of its length; "
+            "calibrate on another frame, or mark the corners"
         )
     pts: F64 = base[ok][inl] + off[ok][inl][:, None] * normal[ok][inl]
     return pts

@@ -82,6 +82,10 @@ class TableEdges:
         return sum(len(p) for p in self.edges_px)
 
 
+#: The sides in the picture, clockwise from the top-left corner (as the messages name them).
+_SIDES = ("the top", "the right", "the bottom", "the left")
+
+
 def detect_table(image_bgr: U8, *, seed: int = 0) -> TableEdges:
     """Find the cloth's four edges and corners in a BGR frame.
 
@@ -108,14 +112,17 @@ def detect_table(image_bgr: U8, *, seed: int = 0) -> TableEdges:
     floor = max(0.018 * float(np.linalg.norm(colour)), 3.0)
     reach = (0.04 * diag, 0.04 * diag)
     edges = [
-        side_points(dist, quad[i], quad[(i + 1) % 4], reach, floor, seed + i) for i in range(4)
+        side_points(dist, quad[i], quad[(i + 1) % 4], reach, floor, seed + i, name=_SIDES[i])
+        for i in range(4)
     ]
     # Second pass along the arcs found: a strongly bent side leaves its straight guide.
     arcs = [arc_through(p) for p in edges]
     corners = np.array([corner(arcs[i - 1], arcs[i]) for i in range(4)])
     near = (max(0.01 * diag, 6.0), 0.04 * diag)
     edges = [
-        side_points(dist, corners[i], corners[(i + 1) % 4], near, floor, seed + i, arcs[i])
+        side_points(
+            dist, corners[i], corners[(i + 1) % 4], near, floor, seed + i, arcs[i], name=_SIDES[i]
+        )
         for i in range(4)
     ]
     arcs = [arc_through(p) for p in edges]

@@ -131,13 +131,26 @@ def run(args: argparse.Namespace) -> int:
     if result.report.verdict is Outcome.DOUBTFUL:
         from carom.pipeline import doubtful_line
 
-        marked = args.corners is not None or args.interactive
-        then = ("mark diamonds too (--diamonds 'i:u,v;j:u,v', docs/calibration.md)" if marked
-                else "mark the corners with --corners or --interactive")  # fmt: skip
         print(f"carom: {doubtful_line(result, overlay, going_on=False)}; if they do not, "
-              f"{then}", file=sys.stderr)  # fmt: skip
+              f"{_doubtful_way_on(args, result.report.advice)}", file=sys.stderr)  # fmt: skip
         return EXIT_DOUBTFUL
     return EXIT_DOUBTFUL if size is not None else 0
+
+
+def _doubtful_way_on(args: argparse.Namespace, advice: str) -> str:
+    """What to do when a doubtful fit's lines miss the edges, for what was given.
+
+    It said "mark diamonds too" to someone who had marked 22, and "mark the corners"
+    for a lens to refit, which corners cannot tell.
+    """
+    lens = "give the lens (--checkerboard pictures of a printed board, docs/calibration.md)"
+    if args.diamonds:
+        return f"mark more diamonds, or {lens}"
+    if args.corners is not None or args.interactive:
+        return f"mark diamonds too (--diamonds 'i:u,v;j:u,v', docs/calibration.md), or {lens}"
+    if advice.startswith("refit lens"):
+        return f"{lens}, or mark the corners with --corners or --interactive"
+    return "mark the corners with --corners or --interactive"
 
 
 def _check_names(args: argparse.Namespace, overlay: Path) -> None:
@@ -281,10 +294,13 @@ def _failed(args: argparse.Namespace, result: Any, overlay: Path) -> None:
     raise CalibrationFailed(line)
 
 
-#: The way out of a failed fit to marked points.
+#: The way out of a failed fit to marked points. Right corners fail too when the lens
+#: bends the edges (four points cannot tell a lens): the way on is then the lens.
 MARKED_AGAIN = (
     "; check the marked corners: where the cloth meets the cushions, clockwise from the top "
-    "left in the picture (and the diamonds' indices, if marked)"
+    "left in the picture (and the diamonds' indices, if marked); if they are right, the "
+    "lens bends the picture more than marked corners can tell: mark six diamonds or more "
+    "too (--diamonds), or give the lens (--checkerboard)"
 )
 
 

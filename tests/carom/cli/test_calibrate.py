@@ -53,7 +53,9 @@ def test_marked_corners_fit_when_given(tmp_path: Path) -> None:
     assert done.returncode == 3, done.stderr
     assert "verdict: doubtful: corners only: 4 marked points fit any lens" in done.stdout
     assert done.stderr.strip().endswith("if they do not, mark diamonds too (--diamonds "
-                                        "'i:u,v;j:u,v', docs/calibration.md)")  # fmt: skip
+                                        "'i:u,v;j:u,v', docs/calibration.md), or give the "
+                                        "lens (--checkerboard pictures of a printed board, "
+                                        "docs/calibration.md)")  # fmt: skip
     saved = json.loads(out.read_text())
     assert saved["method"] == "manual" and saved["residuals"]["confidence"] <= 0.5
 
@@ -220,9 +222,14 @@ def test_a_failed_fit_to_marked_corners_says_to_check_them_not_to_mark_them(
                             "--out", str(tmp_path / "t.json"))  # fmt: skip
     line = _one_line_error(done, status=4)
     assert why in line and "to mark the corners by hand" not in line, line
-    assert line.endswith("check the marked corners: where the cloth meets the cushions, "
-                         "clockwise from the top left in the picture (and the diamonds' "
-                         "indices, if marked)")  # fmt: skip
+    assert (
+        "check the marked corners: where the cloth meets the cushions, clockwise from "
+        "the top left in the picture (and the diamonds' indices, if marked)"
+    ) in line
+    # Right corners fail too through a bent lens (a review as an installer marked the
+    # real frame's right corners and was told to check them): the way on is the lens.
+    assert line.endswith("mark six diamonds or more too (--diamonds), or give the lens "
+                         "(--checkerboard)")  # fmt: skip
     assert not (tmp_path / "t.json").exists()
 
 
@@ -238,3 +245,26 @@ def test_the_7_pin_discipline_calibrates_its_pyramid_table_without_table(tmp_pat
     assert (geometry.table.length_mm, geometry.table.width_mm, geometry.pockets) == (
         3550.0, 1775.0, True,
     )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("given", "advice", "way"),
+    [
+        ({"diamonds": "2:1,1"}, "check corners", "mark more diamonds, or give the lens"),
+        ({"corners": "1,1;2,1;2,2;1,2"}, "check corners", "mark diamonds too (--diamonds"),
+        ({}, "refit lens", "give the lens (--checkerboard"),
+        ({}, "check corners", "mark the corners with --corners or --interactive"),
+    ],
+)  # fmt: skip
+def test_a_doubtful_fit_s_way_on_fits_what_was_given(
+    given: dict[str, str], advice: str, way: str
+) -> None:
+    """It said "mark diamonds too" to someone who had marked 22, and "mark the corners"
+    for a lens to refit (found by a review as an installer)."""
+    import argparse
+
+    from carom.cli._calibrate import _doubtful_way_on
+
+    args = argparse.Namespace(**{"corners": None, "diamonds": None, "interactive": False,
+                                 **given})  # fmt: skip
+    assert _doubtful_way_on(args, advice).startswith(way)

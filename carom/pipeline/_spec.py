@@ -90,7 +90,11 @@ def check_calibration_table(
     what: str = "--calibration",
     *,
     set_by: str = "--table, the match file or the default",
-    fix: str = "give --table {size} or calibrate again for this table",
+    # "give --table {size}" alone kept a size the calibration's balls had already doubted.
+    fix: str = (
+        "give --table {size} if that is the table, or calibrate again with its true size "
+        "(carom calibrate --table LENGTHxWIDTH)"
+    ),
 ) -> None:
     """A calibration file must be of the match's table: its size maps every position.
 

@@ -307,7 +307,8 @@ def test_a_calibration_of_another_table_than_the_match_s_is_refused(tmp_path: Pa
     line = _one_line_error(done, status=2)
     assert line.endswith(
         "made for a 2840x1420 mm table, but the match is set up for 2100x1050 (--table, the "
-        "match file or the default); give --table 2840x1420 or calibrate again for this table"
+        "match file or the default); give --table 2840x1420 if that is the table, or calibrate "
+        "again with its true size (carom calibrate --table LENGTHxWIDTH)"
     )
     assert not (tmp_path / "o").exists()
 

@@ -45,7 +45,7 @@ from referee._filters import (
     first_contacts,
     off_table_balls,
 )
-from referee._names import Ball, Foul, NextPosition, Pin
+from referee._names import Ball, Foul, NextPosition, Pin, Spot
 from referee._pin_items import PinItem
 from referee._reason import Reason, ReasonKey
 from referee._shot import Shot, ShotContext
@@ -262,10 +262,15 @@ def _after_foul(
 def _ball_in_hand(shot: Shot, ctx: ShotContext, respots: tuple[Respot, ...]) -> Reason:
     """The ball-in-hand instruction [000 §13.2-§13.5]: the half opposite the fouler's ball.
 
-    Unless the fouler's ball was re-spotted, the taker may ask for it on the top spot.
+    Unless the fouler's ball was re-spotted, the taker may ask for it on the top spot; when
+    the red covers the top spot, on the matching mark in the other half, the ball in hand
+    then in the top half [000 §13.5] (it offered the top spot with the red standing on it).
     """
     fouler, taker = ctx.cue_ball, ctx.opponent_ball
     spotted = {r.ball: r.xy_mm for r in respots}
+    red = spotted.get(ctx.object_ball, shot.end_positions_mm.get(ctx.object_ball))
+    top = ctx.table.spot(Spot.TOP)
+    covered = red is not None and not ctx.table.is_free(top, [red])
     xy = spotted.get(fouler, shot.end_positions_mm.get(fouler))
     mid = ctx.table.length_mm / 2.0
     if xy is None:
@@ -274,5 +279,5 @@ def _ball_in_hand(shot: Shot, ctx: ShotContext, respots: tuple[Respot, ...]) -> 
         half = "centre_line"
     else:
         half = "bottom" if xy[0] > mid else "top"
-    ask = "" if fouler in spotted else "_ask"
+    ask = "" if fouler in spotted else "_ask_red" if covered else "_ask"
     return Reason.of(ReasonKey(f"pins_hand_{half}{ask}"), taker=taker, fouler=fouler)

@@ -102,6 +102,10 @@ class ReasonKey(StrEnum):
     PINS_HAND_CENTRE_LINE_ASK = "pins_hand_centre_line_ask"
     PINS_HAND_BOTTOM_ASK = "pins_hand_bottom_ask"
     PINS_HAND_TOP_ASK = "pins_hand_top_ask"
+    PINS_HAND_OPPOSITE_ASK_RED = "pins_hand_opposite_ask_red"
+    PINS_HAND_CENTRE_LINE_ASK_RED = "pins_hand_centre_line_ask_red"
+    PINS_HAND_BOTTOM_ASK_RED = "pins_hand_bottom_ask_red"
+    PINS_HAND_TOP_ASK_RED = "pins_hand_top_ask_red"
     PIN7_SPOT_COVERED = "pin7_spot_covered"
     PIN7_AT_ZERO = "pin7_at_zero"
     WRONG_BREAK_OFF = "wrong_break_off"
@@ -178,6 +182,12 @@ _HALVES = {
     "top": "top (foot) half, opposite {fouler}",
 }
 _ASK = "; or ask for {fouler} on the top spot"
+#: The red covers the top spot: the fouler's ball goes on the matching mark in the other
+#: half, and the ball in hand into the top half [000 §13.5].
+_ASK_RED = (
+    "; or, as the red covers the top spot, ask for {fouler} on the matching spot at "
+    "the bottom (head) cushion, {taker} then in the top (foot) half"
+)
 _WHERE = "{group} in {regions} ({nth} carom there)"
 _REFUSED = "zone limit: " + _WHERE + ", none left {refused}: the carom does not count"
 _WRONG = "wrong break position: {ball} is {distance_mm} mm %s {place} (at most {limit_mm} mm)"
@@ -223,6 +233,10 @@ _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.PINS_PLAY_ON: "No ball in hand: {taker} plays from where it lies.",
     **{ReasonKey(f"pins_hand_{h}"): _HAND + where + "." for h, where in _HALVES.items()},
     **{ReasonKey(f"pins_hand_{h}_ask"): _HAND + where + _ASK + "." for h, where in _HALVES.items()},
+    **{
+        ReasonKey(f"pins_hand_{h}_ask_red"): _HAND + where + _ASK_RED + "."
+        for h, where in _HALVES.items()
+    },
     ReasonKey.PIN7_SPOT_COVERED: (
         "{pin} pin: its spot is covered; stand it halfway to the {neighbour} pin until the "
         "spot is free"

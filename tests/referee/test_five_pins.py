@@ -161,3 +161,21 @@ def test_the_ball_in_hand_is_never_spotted_nor_blocks() -> None:
 def test_judge_accepts_every_five_pins_pin() -> None:
     events = [PinDown(t_s=1.0 + i / 10, pin=p, ball=Y) for i, p in enumerate(sorted(FIVE_PINS))]
     assert judge(shot(HIT, *events), ctx()).points == 12
+
+
+def test_ball_in_hand_offers_the_red_s_spot_when_the_red_covers_the_top_spot() -> None:
+    """[000 §13.5]: with the red on the top spot the fouler's ball goes on the matching
+    mark in the other half, the ball in hand into the top half; it offered the top spot
+    with the red standing on it (found by a review as a referee)."""
+    from referee import english_reason
+
+    miss = CushionContact(t_s=0.4, ball=W, cushion=Cushion.LEFT)
+    top = Table().spot(Spot.TOP)
+    at = {Y: (600.0, 300.0), W: (2000.0, 300.0)}
+    for red, offered in ((top, "or, as the red covers the top spot, ask for white on the "
+                               "matching spot at the bottom (head) cushion, yellow then in "
+                               "the top (foot) half."),
+                         ((1420.0, 300.0), "or ask for white on the top spot.")):  # fmt: skip
+        verdict = judge_five_pins(shot(miss, end_positions_mm={**at, R: red}), ctx())
+        said = english_reason(verdict.announcement_parts)
+        assert said.endswith(offered), said

@@ -67,7 +67,9 @@ def test_every_announcement_the_referee_makes_is_keyed_and_every_key_is_seen() -
     # No golden shot puts a five-pins fouler's ball back on its spot, nor lacks its
     # place (a foul without the ball's end position; test_five_pins has one each).
     rare = {ReasonKey.PINS_HAND_OPPOSITE, ReasonKey.PINS_HAND_TOP,
-            ReasonKey.PINS_HAND_CENTRE_LINE, ReasonKey.PINS_HAND_OPPOSITE_ASK}  # fmt: skip
+            ReasonKey.PINS_HAND_CENTRE_LINE, ReasonKey.PINS_HAND_OPPOSITE_ASK,
+            ReasonKey.PINS_HAND_OPPOSITE_ASK_RED, ReasonKey.PINS_HAND_TOP_ASK_RED,
+            ReasonKey.PINS_HAND_CENTRE_LINE_ASK_RED}  # fmt: skip
     assert said - seen <= rare, said - seen
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee._config import MatchConfig
 from referee._names import NextPosition
+from referee._shot import Carry
 from referee._start import StartState
 from referee._state import MatchState, Phase, Score
 
@@ -30,6 +31,8 @@ def joined_state(config: MatchConfig, start: StartState, version: int = 0) -> Ma
         next_position=NextPosition.BREAK if at_break else NextPosition.PLAY_ON,
         break_due=at_break,
         version=version,
+        # A run under way: how many of its caroms were made in a zone is not known.
+        carry=Carry(zone_unknown=start.run > 0),
     )
 
 

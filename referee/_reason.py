@@ -23,6 +23,9 @@ player names are fields, said as they are. A review's parts (``Verdict.review_pa
 ``referee._review``) hold codes in the fields of :data:`REVIEW_FIELDS`: ``doubt`` and
 ``event`` (``referee._review_codes``), and ``instead``, the call without the deciding
 event, as :func:`reason_json` in JSON.
+
+Over 400 lines because it is one catalogue: every key and its English template, one
+entry a key; split in two, a key and its sentence would live in different files.
 """
 
 from __future__ import annotations
@@ -144,6 +147,7 @@ class ReasonKey(StrEnum):
     ZONE_REFUSED = "zone_refused"
     ZONE_REFUSED_NO_PATHS = "zone_refused_no_paths"
     ZONE_UNSEEN = "zone_unseen"
+    ZONE_COUNT_UNKNOWN = "zone_count_unknown"
     ZONE_LEFT = "zone_left"
     ZONE_LAST = "zone_last"
     ZONE_MORE_ONE = "zone_more_one"
@@ -160,6 +164,7 @@ class ReasonKey(StrEnum):
     REVIEW_NOBODY_NONE = "review_nobody_none"
     REVIEW_BREAK_DUE = "review_break_due"
     REVIEW_ZONE_UNSEEN = "review_zone_unseen"
+    REVIEW_ZONE_COUNT_UNKNOWN = "review_zone_count_unknown"
 
     @property
     def template(self) -> str:
@@ -194,6 +199,7 @@ _WRONG = "wrong break position: {ball} is {distance_mm} mm %s {place} (at most {
 _NOBODY = "nobody known at the table and %s: {player} assumed (correct the turn if not)"
 _CHECK = "check the last stroke's verdict"
 _UNSEEN = "; cannot tell whether one left (no end position of {balls})"
+_RUN_BEFORE = "; the run began before the record: how many caroms were made there is not known"
 
 _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.POINT: "point: {first} then {second}",
@@ -284,6 +290,7 @@ _ENGLISH: dict[ReasonKey, str] = {
         _REFUSED + " (no path samples: a ball that left and came back is not seen)"
     ),
     ReasonKey.ZONE_UNSEEN: _WHERE + _UNSEEN + ": carom allowed",
+    ReasonKey.ZONE_COUNT_UNKNOWN: "{group} in {regions}" + _RUN_BEFORE + ": carom allowed",
     ReasonKey.ZONE_LEFT: _WHERE + ": {left}, the carom counts",
     ReasonKey.ZONE_LAST: _WHERE + ": one must leave by the next carom",
     ReasonKey.ZONE_MORE_ONE: _WHERE + ": 1 more carom there before one must leave",
@@ -307,6 +314,7 @@ _ENGLISH: dict[ReasonKey, str] = {
     ReasonKey.REVIEW_NOBODY_NONE: _NOBODY % "nobody plays the {ball}",
     ReasonKey.REVIEW_BREAK_DUE: "the break position was due but the balls are not in it ({layout})",
     ReasonKey.REVIEW_ZONE_UNSEEN: _WHERE + _UNSEEN,
+    ReasonKey.REVIEW_ZONE_COUNT_UNKNOWN: "{group} in {regions}" + _RUN_BEFORE,
     ReasonKey.TEXT: "{text}",
 }
 

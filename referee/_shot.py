@@ -59,7 +59,10 @@ class Carry:
 
     ``zone``: the restricted zone (balkline zone, anchor square, straight-rail
     corner) in which the previous counted caroms were made with both object
-    balls inside, and ``zone_caroms`` how many in a row. ``frozen_restart``: in
+    balls inside, and ``zone_caroms`` how many in a row; ``zone_unknown``: the run
+    began before the record (a match joined with a run under way), so how many caroms
+    were made in a zone is not known until the balls leave it or the inning ends.
+    ``frozen_restart``: in
     five-pins, the stroke is played from the break position the referee set
     because frozen balls left no legal stroke (a correction), which may not score
     [000 five-pins §10.4].
@@ -68,6 +71,7 @@ class Carry:
     zone: str | None = None
     zone_caroms: int = 0
     frozen_restart: bool = False
+    zone_unknown: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

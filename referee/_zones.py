@@ -292,6 +292,8 @@ def _judge(
 
 def _decide(case: _Case, carry: Carry, common: Sequence[Region], limit: float) -> ZoneCall:
     carried = set(carry.zone.split("+")) if carry.zone else set()
+    if carry.zone_unknown and not carry.zone:  # a run begun before the record: any zone
+        carried = {r.name for r in common}
     counts = {r.name: carry.zone_caroms + 1 if r.name in carried else 1 for r in common}
     status = {r.name: _left_status(case, r) for r in common}
     where: dict[str, str | int] = {
@@ -303,6 +305,16 @@ def _decide(case: _Case, carry: Carry, common: Sequence[Region], limit: float) -
     refused = [r for r in due if status[r.name] is _Left.STAYED]
     if refused:
         return ZoneCall(False, Carry(), _refusal(case, where, refused))
+    # The caroms made there before the record are not known (counts are the least): a
+    # carom short of the limit on those may be past it (it said "1st carom there").
+    maybe = [r.name for r in common if carry.zone_unknown and r.name in carried
+             and r not in due and status[r.name] is not _Left.LEFT]  # fmt: skip
+    if maybe:
+        known = {"group": where["group"], "regions": where["regions"]}
+        note = Reason.of(ReasonKey.ZONE_COUNT_UNKNOWN, **known)
+        doubt = Reason.of(ReasonKey.REVIEW_ZONE_COUNT_UNKNOWN, **known)
+        least = max(counts[k] for k in maybe)
+        return ZoneCall(True, Carry("+".join(maybe), least, zone_unknown=True), note, (doubt,))
     if any(status[r.name] is _Left.UNKNOWN for r in due):
         unseen = [b for b in case.balls if _end_xy(case.shot, b) is None and b not in case.off]
         named = ",".join(unseen)

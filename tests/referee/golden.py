@@ -55,6 +55,7 @@ def context_of(doc: dict[str, Any]) -> ShotContext:
             zone=carry.get("zone"),
             zone_caroms=carry.get("zone_caroms", 0),
             frozen_restart=carry.get("frozen_restart", False),
+            zone_unknown=carry.get("zone_unknown", False),
         ),
         remaining=ctx.get("remaining"),
         start_count=ctx.get("start_count"),
@@ -80,7 +81,8 @@ def check(verdict: Verdict, expected: dict[str, Any]) -> list[str]:
         "wins_game": verdict.wins_game,
         "respots": [{"ball": str(r.ball), "spot": str(r.spot)} for r in verdict.respots],
         "announcements": list(verdict.announcements),
-        "carry": {"zone": verdict.carry.zone, "zone_caroms": verdict.carry.zone_caroms},
+        "carry": {"zone": verdict.carry.zone, "zone_caroms": verdict.carry.zone_caroms}
+        | ({"zone_unknown": True} if verdict.carry.zone_unknown else {}),
     }
     diffs = [
         f"{key}: expected {value!r}, got {got[key]!r}"

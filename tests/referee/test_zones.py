@@ -256,3 +256,37 @@ def test_straight_rail_limit_of_three_counts_on() -> None:
     third = judge(_stroke(2, corner, corner), dataclasses.replace(ctx, carry=second.carry))
     assert third.fouls == (Foul.ZONE_LIMIT,)
     assert "3rd carom there" in third.reason
+
+
+def test_a_run_joined_under_way_does_not_know_its_zone_count_and_says_so() -> None:
+    """A balkline match joined on a run of 3: the first carom with both object balls in a
+    zone was "1st carom there" though it may be the 2nd, past /2's limit. It is allowed
+    and held for review; the next one in the same zone is at least the 2nd and refused;
+    a new inning knows its count again (found by a review as a referee)."""
+    from referee import Ball, BallContact, Match, MatchConfig, Shot, StartState
+
+    w, y, r = Ball.WHITE, Ball.YELLOW, Ball.RED
+    at = {w: (200.0, 270.0), y: (200.0, 400.0), r: (150.0, 150.0)}
+    config = MatchConfig(
+        discipline=Discipline.BALKLINE_47_2, players=("Ana", "Ben"),
+        cue_balls={"Ana": w, "Ben": y}, target={"Ana": 200, "Ben": 200},
+        start=StartState(board={"Ana": 10, "Ben": 5}, innings={"Ana": 3, "Ben": 3},
+                         shooter="Ana", run=3),
+    )  # fmt: skip
+
+    def carom(i: int, cue: Ball, objects: tuple[Ball, Ball]) -> Shot:
+        events = (BallContact(t_s=i + 0.3, balls=(cue, objects[0])),
+                  BallContact(t_s=i + 0.8, balls=(cue, objects[1])))  # fmt: skip
+        return Shot(index=i, cue_ball=cue, events=events, start_s=float(i), end_s=i + 0.9,
+                    start_positions_mm=at, end_positions_mm=at)  # fmt: skip
+
+    match = Match(config)
+    first = match.play(carom(0, w, (r, y))).verdict
+    assert first.points == 1 and first.review is not None
+    assert "how many caroms were made there is not known" in first.reason
+    second = match.play(carom(1, w, (r, y))).verdict
+    assert second.points == 0 and "2nd carom there" in second.reason and second.review is None
+    ben = match.play(carom(2, y, (r, w))).verdict  # Ben's own inning: counted from 1
+    assert ben.points == 1 and ben.review is None and "1st carom there" in ben.reason
+    unknown = Match(dataclasses.replace(config, start=StartState(shooter="Ana")))
+    assert unknown.play(carom(0, w, (r, y))).verdict.review is None  # no run under way

@@ -235,7 +235,9 @@ def draw_overlay(
     Drawn: a ``grid_mm`` grid on the cloth (grey), the discipline's chalk lines (blue),
     the cushion noses at their height (yellow, one pixel, through the distorted
     projection: each line sampled every few mm so it bends with the lens), the diamonds
-    (magenta) and spots (red), and a legend in the top-left corner.
+    (magenta, each with its index for ``--diamonds``: 0..8 one long rail, 9..17 the
+    other, 18..23 the short ones) and spots (red), and a legend in the picture's corner
+    that hides least of the table (top-left it hid a corner to check on small pictures).
     """
     if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
         raise CalibrationError(f"image_bgr: expected (h, w, 3) uint8, got {image_bgr.shape}")
@@ -248,10 +250,46 @@ def draw_overlay(
         _polyline(out, calib.camera.project(geo.cushion_points_xyz_mm(cushion, samples)),
                   CUSHION_BGR)  # fmt: skip
     _dots(out, calib.camera.project(geo.diamonds_xyz_mm()), DIAMOND_BGR, 4)
+    _diamond_numbers(out, calib)
     _dots(out, calib.mm_to_px(geo.spots_mm(discipline)), SPOT_BGR, 3)
     if legend:
-        _legend(out, grid_mm)
+        _legend(out, grid_mm, _table_mask(out.shape[:2], calib))
     return out
+
+
+def _diamond_numbers(img: U8, calib: Calibration) -> None:
+    """Each diamond's index, outside it on its rail (an installer marks them by index)."""
+    geo = calib.geometry
+    xyz = geo.diamonds_xyz_mm()
+    centre = np.array([geo.length_mm / 2.0, geo.width_mm / 2.0])
+    rel = (xyz[:, :2] - centre) / centre
+    out_mm = np.where(np.abs(rel[:, :1]) > np.abs(rel[:, 1:]), [[1.0, 0.0]], [[0.0, 1.0]])
+    out_mm *= np.sign(rel)
+    at = calib.camera.project(xyz)
+    away = calib.camera.project(xyz + np.c_[out_mm * 60.0, np.zeros(len(xyz))])
+    for i, (a, b) in enumerate(zip(at.tolist(), away.tolist(), strict=True)):
+        d = np.subtract(b, a)
+        norm = float(np.hypot(*d))
+        if not (np.isfinite(norm) and norm > 0 and all(abs(v) < 1e5 for v in a)):
+            continue
+        u, v = np.add(a, d / norm * 12.0)
+        org = (round(u) - 4 * len(str(i)), round(v) + 4)
+        for colour, thick in (((0, 0, 0), 3), (DIAMOND_BGR, 1)):  # outlined: read on any cloth
+            cv2.putText(img, str(i), org, cv2.FONT_HERSHEY_SIMPLEX, 0.35, colour, thick,
+                        cv2.LINE_AA)  # fmt: skip
+
+
+def _table_mask(shape: tuple[int, ...], calib: Calibration) -> U8:
+    """The picture's pixels (h, w) of the table out to its diamonds (and their numbers), 255."""
+    mask = np.zeros(shape[:2], np.uint8)
+    geo = calib.geometry
+    uv = calib.camera.project(np.r_[geo.corners_xyz_mm(), geo.diamonds_xyz_mm()])
+    uv = uv[np.isfinite(uv).all(axis=1) & (np.abs(uv) < 1e5).all(axis=1)]
+    if len(uv) >= 3:
+        hull = cv2.convexHull(np.round(uv).astype(np.int32))
+        cv2.fillConvexPoly(mask, hull, 255)
+        cv2.dilate(mask, np.ones((31, 31), np.uint8), dst=mask)  # the numbers beside them
+    return mask
 
 
 def _segments(
@@ -283,7 +321,8 @@ def _dots(img: U8, uv_px: F64, colour: tuple[int, int, int], radius_px: int) -> 
             cv2.circle(img, centre, radius_px << _SHIFT, colour, 1, cv2.LINE_AA, _SHIFT)
 
 
-def _legend(img: U8, grid_mm: float) -> None:
+def _legend(img: U8, grid_mm: float, table: U8) -> None:
+    """The colours' key in the picture's corner where it hides least of ``table``."""
     items = [
         ("cushion nose", CUSHION_BGR),
         ("diamonds", DIAMOND_BGR),
@@ -291,9 +330,14 @@ def _legend(img: U8, grid_mm: float) -> None:
         ("chalk lines", CHALK_BGR),
         (f"grid {grid_mm / 10.0:g} cm", GRID_BGR),
     ]
-    cv2.rectangle(img, (4, 4), (150, 10 + 16 * len(items)), (0, 0, 0), cv2.FILLED)
+    box_w, box_h = 146, 6 + 16 * len(items)
+    h, w = img.shape[:2]
+    spots = [(4, 4), (w - 4 - box_w, 4), (4, h - 4 - box_h), (w - 4 - box_w, h - 4 - box_h)]
+    x0, y0 = min(spots, key=lambda xy: int(np.count_nonzero(
+        table[max(xy[1], 0) : xy[1] + box_h, max(xy[0], 0) : xy[0] + box_w])))  # fmt: skip
+    cv2.rectangle(img, (x0, y0), (x0 + box_w, y0 + box_h), (0, 0, 0), cv2.FILLED)
     for i, (label, colour) in enumerate(items):
-        y = 18 + 16 * i
-        cv2.line(img, (10, y - 4), (28, y - 4), colour, 2)
-        cv2.putText(img, label, (34, y), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1,
+        y = y0 + 14 + 16 * i
+        cv2.line(img, (x0 + 6, y - 4), (x0 + 24, y - 4), colour, 2)
+        cv2.putText(img, label, (x0 + 30, y), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1,
                     cv2.LINE_AA)  # fmt: skip

@@ -214,6 +214,41 @@ def test_overlay_legend_and_input_checks() -> None:
     frame = rendered_frame()
     with_legend = draw_overlay(frame, CAL)
     without = draw_overlay(frame, CAL, legend=False)
-    assert not np.array_equal(with_legend[:60, :100], without[:60, :100])
+    h, w = frame.shape[:2]
+    assert any(not np.array_equal(with_legend[r, c], without[r, c])
+               for r, c in _corner_boxes(h, w).values())  # fmt: skip
     with pytest.raises(CalibrationError, match="expected"):
         draw_overlay(frame[..., 0].copy(), CAL)
+
+
+def _corner_boxes(h: int, w: int) -> dict[str, tuple[slice, slice]]:
+    rows = {"top": slice(4, 60), "bottom": slice(h - 60, h - 4)}
+    cols = {"left": slice(4, 100), "right": slice(w - 100, w - 4)}
+    return {f"{r}-{c}": (rows[r], cols[c]) for r in rows for c in cols}
+
+
+def test_the_legend_hides_least_of_the_table_and_the_diamonds_are_numbered() -> None:
+    """On a small picture the legend (always top-left) covered a corner the message
+    says to check, and nothing said which diamond was which index for --diamonds
+    (found by a review as an installer)."""
+    import cv2
+
+    frame = rendered_frame()
+    h, w = frame.shape[:2]
+    bare = draw_overlay(frame, CAL, legend=False)
+    with_legend = draw_overlay(frame, CAL)
+    boxes = _corner_boxes(h, w)
+    drawn = [k for k, (r, c) in boxes.items() if not np.array_equal(with_legend[r, c], bare[r, c])]
+    assert len(drawn) == 1, drawn
+    mask = np.zeros((h, w), np.uint8)
+    quad = np.round(CAL.camera.project(CAL.geometry.corners_xyz_mm())).astype(np.int32)
+    cv2.fillConvexPoly(mask, quad, 255)
+    covered = {k: int(np.count_nonzero(mask[r, c])) for k, (r, c) in boxes.items()}
+    assert covered[drawn[0]] == min(covered.values()), covered
+    # Numbers beside the diamonds: more pixels change near each than its dot alone.
+    dots_only = bare.copy()
+    for u, v in CAL.camera.project(CAL.geometry.diamonds_xyz_mm()).tolist():
+        r0, c0 = int(v), int(u)
+        near = (slice(max(r0 - 25, 0), r0 + 25), slice(max(c0 - 25, 0), c0 + 25))
+        changed = int(np.any(dots_only[near] != frame[near], axis=2).sum())
+        assert changed > 40, (u, v, changed)  # the dot alone changes about 25 pixels

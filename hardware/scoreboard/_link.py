@@ -49,6 +49,7 @@ from hardware.scoreboard._link_types import (
     LinkState,
     LinkStatus,
     LinkTiming,
+    check_link_settings,
 )
 from hardware.scoreboard._protocol import Identity
 from hardware.scoreboard._snapshot import EventMessage, Snapshot
@@ -91,6 +92,7 @@ class ScoreboardLink:
         dialect: str | BoardCodec = "frames",
         timing: LinkTiming | None = None,
     ) -> None:
+        check_link_settings(url, baud, addr)
         self.codec = codec_for(dialect) if isinstance(dialect, str) else dialect
         self.url, self.baud, self.addr, self.dialect = url, baud, addr, self.codec.name
         self.timing = timing or LinkTiming()

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from hardware._errors import ScoreboardError
 from hardware.scoreboard._protocol import Identity
 from hardware.scoreboard._snapshot import Snapshot
 
-__all__ = ["Confirmations", "LinkState", "LinkStatus", "LinkTiming"]
+__all__ = ["Confirmations", "LinkState", "LinkStatus", "LinkTiming", "check_link_settings"]
 
 
 class LinkState(StrEnum):
@@ -139,3 +140,21 @@ class Confirmations:
     def written(self, snapshot: Snapshot) -> None:
         """A board that never answers: what was written is all that can be known."""
         self.acked = self.shown = snapshot
+
+
+def check_link_settings(url: object, baud: object, addr: object) -> None:
+    """The link's settings as its docstring gives them, refused at once.
+
+    An address of 300 was taken and only failed as a ``last_error`` at the first
+    publish, while the link said ``up``.
+
+    Raises:
+        ScoreboardError: one line naming the setting and what it takes.
+    """
+    if not isinstance(url, str) or not url:
+        raise ScoreboardError(f"url: expected a device path or pyserial URL, got {url!r}")
+    if baud not in (19200, 9600) or isinstance(baud, bool):
+        raise ScoreboardError(f"baud: the boards run at 19200 or 9600, got {baud!r}")
+    if not isinstance(addr, int) or isinstance(addr, bool) or not 0 <= addr <= 0xFE:
+        raise ScoreboardError(f"addr: a board's bus address is 0..254 (0xFF broadcasts, "
+                              f"never a board's), got {addr!r}")  # fmt: skip

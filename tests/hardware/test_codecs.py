@@ -229,3 +229,24 @@ def test_a_codec_instance_drives_the_link_without_a_registry_entry(
         assert _board_reads(master, buffer) == "0,1,S,9,0"
     finally:
         link.stop()
+
+
+@pytest.mark.parametrize(
+    ("settings", "said"),
+    [
+        ({"addr": 300}, r"addr: a board's bus address is 0..254 .* got 300"),
+        ({"addr": -1}, r"addr: .* got -1"),
+        ({"addr": 255}, r"0xFF broadcasts, never a board's"),
+        ({"baud": 12345}, r"baud: the boards run at 19200 or 9600, got 12345"),
+        ({"url": ""}, r"url: expected a device path or pyserial URL"),
+    ],
+)
+def test_a_link_s_settings_out_of_range_are_refused_at_once(
+    settings: dict[str, object], said: str
+) -> None:
+    """An address of 300 was taken; the link said "up" and only its last_error told, at the
+    first publish (found by a review as a library user)."""
+    kwargs: dict[str, object] = {"url": "loop://", **settings}
+    url = kwargs.pop("url")
+    with pytest.raises(ScoreboardError, match=said):
+        ScoreboardLink(url, **kwargs)  # type: ignore[arg-type]

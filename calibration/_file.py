@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 from calibration._camera import CalibrationError, Camera, check_shape
 from calibration._file_check import check_camera_fields, check_opencv_block
 from calibration._geometry import TableGeometry
+from referee import FrozenDict
 from referee.jsonbound import DocumentLimits, decode_document
 from referee.jsonread import show
 
@@ -79,6 +80,10 @@ class Calibration:
     def __post_init__(self) -> None:
         _check_created(self.created, "created")
         object.__setattr__(self, "method", _method(self.method, "method"))
+        if not isinstance(self.residuals, Mapping):
+            raise CalibrationError(f"residuals: expected a mapping, got {show(self.residuals)}")
+        # Read-only, as the frozen value around it (a plain dict could be changed after).
+        object.__setattr__(self, "residuals", FrozenDict(self.residuals))
         for key, value in self.residuals.items():
             if not (isinstance(value, int | float) and math.isfinite(value)):
                 raise CalibrationError(
@@ -98,7 +103,7 @@ class Calibration:
         near the cushions from 2.5 m up). NaN where the ray misses the plane.
         """
         uv = check_shape("uv_px", uv_px, 2)
-        out: F64 = self.camera.unproject(uv, z_mm)[:, :2]
+        out: F64 = self.camera.unproject(uv, _height(z_mm))[:, :2]
         return out
 
     def mm_to_px(self, xy_mm: F64, z_mm: float = 0.0) -> F64:
@@ -107,7 +112,7 @@ class Calibration:
         ``z_mm = geometry.radius_mm`` gives where a ball centred there is seen.
         """
         xy = check_shape("xy_mm", xy_mm, 2)
-        return self.camera.project(np.c_[xy, np.full(len(xy), float(z_mm))])
+        return self.camera.project(np.c_[xy, np.full(len(xy), _height(z_mm))])
 
     def to_dict(self) -> dict[str, Any]:
         """The ``carom-calibration/1`` JSON document."""
@@ -235,3 +240,12 @@ def _read(path: Path, where: str) -> Any:
 def _number(key: str, value: float) -> float:
     """A residual as the file writes it: the point counts (``*n_points``) whole."""
     return int(value) if key.endswith("n_points") else float(value)
+
+
+def _height(z_mm: object) -> float:
+    """A height above the cloth in mm: a finite number (NaN gave all-NaN points silently)."""
+    if isinstance(z_mm, bool) or not isinstance(z_mm, int | float | np.floating | np.integer):
+        raise CalibrationError(f"z_mm: expected a finite height in mm, got {show(z_mm)}")
+    if not math.isfinite(z_mm):
+        raise CalibrationError(f"z_mm: expected a finite height in mm, got {show(z_mm)}")
+    return float(z_mm)

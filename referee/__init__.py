@@ -22,6 +22,7 @@ from referee._disciplines import (
 )
 from referee._errors import CaromError, IllegalMoveError, RulesError, ShotLogError, UnknownBallError
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
+from referee._frozen_dict import FrozenDict
 from referee._join import continues, start_after
 from referee._lag import Lag, LagResult, judge_lag
 from referee._layout_items import (
@@ -162,6 +163,7 @@ __all__ = [
     "DisciplineRules",
     "Event",
     "Foul",
+    "FrozenDict",
     "GameResult",
     "IllegalMoveError",
     "Lag",

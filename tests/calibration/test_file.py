@@ -148,3 +148,22 @@ def test_ignoring_ball_height_misplaces_a_ball_near_the_cushion() -> None:
 def test_a_path_that_is_not_a_path_is_one_calibration_error() -> None:
     with pytest.raises(CalibrationError, match="calibration file: expected a path, got NoneType"):
         load_calibration(None)  # type: ignore[arg-type]
+
+
+def test_a_calibration_s_residuals_are_read_only_and_a_height_is_a_finite_number() -> None:
+    """``cal.residuals["rms_px"] = 99`` changed a frozen value; a NaN height gave all-NaN
+    points without a word (found by a review as a library user)."""
+    import math
+
+    from calibration import CalibrationError
+
+    cal = calib()
+    with pytest.raises(TypeError, match="part of a frozen value"):
+        cal.residuals["rms_px"] = 99.0  # type: ignore[index]
+    pts = np.array([[100.0, 200.0]])
+    for bad in (math.nan, math.inf, "x"):
+        with pytest.raises(CalibrationError, match="z_mm: expected a finite height in mm"):
+            cal.px_to_mm(pts, bad)  # type: ignore[arg-type]
+        with pytest.raises(CalibrationError, match="z_mm: expected a finite height in mm"):
+            cal.mm_to_px(pts, bad)  # type: ignore[arg-type]
+    assert np.isfinite(cal.px_to_mm(cal.mm_to_px(pts, 30.75), 30.75)).all()

@@ -20,6 +20,7 @@ from carom.report import diagram_svg, diagram_texts, legend_lines, setup_terms_i
 from carom.web._state import record_doc, score_doc, stats_doc
 from referee import (
     MatchResult,
+    MatchState,
     Phase,
     Shot,
     ShotRecord,
@@ -92,30 +93,20 @@ class History:
         }
 
     def player_stats(self) -> dict[str, dict[str, Any]]:
-        """Per player over all matches: matches, points, innings, GA, BA, high run.
+        """Per player over all matches, and per discipline (``disciplines``).
 
-        The best average is of a finished match the player won or drew (rules.md §5,
-        docs/stats.md), as ``carom stats`` gives it: it was the best of every match,
-        lost and unfinished ones too.
+        Each: matches, points, innings, GA, BA, high run. The best average is of a
+        finished match the player won or drew (rules.md §5, docs/stats.md), as ``carom
+        stats`` gives it: it was the best of every match, lost and unfinished ones too.
+        A general average over three-cushion and straight rail together says little:
+        compare ``disciplines`` (``carom stats`` ranks each discipline apart).
         """
-        table: dict[str, dict[str, Any]] = {}
-        results = []
-        for row in self.store.matches():
-            state = self.session(row.id).state
-            if state.phase is Phase.OVER:
-                results.append(MatchResult.from_state(state))
-            for p, st in match_stats(state).items():
-                t = table.setdefault(p, {"matches": 0, "points": 0, "innings": 0, "high_run": 0})
-                t["matches"] += 1
-                t["points"] += st.points
-                t["innings"] += st.innings
-                t["high_run"] = max(t["high_run"], st.high_run)
-        best = {s.player: s.best_average_text for s in standings(results)}
-        return {p: {"matches": t["matches"], "points": t["points"], "innings": t["innings"],
-                    "general_average": average_text(t["points"], t["innings"]),
-                    "best_average": best.get(p, average_text(0, 0)),
-                    "high_run": t["high_run"]}
-                for p, t in sorted(table.items())}  # fmt: skip
+        states = [self.session(row.id).state for row in self.store.matches()]
+        kinds = sorted({str(s.config.discipline) for s in states})
+        whole = _figures(states)
+        each = {k: _figures([s for s in states if s.config.discipline == k]) for k in kinds}
+        return {p: {**f, "disciplines": {k: each[k][p] for k in kinds if p in each[k]}}
+                for p, f in whole.items()}  # fmt: skip
 
     def shot(self, match_id: int, n: int) -> tuple[LiveSession, PlayStep, ShotRecord] | None:
         """Shot ``n`` (its number in the match) and its record, if it is in effect."""
@@ -124,6 +115,25 @@ class History:
             if record.index == n:
                 return s, play, record
         return None
+
+
+def _figures(states: list[MatchState]) -> dict[str, dict[str, Any]]:
+    """Each player's figures over ``states``: matches, points, innings, GA, BA, high run."""
+    table: dict[str, dict[str, Any]] = {}
+    results = [MatchResult.from_state(s) for s in states if s.phase is Phase.OVER]
+    for state in states:
+        for p, st in match_stats(state).items():
+            t = table.setdefault(p, {"matches": 0, "points": 0, "innings": 0, "high_run": 0})
+            t["matches"] += 1
+            t["points"] += st.points
+            t["innings"] += st.innings
+            t["high_run"] = max(t["high_run"], st.high_run)
+    best = {s.player: s.best_average_text for s in standings(results)}
+    return {p: {"matches": t["matches"], "points": t["points"], "innings": t["innings"],
+                "general_average": average_text(t["points"], t["innings"]),
+                "best_average": best.get(p, average_text(0, 0)),
+                "high_run": t["high_run"]}
+            for p, t in sorted(table.items())}  # fmt: skip
 
 
 def _plays(session: LiveSession) -> list[PlayStep]:

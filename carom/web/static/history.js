@@ -123,8 +123,13 @@
   async function loadPlayers() {
     try {
       const stats = await api("GET", "/api/players/stats");
-      const rows = Object.entries(stats).sort((a, b) => (b[1].general_average || 0) - (a[1].general_average || 0))
-        .map(([name, s]) => el("tr", { "data-player": name }, el("td", { text: name }),
+      // One row per player and discipline: an average over three-cushion and straight
+      // rail together says nothing (the server gives each discipline's apart).
+      const lines = Object.entries(stats).flatMap(([name, all]) =>
+        Object.entries(all.disciplines || { "": all }).map(([kind, s]) => [name, kind, s]));
+      const rows = lines.sort((a, b) => a[1].localeCompare(b[1]) || (b[2].general_average || 0) - (a[2].general_average || 0))
+        .map(([name, kind, s]) => el("tr", { "data-player": name, "data-discipline": kind }, el("td", { text: name }),
+          el("td", { text: kind ? fmt.title(kind) : "" }),
           el("td", { class: "num", text: fmt.int(s.matches) }), el("td", { class: "num", text: fmt.int(s.points) }),
           el("td", { class: "num", text: fmt.int(s.innings) }), el("td", { class: "num", text: fmt.avg(s.general_average) }),
           el("td", { class: "num", text: fmt.avg(s.best_average) }), el("td", { class: "num", text: fmt.int(s.high_run) })));

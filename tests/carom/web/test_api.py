@@ -545,3 +545,29 @@ def test_the_players_best_average_is_of_a_finished_match_they_won_or_drew(
     assert stats["Bob"]["best_average"] == "3.000"
     assert stats["Cy"]["best_average"] == "0.000"
     assert stats["Ann"]["matches"] == 2 and stats["Ann"]["points"] == 7
+
+
+def test_the_players_stats_give_each_discipline_apart(tmp_path: Path) -> None:
+    """Ann's straight-rail 20 points an inning and her three-cushion 1 made one "general
+    average" of 10.5: the answer also gives each discipline's own figures, as carom stats
+    ranks them (found by a review as a coach)."""
+
+    def call(c: TestClient, **body: object) -> None:
+        c.post("/api/calls", json=body, headers=AUTH).raise_for_status()
+
+    with client(tmp_path) as c:
+        new_match(c, target=40)
+        call(c, kind="correction", player="Ann", points=1)
+        c.post("/api/matches/close", headers=AUTH).raise_for_status()
+        new_match(c, discipline="straight-rail", target=300)
+        call(c, kind="correction", player="Ann", points=20)
+        stats = c.get("/api/players/stats").json()
+    ann = stats["Ann"]
+    assert (ann["matches"], ann["points"], ann["innings"]) == (2, 21, 2)  # over all, as before
+    assert ann["disciplines"] == {
+        "straight-rail": {"matches": 1, "points": 20, "innings": 1, "general_average": "20.000",
+                          "best_average": "0.000", "high_run": 20},
+        "three-cushion": {"matches": 1, "points": 1, "innings": 1, "general_average": "1.000",
+                          "best_average": "0.000", "high_run": 1},
+    }  # fmt: skip
+    assert set(stats["Bob"]["disciplines"]) == {"straight-rail", "three-cushion"}

@@ -266,6 +266,7 @@ def test_history_shows_the_finished_match(fed_pages: Pages, fed: RunningServer) 
     assert stats["Ana"]["points"] == "5" and stats["Ben"]["points"] == "4"
     players = {r["player"]: r for r in _table_rows(history, "#players")}
     assert set(players) == {"Ana", "Ben"}
+    assert players["Ana"]["discipline"] == "three-cushion"  # a line per discipline played
     assert players["Ana"]["general average"] != "–" and players["Ana"]["high run"] != "–"
     for link in ("#export-json", "#export-csv", "#export-shots-csv"):
         href = history.get_attribute(link, "href")

@@ -20,7 +20,14 @@ from referee._disciplines import (
     call_fouls,
     rules_of,
 )
-from referee._errors import CaromError, IllegalMoveError, RulesError, ShotLogError, UnknownBallError
+from referee._errors import (
+    CaromError,
+    IllegalMoveError,
+    RulesError,
+    ShotLogError,
+    UnknownBallError,
+    UnknownNameError,
+)
 from referee._events import BallContact, Call, CushionContact, Event, OffTable, PinDown, Pocketed
 from referee._frozen_dict import FrozenDict
 from referee._join import continues, start_after
@@ -203,6 +210,7 @@ __all__ = [
     "Table",
     "TimedXY",
     "UnknownBallError",
+    "UnknownNameError",
     "Verdict",
     "apply_correction",
     "apply_join",

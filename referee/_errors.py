@@ -8,7 +8,8 @@ message, which is always one line that names the problem and the way out::
     ├── RulesError            the referee cannot apply a rule to this input
     │   ├── ShotLogError      a shot log document is malformed (names the field)
     │   ├── IllegalMoveError  the match state does not allow this input now
-    │   └── UnknownBallError  a ball, pin or player the match does not know
+    │   ├── UnknownBallError  a ball, pin or player the match does not know
+    │   └── UnknownNameError  a name none of an enumeration's is (also a ValueError)
     ├── CalibrationError      (calibration/) camera model or table geometry
     │   └── CalibrationFailed the automatic fit failed: stop, mark the corners (exit 4)
     ├── VisionError           (vision/) detection, tracking, events
@@ -33,6 +34,7 @@ __all__ = [
     "RulesError",
     "ShotLogError",
     "UnknownBallError",
+    "UnknownNameError",
 ]
 
 
@@ -54,3 +56,10 @@ class IllegalMoveError(RulesError):
 
 class UnknownBallError(RulesError):
     """A ball, pin or player name the match does not know."""
+
+
+class UnknownNameError(RulesError, ValueError):
+    """A name that is none of an enumeration's (``Discipline("snooker")``, ``Cushion("top")``).
+
+    Also a ``ValueError``, which an enumeration raises for a value it lacks.
+    """

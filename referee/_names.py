@@ -7,6 +7,9 @@ them, so a value never changes once released.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
+
+from referee._errors import UnknownNameError
 
 __all__ = [
     "CALL_FOULS",
@@ -21,7 +24,21 @@ __all__ = [
 ]
 
 
-class Ball(StrEnum):
+class _Names(StrEnum):
+    """A closed set of names: a name outside it is an :class:`UnknownNameError`.
+
+    It says the names it takes (a bare ValueError, outside the one error tree, said only
+    that it was not one).
+    """
+
+    @classmethod
+    def _missing_(cls, value: Any) -> Any:
+        names = ", ".join(m.value for m in cls)
+        kind = "".join(f" {c.lower()}" if c.isupper() else c for c in cls.__name__).strip()
+        raise UnknownNameError(f"{value!r} is not a {kind} (one of: {names})")
+
+
+class Ball(_Names):
     """A ball. ``dotted`` is the dotted white that replaces ``yellow`` in some sets.
 
     On the 7-pin pocket table the cue ball is ``red`` and the object balls are
@@ -36,7 +53,7 @@ class Ball(StrEnum):
     WHITE2 = "white2"
 
 
-class Cushion(StrEnum):
+class Cushion(_Names):
     """A cushion, named from the table frame: x runs head -> foot, y left -> right."""
 
     HEAD = "head"
@@ -45,7 +62,7 @@ class Cushion(StrEnum):
     RIGHT = "right"
 
 
-class Pin(StrEnum):
+class Pin(_Names):
     """A pin. Five-pins: centre and four side pins named by their direction from it.
 
     7-pin carom: ``king`` in the centre, the four around it named the same way,
@@ -62,7 +79,7 @@ class Pin(StrEnum):
     SPOT3 = "spot3"
 
 
-class Pocket(StrEnum):
+class Pocket(_Names):
     """A pocket of the 7-pin (Russian pyramid) table."""
 
     HEAD_LEFT = "head_left"
@@ -73,7 +90,7 @@ class Pocket(StrEnum):
     FOOT_RIGHT = "foot_right"
 
 
-class Discipline(StrEnum):
+class Discipline(_Names):
     """A carom discipline (game)."""
 
     THREE_CUSHION = "three-cushion"
@@ -95,7 +112,7 @@ class Discipline(StrEnum):
         return self.value.startswith("balkline-")
 
 
-class Foul(StrEnum):
+class Foul(_Names):
     """Stable foul names. The first group can only come from a person's call."""
 
     # Calls: what a camera cannot see (rules.md "What a camera cannot see").
@@ -151,7 +168,7 @@ CALL_FOULS: frozenset[Foul] = frozenset(
 )
 
 
-class Spot(StrEnum):
+class Spot(_Names):
     """Named table spots (positions in :class:`referee.Table`)."""
 
     HEAD = "head"
@@ -165,7 +182,7 @@ class Spot(StrEnum):
     SPOT3 = "spot3"
 
 
-class NextPosition(StrEnum):
+class NextPosition(_Names):
     """How the next stroke starts."""
 
     PLAY_ON = "play_on"

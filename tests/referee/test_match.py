@@ -626,3 +626,24 @@ def test_a_7_pin_start_count_below_one_is_refused_and_a_stranger_has_no_board() 
             replace(seven, start_count=count)
     with pytest.raises(UnknownBallError, match=r"player 'Zed' is not one of 'A', 'B'"):
         Match(config()).state.board("Zed")
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda: Discipline("snooker"), r"'snooker' is not a discipline \(one of: three-cushion"),
+        (lambda: Cushion("top"), r"'top' is not a cushion \(one of: head, foot, left, right\)"),
+        (lambda: Ball("blue"), r"'blue' is not a ball \(one of: white, yellow, dotted, red"),
+        (lambda: NextPosition("x"), r"'x' is not a next position"),
+    ],
+)
+def test_a_name_outside_an_enumeration_is_a_carom_error_and_a_value_error(
+    make: object, said: str
+) -> None:
+    """``Discipline("snooker")`` was a bare ValueError, outside the one error tree, while
+    ``rules_of("snooker")`` was a RulesError (found by a review as a library user)."""
+    from referee import CaromError, UnknownNameError
+
+    with pytest.raises(UnknownNameError, match=said) as caught:
+        make()  # type: ignore[operator]
+    assert isinstance(caught.value, CaromError) and isinstance(caught.value, ValueError)

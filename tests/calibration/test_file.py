@@ -167,3 +167,15 @@ def test_a_calibration_s_residuals_are_read_only_and_a_height_is_a_finite_number
         with pytest.raises(CalibrationError, match="z_mm: expected a finite height in mm"):
             cal.mm_to_px(pts, bad)  # type: ignore[arg-type]
     assert np.isfinite(cal.px_to_mm(cal.mm_to_px(pts, 30.75), 30.75)).all()
+
+
+@pytest.mark.parametrize("size", ["x", (1280,), (1280.0, 720), (0, 720)])
+def test_an_expected_size_that_is_no_size_is_one_line(tmp_path: Path, size: object) -> None:
+    """``expect_size_px="x"`` was an IndexError from inside (found by a review as a library
+    user)."""
+    from calibration import CalibrationError, load_calibration, save_calibration
+
+    path = tmp_path / "cal.json"
+    save_calibration(path, calib())
+    with pytest.raises(CalibrationError, match=r"expect_size_px: expected \(width, height\)"):
+        load_calibration(path, expect_size_px=size)  # type: ignore[arg-type]

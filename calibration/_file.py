@@ -210,7 +210,8 @@ def load_calibration(
         raise CalibrationError(f"calibration file: expected a path, got {type(path).__name__}")
     if expect_size_px is not None and not (
         isinstance(expect_size_px, tuple | list) and len(expect_size_px) == 2
-        and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in expect_size_px)
+        and all(isinstance(n, int | np.integer) and not isinstance(n, bool) and n > 0
+                for n in expect_size_px)
     ):  # fmt: skip
         raise CalibrationError(f"expect_size_px: expected (width, height) in whole pixels, "
                                f"got {show(expect_size_px)}")  # fmt: skip

@@ -85,6 +85,35 @@ def test_the_parts_count_as_the_whole_match(tmp_path: Path, source: Path, cuts: 
     _one_match_as_the_whole(tmp_path, source, _parts(tmp_path / "season", source, cuts))
 
 
+def _from_zero(item: Any, t0: float) -> Any:
+    """``item`` with every time in it ``t0`` earlier: a part of its own video, from 0 s."""
+    if isinstance(item, list):
+        return [_from_zero(x, t0) for x in item]
+    if not isinstance(item, dict):
+        return item
+    out = {k: (v - t0 if k in ("start_s", "end_s", "t_s") and isinstance(v, float | int)
+               else _from_zero(v, t0)) for k, v in item.items()}  # fmt: skip
+    if isinstance(item.get("paths_mm"), dict):
+        out["paths_mm"] = {b: [[s[0] - t0, *s[1:]] for s in samples]
+                           for b, samples in item["paths_mm"].items()}  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize(("source", "cuts"), [(TWO, [6]), (TWO, [3, 9]), (BALKLINE, [1])])
+def test_parts_of_videos_each_timed_from_0_still_make_the_whole(
+    tmp_path: Path, source: Path, cuts: list[int]
+) -> None:
+    """Each video's clock starts at 0: the later part's shots started "before" the earlier
+    one's, so the parts were never joined and the joined score was counted twice (found
+    by a review as a league organiser)."""
+    parts = _parts(tmp_path / "season", source, cuts)
+    for path in parts[1:]:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        t0 = doc["shots"][0]["start_s"] - 0.5
+        write_log(path, {**doc, "shots": _from_zero(doc["shots"], t0)})
+    _one_match_as_the_whole(tmp_path, source, parts)
+
+
 @pytest.mark.parametrize("cut", [1, 3, 7])
 def test_told_only_the_scores_and_innings_the_parts_still_make_the_whole(
     tmp_path: Path, cut: int

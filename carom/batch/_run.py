@@ -81,18 +81,23 @@ def run_batch(
     """
     started = clock()
     run = _Run(plans, engine, out_dir, progress, (started, clock))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    clear_partials(out_dir)
-    run.write()
     try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        clear_partials(out_dir)
+        run.write()
         run.start()
         while run.waiting:
             run.step()
     except KeyboardInterrupt:
-        engine.close(cancel=True)
-        clear_partials(out_dir)
+        # The index says so first, and again once the engine stopped: a stop that went
+        # wrong (a second Ctrl-C, a worker's own error) left it "not interrupted".
         run.write(interrupted=True)
-        progress.close()
+        try:
+            engine.close(cancel=True)
+            clear_partials(out_dir)
+        finally:
+            run.write(interrupted=True)
+            progress.close()
         raise
     except Exception:  # a result that cannot be installed: the workers stop too
         engine.close(cancel=True)

@@ -119,7 +119,10 @@ def run(args: argparse.Namespace) -> int:
         with sigterm_interrupts():  # a service manager's stop, as Ctrl-C
             summary = run_batch(plans, engine, out, progress)
     except KeyboardInterrupt:
-        done = sum(1 for p in plans if p.entry.status is not None)
+        from carom.batch import JobStatus
+
+        # A duplicate is not finished: it waits for the video it copies.
+        done = sum(1 for p in plans if p.entry.status not in (None, JobStatus.DUPLICATE))
         print(f"carom batch: interrupted with {done} of {len(plans)} videos finished; "
               f"{out} holds only complete results; rerun the same command to go on",
               file=sys.stderr)  # fmt: skip

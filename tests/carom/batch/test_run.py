@@ -211,6 +211,25 @@ def test_ctrl_c_before_any_result_still_writes_the_index(tmp_path: Path) -> None
     assert index(out)["run"]["interrupted"] is True
 
 
+def test_ctrl_c_whose_stop_goes_wrong_still_says_interrupted_in_the_index(tmp_path: Path) -> None:
+    """A second Ctrl-C while the workers stop: the index kept "interrupted": false (found by
+    a review as a league organiser, 3 runs of 7)."""
+    out = tmp_path / "out"
+    plans = plans_of(out, *videos(tmp_path / "v", a=b"1", b=b"2"))
+    engine = FakeEngine(out, [answer(plans[0], video_s=8.0), KeyboardInterrupt()])
+
+    def close(*, cancel: bool) -> None:
+        engine.closed.append(cancel)
+        raise KeyboardInterrupt  # pressed again while stopping
+
+    engine.close = close  # type: ignore[method-assign]
+    with pytest.raises(KeyboardInterrupt):
+        run(plans, engine, out)
+    doc = index(out)
+    assert doc["run"]["interrupted"] is True and doc["run"]["wall_s"] > 0
+    assert statuses(out) == {"a.mp4": "done", "b.mp4": None}
+
+
 def test_a_url_the_worker_found_unchanged_installs_nothing_and_keeps_its_figures(
     tmp_path: Path,
 ) -> None:

@@ -3,9 +3,10 @@
 For every :class:`SourceEntry`: the options (the command line's, the manifest row's
 fields over them), their digest, the video's SHA-256 (local files; taken again only
 when the size or modification time changed since the last run's index) and so its
-key. A video with the key of one before it is a ``duplicate`` (analysed once,
-counted once); one whose folder an earlier run finished under the same key is
-``skipped``; the rest are jobs. A URL is hashed by the worker that reads it.
+key. A video with the key of another is a ``duplicate`` of it (analysed once, counted
+once): of the one the last run analysed under that key, else the first given. One
+whose folder an earlier run finished under the same key is ``skipped``; the rest are
+jobs. A URL is hashed by the worker that reads it.
 """
 
 from __future__ import annotations
@@ -60,10 +61,7 @@ def plan_batch(
     Raises:
         CaromError: a manifest row's options or calibration are wrong (one line).
     """
-    plans: list[PlannedVideo] = []
-    by_key: dict[str, str] = {}
-    taken: set[str] = set()
-    kept = _kept_names(sources, previous)
+    seen = []
     for i, src in enumerate(sources):
         settings = _settings(base, src)
         digest = options_digest(settings, version)
@@ -71,16 +69,41 @@ def plan_batch(
         if not is_url(src.source):
             _hash(entry, Path(src.source), previous, src.where)
         key = job_key(entry.sha256, digest) if entry.sha256 else f"url:{src.source}:{digest}"
-        if (first := by_key.get(key)) is not None:
-            entry.name, entry.duplicate_of, entry.status = first, first, JobStatus.DUPLICATE
-            plans.append(PlannedVideo(entry, None))
-        else:
-            entry.name = _name(src, previous, taken, key, kept, out_dir)
-            by_key[key] = entry.name
-            plans.append(_planned(entry, src, settings, digest, key, out_dir))
+        seen.append((src, settings, digest, entry, key))
         if hashing is not None:
             hashing(i + 1, len(sources))
+    owner = _owners([(src.source, key) for src, *_, key in seen], previous)
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    kept = _kept_names(sources, previous)
+    for i in sorted(set(owner.values())):  # the owners' folders, in the order given
+        src, *_, key = seen[i]
+        names[key] = _name(src, previous, taken, key, kept, out_dir)
+    plans: list[PlannedVideo] = []
+    for i, (src, settings, digest, entry, key) in enumerate(seen):
+        entry.name = names[key]
+        if owner[key] != i:
+            entry.duplicate_of, entry.status = names[key], JobStatus.DUPLICATE
+            plans.append(PlannedVideo(entry, None))
+        else:
+            plans.append(_planned(entry, src, settings, digest, key, out_dir))
     return plans
+
+
+def _owners(keyed: list[tuple[str, str]], previous: PreviousIndex) -> dict[str, int]:
+    """For each key, the source that is analysed (the others are its duplicates).
+
+    The one the last run analysed under that key, else the first given: with the
+    sources in another order, a copy listed first took the folder's name and the video
+    finished under it was analysed again.
+    """
+    owner: dict[str, int] = {}
+    for i, (source, key) in enumerate(keyed):
+        first = owner.get(key)
+        if first is None or ((source, key) in previous.named
+                             and keyed[first] not in previous.named):  # fmt: skip
+            owner[key] = i
+    return owner
 
 
 def _planned(

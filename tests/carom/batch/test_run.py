@@ -314,3 +314,26 @@ def test_a_result_that_cannot_be_installed_stops_the_engine(tmp_path: Path) -> N
     assert engine.closed == [True]  # the workers do not go on for no one
     assert not (out / PARTIAL).exists()
     assert not (tmp_path / "v" / "outside.json").exists() and not (out / "a").exists()
+
+
+def test_a_rerun_with_the_sources_in_another_order_keeps_the_folders_and_skips(
+    tmp_path: Path,
+) -> None:
+    """The copy listed first took the folder's name, the finished video became its
+    duplicate and was analysed again (found by a review as a league organiser)."""
+    from carom.batch._index import read_previous
+
+    out = tmp_path / "out"
+    a, copy = videos(tmp_path / "v", a=b"1", copy=b"1")
+    first = plans_of(out, a, copy)
+    run(first, FakeEngine(out, [answer(first[0])]), out)
+    assert statuses(out) == {"a.mp4": "done", "copy.mp4": "duplicate"}
+    parser = argparse.ArgumentParser()
+    _batch.add_parser(parser.add_subparsers())
+    args = parser.parse_args(["batch", str(copy), str(a), "--out", str(out)])
+    again = plan_batch(expand_sources(args.sources, out), args, out, read_previous(out), "test")
+    assert [(p.entry.source, p.entry.name, p.entry.status, p.job) for p in again] == [
+        (str(copy), "a", JobStatus.DUPLICATE, None),
+        (str(a), "a", JobStatus.SKIPPED, None),
+    ]
+    assert again[0].entry.duplicate_of == "a"

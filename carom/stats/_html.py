@@ -175,9 +175,6 @@ def _points_figure(season: SeasonStats, w: _Words) -> str:
 def _plots(season: SeasonStats, w: _Words) -> list[str]:
     players = season.players
     name = {id(s): w.label(s, season) for s in players}
-    ga = [(name[id(s)], s.points / s.innings if s.innings else 0.0,
-           str(w.decimals(s.general_average))) for s in players]  # fmt: skip
-    hr = [(name[id(s)], float(s.high_run), str(s.high_run)) for s in players]
     kinds = [w(k) for k in ("scoring", "misses", "fouls_no_points", "no_events")]
     shots = [(name[id(s)], _shot_parts(s)) for s in players]
     openings = [w(k) for k in ("ball_first", "cushion_1", "cushion_2", "cushion_3",
@@ -187,11 +184,29 @@ def _plots(season: SeasonStats, w: _Words) -> list[str]:
     opening = [(name[id(s)], _opening_parts(s)) for s in carom]
     return [
         _points_figure(season, w),
-        _figure(w("ga_caption"), bar_plot(w("ga_plot"), ga)),
-        _figure(w("hr"), bar_plot(w("hr"), hr)),
+        *_by_discipline(season, w),
         _figure(w("shots_caption"), stacked_plot(w("shots_caption"), kinds, shots)),
         _figure(w("opening_caption"), stacked_plot(w("opening_plot"), openings, opening)),
     ]
+
+
+def _by_discipline(season: SeasonStats, w: _Words) -> list[str]:
+    """The GA and HR bars, a pair per discipline.
+
+    On one scale, a 7-pin game's 50 points an inning left three-cushion's 1.2 a sliver.
+    """
+    kinds = list(dict.fromkeys(s.discipline for s in season.players))
+    out = []
+    for kind in kinds:
+        lines = [s for s in season.players if s.discipline == kind]
+        ga = [(s.player, s.points / s.innings if s.innings else 0.0,
+               str(w.decimals(s.general_average))) for s in lines]  # fmt: skip
+        hr = [(s.player, float(s.high_run), str(s.high_run)) for s in lines]
+        of = f" · {w.discipline(kind)}" if len(kinds) > 1 else ""
+        out += [_figure(w("ga_caption") + of, bar_plot(w("ga_plot") + of, ga)),
+                _figure(w("hr") + of, bar_plot(w("hr") + of, hr))]  # fmt: skip
+    return out or [_figure(w("ga_caption"), bar_plot(w("ga_plot"), [])),
+                   _figure(w("hr"), bar_plot(w("hr"), []))]  # fmt: skip
 
 
 def _played(s: PlayerSeason, m: MatchFigures) -> bool:

@@ -22,7 +22,7 @@ from carom.stats import (
     write_stats_html,
 )
 from referee import Discipline, Foul
-from tests.carom.stats.season import NASTY, renamed, sample, write_log, write_season
+from tests.carom.stats.season import NASTY, SAMPLES, renamed, sample, write_log, write_season
 
 DOCS = Path(__file__).parents[3] / "docs" / "stats.md"
 PLOTS = 5
@@ -138,9 +138,19 @@ def page_of(tmp_path: Path) -> tuple[str, Page]:
 
 
 def test_the_page_has_both_tables_and_one_svg_per_plot(tmp_path: Path) -> None:
-    _, page = page_of(tmp_path)
+    """Five plots; in a season of several disciplines the GA and HR bars one pair per
+    discipline (on one scale a 7-pin game's 50 left three-cushion's 1.2 a sliver)."""
+    text, page = page_of(tmp_path)
     assert page.tables == ["players", "matches"]
-    assert page.figures == page.svgs == PLOTS
+    kinds = {s.discipline for s in season_of(tmp_path / "again").players}
+    assert len(kinds) == 4
+    assert page.figures == page.svgs == PLOTS - 2 + 2 * len(kinds)
+    assert "General average (points per inning) · 7-pin carom" in text
+    one = collect_stats([SAMPLES / "three_cushion_match.shots.json"])
+    write_stats_html(one, tmp_path / "one.html")
+    single = Page()
+    single.feed((tmp_path / "one.html").read_text(encoding="utf-8"))
+    assert single.figures == PLOTS
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

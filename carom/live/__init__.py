@@ -12,6 +12,7 @@ from carom.live._account import (
     Account,
     correction_account,
     lag_account,
+    undid_timeout,
 )
 from carom.live._calls import (
     HELP,
@@ -95,5 +96,6 @@ __all__ = [
     "shot_log",
     "source_identity",
     "trajectories",
+    "undid_timeout",
     "write_csv",
 ]

@@ -28,6 +28,7 @@ __all__ = [
     "correction_account",
     "lag_account",
     "shot_account",
+    "undid_timeout",
 ]
 
 #: A first stroke with no lag before it: the match is joined there (``joined``'s words).
@@ -185,3 +186,13 @@ def lag_account(result: LagResult) -> Account:
             candidates.append(Account("lag_nearer", {"winner": winner, "gap_mm": int(gap)}))
     said = next((a for a in candidates if a.english == result.reason), None)
     return Account("lag", {"result": said or Account("lag_other", {"text": result.reason})})
+
+
+def undid_timeout(account: Account | None) -> bool:
+    """True when ``account`` says a time-out was undone (a shot clock gives its seconds back)."""
+    what = account.fields.get("what") if account is not None else None
+    return (
+        account is not None
+        and account.key == "undo"
+        and (isinstance(what, Account) and what.key == "timeout")
+    )

@@ -72,6 +72,7 @@ class ShotClock:
     def __init__(self, settings: ClockSettings | None = None) -> None:
         self.settings = settings or ClockSettings()
         self._deadline_s: float | None = None  # while running: when time is up
+        self._before: list[float | None] = []  # the deadline before each time-out
 
     @property
     def running(self) -> bool:
@@ -82,10 +83,12 @@ class ShotClock:
         """All balls came to rest at ``t_s``: the player at the table has ``length_s``."""
         if self.settings.enabled:
             self._deadline_s = t_s + self.settings.length_s
+        self._before.clear()
 
     def stop(self) -> None:
         """The match waits (a review, a pause, the end): no clock runs."""
         self._deadline_s = None
+        self._before.clear()
 
     def late(self, t_s: float) -> bool:
         """True when a stroke starting at ``t_s`` is the foul ``shot_clock``.
@@ -123,9 +126,19 @@ class ShotClock:
         """A time-out was called at ``t_s``: ``extension_s`` more (starts it if stopped)."""
         if not self.settings.enabled:
             return
+        self._before.append(self._deadline_s)
         if self._deadline_s is None:
             self._deadline_s = t_s + self.settings.length_s
         self._deadline_s += self.settings.extension_s
+
+    def retract(self) -> None:
+        """The last time-out was undone: the clock as it was before it.
+
+        Undo gave back the time-out but left its seconds on the clock. Nothing when no
+        time-out is on it.
+        """
+        if self._before:
+            self._deadline_s = self._before.pop()
 
     def read(self, t_s: float) -> ClockReading:
         """The reading at ``t_s``: seconds left rounded up, so "1" shows until time is up."""

@@ -36,6 +36,7 @@ from carom.live import (
     ReviewDecision,
     SessionUpdate,
     TimeoutCall,
+    undid_timeout,
 )
 from carom.match import ClockSettings, MatchFile, ShotClock
 from carom.timestamps import now_iso
@@ -245,7 +246,10 @@ class Table:
             session.call(call, who=who, now_iso=now)
             self.clock.extend(self.now())
             return
-        session.call(call, who=who, now_iso=now)
+        update = session.call(call, who=who, now_iso=now)
+        if undid_timeout(update.account) and self.clock is not None:
+            self.clock.retract()  # the time-out's seconds go back with it
+            return
         if not isinstance(call, TimeoutCall):
             # By hand the points, turns and fouls entered are the strokes' outcomes: the
             # next stroke's time starts (as a camera's clock does when the balls stop).

@@ -24,6 +24,7 @@ from carom.live import (
     ReviewDecision,
     TimeoutCall,
     parse_line,
+    undid_timeout,
 )
 from carom.live.loop._board import BoardView, Closing
 from carom.match import ShotClock
@@ -121,7 +122,10 @@ class LiveReferee:
         elif isinstance(call, TimeoutCall):
             self._timeout(call, who)
         else:
-            self.session.call(call, who=who, now_iso=now_iso())
+            update = self.session.call(call, who=who, now_iso=now_iso())
+            if undid_timeout(update.account):
+                self.clock.retract()
+                self.view.show()
             self.drain_backlog()
 
     def start_clock(self, t_s: float) -> None:

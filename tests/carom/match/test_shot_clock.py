@@ -85,3 +85,24 @@ def test_bad_settings_are_refused_in_one_line(bad: dict[str, float]) -> None:
     with pytest.raises(CaromError, match="shot clock") as err:
         ClockSettings(**bad)  # type: ignore[arg-type]
     assert "\n" not in str(err.value)
+
+
+def test_an_undone_time_out_takes_its_seconds_back() -> None:
+    """Undo gave the time-out back to the player but left its seconds on the clock (found
+    by a review as a club operator)."""
+    clock = ShotClock(ClockSettings(length_s=40.0, extension_s=40.0))
+    clock.start(10.0)
+    clock.extend(15.0)
+    assert clock.read(15.0).left_s == 75
+    clock.retract()
+    assert clock.read(15.0).left_s == 35
+    clock.retract()  # nothing more to take back
+    assert clock.read(15.0).left_s == 35
+    stopped = ShotClock(ClockSettings(length_s=40.0, extension_s=40.0))
+    stopped.extend(5.0)  # a time-out before the clock ran starts it
+    stopped.retract()
+    assert not stopped.running
+    clock.extend(16.0)
+    clock.start(20.0)  # a new stroke's clock: the time-out before it is not undone by this
+    clock.retract()
+    assert clock.read(20.0).left_s == 40

@@ -118,13 +118,17 @@ def test_calls_change_the_match_and_undo_takes_them_back(tmp_path: Path) -> None
         assert s["match"]["players"][1]["points"] == 2
         s = call(kind="turn", player="Bob")
         assert s["match"]["shooter"] == "Bob"
+        before = c.get("/api/state").json()["match"]["shot_clock"]["remaining_s"]
         s = call(kind="timeout")
         assert s["match"]["players"][1]["timeouts"] == 1
         assert s["match"]["shot_clock"]["running"] is True
+        assert s["match"]["shot_clock"]["remaining_s"] > before + 20  # 30 s more
         r = c.post("/api/calls", json={"kind": "timeout"}, headers=AUTH)
         assert r.status_code == 409 and "extension" in r.json()["detail"]
         s = call(kind="undo")
         assert s["match"]["players"][1]["timeouts"] == 0
+        # The time-out's seconds go back with it (they stayed on the clock).
+        assert s["match"]["shot_clock"]["remaining_s"] <= before
         s = call(kind="undo")
         assert s["match"]["shooter"] == "Ann"
         s = call(kind="undo")

@@ -8,18 +8,22 @@ from referee import WRONG_BREAK, ShotRecord
 __all__ = ["event_of"]
 
 
-def event_of(record: ShotRecord, players: tuple[str, ...], over: bool) -> EventMessage:
+def event_of(
+    record: ShotRecord, players: tuple[str, ...], over: bool, *, decided: bool = False
+) -> EventMessage:
     """The event message a judged shot makes on the board.
 
     ``players``: the players in the board's slots before the shot
     (:func:`hardware.board_players`); the event names the slot of the shot's player
-    (with 3+ players the shooter is in the first slot), 0 when not shown.
+    (with 3+ players the shooter is in the first slot), 0 when not shown. ``decided``: a
+    person settled the shot held for review: its outcome, no longer ``REVIEW`` (the
+    board went on showing "REVIEW" for a shot already settled).
     """
     v = record.verdict
     who = players.index(record.player) if record.player in players else 0
     if over:
         kind = EventKind.END
-    elif v.review:
+    elif v.review and not decided:
         kind = EventKind.REVIEW
     elif v.fouls:
         kind = EventKind.FOUL

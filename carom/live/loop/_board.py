@@ -140,7 +140,8 @@ class BoardView:
             over = update.state.phase is Phase.OVER
             # 3+ players: the shooter had the board's first slot (hardware.board_players)
             shown = self.players if len(self.players) == 2 else (update.record.player,)
-            event = event_of(update.record, shown, over)
+            decided = update.account is not None and update.account.key == "review"
+            event = event_of(update.record, shown, over, decided=decided)
             if self.closing is not None:
                 self.metrics.shot_judged()
                 on_written, self.closing = self._latency(self.closing), None

@@ -42,3 +42,18 @@ def test_a_miss_from_play_shows_the_reason() -> None:
     shot = Shot(index=0, cue_ball=W, events=(BallContact(t_s=0.2, balls=(W, R)),))
     event = event_of(Match(config(first="A")).play(shot), ("A", "B"), over=False)
     assert event.kind is EventKind.MISS and event.text.startswith("missed the second ball")
+
+
+def test_a_shot_settled_by_a_person_shows_its_outcome_not_review() -> None:
+    """After an accept the board kept "REVIEW: point: ..." to the end of the match (found
+    by a review as a club operator)."""
+    doubtful = tuple(
+        BallContact(t_s=e.t_s, balls=e.balls, doubt="balls too close to tell")
+        if isinstance(e, BallContact) and Y in e.balls else e
+        for e in three_cushion_events(W, R, Y)
+    )  # fmt: skip
+    record = Match(config(first="A")).play(Shot(index=0, cue_ball=W, events=doubtful))
+    assert record.verdict.review is not None
+    assert event_of(record, ("A", "B"), over=False).kind is EventKind.REVIEW
+    settled = event_of(record, ("A", "B"), over=False, decided=True)
+    assert settled.kind is EventKind.POINT and "red then yellow" in settled.text

@@ -214,7 +214,10 @@ class CameraRig:
             if self.runner is None:
                 return "ok"
             return "error" if self.error is not None else "ended"
-        return "lost" if self.capture.status().state is CaptureState.LOST else "ok"
+        state = self.capture.status().state
+        if state is CaptureState.ENDED:  # a video file ended, a review still waiting: not "ok"
+            return "ended"
+        return "lost" if state is CaptureState.LOST else "ok"
 
     def scoreboard_doc(self) -> dict[str, Any] | None:
         """The STATE ``scoreboard`` object of the runner's board (None: no board)."""

@@ -183,3 +183,30 @@ def test_a_match_closed_mid_shot_leaves_the_shot_unjudged_not_held_as_the_video_
     finally:
         db.close()
     assert "video_ended" not in dump and "the video ended" not in dump
+
+
+def test_carom_live_s_video_that_ended_is_ended_while_a_review_still_waits() -> None:
+    """``carom live --serve``: the video ended with a shot held for review (the loop waits
+    for the console) and /api/health said the camera was "ok" (found by a review as a
+    club operator)."""
+    from dataclasses import dataclass
+
+    from carom.live.loop._capture import CaptureState
+    from carom.web._live_serve import AttachedRig
+
+    @dataclass
+    class _Status:
+        state: CaptureState
+
+    class _Capture:
+        def __init__(self, state: CaptureState) -> None:
+            self.state = state
+
+        def status(self) -> _Status:
+            return _Status(self.state)
+
+    rig = AttachedRig(str(SAMPLE))
+    rig.active = True
+    for state, said in ((CaptureState.ENDED, "ended"), (CaptureState.LOST, "lost")):
+        rig.capture = _Capture(state)  # type: ignore[assignment]
+        assert rig.status() == said

@@ -176,6 +176,11 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
     if state.phase is not Phase.PLAYING:
         _shooter(state)  # raises the phase's error
     check_shot(shot, f"shot {shot.index}")
+    before = state.last_start_s
+    if before is not None and shot.start_s is not None and shot.start_s < before:
+        raise IllegalMoveError(f"shot {shot.index}.start_s: {shot.start_s} s is before the "
+                               f"shot before it started ({before} s); shots are in time "
+                               "order")  # fmt: skip
     shot = in_time_order(shot)
     turn, state = whose_stroke(state, shot)
     shooter = turn.shooter
@@ -206,6 +211,7 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
         last_inning_ended_by=shooter if ends else None,
         must_attempt=_must_attempt(state.must_attempt, shooter, shot, verdict),
         version=state.version + 1,
+        last_start_s=state.last_start_s if shot.start_s is None else shot.start_s,
     )
     alternate = rules_of(moved.config.discipline).alternates_every_stroke
     moved, cut = cut_to_target(moved, shooter) if alternate else (moved, ())
@@ -268,7 +274,6 @@ class Match:
         self._inputs: deque[str] = deque(maxlen=undo_depth)
         self._records: list[ShotRecord | None] = []
         self._n_shots = 0  # the records that are shots (the next shot's index)
-        self._starts: list[float | None] = []  # each shot's start_s, for the next's order
 
     @property
     def state(self) -> MatchState:
@@ -313,14 +318,8 @@ class Match:
                 f"shot {shot.index}: expected index {expected} (shots in order: "
                 f"{expected} recorded so far)"
             )
-        before = next((t for t in reversed(self._starts) if t is not None), None)
-        if before is not None and isinstance(shot.start_s, float | int) and shot.start_s < before:
-            raise IllegalMoveError(f"shot {shot.index}.start_s: {shot.start_s} s is before the "
-                                   f"shot before it started ({before} s); shots are in time "
-                                   "order")  # fmt: skip
         record, state = apply_shot(self.state, shot)
         self._push(state, f"shot {shot.index}", record)
-        self._starts.append(shot.start_s)
         return record
 
     def correct(self, correction: Correction) -> MatchState:
@@ -340,7 +339,5 @@ class Match:
         self._history.pop()
         self._history[-1] = restored
         self._inputs.pop()
-        if self._records.pop() is not None:
-            self._n_shots -= 1
-            self._starts.pop()
+        self._n_shots -= self._records.pop() is not None
         return restored

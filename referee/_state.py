@@ -198,7 +198,8 @@ class MatchState:
     ``last_cue_ball``: the ball the previous stroke was played with (the whites
     rotate by it with three players or more; ``None``: no stroke seen yet).
     ``tied``: the players who share a drawn match (both of two; with more players
-    those level at the top).
+    those level at the top). ``last_start_s``: when the last stroke with a time began
+    (a shot may not start before it, as the shot-log reader checks).
     """
 
     config: MatchConfig
@@ -223,6 +224,7 @@ class MatchState:
     must_attempt: frozenset[str] = frozenset()
     audit: tuple[AuditEntry, ...] = ()
     version: int = 0
+    last_start_s: float | None = None
 
     def __post_init__(self) -> None:
         freeze_fields(self, "scores", "sets_won")

@@ -224,7 +224,9 @@ class LiveRunner:
         if not self._started:  # frames flow: a pause left by the last run is over
             self._started = True
             self._pause(None)
-            self.referee.start_clock(frame.t_s)
+            state = self.session.state  # no clock before the opening stroke (it fouled
+            if state.shots_played or state.config.start is not None:  # a break 40 s on)
+                self.referee.start_clock(frame.t_s)
         if self.analyzer is None:
             self._learn(item)
             return

@@ -2,11 +2,14 @@
 
 Real frames of the sample clip (its first shot: A's point, struck at 1.5 s), the real
 runner, session, SQLite file and a pty board. The clock is the runner's own, fed the
-video's time: it starts at the first frame, so a 1 s clock has run out when A strikes.
+video's time: in a match under way (joined in progress at 0 : 0, A at the table) it
+starts at the first frame, so a 1 s clock has run out when A strikes. A match's opening
+stroke has no clock before it (the program may start long before the break).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import threading
 import time
@@ -26,7 +29,7 @@ from carom.match import ClockExpiry, ClockSettings, ShotClock
 from carom.pipeline import CalibrationFile
 from carom.timestamps import now_iso
 from hardware import EventKind, EventMessage, ScoreboardEmulator, ScoreboardLink, Snapshot
-from referee import Foul, Table
+from referee import Foul, StartState, Table
 from tests.carom.live._helpers import SAMPLE, write_truth_calibration
 from vision import Frame
 
@@ -59,11 +62,19 @@ def board(tmp_path: Path) -> Iterator[ScoreboardEmulator]:
     emu.stop()
 
 
-def _run(tmp_path: Path, expiry: ClockExpiry) -> tuple[LiveSession, MatchStore, _Recording]:
-    """The first shot through the live loop with a 1 s clock; returns when the clip ended."""
+def _run(
+    tmp_path: Path, expiry: ClockExpiry, joined: bool = True
+) -> tuple[LiveSession, MatchStore, _Recording]:
+    """The first shot through the live loop with a 1 s clock; returns when the clip ended.
+
+    ``joined``: the match under way (A at the table at 0 : 0), else at its opening stroke.
+    """
     opts = AnalyzeOptions(video=SAMPLE, out=tmp_path, table=Table(), players=("A", "B"),
                           first_player="A")  # fmt: skip
     config = match_config(opts)
+    if joined:
+        under_way = StartState(board={"A": 0, "B": 0}, innings={"A": 1, "B": 0}, shooter="A")
+        config = dataclasses.replace(config, start=under_way, first_player=None)
     store = MatchStore(tmp_path / "live.db")
     session = LiveSession.open(store, LiveSetup(config, str(SAMPLE), 2), now_iso=now_iso())
     capture = Capture(str(SAMPLE), CaptureSettings(pace=0), opener=_first_shot)
@@ -132,5 +143,23 @@ def test_foul_makes_the_late_stroke_a_foul_that_undo_takes_back(
         assert [e.kind for e in journal if e.who == "shot clock"] == ["call"]
         session.call(UndoCall(), who="test", now_iso=now_iso())  # a person overrules it
         assert session.state.scores["A"].points == 1 and session.state.shooter == "A"
+    finally:
+        store.close()
+
+
+def test_the_opening_stroke_has_no_clock_before_it(
+    tmp_path: Path, board: ScoreboardEmulator
+) -> None:
+    """The clock ran from the program's first frame, so a break played more than its
+    length after carom live started was a shot-clock foul (found by a review as a club
+    operator)."""
+    session, store, sink = _run(tmp_path, ClockExpiry.FOUL, joined=False)
+    try:
+        [record] = session.records
+        assert (record.player, record.verdict.points, record.verdict.fouls) == ("A", 1, ())
+        shown = [snap.shot_clock_s for snap, _ in sink.shown]
+        first_event = next(i for i, (_, e) in enumerate(sink.shown) if e is not None)
+        assert all(c is None for c in shown[:first_event])  # no clock before the break
+        assert any(c is not None for c in shown[first_event:])  # B's time after it
     finally:
         store.close()

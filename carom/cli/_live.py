@@ -205,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
         setup = LiveSetup.seen_by(config, args.camera, clock_settings.extensions)
         session = LiveSession.open(store, setup, now_iso=now_iso())
         start_s = session.resume_video_t_s or 0.0
-        _say_opened(session, start_s)
+        _say_opened(session, start_s, args.camera)
         _say_left_unfinished(store, session, setup, args.db)
         session.subscribe(CallPrinter())  # each call on stdout as it is made
         capture = Capture(args.camera, CaptureSettings(pace=args.pace, start_s=start_s))
@@ -316,10 +316,27 @@ def _serve(args: argparse.Namespace, session: Any, config: Any, clock: Any) -> A
                           MatchSetup(config, clock))  # fmt: skip
 
 
-def _say_opened(session: Any, start_s: float) -> None:
+def _say_opened(session: Any, start_s: float, camera: str = "") -> None:
+    """``new match N``, or ``resumed match N at A 1 : 1 B, B at the table``.
+
+    And where a video resumes. It said "version 7", which tells an operator nothing,
+    and no score.
+    """
     if session.resumed:
-        where = f", video resumes at {start_s:.2f} s" if start_s else ""
-        _say(f"resumed match {session.match_id} (version {session.version}){where}")
+        from hardware import is_camera_spec
+
+        state = session.state
+        score = " : ".join(str(state.board(p)) for p in state.config.players)
+        names = state.config.players
+        at = (
+            f"{names[0]} {score} {names[-1]}"
+            if len(names) == 2
+            else f"{score} ({', '.join(names)})"
+        )
+        turn = f", {state.shooter} at the table" if state.shooter else ""
+        video = start_s and not is_camera_spec(camera)
+        where = f"; the video resumes at {start_s:.2f} s" if video else ""
+        _say(f"resumed match {session.match_id} at {at}{turn}{where}")
         if session.pending is not None:  # held before the restart: still waits for a person
             show("live", f"REVIEW: {session.pending.reason or 'a person decides'}")
     else:

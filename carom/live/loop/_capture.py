@@ -23,7 +23,9 @@ so the gap is visible to whoever reads them.
   at): frame times and pixels are the ones ``carom analyze`` sees.
 * A camera (an index, ``/dev/videoN``, a stream URL: ``hardware.is_camera_spec``) is
   opened through ``vision.open_source``; a frame's time is the monotonic clock at
-  capture, from the start of the capture (continuous across reconnects).
+  capture, from the start of the capture (continuous across reconnects), plus
+  ``start_s``: a resumed match's time goes on from its journal's last shot (it began at
+  0 again, and the shots after a restart were "before" the ones before it).
 """
 
 from __future__ import annotations
@@ -267,9 +269,10 @@ class Capture:
                     self._lost_late(frame)
                     continue
                 stamped = Captured(frame, max(due, anchor[1]))
-            else:
-                now = self._clock()
-                stamped = Captured(Frame(self._read, now - self._t0, frame.image_bgr), now)
+            else:  # a camera's time goes on from where a resumed match stopped (its
+                now = self._clock()  # shots restarted at 0 s, before the journal's last)
+                t_s = self.settings.start_s + now - self._t0
+                stamped = Captured(Frame(self._read, t_s, frame.image_bgr), now)
             self._push(stamped)
         return self.is_file
 

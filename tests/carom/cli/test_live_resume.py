@@ -42,7 +42,8 @@ def test_the_same_video_by_another_path_resumes_and_its_waiting_review_is_said_a
             "closed); the same command resumes the match and asks again") in first  # fmt: skip
     # A service restarts it with the absolute path: the same match, its review again.
     again = _live(str(tmp_path / "cut.mp4"), tmp_path)
-    assert any(line.startswith("resumed match 1 (version ") for line in again), again
+    # The score it resumes with, not a journal version that tells an operator nothing.
+    assert any(line.startswith("resumed match 1 at A 0 : 0 B") for line in again), again
     assert REVIEW in again, again
     # An option left out (other players): a new match, and the unfinished one named.
     other = _live("./cut.mp4", tmp_path, "A", "C")

@@ -167,6 +167,18 @@ def test_a_failing_camera_is_reopened_with_backoff_and_its_times_stay_continuous
     assert times == sorted(times) and times[0] > 0.05  # capture time, not the source's
 
 
+def test_a_resumed_match_s_camera_time_goes_on_from_where_it_stopped() -> None:
+    """A camera's frame times began at 0 on every start: after a restart the shots were
+    "before" the journal's last ones (and an export's replay refused them)."""
+    capture = Capture("0", CaptureSettings(start_s=500.0), opener=lambda _s: _frames(3)).start()
+    try:
+        got = _drain(capture, 3)
+    finally:
+        capture.stop()
+    times = [c.frame.t_s for c in got]
+    assert times == sorted(times) and 500.0 <= times[0] < 510.0
+
+
 def test_the_backoff_starts_afresh_once_the_source_delivered_again() -> None:
     tries: list[float] = []
 

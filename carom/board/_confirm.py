@@ -57,11 +57,20 @@ def board_summary(snapshot: Snapshot | None) -> str:
 
 
 def _what_it_shows(status: LinkStatus, *, final: bool) -> str:
-    """What the board took last, and what it should show (at the end: the final state)."""
+    """What the board took last, and what it should show (at the end: the final state).
+
+    When the score it took is the one it should show, what waits is a newer clock or
+    shot line: said so (it read "acknowledged last E 1 : 0 F; it should show E 1 : 0 F").
+    """
     shown = status.shown
     said = f"it acknowledged last {board_summary(shown)}" if shown else "it acknowledged no state"
+    same = shown is not None and board_summary(shown) == board_summary(status.current)
+    if same:
+        said += ", the score it should show; its newer clock or shot line is not confirmed"
     if status.state is not LinkState.UP and status.last_error:
         said += f"; the port: {status.last_error}"
+    if same:
+        return said
     should = "the final state is" if final else "it should show"
     return f"{said}; {should} {board_summary(status.current)}"
 

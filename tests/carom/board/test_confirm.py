@@ -56,6 +56,17 @@ def test_a_board_behind_for_long_enough_is_warned_about_with_what_it_shows() -> 
     assert board_warning(None) is None
 
 
+def test_a_board_behind_on_the_same_score_says_what_waits() -> None:
+    """It said "it acknowledged last E 1 : 0 F ...; it should show E 1 : 0 F": behind, yet
+    the same (found by a review as a club operator)."""
+    same = _snap(5, 4, over=True)
+    warning = board_warning(_status(shown=same, state=LinkState.DOWN, last_error="EIO"))
+    assert warning is not None
+    assert ("it acknowledged last Ana 5 : 4 Ben, over, the score it should show; its newer "
+            "clock or shot line is not confirmed") in warning  # fmt: skip
+    assert "it should show Ana 5 : 4 Ben" not in warning
+
+
 def test_a_lost_port_says_why() -> None:
     warning = board_warning(_status(state=LinkState.DOWN, last_error="OSError: EIO"))
     assert warning is not None and "the port: OSError: EIO" in warning

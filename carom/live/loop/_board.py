@@ -142,8 +142,9 @@ class BoardView:
             shown = self.players if len(self.players) == 2 else (update.record.player,)
             decided = update.account is not None and update.account.key == "review"
             event = event_of(update.record, shown, over, decided=decided)
+            if update.account is None or update.account.key in ("shot", "review"):
+                self.metrics.shot_judged()  # one a decision released too (went uncounted)
             if self.closing is not None:
-                self.metrics.shot_judged()
                 on_written, self.closing = self._latency(self.closing), None
         if update.paused != self._shown_paused:  # paused or resumed: say which
             self._shown_paused = update.paused

@@ -132,7 +132,7 @@ class LiveMetrics:
             self._dropped = total
 
     def shot_judged(self) -> None:
-        """A shot closed from the video got its verdict (timed once its bytes leave)."""
+        """A shot got its verdict (from the video, or released by a review decision)."""
         with self._lock:
             self._shots += 1
 

@@ -30,7 +30,7 @@ def test_a_shot_released_by_a_decision_is_counted_and_shown_as_its_outcome(
     the board kept "REVIEW" on the accepted shot (found by a review as a club operator)."""
     session = held_example(tmp_path)
     metrics, sink = LiveMetrics(), _Sink()
-    view = BoardView(session, sink, ShotClock(), metrics, session.state.config.players)
+    BoardView(session, sink, ShotClock(), metrics, session.state.config.players)  # subscribes
     session.decide(ReviewDecision(DecisionKind.ACCEPT), who="test", now_iso=NOW)
     assert metrics.summary().shots == 1
     shown = [e for e in sink.events if e is not None]

@@ -159,6 +159,10 @@ def _tokens(settings: WebSettings, say: Say, *, write: bool) -> TokenStore:
             "a new one: carom serve --new-token)")  # fmt: skip
         if settings.token_file is not None:
             write_token_file(settings.token_file, issue.token)
+    elif settings.token_file is not None:  # a restarted service: nothing written, say why
+        say(f"--token-file {settings.token_file}: not written: the database keeps an admin "
+            "token made before (only its hash: it cannot be shown again); the file written "
+            "then still holds it, or make a new one with --new-token")  # fmt: skip
     return tokens
 
 

@@ -78,6 +78,15 @@ def test_serve_makes_a_token_once_and_refuses_requests_without_it(tmp_path: Path
         assert r.status_code == 201 and r.json()["match"]["id"] == 1  # the match resumes
     # no new token was made or shown: only the match left unfinished is named
     assert [s[:28] for s in said] == ["match 1 (Ann - Bob, begun 20"]
+    # A restarted service asked for a token file is told why none is written (it said
+    # nothing, and the file stayed as it was) (found by a review as a club operator).
+    said.clear()
+    again = tmp_path / "token-again"
+    with TestClient(create_app(WebSettings(db=db, token_file=again), say=said.append)):
+        pass
+    assert not again.exists()
+    told = f"--token-file {again}: not written: the database keeps an admin token made before"
+    assert any(s.startswith(told) and "--new-token" in s for s in said), said
 
 
 def test_bad_options_are_one_line_and_status_2(

@@ -66,9 +66,12 @@ class CallPrinter:
         elif update.what.startswith(_PERSON_CALLS):  # a person's call took effect
             show("live", f"{update.what}  ({_score_line(update.state)})")
         pending = update.pending
-        if pending is not None and pending.record is not self._held:
+        # Once a held shot and reason: a call on the held shot (the clock's foul) holds it
+        # again with the same reason, which was said twice with nothing between.
+        held = None if pending is None else (pending.shot.index, pending.reason)
+        if held is not None and held != self._held:
             show("live", f"REVIEW: {pending.reason or 'a person decides'}")
-        self._held = pending.record if pending is not None else None
+        self._held = held
 
 
 def _say_first_contradicted(record: Any, state: Any) -> bool:

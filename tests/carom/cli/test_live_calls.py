@@ -74,11 +74,19 @@ def test_a_held_shot_is_one_review_line_once(capsys: pytest.CaptureFixture[str])
     log = parse_shot_log(json.loads(TRUTH_LOG.read_text(encoding="utf-8")))
     match = Match(log.match)
     record = match.play(log.shots[0])
-    pending = SimpleNamespace(record=record, reason="second ball contact unsure (0.41)")
+    reason = "second ball contact unsure (0.41)"
+    pending = SimpleNamespace(record=record, shot=log.shots[0], reason=reason)
     printer = CallPrinter()
     for _ in range(2):  # more updates come while it is held (a pause, a time-out)
         printer(SimpleNamespace(record=None, pending=pending, state=match.state, what="held",
                                 account=None))  # fmt: skip
+    # The clock's foul on the held shot holds it again (a new record, the same shot and
+    # reason): it said REVIEW twice with nothing between (found by a review as a club
+    # operator).
+    again = SimpleNamespace(record=Match(log.match).play(log.shots[0]), shot=log.shots[0],
+                            reason=reason)  # fmt: skip
+    printer(SimpleNamespace(record=None, pending=again, state=match.state, what="held",
+                            account=None))  # fmt: skip
     printer(SimpleNamespace(record=record, pending=None, state=match.state, what="accepted",
                             account=None))  # fmt: skip
     out = capsys.readouterr().out.splitlines()

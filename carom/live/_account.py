@@ -60,6 +60,7 @@ ACCOUNT_ENGLISH: dict[str, str] = {
     "correct_break": "break position for {player}{note}",
     "correct_other": "{text}",
     "undo": "undo: {what}",
+    "undo_held": "undo: shot {n} by {player} discarded (it was held for review: {reason})",
     "foul_called": "foul {foul} called: {then}",
     "joined": JOIN_ENGLISH + ": {then}",
     "timeout": "time-out for {player} ({n} this game)",

@@ -257,7 +257,13 @@ class Machine:
             raise LiveError("nothing to undo")
         a = self.actions[-1]
         steps: list[Step] = [*(UndoStep() for _ in range(a.pushed)), *a.restore]
-        said = Account("undo", {"what": a.account})
+        # A held shot undone is discarded: said so (it read as still held).
+        held = isinstance(a.account, Account) and a.account.key == "held"
+        said = (
+            Account("undo_held", dict(a.account.fields))
+            if held
+            else Account("undo", {"what": a.account})
+        )
         return self._plan(said, steps, pending=a.pending, timeouts=a.timeouts, pop=True)
 
     def _plan_foul(self, foul: Foul, by: tuple[str | None, str | None]) -> Plan:

@@ -322,3 +322,19 @@ def test_each_lag_fault_the_referee_gives_reads_into_its_key() -> None:
         assert said.english == f"lag: {result.reason}"
         assert key in said.fields["result"].fields["fault_keys"], (key, result.faults)
     assert set(LAG_FAULT_ENGLISH) == {case[2] for case in cases}
+
+
+def test_undoing_a_held_shot_says_it_is_discarded(tmp_path: Path) -> None:
+    """ "undo: shot 3 by F held for review: ..." read as if the shot still waited (found by
+    a review as a club operator)."""
+    from carom.live import UndoCall
+    from tests.carom.live.shotpool import NOW, held_example
+
+    session = held_example(tmp_path)
+    n = session.pending.shot.index if session.pending is not None else -1
+    update = session.call(UndoCall(), who="test", now_iso=NOW)
+    assert update.account is not None and update.account.key == "undo_held"
+    assert update.what.startswith(f"undo: shot {n} by ") and " discarded (it was held for " in (
+        update.what
+    )
+    assert session.pending is None

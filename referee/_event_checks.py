@@ -156,23 +156,25 @@ def check_lag(lag: Any) -> None:
     _check_positions(lag.end_positions_mm, "lag.end_positions_mm")
 
 
-def _check_positions(positions: Any, where: str) -> None:
-    if not isinstance(positions, Mapping):
-        raise RulesError(f"{where}: expected a mapping of balls to (x, y) mm, got {positions!r}")
-    for ball, xy in positions.items():
+def _by_ball(value: Any, where: str, of: str) -> Mapping[Ball, Any]:
+    """``value`` as a mapping of balls (to ``of``), else RulesError naming ``where``."""
+    if not isinstance(value, Mapping):
+        raise RulesError(f"{where}: expected a mapping of balls{of}, got {value!r}")
+    for ball in value:
         if not isinstance(ball, Ball):
             raise RulesError(f"{where}: expected Ball keys, got {ball!r}")
+    return value
+
+
+def _check_positions(positions: Any, where: str) -> None:
+    for ball, xy in _by_ball(positions, where, " to (x, y) mm").items():
         if not (isinstance(xy, tuple | list) and len(xy) == 2 and all(map(_near, xy))):
             raise RulesError(f"{where}.{ball}: expected (x, y) finite mm within 100 m of the "
                              f"table, got {xy!r}")  # fmt: skip
 
 
 def _check_paths(paths: Any, where: str) -> None:
-    if not isinstance(paths, Mapping):
-        raise RulesError(f"{where}: expected a mapping of balls, got {paths!r}")
-    for ball, samples in paths.items():
-        if not isinstance(ball, Ball):
-            raise RulesError(f"{where}: expected Ball keys, got {ball!r}")
+    for ball, samples in _by_ball(paths, where, "").items():
         if not isinstance(samples, tuple | list):
             raise RulesError(f"{where}.{ball}: expected (t_s, x_mm, y_mm) samples, got {samples!r}")
         for i, s in enumerate(samples):

@@ -168,6 +168,15 @@ def in_time_order(shot: Shot) -> Shot:
     return shot if ordered == shot.events else replace(shot, events=ordered)
 
 
+def _check_order(state: MatchState, shot: Shot) -> None:
+    """A shot does not start before the one before it started (as the reader checks)."""
+    before = state.last_start_s
+    if before is not None and shot.start_s is not None and shot.start_s < before:
+        raise IllegalMoveError(f"shot {shot.index}.start_s: {shot.start_s} s is before the "
+                               f"shot before it started ({before} s); shots are in time "
+                               "order")  # fmt: skip
+
+
 def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
     """Judge ``shot`` for the player at the table and move the match on.
 
@@ -176,11 +185,7 @@ def apply_shot(state: MatchState, shot: Shot) -> tuple[ShotRecord, MatchState]:
     if state.phase is not Phase.PLAYING:
         _shooter(state)  # raises the phase's error
     check_shot(shot, f"shot {shot.index}")
-    before = state.last_start_s
-    if before is not None and shot.start_s is not None and shot.start_s < before:
-        raise IllegalMoveError(f"shot {shot.index}.start_s: {shot.start_s} s is before the "
-                               f"shot before it started ({before} s); shots are in time "
-                               "order")  # fmt: skip
+    _check_order(state, shot)
     shot = in_time_order(shot)
     turn, state = whose_stroke(state, shot)
     shooter = turn.shooter

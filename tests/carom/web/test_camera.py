@@ -96,14 +96,17 @@ def test_a_camera_without_a_calibration_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_console_option_foul_makes_the_camera_s_late_stroke_a_foul(tmp_path: Path) -> None:
-    """shot_clock_expiry "foul" from the console: the runner's clock (video time) runs out
-    1 s after the first frame, A strikes at 1.5 s: the point is a foul, B's inning."""
+    """shot_clock_expiry "foul" from the console: in a match under way (joined at 0 : 0,
+    A at the table) the runner's clock (video time) runs out 1 s after the first frame, A
+    strikes at 1.5 s: the point is a foul, B's inning. (Before a match's opening stroke
+    no clock runs.)"""
     calibration = write_truth_calibration(tmp_path / "calibration.json")
     clip = first_seconds(tmp_path / "clip.mp4")
     app = make_app(tmp_path, camera=str(clip), calibration=calibration, pace=0.0)
     srv = serve_in_thread(app)
     try:
-        body = {"players": ["A", "B"], "first_player": "A",
+        under_way = {"board": {"A": 0, "B": 0}, "innings": {"A": 1, "B": 0}, "shooter": "A"}
+        body = {"players": ["A", "B"], "start": under_way,
                 "clock": {"length_s": 1, "expiry": "foul"}}  # fmt: skip
         r = httpx2.post(srv.url + "/api/matches", json=body, headers=AUTH, timeout=30)
         assert r.status_code == 201, r.text

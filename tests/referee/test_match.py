@@ -647,3 +647,16 @@ def test_a_name_outside_an_enumeration_is_a_carom_error_and_a_value_error(
     with pytest.raises(UnknownNameError, match=said) as caught:
         make()  # type: ignore[operator]
     assert isinstance(caught.value, CaromError) and isinstance(caught.value, ValueError)
+
+
+def test_a_table_of_the_wrong_kinds_and_an_unknown_spot_are_rules_errors() -> None:
+    """``Table(length_mm="x")`` was a raw TypeError and ``Table().spot("x")`` a KeyError
+    (found by a review as a library user)."""
+    from referee import Table
+
+    with pytest.raises(RulesError, match=r"table length_mm: expected a number of mm, got 'x'"):
+        Table(length_mm="x")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"table width_mm: expected a number of mm, got True"):
+        Table(width_mm=True)
+    with pytest.raises(RulesError, match=r"spot: expected one of head, foot, .* got 'x'"):
+        Table().spot("x")  # type: ignore[arg-type]

@@ -108,7 +108,9 @@ def _times(shots: list[Any]) -> list[float]:
         if isinstance(s, dict):
             found = [s.get("start_s"), s.get("end_s")]
             found += [e.get("t_s") for e in s.get("events") or () if isinstance(e, dict)]
-            out += [float(t) for t in found if isinstance(t, int | float) and _number(t)]
+            out += [
+                float(t) for t in found if isinstance(t, int | float) and not isinstance(t, bool)
+            ]
     return out
 
 

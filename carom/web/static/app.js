@@ -409,7 +409,9 @@
       const summary = (s) => (s ? t("board.summary", { a: s.players[0], b: s.players[1],
         sa: fmt.int(s.scores[0]), sb: fmt.int(s.scores[1]), over: t(s.over ? "board.over" : "board.not_over") })
         : t("board.nothing"));
-      const shows = t("board.shows", {
+      // The score it took is the one it should show: what waits is a newer clock or shot line.
+      const same = !!f.shown && !!f.current && summary(f.shown) === summary(f.current);
+      const shows = t(same ? "board.shows_same" : "board.shows", {
         acked: f.shown ? t("board.acked", { summary: summary(f.shown) }) : t("board.acked_none"),
         port: f.port_error ? t("board.port", { error: f.port_error }) : "", current: summary(f.current) });
       return t("board.late", { late_s: fmt.num(f.late_s, Number.isInteger(f.late_s) ? 0 : 1), shows });

@@ -110,11 +110,12 @@ def test_the_web_is_told_when_the_board_falls_behind_and_catches_up() -> None:
 
 def test_the_warning_keyed_says_the_same_in_english_and_translates() -> None:
     """``board_warning_parts`` in the web catalogue's English is ``board_warning`` to the
-    character (a board behind, one that took nothing yet, a lost port), and in Korean no
+    character (a board behind, one that took nothing yet, a lost port, one that took the
+    score it should show but not the newer clock or shot line), and in Korean no
     English is left (``Carom.fmt.boardWarning`` is checked against the same oracle in
     Chromium: tests/carom/web/browser/test_console_log_i18n.py)."""
     cases = [_status(), _status(shown=None), _status(state=LinkState.DOWN, last_error="EIO"),
-             _status(current=_snap(12, 3))]  # fmt: skip
+             _status(current=_snap(12, 3)), _status(shown=_snap(5, 4, over=True))]  # fmt: skip
     for status in cases:
         parts = board_warning_parts(status)
         assert parts is not None

@@ -112,7 +112,9 @@ def board_warning_in(lang: str, parts: dict[str, Any]) -> str:
     acked = (_t(lang, "board.acked", summary=summary(f["shown"])) if f["shown"]
              else _t(lang, "board.acked_none"))  # fmt: skip
     port = _t(lang, "board.port", error=f["port_error"]) if f["port_error"] else ""
-    shows = _t(lang, "board.shows", acked=acked, port=port, current=summary(f["current"]))
+    same = f["shown"] is not None and summary(f["shown"]) == summary(f["current"])
+    key = "board.shows_same" if same else "board.shows"
+    shows = _t(lang, key, acked=acked, port=port, current=summary(f["current"]))
     late = float(f["late_s"])
     late_s = format_number(lang, late, 0 if late.is_integer() else 1)
     return _t(lang, "board.late", late_s=late_s, shows=shows)

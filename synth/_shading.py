@@ -182,15 +182,23 @@ def _wood_grain(xyz: F64, look: TableLook) -> F64:
 
 
 def _marks(out: F64, hit: F64, where: B, centres: F64, radius: float, rgb: RGB) -> None:
-    """Paint round marks (diamonds, spots) with a thin dark rim onto ``out`` (m, 3)."""
+    """Paint round marks (diamonds, spots) with a thin dark rim onto ``out`` (m, 3).
+
+    A mark reaches ``radius + 1.6`` mm (its rim): only the points in that box around
+    each centre are painted (every other point would be left as it is, at the cost of
+    a distance to every mark).
+    """
     idx = np.flatnonzero(where)
-    pts, sub = hit[idx], out[idx]
+    x, y = hit[idx, 0], hit[idx, 1]
+    reach = radius + 1.6
     for cx, cy in centres:
-        d = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
+        near = idx[(np.abs(x - cx) <= reach) & (np.abs(y - cy) <= reach)]
+        if not len(near):
+            continue
+        d = np.hypot(hit[near, 0] - cx, hit[near, 1] - cy)
         cover = np.clip(radius + 0.5 - d, 0.0, 1.0)[:, None]
         rim = np.clip(1.0 - np.abs(d - radius - 0.8) / 0.8, 0.0, 1.0)[:, None] * 0.5
-        sub = sub * (1.0 - rim) * (1.0 - cover) + linear_bgr(rgb) * cover
-    out[idx] = sub
+        out[near] = out[near] * (1.0 - rim) * (1.0 - cover) + linear_bgr(rgb) * cover
 
 
 def _chalk_lines(out: F64, hit: F64, where: B, footprint_mm: F64, look: TableLook) -> None:

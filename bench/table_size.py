@@ -34,7 +34,7 @@ from _machine import machine  # bench/ is on the path when a bench runs
 from calibration_robustness import code_version, scene, synth_digest
 
 from calibration import calibrate_frame
-from carom.pipeline import SCALE_RANGE, table_size_line
+from carom.pipeline import SCALE_RANGE, SMALL_BALL_PX, SMALL_BALL_SCALE_RANGE, table_size_line
 from referee import Table
 from synth import CALIBRATION_CATEGORIES
 from vision import ball_scale
@@ -101,7 +101,9 @@ def markdown(result: dict[str, Any]) -> str:
         f"{SIZE_PX[0]}x{SIZE_PX[1]}, each calibrated with its true table and with the table "
         "given as 0.74, 0.89 and 1.16 of it (one frame each). Measured: a scale from at "
         "least 3 balls at rest. Error: |scale - size given / true size|. Said: the "
-        f"table-size line (scale outside {SCALE_RANGE[0]}-{SCALE_RANGE[1]}): a false alarm "
+        f"table-size line (scale outside {SCALE_RANGE[0]}-{SCALE_RANGE[1]}, or "
+        f"{SMALL_BALL_SCALE_RANGE[0]}-{SMALL_BALL_SCALE_RANGE[1]} for balls under "
+        f"{SMALL_BALL_PX:g} px of radius): a false alarm "
         "for the right size, a catch for a wrong one. Even seeds tuning, odd held-out "
         "(nothing was tuned on either).", "",
         "| size given / true | part | scenes | errors | measured | error median | "

@@ -23,7 +23,10 @@ from carom.pipeline._calibration_check import (
 from carom.pipeline._spec import Pipeline, check_calibration_table
 from carom.pipeline._table_size import (
     SCALE_RANGE,
+    SMALL_BALL_PX,
+    SMALL_BALL_SCALE_RANGE,
     TableSizeDoubt,
+    scale_range,
     table_size_doubt,
     table_size_line,
 )
@@ -32,6 +35,8 @@ from carom.pipeline._vision import VisionPipeline, balls_on_table
 __all__ = [
     "CAMERA_WAIT_S",
     "SCALE_RANGE",
+    "SMALL_BALL_PX",
+    "SMALL_BALL_SCALE_RANGE",
     "WIZARD_URL",
     "CalibrationFile",
     "CalibrationOrigin",
@@ -48,6 +53,7 @@ __all__ = [
     "fit_calibration",
     "how_to_mark",
     "save_overlay",
+    "scale_range",
     "table_size_doubt",
     "table_size_line",
 ]

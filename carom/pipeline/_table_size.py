@@ -17,12 +17,26 @@ from calibration import Calibration
 from carom.match import TABLE_PRESETS
 from vision import VisionError, ball_scale
 
-__all__ = ["SCALE_RANGE", "TableSizeDoubt", "table_size_doubt", "table_size_line"]
+__all__ = [
+    "SCALE_RANGE",
+    "SMALL_BALL_PX",
+    "SMALL_BALL_SCALE_RANGE",
+    "TableSizeDoubt",
+    "scale_range",
+    "table_size_doubt",
+    "table_size_line",
+]
 
 #: Ball scales taken as the right table: the right size measures 0.95 to 1.00 on our
 #: renders and 1.00 on real broadcast frames; 2540 for 2840 gives 0.89, 2100 for 2840
 #: 0.74 (docs/calibration.md).
 SCALE_RANGE = (0.9, 1.11)
+#: Balls of a radius under this (px) in the picture: their blurred edges read smaller
+#: (the right size measured 0.88 to 1.05 at 640x360, median 0.94), so the scale must be
+#: under ``SMALL_BALL_SCALE_RANGE[0]`` to be doubtful. A wrong size of 0.74 is still
+#: found; one of 0.89 only where it reads lower (docs/calibration.md).
+SMALL_BALL_PX = 6.0
+SMALL_BALL_SCALE_RANGE = (0.85, SCALE_RANGE[1])
 #: A named size is suggested when its length is within this share of the one implied
 #: with its balls.
 _NEAR = 0.06
@@ -73,7 +87,10 @@ def table_size_doubt(calib: Calibration, images_bgr: Sequence[Any]) -> TableSize
         scale = ball_scale(calib, images_bgr)
     except VisionError:
         return None  # no table seen in these frames: the calibration's own check says so
-    if scale is None or SCALE_RANGE[0] <= scale.ratio <= SCALE_RANGE[1]:
+    if scale is None:
+        return None
+    low, high = scale_range(scale.radius_px)
+    if low <= scale.ratio <= high:
         return None
     g = calib.geometry
     length, width = g.length_mm / scale.ratio, g.width_mm / scale.ratio
@@ -86,6 +103,11 @@ def table_size_doubt(calib: Calibration, images_bgr: Sequence[Any]) -> TableSize
     return TableSizeDoubt(
         scale.ratio, scale.balls, (g.length_mm, g.width_mm), (length, width), ball_mm, named
     )
+
+
+def scale_range(radius_px: float) -> tuple[float, float]:
+    """The ball scales taken as the right table for balls of ``radius_px`` in the picture."""
+    return SMALL_BALL_SCALE_RANGE if radius_px < SMALL_BALL_PX else SCALE_RANGE
 
 
 def table_size_line(calib: Calibration, images_bgr: Sequence[Any], flag: str) -> str | None:

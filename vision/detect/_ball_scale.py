@@ -55,10 +55,13 @@ class BallScale:
             (1 when the table's size is right; under 1: the table is larger than the
             calibration's, over 1: smaller).
         balls: The ball images it is the median of.
+        radius_px: The calibration's radius of those balls (median, px): how big they
+            are in the picture (under about 6 px their blurred edges read smaller).
     """
 
     ratio: float
     balls: int
+    radius_px: float
 
 
 def apparent_radius_px(image_bgr: U8, uv_px: F64, radius_px: float) -> float | None:
@@ -110,7 +113,7 @@ def ball_scale(calibration: Calibration, images_bgr: Sequence[U8]) -> BallScale 
     if not images_bgr:
         return None
     detector = ColourDetector.learn(calibration, images_bgr[0])
-    ratios = []
+    ratios, radii = [], []
     for image in images_bgr:
         found = detector.detect(image)
         for uv, score, r, streak in zip(
@@ -120,6 +123,7 @@ def ball_scale(calibration: Calibration, images_bgr: Sequence[U8]) -> BallScale 
                 continue
             if (seen := apparent_radius_px(image, uv, float(r))) is not None:
                 ratios.append(seen / float(r))
+                radii.append(float(r))
     if len(ratios) < MIN_BALLS:
         return None
-    return BallScale(float(np.median(ratios)), len(ratios))
+    return BallScale(float(np.median(ratios)), len(ratios), float(np.median(radii)))

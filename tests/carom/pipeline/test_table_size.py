@@ -2,7 +2,7 @@
 
 Real pixels: the bundled clip's first second, a match table, calibrated as the match
 table, as 2100 x 1050 and as 3300 x 1650; the seven-pins clip's pyramid (68 mm balls)
-calibrated as a match table.
+calibrated as a match table; rendered tables at 640x360, where the balls are small.
 """
 
 from __future__ import annotations
@@ -13,9 +13,16 @@ import numpy as np
 import pytest
 
 from calibration import calibrate_frame
-from carom.pipeline import SCALE_RANGE, table_size_line
+from carom.pipeline import (
+    SCALE_RANGE,
+    SMALL_BALL_PX,
+    SMALL_BALL_SCALE_RANGE,
+    scale_range,
+    table_size_line,
+)
 from referee import Table
-from vision import read_frame
+from synth import calibration_scene
+from vision import ball_scale, read_frame
 
 CLIP = Path(__file__).resolve().parents[3] / "examples" / "one_shot.mp4"
 
@@ -73,3 +80,28 @@ def test_a_pyramid_taken_for_a_match_table_names_the_pyramid() -> None:
     assert "(pyramid: 3550x1775)" in line
     pyramid = Table(length_mm=3550.0, width_mm=1775.0, ball_diameter_mm=68.0)
     assert _line(frames, pyramid) is None
+
+
+@pytest.mark.parametrize(("category", "seed"), [("far", 3), ("far", 2)])
+def test_small_balls_read_small_and_the_right_size_says_nothing(category: str, seed: int) -> None:
+    """Rendered at 640x360 (balls of 3.5-5 px radius): their blurred edges read the
+    balls 0.88 small on the right table (under 0.9: a false "doubtful" before); under
+    ``SMALL_BALL_PX`` the range starts at 0.85, and 2100 for 2840 is still said."""
+    scene = calibration_scene(category, seed, (640, 360))
+    calib = calibrate_frame(scene.image_bgr, scene.table).calibration
+    scale = ball_scale(calib, [scene.image_bgr])
+    assert scale is not None and scale.radius_px < SMALL_BALL_PX
+    assert SMALL_BALL_SCALE_RANGE[0] < scale.ratio < SCALE_RANGE[0]
+    assert table_size_line(calib, [scene.image_bgr], "--table") is None
+    t = scene.table
+    small = Table(length_mm=t.length_mm * 0.74, width_mm=t.width_mm * 0.74)
+    wrong = calibrate_frame(scene.image_bgr, small).calibration
+    assert table_size_line(wrong, [scene.image_bgr], "--table") is not None
+
+
+def test_the_range_is_wider_below_only_for_small_balls() -> None:
+    assert scale_range(SMALL_BALL_PX - 0.1) == SMALL_BALL_SCALE_RANGE
+    assert scale_range(SMALL_BALL_PX) == SCALE_RANGE
+    assert (
+        SMALL_BALL_SCALE_RANGE[0] < SCALE_RANGE[0] and SMALL_BALL_SCALE_RANGE[1] == SCALE_RANGE[1]
+    )

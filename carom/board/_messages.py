@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from hardware import EventKind, EventMessage
-from referee import WRONG_BREAK, ShotRecord
+from referee import WRONG_BREAK, ReasonKey, ShotRecord
 
 __all__ = ["event_of"]
+
+#: The notes that say how a match ended: the board's ``END`` line says the result.
+_RESULT_NOTES = frozenset({ReasonKey.NOTE_MATCH_WON, ReasonKey.NOTE_MATCH_DRAW})
 
 
 def event_of(
@@ -17,10 +20,17 @@ def event_of(
     (:func:`hardware.board_players`); the event names the slot of the shot's player
     (with 3+ players the shooter is in the first slot), 0 when not shown. ``decided``: a
     person settled the shot held for review: its outcome, no longer ``REVIEW`` (the
-    board went on showing "REVIEW" for a shot already settled).
+    board went on showing "REVIEW" for a shot already settled). The shot that ends the
+    match shows the result (``END: match over: Ana wins``), not its own reason: the
+    last frame never said who won.
     """
     v = record.verdict
     who = players.index(record.player) if record.player in players else 0
+    result = next((p for p in reversed(record.note_parts) if p.key in _RESULT_NOTES), None)
+    if over and result is not None:  # the protocol's ``end``: the winner's slot (a draw: 0)
+        winner = str(result.field_map().get("winner", ""))
+        slot = players.index(winner) if winner in players else 0
+        return EventMessage(EventKind.END, slot, result.english())
     if over:
         kind = EventKind.END
     elif v.review and not decided:

@@ -57,3 +57,22 @@ def test_a_shot_settled_by_a_person_shows_its_outcome_not_review() -> None:
     assert event_of(record, ("A", "B"), over=False).kind is EventKind.REVIEW
     settled = event_of(record, ("A", "B"), over=False, decided=True)
     assert settled.kind is EventKind.POINT and "red then yellow" in settled.text
+
+
+def test_the_shot_that_ends_the_match_shows_who_won() -> None:
+    """The last frame said the last shot's reason ("END: missed the second ball: hit
+    onl", cut at the row's end) and never who won (found by a review as a new user)."""
+    cfg = config(first="A", target=1)
+    shot = Shot(index=0, cue_ball=W, events=three_cushion_events(W, R, Y),
+                start_positions_mm=BREAK)  # fmt: skip
+    match = Match(cfg)
+    match.play(shot)  # the breaker reaches the target: B's equalizing inning, a miss
+    assert match.state.phase.name != "OVER"
+    record = match.play(Shot(index=1, start_s=10.0, end_s=12.0, cue_ball=Y,
+                             events=(BallContact(t_s=10.2, balls=(Y, R)),)))  # fmt: skip
+    assert match.state.phase.name == "OVER"
+    event = event_of(record, ("A", "B"), over=True)
+    assert event.kind is EventKind.END
+    assert event.text == "match over: A wins"
+    assert event.player == 0  # the protocol's end names the winner, not the last shooter (B)
+    assert "| END: match over: A wins" in render_board(None, event)[-2]

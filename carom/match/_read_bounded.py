@@ -14,7 +14,7 @@ from typing import Any
 from referee import CaromError
 from referee.jsonbound import DocumentLimits, decode_document
 
-__all__ = ["MATCH_FILE_LIMITS", "SHOT_LOG_LIMITS", "read_document"]
+__all__ = ["MATCH_FILE_LIMITS", "SHOT_LOG_LIMITS", "media_kind", "read_document"]
 
 #: A shot log: a long match with evidence on every event stays far below it.
 SHOT_LOG_LIMITS = DocumentLimits(max_bytes=64 << 20)
@@ -44,3 +44,28 @@ def read_document(
     except OSError as exc:
         raise error(f"{source}: cannot read it ({exc.strerror or exc}); {fix}") from None
     return decode_document(raw, source, limits, error, fix, toml=toml)
+
+
+def media_kind(path: Path) -> str | None:
+    """The kind of video or picture ``path`` holds by its first bytes, or None.
+
+    ``"an MP4 (or MOV) video"``, ``"a picture"``; None for anything else (or a file that
+    cannot be read: the reader says why). A document reader refuses such a file with
+    the command that reads it, not "not UTF-8 text (0xfc at byte 43)".
+    """
+    try:
+        with path.open("rb") as f:
+            head = f.read(192)
+    except OSError:
+        return None
+    if head[4:8] == b"ftyp":
+        return "an MP4 (or MOV) video"
+    if head.startswith(b"\x1a\x45\xdf\xa3"):
+        return "a Matroska (MKV or WebM) video"
+    if head.startswith(b"RIFF") and head[8:12] == b"AVI ":
+        return "an AVI video"
+    if len(head) > 188 and head[0] == head[188] == 0x47:
+        return "an MPEG-TS video"
+    if head.startswith((b"\xff\xd8\xff", b"\x89PNG")):
+        return "a picture"
+    return None

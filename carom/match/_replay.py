@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from carom.match._read_bounded import SHOT_LOG_LIMITS, read_document
+from carom.match._read_bounded import SHOT_LOG_LIMITS, media_kind, read_document
 from referee import (
     CaromError,
     Discipline,
@@ -77,8 +77,16 @@ def score_document(data: Any, discipline: Discipline | None = None) -> ScoreRun:
 
 
 def score_file(path: Path, discipline: Discipline | None = None) -> ScoreRun:
-    """Read and score a shot log file, one shot at a time (any length: docs/shot-log.md)."""
+    """Read and score a shot log file, one shot at a time (any length: docs/shot-log.md).
+
+    Raises:
+        ShotLogError: one line (a video given: the command that referees it).
+    """
     from carom.match._stream import score_stream  # it builds on this module
+
+    if (kind := media_kind(path)) is not None:
+        why = f"{kind}, not a shot log; `carom analyze` referees a video and writes its"
+        raise ShotLogError(f"{path}: {why} shot log (shots.json), which this reads")
 
     return score_stream(path, discipline)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from carom.match import score_document, score_file
+from carom.match._read_bounded import media_kind
 from carom.report import render_sheet
 from hardware import Faults, ScoreboardEmulator, Snapshot, snapshot_from_state
 from referee import match_stats
@@ -99,6 +100,30 @@ def test_a_file_that_is_no_shot_log_is_named_with_its_kind() -> None:
     line = _one_line_error(carom_in_process("score", str(truth)))
     assert line == (f"carom: {truth}: format: expected 'carom-shots/1', got "
                     "'carom-synth-truth/1': not a shot log")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("sample_videos/three_cushion_match.mp4", "an MP4 (or MOV) video"),
+     ("examples/table.jpg", "a picture")],
+)  # fmt: skip
+def test_a_video_given_as_a_shot_log_names_the_command_that_reads_it(name: str, kind: str) -> None:
+    """It said "not UTF-8 text (0xfc at byte 43, line 1)" (found by a review as a new user)."""
+    line = _one_line_error(carom_in_process("score", str(ROOT / name)))
+    assert line == (f"carom: {ROOT / name}: {kind}, not a shot log; `carom analyze` referees "
+                    "a video and writes its shot log (shots.json), which this reads")  # fmt: skip
+
+
+def test_other_videos_and_text_are_told_apart_by_their_first_bytes(tmp_path: Path) -> None:
+    heads = {"a.mkv": b"\x1a\x45\xdf\xa3" + bytes(200),
+             "a.avi": b"RIFF\0\0\0\0AVI " + bytes(200), "a.ts": (b"\x47" + bytes(187)) * 2,
+             "a.json": b'{"format": "carom-shots/1"}'}  # fmt: skip
+    for name, head in heads.items():
+        (tmp_path / name).write_bytes(head)
+    kinds = {name: media_kind(tmp_path / name) for name in heads}
+    assert kinds == {"a.mkv": "a Matroska (MKV or WebM) video", "a.avi": "an AVI video",
+                     "a.ts": "an MPEG-TS video", "a.json": None}  # fmt: skip
+    assert media_kind(tmp_path / "missing.json") is None  # the reader says it is missing
 
 
 def test_malformed_log_gives_one_line_error_naming_the_field(tmp_path: Path) -> None:

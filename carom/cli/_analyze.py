@@ -81,21 +81,24 @@ def _detector(name: str) -> str:
 def add_lang_option(p: argparse.ArgumentParser) -> None:
     """``--lang CODE``: the report's language (shared by analyze and batch)."""
     p.add_argument(
-        "--lang", metavar="CODE", type=language_arg,
+        "--lang", "--language", metavar="CODE", type=language_arg,
         help="the report's language: en, ko, tr, nl, fr or es (default: the system's, from "
         "LANG, if one of these, else en; docs/report.md)",
     )  # fmt: skip
 
 
 def language_arg(text: str) -> str:
-    """A ``--lang`` value: one of ``carom.i18n.LANGUAGES`` (argparse says the rest)."""
-    from carom.i18n import LANGUAGES
+    """A ``--lang`` value: one of ``carom.i18n.LANGUAGES`` (argparse says the rest).
 
-    if text not in LANGUAGES:
+    A region or a locale's spelling is ignored (``es-ES``, ``es_ES``, ``ES``: ``es``).
+    """
+    from carom.i18n import LANGUAGES, language_code
+
+    if (code := language_code(text)) is None:
         raise argparse.ArgumentTypeError(
             f"unknown language {text!r} (one of: {', '.join(LANGUAGES)})"
         )
-    return text
+    return code
 
 
 def _options(args: argparse.Namespace) -> Any:

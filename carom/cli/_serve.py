@@ -76,7 +76,7 @@ def add_server_options(p: argparse.ArgumentParser) -> None:
                    help="let pages of these origins call the API (default: none)")  # fmt: skip
     p.add_argument("--max-body", type=int, default=64 * 1024, metavar="BYTES",
                    help="largest request body accepted (default 65536)")  # fmt: skip
-    p.add_argument("--language", type=language_arg, metavar="CODE",
+    p.add_argument("--language", "--lang", type=language_arg, metavar="CODE",
                    help="the pages' language when the console has set none: en, ko, tr, nl, "
                    "fr or es (default: each browser's own; docs/web.md)")  # fmt: skip
 

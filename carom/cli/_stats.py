@@ -38,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     stats.add_argument("--json", action="store_true", help="print a machine-readable document")
     stats.add_argument(
-        "--lang", metavar="CODE", type=language_arg,
+        "--lang", "--language", metavar="CODE", type=language_arg,
         help="stats.html's language: en, ko, tr, nl, fr or es (default: the system's, from "
         "LANG, if one of these, else en); the tables on the terminal and the CSV stay English",
     )  # fmt: skip

@@ -19,6 +19,7 @@ from carom.i18n._catalogue import Catalogue, CatalogueError, catalogue
 from carom.i18n._language import (
     LANGUAGES,
     environment_language,
+    language_code,
     language_name,
     pick_language,
     user_language,
@@ -38,6 +39,7 @@ __all__ = [
     "environment_language",
     "format_date",
     "format_number",
+    "language_code",
     "language_name",
     "pad_to",
     "pick_language",

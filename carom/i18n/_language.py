@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["LANGUAGES", "environment_language", "language_name", "pick_language", "user_language"]
+__all__ = [
+    "LANGUAGES",
+    "environment_language",
+    "language_code",
+    "language_name",
+    "pick_language",
+    "user_language",
+]
 
 #: Language code -> its own name. English is the fallback of every catalogue.
 LANGUAGES: dict[str, str] = {
@@ -20,6 +27,16 @@ LANGUAGES: dict[str, str] = {
 def language_name(code: str) -> str:
     """The language's own name (``Türkçe``); the code itself when unknown."""
     return LANGUAGES.get(code, code)
+
+
+def language_code(text: str) -> str | None:
+    """The language a user typed, as one of :data:`LANGUAGES` (None: not one of them).
+
+    A region and the locale's spelling are ignored, in any case: ``es``, ``ES``,
+    ``es-ES`` and ``es_ES.UTF-8`` are all ``es``.
+    """
+    code = _base(text.split(".")[0])
+    return code if code in LANGUAGES else None
 
 
 def pick_language(

@@ -226,6 +226,9 @@ def run(args: argparse.Namespace) -> int:
         final = None
         try:
             final = _play(runner, args.scoreboard_confirm)
+        except KeyboardInterrupt:
+            _say_kept(session)
+            raise
         finally:
             capture.stop()
             board.close(_flush_s(final))
@@ -325,22 +328,33 @@ def _say_opened(session: Any, start_s: float, camera: str = "") -> None:
     if session.resumed:
         from hardware import is_camera_spec
 
-        state = session.state
-        score = " : ".join(str(state.board(p)) for p in state.config.players)
-        names = state.config.players
-        at = (
-            f"{names[0]} {score} {names[-1]}"
-            if len(names) == 2
-            else f"{score} ({', '.join(names)})"
-        )
-        turn = f", {state.shooter} at the table" if state.shooter else ""
         video = start_s and not is_camera_spec(camera)
         where = f"; the video resumes at {start_s:.2f} s" if video else ""
-        _say(f"resumed match {session.match_id} at {at}{turn}{where}")
+        _say(f"resumed match {session.match_id} at {_standing(session)}{where}")
         if session.pending is not None:  # held before the restart: still waits for a person
             show("live", f"REVIEW: {session.pending.reason or 'a person decides'}")
     else:
         _say(f"new match {session.match_id}")
+
+
+def _standing(session: Any) -> str:
+    """``A 1 : 1 B, B at the table`` (three players or more: ``1 : 0 : 2 (A, B, C)``)."""
+    state = session.state
+    score = " : ".join(str(state.board(p)) for p in state.config.players)
+    names = state.config.players
+    at = f"{names[0]} {score} {names[-1]}" if len(names) == 2 else f"{score} ({', '.join(names)})"
+    return at + (f", {state.shooter} at the table" if state.shooter else "")
+
+
+def _say_kept(session: Any) -> None:
+    """Stopped (Ctrl-C, SIGTERM) before the match's end: what is kept and how to go on.
+
+    It said only "interrupted", though running the same command again resumes the match.
+    """
+    if session.state.phase.name == "OVER":
+        return
+    _say(f"stopped: match {session.match_id} is kept at {_standing(session)}; the same "
+         "command resumes it (carom matches lists the matches)")  # fmt: skip
 
 
 def _say_left_unfinished(store: Any, session: Any, setup: Any, db: Path) -> None:

@@ -38,6 +38,9 @@ def test_a_signal_mid_shot_stops_with_130_and_the_shot_under_way_unjudged(
             proc.communicate(timeout=10)
     assert proc.returncode == 130, err
     assert err.strip().endswith("carom: interrupted") and "Traceback" not in err, err
+    # What is kept and how to go on (it said only "interrupted"; found by a review)
+    assert ("carom live: stopped: match 1 is kept at A 0 : 0 B, A at the table; the same "
+            "command resumes it (carom matches lists the matches)") in err, err  # fmt: skip
     assert stopped_s < 10.0  # at the next frame, not after the shot or a review
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT count(*) FROM shots").fetchone()[0] == 0  # none judged

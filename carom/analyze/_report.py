@@ -105,7 +105,11 @@ def write_html(run: AnalyzeRun, path: Path, lang: str = "en") -> None:
 
 
 def _files(run: AnalyzeRun) -> dict[str, str]:
-    out = run.options.out
+    """Each file written, by kind, by absolute path (the README's promise).
+
+    They were relative to the folder the command ran in.
+    """
+    out = run.options.out.absolute()
     files = {"shots": str(out / "shots.json"), "shots_csv": str(out / SHOT_CSV_NAME),
              "report": str(out / "report.html")}  # fmt: skip
     if run.options.trajectories:

@@ -175,13 +175,20 @@ def short_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_json_summary_is_quiet_and_machine_readable_and_annotate_writes_a_playable_video(
     short_clip: Path, tmp_path: Path
 ) -> None:
-    """One run for both (each is a whole analysis of the clip): ``--json --annotate``."""
-    done = _carom("analyze", str(short_clip), "--out", str(tmp_path), "--json", "--annotate")
+    """One run for both (each is a whole analysis of the clip): ``--json --annotate``.
+
+    ``--out`` relative: the files are named by absolute paths, as the README says (they
+    were relative to the folder the command ran in).
+    """
+    done = _carom("analyze", str(short_clip), "--out", "out", "--json", "--annotate",
+                  cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["format"] == "carom-analyze/1"
     assert summary["frames"] == 240
-    assert Path(summary["files"]["shots"]).is_file()
+    assert summary["files"]["shots"] == str(tmp_path / "out" / "shots.json")
+    assert all(Path(f).is_absolute() and Path(f).is_file() for f in summary["files"].values())
+    tmp_path = tmp_path / "out"
     # The clip stops mid-shot: that shot is kept, with a doubt that makes it a review.
     shots = json.loads((tmp_path / "shots.json").read_text())["shots"]
     assert len(shots) == 1 and "video ended" in shots[0]["doubt"]

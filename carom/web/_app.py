@@ -163,6 +163,9 @@ def _tokens(settings: WebSettings, say: Say, *, write: bool) -> TokenStore:
         say(f"--token-file {settings.token_file}: not written: the database keeps an admin "
             "token made before (only its hash: it cannot be shown again); the file written "
             "then still holds it, or make a new one with --new-token")  # fmt: skip
+    else:  # a restart: the token was shown at the first start (it said nothing of it)
+        say("admin token: the one shown at the first start (only its hash is kept, so it "
+            "cannot be shown again; lost it? carom serve --new-token makes a new one)")  # fmt: skip
     return tokens
 
 

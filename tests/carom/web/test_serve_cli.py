@@ -76,8 +76,13 @@ def test_serve_makes_a_token_once_and_refuses_requests_without_it(tmp_path: Path
     with TestClient(app) as c:
         r = c.post("/api/matches", json=body, headers={"Authorization": f"Bearer {token}"})
         assert r.status_code == 201 and r.json()["match"]["id"] == 1  # the match resumes
-    # no new token was made or shown: only the match left unfinished is named
-    assert [s[:28] for s in said] == ["match 1 (Ann - Bob, begun 20"]
+    # no new token was made or shown: where it is and how to make a new one (it said
+    # nothing of it; found by a review as a new user), and the match left unfinished
+    assert [s[:28] for s in said] == [
+        "admin token: the one shown a",
+        "match 1 (Ann - Bob, begun 20",
+    ]
+    assert said[0].endswith("lost it? carom serve --new-token makes a new one)")
     # A restarted service asked for a token file is told why none is written (it said
     # nothing, and the file stayed as it was) (found by a review as a club operator).
     said.clear()

@@ -100,6 +100,11 @@ class _Words:
         """Column headers: a key's words, or the abbreviation as it is."""
         return [self(k) if k[0].islower() else k for k in keys]
 
+    def tick(self, value: float) -> str:
+        """A plot axis' value (``1.25``, ``2.5``, ``5``) as the language writes it."""
+        places = next((d for d in range(3) if round(value, d) == round(value, 2)), 2)
+        return format_number(self.lang, value, places)
+
     def decimals(self, value: object) -> object:
         """An average (``17.666``) with the language's decimal mark (``17,666``), else as is.
 
@@ -168,7 +173,7 @@ def _points_figure(season: SeasonStats, w: _Words) -> str:
     ]  # fmt: skip
     more = len(season.players) - len(leading)
     note = w("first_players", shown=len(leading), more=more)
-    svg = line_plot(w("points_plot"), series, len(season.matches))
+    svg = line_plot(w("points_plot"), series, len(season.matches), number=w.tick)
     return _figure(w("points_caption"), svg, note if more > 0 else "")
 
 
@@ -182,11 +187,12 @@ def _plots(season: SeasonStats, w: _Words) -> list[str]:
     # The opening is counted in the carom disciplines only: a pin game's line has none.
     carom = [s for s in players if s.discipline in OPENING_DISCIPLINES] or players
     opening = [(name[id(s)], _opening_parts(s)) for s in carom]
+    nobody = w("no_player")
     return [
         _points_figure(season, w),
         *_by_discipline(season, w),
-        _figure(w("shots_caption"), stacked_plot(w("shots_caption"), kinds, shots)),
-        _figure(w("opening_caption"), stacked_plot(w("opening_plot"), openings, opening)),
+        _figure(w("shots_caption"), stacked_plot(w("shots_caption"), kinds, shots, nobody)),
+        _figure(w("opening_caption"), stacked_plot(w("opening_plot"), openings, opening, nobody)),
     ]
 
 
@@ -196,17 +202,17 @@ def _by_discipline(season: SeasonStats, w: _Words) -> list[str]:
     On one scale, a 7-pin game's 50 points an inning left three-cushion's 1.2 a sliver.
     """
     kinds = list(dict.fromkeys(s.discipline for s in season.players))
-    out = []
+    out, nobody = [], w("no_player")
     for kind in kinds:
         lines = [s for s in season.players if s.discipline == kind]
         ga = [(s.player, s.points / s.innings if s.innings else 0.0,
                str(w.decimals(s.general_average))) for s in lines]  # fmt: skip
         hr = [(s.player, float(s.high_run), str(s.high_run)) for s in lines]
         of = f" · {w.discipline(kind)}" if len(kinds) > 1 else ""
-        out += [_figure(w("ga_caption") + of, bar_plot(w("ga_plot") + of, ga)),
-                _figure(w("hr") + of, bar_plot(w("hr") + of, hr))]  # fmt: skip
-    return out or [_figure(w("ga_caption"), bar_plot(w("ga_plot"), [])),
-                   _figure(w("hr"), bar_plot(w("hr"), []))]  # fmt: skip
+        out += [_figure(w("ga_caption") + of, bar_plot(w("ga_plot") + of, ga, nobody)),
+                _figure(w("hr") + of, bar_plot(w("hr") + of, hr, nobody))]  # fmt: skip
+    return out or [_figure(w("ga_caption"), bar_plot(w("ga_plot"), [], nobody)),
+                   _figure(w("hr"), bar_plot(w("hr"), [], nobody))]  # fmt: skip
 
 
 def _played(s: PlayerSeason, m: MatchFigures) -> bool:

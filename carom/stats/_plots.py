@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 __all__ = ["PALETTE", "bar_plot", "line_plot", "stacked_plot"]
 
@@ -80,8 +80,18 @@ def _text_px(text: str) -> float:
     return sum(13.0 if unicodedata.east_asian_width(c) in "WF" else 7.0 for c in text)
 
 
-def line_plot(title: str, series: Sequence[tuple[str, Sequence[float | None]]], n: int) -> str:
-    """One line per (name, value per match; ``None``: not in that match) over ``n`` matches."""
+def _plain(value: float) -> str:
+    return f"{value:g}"
+
+
+def line_plot(
+    title: str, series: Sequence[tuple[str, Sequence[float | None]]], n: int,
+    number: Callable[[float], str] = _plain,
+) -> str:  # fmt: skip
+    """One line per (name, value per match; ``None``: not in that match) over ``n`` matches.
+
+    ``number`` writes the axis' values (the page's language: ``1,25`` in Turkish).
+    """
     left, right, plot_h = 44.0, 12.0, 180.0
     step = (_WIDTH - left - right) / max(n, 1)
     peak = _top([v for _, vs in series for v in vs if v is not None])
@@ -92,7 +102,7 @@ def line_plot(title: str, series: Sequence[tuple[str, Sequence[float | None]]], 
         body.append(
             f'<line x1="{left}" x2="{_WIDTH - right}" y1="{y:.1f}" y2="{y:.1f}" '
             f'stroke="#ccd"/><text x="{left - 4}" y="{y + 4:.1f}" '
-            f'text-anchor="end">{peak * k / 4:g}</text>'
+            f'text-anchor="end">{number(peak * k / 4)}</text>'
         )
     every = max(1, n // 20)
     for i in range(0, n, every):
@@ -128,8 +138,8 @@ def _runs(xy: Sequence[tuple[float, float] | None]) -> list[list[tuple[float, fl
     return [r for r in runs if len(r) >= 2]
 
 
-def bar_plot(title: str, rows: Sequence[tuple[str, float, str]]) -> str:
-    """One horizontal bar per (name, value, value as shown)."""
+def bar_plot(title: str, rows: Sequence[tuple[str, float, str]], empty: str = "no player") -> str:
+    """One horizontal bar per (name, value, value as shown); ``empty`` said for none."""
     peak = _top([v for _, v, _ in rows])
     span = _WIDTH - _LABEL_W - 70
     body = []
@@ -145,13 +155,14 @@ def bar_plot(title: str, rows: Sequence[tuple[str, float, str]]) -> str:
         )
         body.append(f'<text x="{_LABEL_W + w + 4:.1f}" y="{y + 14}">{_e(shown)}</text>')
     if not rows:
-        body.append(f'<text x="8" y="20">{_e("no player")}</text>')
+        body.append(f'<text x="8" y="20">{_e(empty)}</text>')
     return _svg(16 + max(len(rows), 1) * _ROW_H, title, body)
 
 
 def stacked_plot(
-    title: str, parts: Sequence[str], rows: Sequence[tuple[str, Sequence[int]]]
-) -> str:
+    title: str, parts: Sequence[str], rows: Sequence[tuple[str, Sequence[int]]],
+    empty: str = "no player",
+) -> str:  # fmt: skip
     """One bar per (name, count per part), the parts side by side, total at the end."""
     peak = _top([float(sum(counts)) for _, counts in rows])
     span = _WIDTH - _LABEL_W - 70
@@ -173,5 +184,5 @@ def stacked_plot(
             x += w
         body.append(f'<text x="{x + 4:.1f}" y="{y + 14}">{sum(counts)}</text>')
     if not rows:
-        body.append(f'<text x="8" y="{44 + below:.0f}">{_e("no player")}</text>')
+        body.append(f'<text x="8" y="{44 + below:.0f}">{_e(empty)}</text>')
     return _svg(36 + below + max(len(rows), 1) * _ROW_H, title, body)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from carom.stats._plots import line_plot
+from carom.stats._html import _Words
+from carom.stats._plots import bar_plot, line_plot, stacked_plot
 
 SVG = ""  # inline in the page: no namespace
 
@@ -41,3 +42,23 @@ def test_a_legend_of_long_names_wraps_inside_the_plot_and_the_plot_moves_down() 
     assert min(grid) > rows[-1]  # the plot starts below the legend's last row
     short = ET.fromstring(line_plot("points", [("A", [1.0, 2.0]), ("B", [2.0, 1.0])], 2))
     assert len({y for _, y, _ in _legend_texts(short)}) == 1
+
+
+def test_the_axis_and_an_empty_plot_speak_the_page_s_language() -> None:
+    """A Turkish page's axis read 1.25 / 2.5 / 3.75 beside averages written 1,600, and an
+    empty plot said "no player" in English (found by a review as a non-English club)."""
+    turkish = _Words("tr")
+    assert [turkish.tick(v) for v in (0.0, 1.25, 2.5, 3.75, 5.0)] == [
+        "0",
+        "1,25",
+        "2,5",
+        "3,75",
+        "5",
+    ]
+    assert _Words("en").tick(2.5) == "2.5" and _Words("ko").tick(1250.0) == "1,250"
+    svg = ET.fromstring(line_plot("points", [("A", [5.0, 1.0])], 2, number=turkish.tick))
+    assert {"1,25", "2,5", "3,75"} <= {t.text for t in svg.iter("text")}
+    empty = ET.fromstring(bar_plot("GA", [], turkish("no_player")))
+    assert [t.text for t in empty.iter("text")][-1] == "oyuncu yok"
+    stacked = ET.fromstring(stacked_plot("shots", ["a"], [], turkish("no_player")))
+    assert [t.text for t in stacked.iter("text")][-1] == "oyuncu yok"

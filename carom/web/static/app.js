@@ -433,7 +433,9 @@
         else fields[name] = value;
       }
       const signed = (n) => (n >= 0 ? "+" : "") + fmt.int(n);
-      const note = f.note ? t("what.note", { note: f.note }) : "";
+      // The server's own note (a change made on the web console) in the page's language;
+      // a note a person typed stays as typed.
+      const note = f.note ? t("what.note", { note: f.note === "web console" ? t("hist.by_web") : f.note }) : "";
       const why = (w, parts) => fmt.paused({ paused: w, paused_parts: parts });
       const extra = {
         shot: () => ({ n: fmt.shotNo(f.n), points: signed(f.points),

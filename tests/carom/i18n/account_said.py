@@ -64,7 +64,8 @@ def account_in(lang: str, doc: dict[str, Any]) -> str:
 
 
 def _special(lang: str, key: str, f: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
-    note = _t(lang, "what.note", note=f["note"]) if f.get("note") else ""
+    said = _t(lang, "hist.by_web") if f.get("note") == "web console" else f.get("note")
+    note = _t(lang, "what.note", note=said) if f.get("note") else ""
     if key == "shot":
         fouls = ", ".join(_title(lang, x) for x in f["fouls"])
         board = ", ".join(f"{p} {format_number(lang, n)}" for p, n in f["board"])

@@ -41,7 +41,7 @@ from tests.carom.web.browser.test_pages_i18n import FED, _post, _serve_fed, _set
 #: Words of the server's English lines that must not be left on a translated page.
 ENGLISH = re.compile(
     r"\b(shot \d|called|time-out for|undo:|correction:|points to|turn to|held for review|"
-    r"scoring paused|played while|review accept|camera lost)\b"
+    r"scoring paused|played while|review accept|camera lost|web console)\b"
 )
 LETTERS = {"ko": "[가-힣]", "tr": "[ğışçöüİ]"}
 

@@ -9,7 +9,10 @@ played down from 500, or a handicap, nowhere on the sheet or in the report.
 
 The words are the report's catalogue (``setup_*``): the scoresheet says them in English,
 the report in its language, with its numbers. Rule options keep the names and values a
-match file gives them (``follow_cue_ball true``), to be looked up in docs/rules-options.md.
+match file gives them (``corner_zone_limit 1``), to be looked up in docs/rules-options.md;
+``follow_cue_ball``, which ``carom analyze``, ``live`` and ``serve`` turn on themselves, is
+said in words (it read "rules changed: follow_cue_ball true" on every camera's match,
+which told a club its rules were wrong).
 """
 
 from __future__ import annotations
@@ -67,7 +70,10 @@ def setup_terms(cfg: MatchConfig, text: Text, num: Num) -> list[str]:
         terms.append(_equalizing(cfg, text))
     terms.append(_table(cfg.table, text, num))
     default = RuleOptions().as_dict()
-    changed = [f"{k} {json.dumps(v)}" for k, v in cfg.options.as_dict().items() if v != default[k]]
+    options = cfg.options.as_dict()
+    if options.pop("follow_cue_ball"):  # what a camera's set-up turns on: said in words
+        terms.append(text("setup_follow_cue_ball"))
+    changed = [f"{k} {json.dumps(v)}" for k, v in options.items() if v != default[k]]
     if changed:
         terms.append(text("setup_rules", rules=", ".join(changed)))
     if cfg.start is not None:

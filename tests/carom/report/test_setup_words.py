@@ -53,7 +53,8 @@ def _config(**kw: object) -> MatchConfig:
         (
             {"options": RuleOptions(follow_cue_ball=True, corner_zone_limit=1)},
             "set-up: to 40 points; equalizing inning from the break position; match table "
-            "2840x1420 mm; rules changed: corner_zone_limit 1, follow_cue_ball true",
+            "2840x1420 mm; shooter taken from the ball struck (camera); rules changed: "
+            "corner_zone_limit 1",
         ),
         (
             {

@@ -54,7 +54,7 @@
     }
     clock(match && match.shot_clock);
     if (state.pending_review) renderReview(state.pending_review);
-    else renderVerdict(state.last_shot);
+    else renderVerdict(state.last_shot, !!match);
     renderBanner(state);
   }
 
@@ -67,9 +67,10 @@
       (c && (c.warning || up) ? " warning" : "") + (up ? " expired" : "");
   });
 
-  function renderVerdict(shot) {
+  // No match: how one starts (it said "no match" above "Waiting for the first shot").
+  function renderVerdict(shot, match) {
     if (!shot) {
-      $("sb-verdict").textContent = t("sb.waiting");
+      $("sb-verdict").textContent = t(match ? "sb.waiting" : "sb.no_match_start");
       $("sb-verdict").className = "sb-verdict";
       $("sb-reason").textContent = "";
       return;

@@ -127,6 +127,8 @@ def test_console_starts_a_live_match(pages: Pages, console: Any, displays: dict[
     board.evaluate("window.__notReloaded = true")
     overlay.evaluate("window.__notReloaded = true")
     assert board.locator("#sb-discipline").inner_text() == "no match"
+    # how one starts, not "Waiting for the first shot" (found by a review as a new user)
+    assert board.locator("#sb-verdict").inner_text() == "No match yet: start one from the console"
     displays.update(board=board, overlay=overlay)
 
     console.select_option("#f-discipline", "five-pins")

@@ -118,7 +118,7 @@ class Wizard:
                 self._shown, self._note, self._shown_doubt = shown, note, doubt
         rms = shown.residuals.get("rms_px")
         doc = _doc(shown, image, [], None if rms is None else float(rms), doubt)
-        return doc | ({"note": note} if note else {})
+        return doc | (_failed_doc(note) if note else {})
 
     def fit(self, corners_px: Sequence[Sequence[float]],
             diamonds_px: Sequence[Sequence[float] | None] | None) -> dict[str, Any]:  # fmt: skip
@@ -227,8 +227,18 @@ def _automatic(image: np.ndarray, table: Table) -> tuple[Calibration, str | None
         h, w = image.shape[:2]
         inset = [[0.1 * w, 0.1 * h], [0.9 * w, 0.1 * h], [0.9 * w, 0.9 * h], [0.1 * w, 0.9 * h]]
         guess = calibrate_frame(image, table, corners=inset).calibration
-        return guess, (f"the automatic fit failed ({exc}): drag the four corners onto the "
-                       "table's corners (where the cloth meets the cushions)")  # fmt: skip
+        return guess, str(exc)
+
+
+def _failed_doc(why: str) -> dict[str, Any]:
+    """Why the automatic fit failed and what to do: ``note`` in English.
+
+    ``note_parts`` is the same keyed for the page's language (``wiz.auto_failed``; the
+    reason ``why`` as the fit gave it).
+    """
+    note = (f"the automatic fit failed ({why}): drag the four corners onto the table's "
+            "corners (where the cloth meets the cushions)")  # fmt: skip
+    return {"note": note, "note_parts": {"key": "auto_failed", "fields": {"why": why}}}
 
 
 def _rms(calib: Calibration) -> float | None:

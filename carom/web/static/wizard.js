@@ -138,7 +138,8 @@
       el("td", { text: diamondName(Number(i)) }), residualCell(r)));
     $("residuals").replaceChildren(...(rows.length ? rows
       : [el("tr", {}, el("td", { colspan: 2, class: "muted", text: t("wiz.mark_hint") }))]));
-    $("method").textContent = fit.method ? " · " + t("wiz.method", { method: fit.method }) : "";
+    const method = ("wiz.method_" + fit.method) in Carom.i18n.messages ? t("wiz.method_" + fit.method) : fit.method;
+    $("method").textContent = fit.method ? " · " + t("wiz.method", { method }) : "";
     draw();
   }
 
@@ -169,7 +170,8 @@
       showFit(fit);
       $("save").disabled = true; // the server saves the last refit: there is none yet
       const doubt = sizeDoubt(fit);
-      status(fit.note || doubt || t("wiz.drag_hint"), fit.note || doubt ? "error" : "");
+      const note = fit.note_parts ? t("wiz." + fit.note_parts.key, fit.note_parts.fields) : fit.note;
+      status(note || doubt || t("wiz.drag_hint"), note || doubt ? "error" : "");
     } catch (err) {
       status(t("wiz.calibration_error", { why: Carom.fmt.refusal(err) }), "error");
       $("stage").classList.add("hidden"); // no frame to show: no empty picture either

@@ -17,6 +17,7 @@ import pytest
 
 from calibration import load_calibration
 from carom.cli import main
+from carom.i18n import catalogue
 from carom.pipeline import camera_calibration_path
 from tests.carom.cli._no_table import GREY_TABLE_CORNERS, floor, grey_table, write_clip
 from tests.carom.live._helpers import carom_cmd, run_live
@@ -62,6 +63,13 @@ def test_a_failed_fit_leaves_the_wizard_whose_save_live_finds(tmp_path: Path) ->
     try:
         shown = httpx2.get(url + "/api/calibration", timeout=60).json()
         assert "drag the four corners" in shown["note"] and len(shown["corners_px"]) == 4
+        # keyed for the page's language (it was English in every one; found by a review)
+        parts = shown["note_parts"]
+        assert parts["key"] == "auto_failed" and parts["fields"]["why"] in shown["note"]
+        web = catalogue("web")
+        assert web.text("en", "wiz.auto_failed", **parts["fields"]) == shown["note"]
+        korean = web.text("ko", "wiz.auto_failed", **parts["fields"])
+        assert "drag" not in korean.replace(parts["fields"]["why"], "") and "모서리" in korean
         assert httpx2.get(url + "/api/calibration/frame.jpg").status_code == 200
         r = httpx2.post(url + "/api/matches", json={"players": ["A", "B"]}, headers=auth)
         assert r.status_code == 409 and "wizard" in r.json()["detail"]

@@ -225,10 +225,7 @@ def run(args: argparse.Namespace) -> int:
         read_keyboard(sys.stdin, runner.lines)
         final = None
         try:
-            final = _play(runner, args.scoreboard_confirm)
-        except KeyboardInterrupt:
-            _say_kept(session)
-            raise
+            final = _play(runner, args.scoreboard_confirm, session)
         finally:
             capture.stop()
             board.close(_flush_s(final))
@@ -248,15 +245,17 @@ def _board_link(args: argparse.Namespace) -> Any:
     return ScoreboardLink(url, baud=baud, addr=addr, dialect=args.scoreboard_dialect).start()
 
 
-def _play(runner: Any, confirm_s: float) -> Any:
+def _play(runner: Any, confirm_s: float, session: Any) -> Any:
     """Run the loop to its end, then confirm the board's final state (its result).
 
     Raises:
-        KeyboardInterrupt: Ctrl-C or SIGTERM stopped it (exit 130, the match as committed).
+        KeyboardInterrupt: Ctrl-C or SIGTERM stopped it (exit 130, the match as committed,
+            said with how to go on).
     """
     with _interrupts_stop(runner):
         runner.run()
     if runner.interrupted.is_set():
+        _say_kept(session)
         raise KeyboardInterrupt
     return runner.view.confirm_final(confirm_s, lambda line: say("live", line))
 

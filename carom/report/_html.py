@@ -122,7 +122,7 @@ def _verdict_block(page: Page, s: ReportShot) -> str:
     lines += [f"<strong>{page.t('review', reason=r)}</strong>" for r in reviews]
     if v is not None:
         lines += [escape(a) for a in page.announcements(v)]
-    rule = page.break_rule(s.record) if s.record is not None else s.break_rule
+    rule = _break_rule(page, s)
     if rule:
         lines.append(page.t("judged_as", rule=rule))
     if s.record is not None and s.record.note:
@@ -130,6 +130,17 @@ def _verdict_block(page: Page, s: ReportShot) -> str:
     if score := score_text(page, s.score_after):
         lines.append(page.t("score_after", score=score))
     return f'<div class="{" ".join(["verdict", *_classes(s)])}">' + "<br>".join(lines) + "</div>"
+
+
+def _break_rule(page: Page, s: ReportShot) -> str:
+    """Why the shot was judged a break or play, on a break and the record's first shot.
+
+    As the scoresheet says it: every card repeated "play: the balls are not in the
+    break layout ..." (found by a review as a new user).
+    """
+    if s.record is None:
+        return s.break_rule
+    return page.break_rule(s.record) if s.record.is_break or s.record.index == 0 else ""
 
 
 def _what(page: Page, e: ScoredEvent) -> tuple[str, str]:

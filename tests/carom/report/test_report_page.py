@@ -256,3 +256,14 @@ def test_foul_names_are_in_the_page_s_language(lang: str) -> None:
         assert cat.text(lang, "fouls", fouls=cat.text(lang, f"foul_{foul}")) in words, foul
     if lang != "en":
         assert cat.text("en", "foul_cue_ball_off_table") not in words
+
+
+def test_why_a_shot_is_play_or_a_break_is_said_on_breaks_and_the_first_shot_only() -> None:
+    """Joined with no lag, every shot's position is judged from its balls; every card said
+    "Judged as: play: the balls are not in the break layout ..." (found by a review as a
+    new user). As the scoresheet: the first shot and a break."""
+    start = {"board": {"Ana": 12, NASTY: 7}, "innings": {"Ana": 9, NASTY: 9}, "shooter": "Ana"}
+    text, _, shots, _ = _page("en", start)
+    judged = [s.index for s in shots if s.record and (s.record.is_break or s.record.index == 0)]
+    assert judged[0] == 0 and len(judged) < sum(bool(s.break_rule) for s in shots)
+    assert text.count("Judged as: ") == len(judged)

@@ -10,7 +10,7 @@ from carom.analyze._run_notes import RUN_NOTE_BALL_FIELDS, RunNote
 from carom.analyze._shot_log import shots_document
 from carom.i18n import catalogue, format_number
 from carom.report import ReportShot, match_summary, write_report, write_shot_csv
-from carom.timestamps import now_iso
+from carom.timestamps import local_time_in
 from referee import record_json
 
 __all__ = ["SHOT_CSV_NAME", "note_in", "summary_json", "write_html", "write_shots_csv"]
@@ -88,7 +88,7 @@ def write_html(run: AnalyzeRun, path: Path, lang: str = "en") -> None:
         t("meta_calibration"): str(opts.calibration or opts.out / "calibration.json"),
         t("meta_frames"): t("meta_frames_value", frames=format_number(lang, run.frames),
                              seconds=seconds),
-        t("meta_written"): now_iso(),
+        t("meta_written"): local_time_in(lang),
     }  # fmt: skip
     if run.error is not None:
         meta[t("meta_stopped")] = str(run.error)
